@@ -1,0 +1,8 @@
+//! `swz report` (placeholder until its work lands).
+
+#[derive(clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> Result<(), String> {
+    Err("`report` is not implemented yet".to_string())
+}

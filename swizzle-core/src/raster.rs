@@ -1,0 +1,1 @@
+//! Threadblock orders (rasters). Owned by the raster work; placeholder until it lands.

@@ -1,0 +1,220 @@
+//! The XOR swizzle `Sw<B, M, S>`, with CuTe's exact semantics.
+//!
+//! ```text
+//!   0bxxxxxxxxxxxxYYYxxxxZZZMMMM      (S > 0: YYY sits S bits above ZZZ)
+//!                 ^^^    ^^^^^^^
+//!                  |      |  `-- M base bits: kept (a "unit" of 2^M elements/bytes moves as one)
+//!                  |      `-- ZZZ: the B bits at [M, M+B) that get XORed
+//!                  `-- YYY: the B bits at [M+S, M+S+B) that select the XOR pattern
+//!   apply(o) = o ^ ((o & yyy_msk) >> S)
+//! ```
+//! A negative `S` swaps the roles: YYY sits |S| bits *below* ZZZ and is shifted left.
+
+use crate::rules::{self, RuleError};
+use core::fmt;
+use core::str::FromStr;
+
+/// An XOR swizzle: `bits` (B) bits, `base` (M) untouched low bits, `shift` (S) distance from YYY to ZZZ.
+///
+/// ```
+/// use swizzle_core::Swizzle;
+/// const SW: Swizzle = Swizzle::new(3, 3, 3);
+/// // element (row 1, col 0) of a 64-wide f16 tile: offset 64 -> YYY = 0b001 -> chunk 0 becomes chunk 1
+/// assert_eq!(SW.apply(64), 72);
+/// assert_eq!(SW.to_string(), "Sw<3,3,3>");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Swizzle {
+    /// B: number of bits in the XOR mask.
+    pub bits: u32,
+    /// M: number of least-significant bits kept constant.
+    pub base: u32,
+    /// S: distance to shift the YYY mask (negative: shift left).
+    pub shift: i32,
+}
+
+impl Swizzle {
+    /// The identity swizzle `Sw<0,0,0>`.
+    pub const IDENTITY: Swizzle = Swizzle { bits: 0, base: 0, shift: 0 };
+
+    /// Build a swizzle in a const context; panics (a compile error in `const`) with the rule's message.
+    pub const fn new(bits: u32, base: u32, shift: i32) -> Swizzle {
+        match rules::validate(bits, base, shift) {
+            Ok(()) => Swizzle { bits, base, shift },
+            Err(e) => panic!("{}", e.message()),
+        }
+    }
+
+    /// Build a swizzle from run-time input.
+    pub const fn try_new(bits: u32, base: u32, shift: i32) -> Result<Swizzle, RuleError> {
+        match rules::validate(bits, base, shift) {
+            Ok(()) => Ok(Swizzle { bits, base, shift }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `(1 << B) - 1`.
+    pub const fn bit_msk(&self) -> u32 {
+        if self.bits == 0 { 0 } else { u32::MAX >> (32 - self.bits) }
+    }
+
+    /// YYY: the bits that select the pattern, `bit_msk << (M + max(0, S))`.
+    pub const fn yyy_msk(&self) -> u32 {
+        let up = if self.shift > 0 { self.shift as u32 } else { 0 };
+        shl(self.bit_msk(), self.base + up)
+    }
+
+    /// ZZZ: the bits that get XORed, `bit_msk << (M - min(0, S))`.
+    pub const fn zzz_msk(&self) -> u32 {
+        let up = if self.shift < 0 { self.shift.unsigned_abs() } else { 0 };
+        shl(self.bit_msk(), self.base + up)
+    }
+
+    /// `S` as CuTe's `msk_sft`.
+    pub const fn msk_sft(&self) -> i32 {
+        self.shift
+    }
+
+    /// `apply(o) = o ^ shiftr(o & yyy_msk, S)`; a negative `S` shifts left.
+    pub const fn apply(&self, offset: u32) -> u32 {
+        offset ^ shiftr(offset & self.yyy_msk(), self.shift)
+    }
+
+    /// The swizzle repeats with this period: `apply(o + k * period) == apply(o) + k * period`.
+    /// `2^(B + M + |S|)`; 1 for the identity.
+    pub const fn period(&self) -> u64 {
+        if self.bits == 0 { 1 } else { 1u64 << (self.bits + self.base + self.shift.unsigned_abs()) }
+    }
+
+    /// Every XOR swizzle is an involution: `inverse() == self`.
+    pub const fn inverse(&self) -> Swizzle {
+        *self
+    }
+
+    /// True for `B == 0` (the identity function, whatever M and S say).
+    pub const fn is_identity(&self) -> bool {
+        self.bits == 0
+    }
+}
+
+const fn shl(x: u32, n: u32) -> u32 {
+    if n >= 32 { 0 } else { x << n }
+}
+
+/// CuTe's `shiftr`: right for positive `s`, left for negative.
+const fn shiftr(x: u32, s: i32) -> u32 {
+    if s >= 0 {
+        if s >= 32 { 0 } else { x >> s }
+    } else {
+        shl(x, s.unsigned_abs())
+    }
+}
+
+impl fmt::Display for Swizzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sw<{},{},{}>", self.bits, self.base, self.shift)
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            RuleError::ShiftSmallerThanBits { bits, shift } => {
+                write!(f, "{} (B={bits}, S={shift})", self.message())
+            }
+            RuleError::MaskOutOfRange { bits, base, shift } => {
+                write!(f, "{} (B={bits}, M={base}, S={shift})", self.message())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// Why a `"B,M,S"` string is not a swizzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseSwizzleError {
+    /// Not three comma-separated integers.
+    Syntax(String),
+    /// Three integers that break a rule.
+    Rule(RuleError),
+}
+
+impl fmt::Display for ParseSwizzleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseSwizzleError::Syntax(s) => write!(f, "expected swizzle as B,M,S (e.g. 3,3,3), got {s:?}"),
+            ParseSwizzleError::Rule(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseSwizzleError {}
+
+impl FromStr for Swizzle {
+    type Err = ParseSwizzleError;
+
+    /// Parses `"B,M,S"` (spaces allowed) or the `Display` form `"Sw<B,M,S>"`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        let t = t.strip_prefix("Sw<").and_then(|r| r.strip_suffix('>')).unwrap_or(t);
+        let parts: Vec<&str> = t.split(',').map(str::trim).collect();
+        let bad = || ParseSwizzleError::Syntax(s.to_string());
+        if parts.len() != 3 {
+            return Err(bad());
+        }
+        let b: u32 = parts[0].parse().map_err(|_| bad())?;
+        let m: u32 = parts[1].parse().map_err(|_| bad())?;
+        let sh: i32 = parts[2].parse().map_err(|_| bad())?;
+        Swizzle::try_new(b, m, sh).map_err(ParseSwizzleError::Rule)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CuTe's formula written independently with i64 arithmetic, as the reference.
+    fn cute_apply(b: u32, m: u32, s: i32, o: u64) -> u64 {
+        let bit_msk = (1u64 << b) - 1;
+        let yyy = bit_msk << (m as i64 + s.max(0) as i64);
+        let zzz = bit_msk << (m as i64 - s.min(0) as i64);
+        let _ = zzz;
+        let y = o & yyy;
+        let sh = if s >= 0 { y >> s } else { y << (-s) };
+        o ^ sh
+    }
+
+    #[test]
+    fn matches_cute_and_is_involution_on_small_domain() {
+        for b in 0..=3u32 {
+            for m in 0..=4u32 {
+                for s in -6..=6i32 {
+                    let Ok(sw) = Swizzle::try_new(b, m, s) else {
+                        assert!(s.unsigned_abs() < b);
+                        continue;
+                    };
+                    for o in 0..(1u32 << 12) {
+                        assert_eq!(sw.apply(o) as u64, cute_apply(b, m, s, o as u64), "{sw} at {o}");
+                        assert_eq!(sw.inverse().apply(sw.apply(o)), o, "{sw} not an involution at {o}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_overlapping_fields() {
+        assert!(matches!(Swizzle::try_new(3, 3, 2), Err(RuleError::ShiftSmallerThanBits { .. })));
+        assert!(matches!("3,3,2".parse::<Swizzle>(), Err(ParseSwizzleError::Rule(_))));
+        assert!(Swizzle::try_new(8, 16, 9).is_err());
+        assert!(Swizzle::try_new(8, 16, 8).is_ok());
+    }
+
+    #[test]
+    fn display_round_trips() {
+        let sw = Swizzle::new(2, 4, -3);
+        assert_eq!(sw.to_string().parse::<Swizzle>().unwrap(), sw);
+        assert_eq!("3, 4, 3".parse::<Swizzle>().unwrap(), Swizzle::new(3, 4, 3));
+    }
+}
