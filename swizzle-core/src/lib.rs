@@ -6,9 +6,22 @@
 // Lets generated code name `::swizzle_core::...` from inside this crate too.
 extern crate self as swizzle_core;
 
+// Specs: the XOR swizzle and what is built from it.
 pub mod rules;
 pub mod swizzle;
+pub mod units;
+pub mod compose;
+pub mod convert;
+pub mod tile;
+// Threadblock orders.
 pub mod raster;
+// The bank-conflict model, access patterns, compile-time verification, synthesis.
+pub mod bank;
+pub mod pattern;
+pub mod verify;
+pub mod synth;
+// The generated CUDA / C++ header.
+pub mod cuda;
 
 pub use rules::RuleError;
 pub use swizzle::{ParseSwizzleError, Swizzle};

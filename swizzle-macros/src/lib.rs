@@ -1,5 +1,5 @@
 //! Proc macros re-exported by `swizzle-core`. Thin entry points only: parsing, validation and expansion live in
-//! their own modules.
+//! their own modules (`swz` for `swizzle!`, `raster_attr` for `#[raster]`).
 use proc_macro::TokenStream;
 
 /// The swizzle rules, shared verbatim with swizzle-core.
@@ -7,16 +7,17 @@ use proc_macro::TokenStream;
 #[allow(dead_code)]
 mod rules;
 
-/// `swizzle!(B = 3, M = 3, S = 3)`: a const `::swizzle_core::Swizzle`. (Placeholder until the macro work lands.)
+mod raster_attr;
+mod swz;
+
+/// `swizzle!(B = 3, M = 3, S = 3)`: a const `::swizzle_core::Swizzle`.
 #[proc_macro]
 pub fn swizzle(input: TokenStream) -> TokenStream {
-    let _ = input;
-    TokenStream::new()
+    swz::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()
 }
 
-/// `#[raster(tile = 4)]` on a kernel descriptor. (Placeholder until the macro work lands.)
+/// `#[raster(tile = 4)]` on a kernel descriptor.
 #[proc_macro_attribute]
 pub fn raster(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let _ = attr;
-    item
+    raster_attr::expand(attr.into(), item.into()).unwrap_or_else(syn::Error::into_compile_error).into()
 }

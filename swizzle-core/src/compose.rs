@@ -1,0 +1,1 @@
+//! (placeholder: module being written)
