@@ -203,6 +203,51 @@ mod tests {
         }
     }
 
+    /// On every period block `[k*P, (k+1)*P)` the swizzle is a permutation of that block (so it is periodic,
+    /// stays inside the block, and is a bijection), for every legal small spec.
+    #[test]
+    fn bijection_on_each_period() {
+        for b in 0..=3u32 {
+            for m in 0..=4u32 {
+                for s in -6..=6i32 {
+                    let Ok(sw) = Swizzle::try_new(b, m, s) else { continue };
+                    let p = sw.period() as u32;
+                    for block in 0..3u32 {
+                        let lo = block * p;
+                        let mut seen = vec![false; p as usize];
+                        for o in lo..lo + p {
+                            let a = sw.apply(o);
+                            assert!((lo..lo + p).contains(&a), "{sw} moves {o} out of its period block");
+                            assert!(!seen[(a - lo) as usize], "{sw} is not injective on block {block}");
+                            seen[(a - lo) as usize] = true;
+                            assert_eq!(a - lo, sw.apply(o - lo), "{sw} is not periodic at {o}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn masks_match_the_drawing() {
+        let sw = Swizzle::new(3, 4, 3);
+        assert_eq!(sw.bit_msk(), 0b111);
+        assert_eq!(sw.zzz_msk(), 0b111_0000);
+        assert_eq!(sw.yyy_msk(), 0b11_1000_0000);
+        assert_eq!(sw.period(), 1024);
+        let neg = Swizzle::new(2, 1, -3);
+        assert_eq!(neg.yyy_msk(), 0b110);
+        assert_eq!(neg.zzz_msk(), 0b11_0000);
+        assert_eq!(Swizzle::IDENTITY.period(), 1);
+    }
+
+    #[test]
+    fn const_new_folds() {
+        const SW: Swizzle = Swizzle::new(3, 3, 3);
+        const _: () = assert!(SW.apply(64) == 72);
+        const _: () = assert!(SW.inverse().apply(72) == 64);
+    }
+
     #[test]
     fn refuses_overlapping_fields() {
         assert!(matches!(Swizzle::try_new(3, 3, 2), Err(RuleError::ShiftSmallerThanBits { .. })));
