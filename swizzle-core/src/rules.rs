@@ -42,3 +42,17 @@ pub const fn validate(bits: u32, base: u32, shift: i32) -> Result<(), RuleError>
     }
     Ok(())
 }
+
+/// `"<message> (B=.., S=..)"`: the text `Swizzle::try_new` errors, the CLI and the `swizzle!` macro all print.
+impl core::fmt::Display for RuleError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            RuleError::ShiftSmallerThanBits { bits, shift } => {
+                write!(f, "{} (B={bits}, S={shift})", self.message())
+            }
+            RuleError::MaskOutOfRange { bits, base, shift } => {
+                write!(f, "{} (B={bits}, M={base}, S={shift})", self.message())
+            }
+        }
+    }
+}

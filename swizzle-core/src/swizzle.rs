@@ -116,19 +116,6 @@ impl fmt::Display for Swizzle {
     }
 }
 
-impl fmt::Display for RuleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            RuleError::ShiftSmallerThanBits { bits, shift } => {
-                write!(f, "{} (B={bits}, S={shift})", self.message())
-            }
-            RuleError::MaskOutOfRange { bits, base, shift } => {
-                write!(f, "{} (B={bits}, M={base}, S={shift})", self.message())
-            }
-        }
-    }
-}
-
 impl std::error::Error for RuleError {}
 
 /// Why a `"B,M,S"` string is not a swizzle.

@@ -22,6 +22,8 @@ use crate::rules::{self, RuleError};
 use crate::swizzle::Swizzle;
 use core::fmt;
 
+pub mod names;
+
 /// An element type: a name and a power-of-two size in bytes (1 to 16).
 ///
 /// ```
@@ -36,54 +38,50 @@ pub struct Elem {
 }
 
 impl Elem {
-    pub const B8: Elem = Elem::of("b8", 0);
-    pub const U8: Elem = Elem::of("u8", 0);
-    pub const I8: Elem = Elem::of("i8", 0);
-    pub const E4M3: Elem = Elem::of("e4m3", 0);
-    pub const E5M2: Elem = Elem::of("e5m2", 0);
-    pub const F16: Elem = Elem::of("f16", 1);
-    pub const BF16: Elem = Elem::of("bf16", 1);
-    pub const B16: Elem = Elem::of("b16", 1);
-    pub const U16: Elem = Elem::of("u16", 1);
-    pub const I16: Elem = Elem::of("i16", 1);
-    pub const F32: Elem = Elem::of("f32", 2);
-    pub const TF32: Elem = Elem::of("tf32", 2);
-    pub const B32: Elem = Elem::of("b32", 2);
-    pub const U32: Elem = Elem::of("u32", 2);
-    pub const I32: Elem = Elem::of("i32", 2);
-    pub const F64: Elem = Elem::of("f64", 3);
-    pub const B64: Elem = Elem::of("b64", 3);
-    pub const U64: Elem = Elem::of("u64", 3);
-    pub const I64: Elem = Elem::of("i64", 3);
+    pub const B8: Elem = Elem::named("b8");
+    pub const U8: Elem = Elem::named("u8");
+    pub const I8: Elem = Elem::named("i8");
+    pub const E4M3: Elem = Elem::named("e4m3");
+    pub const E5M2: Elem = Elem::named("e5m2");
+    pub const F16: Elem = Elem::named("f16");
+    pub const BF16: Elem = Elem::named("bf16");
+    pub const B16: Elem = Elem::named("b16");
+    pub const U16: Elem = Elem::named("u16");
+    pub const I16: Elem = Elem::named("i16");
+    pub const F32: Elem = Elem::named("f32");
+    pub const TF32: Elem = Elem::named("tf32");
+    pub const B32: Elem = Elem::named("b32");
+    pub const U32: Elem = Elem::named("u32");
+    pub const I32: Elem = Elem::named("i32");
+    pub const F64: Elem = Elem::named("f64");
+    pub const B64: Elem = Elem::named("b64");
+    pub const U64: Elem = Elem::named("u64");
+    pub const I64: Elem = Elem::named("i64");
     /// A 16-byte vector (`uint4`, one 16-byte chunk).
-    pub const B128: Elem = Elem::of("b128", 4);
+    pub const B128: Elem = Elem::named("b128");
 
-    /// Every named element type, in size order.
-    pub const ALL: [Elem; 20] = [
-        Elem::B8,
-        Elem::U8,
-        Elem::I8,
-        Elem::E4M3,
-        Elem::E5M2,
-        Elem::F16,
-        Elem::BF16,
-        Elem::B16,
-        Elem::U16,
-        Elem::I16,
-        Elem::F32,
-        Elem::TF32,
-        Elem::B32,
-        Elem::U32,
-        Elem::I32,
-        Elem::F64,
-        Elem::B64,
-        Elem::U64,
-        Elem::I64,
-        Elem::B128,
-    ];
+    /// Every named element type ([`names::ELEMS`]), in size order.
+    pub const ALL: [Elem; names::ELEMS.len()] = {
+        let mut all = [Elem { name: "", log2_bytes: 0 }; names::ELEMS.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = Elem { name: names::ELEMS[i].0, log2_bytes: names::ELEMS[i].1 };
+            i += 1;
+        }
+        all
+    };
 
-    const fn of(name: &'static str, log2_bytes: u32) -> Elem {
-        Elem { name, log2_bytes }
+    /// The element type called `name` in [`names::ELEMS`]; panics (a compile error in `const`) if there is none.
+    /// The `swizzle!` macro expands `unit = f16` to `Elem::named("f16")`.
+    pub const fn named(name: &str) -> Elem {
+        let mut i = 0;
+        while i < names::ELEMS.len() {
+            if names::str_eq(names::ELEMS[i].0, name) {
+                return Elem { name: names::ELEMS[i].0, log2_bytes: names::ELEMS[i].1 };
+            }
+            i += 1;
+        }
+        panic!("unknown element type name")
     }
 
     /// Size in bytes.
@@ -137,17 +135,17 @@ impl Unit {
 
     /// `"bytes"` (also `"byte"`) or an [`Elem`] name.
     pub fn from_name(name: &str) -> Option<Unit> {
-        match name {
-            "bytes" | "byte" => Some(Unit::Bytes),
-            _ => Elem::from_name(name).map(Unit::Elems),
+        if name == names::BYTES || name == "byte" {
+            return Some(Unit::Bytes);
         }
+        Elem::from_name(name).map(Unit::Elems)
     }
 }
 
 impl fmt::Display for Unit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Unit::Bytes => f.write_str("bytes"),
+            Unit::Bytes => f.write_str(names::BYTES),
             Unit::Elems(e) => write!(f, "{e}"),
         }
     }
@@ -297,6 +295,7 @@ impl fmt::Display for SwizzleIn {
 /// 16-byte chunk alignment (TMA itself has its own, larger minimum for destinations).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ByteMode {
+    // Declared in the order of `names::MODES`.
     None,
     Sw32,
     Sw64,
@@ -306,14 +305,22 @@ pub enum ByteMode {
 impl ByteMode {
     pub const ALL: [ByteMode; 4] = [ByteMode::None, ByteMode::Sw32, ByteMode::Sw64, ByteMode::Sw128];
 
-    /// The swizzle on byte addresses.
+    /// The swizzle on byte addresses: `Sw<B, 4, 3>` with `B` from [`names::MODES`].
     pub const fn swizzle(self) -> Swizzle {
-        match self {
-            ByteMode::None => Swizzle::new(0, 4, 3),
-            ByteMode::Sw32 => Swizzle::new(1, 4, 3),
-            ByteMode::Sw64 => Swizzle::new(2, 4, 3),
-            ByteMode::Sw128 => Swizzle::new(3, 4, 3),
+        Swizzle::new(names::MODES[self as usize].1, names::MODE_BASE, names::MODE_SHIFT)
+    }
+
+    /// The mode called `name` ([`ByteMode::name`]); panics (a compile error in `const`) if there is none.
+    /// The `swizzle!` macro expands `SW128` to `ByteMode::named("SW128")`.
+    pub const fn named(name: &str) -> ByteMode {
+        let mut i = 0;
+        while i < ByteMode::ALL.len() {
+            if names::str_eq(ByteMode::ALL[i].name(), name) {
+                return ByteMode::ALL[i];
+            }
+            i += 1;
         }
+        panic!("unknown byte mode name")
     }
 
     /// [`ByteMode::swizzle`] tagged with [`Unit::Bytes`].
@@ -362,12 +369,7 @@ impl ByteMode {
 
     /// Our short name, as the `swizzle!` macro and the CLI spell it: `NONE`, `SW32`, `SW64`, `SW128`.
     pub const fn name(self) -> &'static str {
-        match self {
-            ByteMode::None => "NONE",
-            ByteMode::Sw32 => "SW32",
-            ByteMode::Sw64 => "SW64",
-            ByteMode::Sw128 => "SW128",
-        }
+        names::MODES[self as usize].0
     }
 
     /// Parse [`ByteMode::name`] or [`ByteMode::cu_name`].
@@ -380,15 +382,17 @@ impl ByteMode {
         if sw.is_identity() {
             return Some(ByteMode::None);
         }
-        if sw.base != 4 || sw.shift != 3 {
+        if sw.base != names::MODE_BASE || sw.shift != names::MODE_SHIFT {
             return None;
         }
-        match sw.bits {
-            1 => Some(ByteMode::Sw32),
-            2 => Some(ByteMode::Sw64),
-            3 => Some(ByteMode::Sw128),
-            _ => None,
+        let mut i = 1;
+        while i < ByteMode::ALL.len() {
+            if names::MODES[i].1 == sw.bits {
+                return Some(ByteMode::ALL[i]);
+            }
+            i += 1;
         }
+        None
     }
 }
 

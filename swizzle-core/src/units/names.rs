@@ -1,0 +1,72 @@
+//! The names the `swizzle!` macro and the CLI accept for units and byte modes, stated once.
+//!
+//! Like `rules.rs`, this file has no dependencies and is compiled twice: as `swizzle_core::units::names` and,
+//! through `#[path]`, inside `swizzle-macros`, so the macro knows exactly the names the library knows.
+
+/// `(name, log2(bytes))` of every element type. `Elem::ALL` is built from this table.
+pub const ELEMS: [(&str, u32); 20] = [
+    ("b8", 0),
+    ("u8", 0),
+    ("i8", 0),
+    ("e4m3", 0),
+    ("e5m2", 0),
+    ("f16", 1),
+    ("bf16", 1),
+    ("b16", 1),
+    ("u16", 1),
+    ("i16", 1),
+    ("f32", 2),
+    ("tf32", 2),
+    ("b32", 2),
+    ("u32", 2),
+    ("i32", 2),
+    ("f64", 3),
+    ("b64", 3),
+    ("u64", 3),
+    ("i64", 3),
+    ("b128", 4),
+];
+
+/// The unit name for byte addresses (`"byte"` is accepted too).
+pub const BYTES: &str = "bytes";
+
+/// `(name, B)` of the byte modes; every one is `Sw<B, MODE_BASE, MODE_SHIFT>` on bytes.
+pub const MODES: [(&str, u32); 4] = [("NONE", 0), ("SW32", 1), ("SW64", 2), ("SW128", 3)];
+/// Byte modes move 16-byte chunks.
+pub const MODE_BASE: u32 = 4;
+/// Byte modes XOR the chunk index within a 128-byte line (bits 4..7) with the line index (bits 7..).
+pub const MODE_SHIFT: i32 = 3;
+
+/// `log2(bytes)` of a unit name (`"bytes"`, `"byte"` or an element name).
+pub fn unit_log2_bytes(name: &str) -> Option<u32> {
+    if name == BYTES || name == "byte" {
+        return Some(0);
+    }
+    ELEMS.iter().find(|(n, _)| *n == name).map(|&(_, l)| l)
+}
+
+/// `B` of a byte mode name.
+pub fn mode_bits(name: &str) -> Option<u32> {
+    MODES.iter().find(|(n, _)| *n == name).map(|&(_, b)| b)
+}
+
+/// `"a, b, c"` of the names in a table, for error messages.
+pub fn list<T>(table: &[(&str, T)]) -> String {
+    table.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
+/// `const` string equality (`==` on `str` is not `const`).
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
