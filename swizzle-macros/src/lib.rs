@@ -10,7 +10,7 @@ mod rules;
 mod raster_attr;
 mod swz;
 
-/// `swizzle!(B = 3, M = 3, S = 3)`: a const `::swizzle_core::Swizzle`.
+#[doc = include_str!("swz/doc.md")]
 #[proc_macro]
 pub fn swizzle(input: TokenStream) -> TokenStream {
     swz::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()

@@ -1,7 +1,24 @@
-//! `swizzle!` (placeholder: being written).
+//! `swizzle!`: parse ([`ast`]), check ([`valid`]), then generate ([`gen`]) a const `::swizzle_core::Swizzle`.
+//!
+//! Forms (the full user-facing doc is on `swizzle_core::swizzle!`):
+//! ```text
+//!   swizzle!(B = 3, M = 3, S = 3)     explicit CuTe fields, any order; S may be omitted (defaults to B)
+//!   swizzle!(SW128)                   a named byte mode (NONE, SW32, SW64, SW128), on byte addresses
+//!   swizzle!(SW128, unit = f16)       the same mode on f16 element offsets (= Sw<3,3,3>)
+//! ```
 use proc_macro2::TokenStream;
 
+mod ast;
+mod gen;
+mod valid;
+
+/// The unit and mode names, shared verbatim with `swizzle_core::units::names`.
+#[path = "../../swizzle-core/src/units/names.rs"]
+#[allow(dead_code)]
+mod names;
+
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
-    let _ = input;
-    Ok(TokenStream::new())
+    let args = syn::parse2::<ast::Args>(input)?;
+    let spec = valid::validate(&args)?;
+    Ok(gen::generate(&spec))
 }

@@ -1,0 +1,28 @@
+//! Code generation for `swizzle!`: a block that evaluates the spec in a `const` item, so it folds to a constant
+//! and can itself initialise a `const`. Absolute paths only.
+use super::valid::Spec;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub fn generate(spec: &Spec) -> TokenStream {
+    let value = match spec {
+        Spec::Explicit { bits, base, shift } => quote! {
+            ::swizzle_core::Swizzle::new(#bits, #base, #shift)
+        },
+        Spec::Mode { mode, unit } => {
+            let unit = match unit.as_deref() {
+                None | Some("bytes") | Some("byte") => quote! { ::swizzle_core::units::Unit::Bytes },
+                Some(elem) => quote! {
+                    ::swizzle_core::units::Unit::Elems(::swizzle_core::units::Elem::named(#elem))
+                },
+            };
+            quote! { ::swizzle_core::units::ByteMode::named(#mode).swizzle_for(#unit) }
+        }
+    };
+    quote! {
+        {
+            const __SWIZZLE: ::swizzle_core::Swizzle = #value;
+            __SWIZZLE
+        }
+    }
+}

@@ -1,0 +1,5 @@
+use swizzle_core::{swizzle, Swizzle};
+
+const SW: Swizzle = swizzle!(B = 3, M = 3, B = 2);
+
+fn main() {}

@@ -1,0 +1,5 @@
+use swizzle_core::{swizzle, Swizzle};
+
+const SW: Swizzle = swizzle!(B = 3, S = 3);
+
+fn main() {}

@@ -1,0 +1,5 @@
+use swizzle_core::{swizzle, Swizzle};
+
+const SW: Swizzle = swizzle!(SW128, M = 3);
+
+fn main() {}

@@ -1,0 +1,5 @@
+use swizzle_core::{swizzle, Swizzle};
+
+const SW: Swizzle = swizzle!(B = 2, M = 0, S = -1);
+
+fn main() {}
