@@ -1,0 +1,117 @@
+//! The strip raster against seed 000's `get_swizzle_idx` listing as published, and the diagonal raster against
+//! seed 004's kernels.
+//!
+//! The published listing ends with `ret.y = strip_flat_idx / gridDim.y;`. `strip_flat_idx` is row-major over
+//! `gridDim.x` columns, so the row is `strip_flat_idx / gridDim.x`. On square grids the two are the same and the
+//! listing is right; on a non-square grid it sends two blocks to one tile (and leaves tiles uncomputed, or computes
+//! rows past the grid). `Raster::Strip` is the fixed algorithm.
+use std::collections::HashSet;
+use swizzle_core::raster::{Grid, Raster};
+
+/// Seed 000's `get_swizzle_idx`, exactly as published (the bug included). `block_idx` is the row-major launch bid.
+fn seed_listing(block_idx: u32, grid_x: u32, grid_y: u32, tile_size: u32) -> (u32, u32) {
+    let total_cta_in_a_strip = tile_size * grid_y;
+    let number_of_strips = grid_x / tile_size;
+    let residual_strip_width = grid_x % tile_size;
+    let strip_id = block_idx / total_cta_in_a_strip;
+    let cta_id_in_strip = block_idx % total_cta_in_a_strip;
+    let use_sz = if block_idx < total_cta_in_a_strip * number_of_strips {
+        tile_size
+    } else {
+        residual_strip_width
+    };
+    let strip_id_x = cta_id_in_strip % use_sz;
+    let strip_id_y = cta_id_in_strip / use_sz;
+    let strip_flat_idx = strip_id * tile_size + strip_id_y * grid_x + strip_id_x;
+    (strip_flat_idx % grid_x, strip_flat_idx / grid_y) // <- the published line: should be `/ grid_x`
+}
+
+fn is_bijection(tiles: &[(u32, u32)], g: Grid) -> bool {
+    let distinct: HashSet<_> = tiles.iter().collect();
+    distinct.len() == tiles.len() && tiles.iter().all(|&(x, y)| x < g.x && y < g.y)
+}
+
+#[test]
+fn seed_listing_matches_on_square_grids() {
+    for side in 1..=32 {
+        let g = Grid::new(side, side);
+        for tile in 1..=16 {
+            let r = Raster::Strip { tile };
+            for bid in 0..side * side {
+                assert_eq!(
+                    r.tile_of(bid, g),
+                    Some(seed_listing(bid, side, side, tile)),
+                    "{r} on {g} bid {bid}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn seed_listing_is_not_a_bijection_on_non_square_grids() {
+    // The seed article's own example shape, 8 x 8 tiles with tile 4, is square and fine; make it 8 x 4.
+    let g = Grid::new(8, 4);
+    let seed: Vec<_> = (0..32).map(|bid| seed_listing(bid, 8, 4, 4)).collect();
+    assert!(!is_bijection(&seed, g));
+    // bid 4 is strip 0, row 1: flat index 8 on an 8-wide grid is row 1, but the listing says 8 / 4 = 2.
+    assert_eq!(seed_listing(4, 8, 4, 4), (0, 2));
+    assert_eq!(Raster::Strip { tile: 4 }.tile_of(4, g), Some((0, 1)));
+
+    // On every non-square grid up to 32x32, ours is a bijection and the listing is not.
+    let mut broken = 0;
+    for gy in 1..=32 {
+        for gx in 1..=32 {
+            if gx == gy {
+                continue;
+            }
+            let g = Grid::new(gx, gy);
+            for tile in 1..=16 {
+                let seed: Vec<_> = (0..gx * gy)
+                    .map(|bid| seed_listing(bid, gx, gy, tile))
+                    .collect();
+                let ours: Vec<_> = (0..gx * gy)
+                    .map(|bid| Raster::Strip { tile }.tile_of(bid, g).unwrap())
+                    .collect();
+                assert!(is_bijection(&ours, g), "strip(tile={tile}) on {g}");
+                if !is_bijection(&seed, g) {
+                    broken += 1;
+                }
+            }
+        }
+    }
+    // The listing fails on every one of them: every non-square grid up to 32x32, every tile 1..=16.
+    assert_eq!(broken, 32 * 31 * 16);
+}
+
+#[test]
+fn diagonal_is_seed_004_and_a_bijection_on_any_grid() {
+    // Seed 004: `block_y = blockIdx.y; block_x = (blockIdx.x + blockIdx.y) % gridDim.x` (its kernels write
+    // `% gridDim.y`, which equals it on the square grids it runs on).
+    for gy in 1..=32u32 {
+        for gx in 1..=32u32 {
+            let g = Grid::new(gx, gy);
+            let ours: Vec<_> = (0..gx * gy)
+                .map(|bid| Raster::Diagonal.tile_of(bid, g).unwrap())
+                .collect();
+            assert!(is_bijection(&ours, g), "diagonal on {g}");
+            for (bid, &t) in ours.iter().enumerate() {
+                let (bx, by) = (bid as u32 % gx, bid as u32 / gx);
+                assert_eq!(t, ((bx + by) % gx, by));
+                if gx == gy {
+                    assert_eq!(
+                        t,
+                        ((bx + by) % gy, by),
+                        "the kernels' `% gridDim.y` on a square grid"
+                    );
+                }
+            }
+        }
+    }
+    // The transpose paper's variant (`y = bx, x = (bx + by) % gx`) is not a bijection on a wide grid.
+    let paper: HashSet<_> = (0..8u32)
+        .map(|bid| (bid % 4, bid / 4))
+        .map(|(bx, by)| ((bx + by) % 4, bx))
+        .collect();
+    assert!(paper.iter().any(|&(_, y)| y >= 2), "it leaves the 4x2 grid");
+}
