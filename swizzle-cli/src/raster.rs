@@ -1,8 +1,72 @@
-//! `swz raster` (placeholder until its work lands).
+//! `swz raster --order ORDER [--tile T] --grid GXxGY`: print the threadblock order, one `bid x y` line per launched
+//! block in launch order (`bid = blockIdx.y * gridDim.x + blockIdx.x` over the launch grid).
+//!
+//! `--grid` is the TILE grid. Every order launches exactly that grid except `cutlass`, which launches
+//! `(GX << log_tile) x ceil(GY / 2^log_tile)` blocks; its padding blocks compute nothing and print as `bid - -`.
+//! Bad input is one line on stderr and exit code 2 (see `main.rs`).
+use std::io::Write;
+use swizzle_core::raster::{Grid, Raster};
 
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(
+    after_help = "Output: one line `bid x y` per launched block, in launch order. Idle blocks (the padding \
+                        blocks of `cutlass`, whose launch grid is larger than the tile grid) print as `bid - -`.\n\n\
+                        Examples:\n  swz raster --order strip --tile 4 --grid 8x4\n  \
+                        swz raster --order cutlass:2 --grid 5x3\n  swz raster --order morton --grid 16x8"
+)]
+pub struct Args {
+    /// The order: identity, strip, cutlass, group-m, serpentine, morton, diagonal. The parameter may be given
+    /// here (`strip:4`, `strip(tile=4)`) or with --tile.
+    #[arg(long, value_name = "ORDER")]
+    order: String,
+    /// The order's parameter: tile (strip), log_tile (cutlass), group (group-m), panel (serpentine).
+    #[arg(long, value_name = "T", visible_aliases = ["log-tile", "group", "panel"])]
+    tile: Option<u32>,
+    /// The tile grid, GXxGY (e.g. 32x8).
+    #[arg(long, value_name = "GXxGY")]
+    grid: String,
+}
 
-pub fn run(_args: Args) -> Result<(), String> {
-    Err("`raster` is not implemented yet".to_string())
+/// The raster named by `--order` and `--tile` (the parameter given once, in either place).
+pub fn parse_order(order: &str, tile: Option<u32>) -> Result<Raster, String> {
+    let has_param = order.contains([':', '(']);
+    let r = match (tile, has_param) {
+        (Some(_), true) => {
+            return Err(format!(
+                "--order {order:?} already has a parameter; drop --tile"
+            ))
+        }
+        (Some(t), false) => Raster::from_parts(order.trim(), Some(t)),
+        (None, _) => order.parse::<Raster>(),
+    };
+    r.map_err(|e| format!("--order: {e}"))
+}
+
+pub fn run(args: Args) -> Result<(), String> {
+    let raster = parse_order(&args.order, args.tile)?;
+    let grid: Grid = args.grid.parse().map_err(|e| format!("--grid: {e}"))?;
+    raster.validate(grid).map_err(|e| e.to_string())?;
+    let launched = raster.launch_grid(grid).blocks() as u32;
+
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut write = |line: std::fmt::Arguments| match out.write_fmt(line) {
+        // `swz raster ... | head` closes the pipe early: not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(format!("writing stdout: {e}")),
+        Ok(()) => Ok(true),
+    };
+    for bid in 0..launched {
+        let more = match raster.tile_of(bid, grid) {
+            Some((x, y)) => write(format_args!("{bid} {x} {y}\n"))?,
+            None => write(format_args!("{bid} - -\n"))?,
+        };
+        if !more {
+            return Ok(());
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing stdout: {e}")),
+        _ => Ok(()),
+    }
 }

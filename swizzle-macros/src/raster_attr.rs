@@ -1,7 +1,39 @@
-//! `#[raster(...)]` (placeholder: being written).
+//! `#[raster(...)]` on a kernel-descriptor struct: parse ([`ast`]), check ([`valid`]), then generate ([`gen`]) an
+//! inherent `impl` with the order as a const `::swizzle_core::raster::Raster` and `const fn` queries.
+//!
+//! ```text
+//!   #[raster(tile = 4)]                         strip(tile=4): a parameter key alone names its order
+//!   #[raster(order = strip, tile = 4)]          the same, explicit
+//!   #[raster(order = cutlass, log_tile = 2)]    #[raster(order = group_m, group_m = 8)]
+//!   #[raster(order = serpentine, panel = 2)]    #[raster(order = morton)]   identity   diagonal
+//!   struct GemmKernel;
+//! ```
+//! generates
+//! ```text
+//!   impl GemmKernel {
+//!       pub const RASTER: ::swizzle_core::raster::Raster = ...;
+//!       pub const fn tile_of(bid: u32, grid: Grid) -> Option<(u32, u32)>;
+//!       pub const fn bid_of(x: u32, y: u32, grid: Grid) -> u32;
+//!       pub const fn launch_grid(grid: Grid) -> Grid;
+//!       pub const fn validate(grid: Grid) -> Result<(), RasterError>;
+//!   }
+//! ```
+//! Parameter rules (`tile >= 1`, `log_tile <= 16`, ...) come from the shared `raster.rs`, so the messages are the
+//! library's own. Grid-dependent rules (Morton needs power-of-two sides) are checked by `validate(grid)`.
 use proc_macro2::TokenStream;
 
+mod ast;
+mod gen;
+mod valid;
+
+/// The raster spec itself, shared verbatim with `swizzle_core::raster`.
+#[path = "../../swizzle-core/src/raster.rs"]
+#[allow(dead_code)]
+mod spec;
+
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let _ = attr;
-    Ok(item)
+    let args = syn::parse2::<ast::Args>(attr)?;
+    let item = ast::descriptor(item)?;
+    let raster = valid::validate(&args)?;
+    Ok(gen::generate(&raster, &item))
 }

@@ -1,0 +1,61 @@
+//! Code generation for `#[raster(...)]`: the struct unchanged, plus an inherent `impl` whose items forward to the
+//! const `RASTER`. Absolute paths only.
+use super::spec::Raster;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::ItemStruct;
+
+pub fn generate(raster: &Raster, item: &ItemStruct) -> TokenStream {
+    let name = &item.ident;
+    let (impl_generics, ty_generics, where_clause) = item.generics.split_for_impl();
+    let value = raster_tokens(raster);
+    let doc = format!("The threadblock order of this kernel: `{raster}`.");
+    quote! {
+        #item
+
+        #[allow(dead_code)]
+        impl #impl_generics #name #ty_generics #where_clause {
+            #[doc = #doc]
+            pub const RASTER: ::swizzle_core::raster::Raster = #value;
+
+            /// The tile computed by launch block `bid` (`blockIdx.y * gridDim.x + blockIdx.x` over
+            /// `launch_grid(grid)`); `None` for an idle block. See `Raster::tile_of`.
+            pub const fn tile_of(
+                bid: u32,
+                grid: ::swizzle_core::raster::Grid,
+            ) -> ::core::option::Option<(u32, u32)> {
+                Self::RASTER.tile_of(bid, grid)
+            }
+
+            /// The launch bid that computes tile `(x, y)`. See `Raster::bid_of`.
+            pub const fn bid_of(x: u32, y: u32, grid: ::swizzle_core::raster::Grid) -> u32 {
+                Self::RASTER.bid_of(x, y, grid)
+            }
+
+            /// The grid to launch for the tile grid `grid`. See `Raster::launch_grid`.
+            pub const fn launch_grid(grid: ::swizzle_core::raster::Grid) -> ::swizzle_core::raster::Grid {
+                Self::RASTER.launch_grid(grid)
+            }
+
+            /// Whether this order can run on the tile grid `grid`. See `Raster::validate`.
+            pub const fn validate(
+                grid: ::swizzle_core::raster::Grid,
+            ) -> ::core::result::Result<(), ::swizzle_core::raster::RasterError> {
+                Self::RASTER.validate(grid)
+            }
+        }
+    }
+}
+
+fn raster_tokens(r: &Raster) -> TokenStream {
+    let path = quote!(::swizzle_core::raster::Raster);
+    match *r {
+        Raster::Identity => quote!(#path::Identity),
+        Raster::Strip { tile } => quote!(#path::Strip { tile: #tile }),
+        Raster::Cutlass { log_tile } => quote!(#path::Cutlass { log_tile: #log_tile }),
+        Raster::GroupM { group } => quote!(#path::GroupM { group: #group }),
+        Raster::Serpentine { panel } => quote!(#path::Serpentine { panel: #panel }),
+        Raster::Morton => quote!(#path::Morton),
+        Raster::Diagonal => quote!(#path::Diagonal),
+    }
+}

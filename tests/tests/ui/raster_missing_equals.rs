@@ -1,0 +1,6 @@
+use swizzle_core::raster;
+
+#[raster(strip)]
+struct GemmKernel;
+
+fn main() {}

@@ -1,0 +1,6 @@
+use swizzle_core::raster;
+
+#[raster(order = strip)]
+struct GemmKernel;
+
+fn main() {}

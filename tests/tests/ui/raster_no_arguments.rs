@@ -1,0 +1,6 @@
+use swizzle_core::raster;
+
+#[raster]
+struct GemmKernel;
+
+fn main() {}
