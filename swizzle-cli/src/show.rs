@@ -147,7 +147,7 @@ fn xml(text: &str) -> String {
 /// A palette of `n` distinguishable fills: evenly spaced hues, alternating lightness so neighbours differ.
 fn fill(class: u32, n: u32) -> String {
     let hue = (class * 360 / n + (class % 2) * 180 / n) % 360;
-    let light = if class % 2 == 0 { 72 } else { 58 };
+    let light = if class.is_multiple_of(2) { 72 } else { 58 };
     format!("hsl({hue},70%,{light}%)")
 }
 

@@ -81,7 +81,8 @@ impl Tile {
         Ok(Tile { rows, cols, elem, order })
     }
 
-    /// Number of elements.
+    /// Number of elements (never 0: `new` refuses empty tiles).
+    #[allow(clippy::len_without_is_empty)]
     pub const fn len(&self) -> u32 {
         self.rows * self.cols
     }
@@ -142,7 +143,7 @@ impl SwizzledTile {
     /// `swizzle` acts on element offsets of `tile.elem`. Errors when its period does not divide the tile.
     pub const fn new(tile: Tile, swizzle: Swizzle) -> Result<SwizzledTile, TileError> {
         let period = swizzle.period();
-        if tile.len() as u64 % period != 0 {
+        if !(tile.len() as u64).is_multiple_of(period) {
             return Err(TileError::PeriodDoesNotDivide { swizzle, period, elems: tile.len() });
         }
         Ok(SwizzledTile { tile, swizzle })
@@ -213,7 +214,7 @@ mod tests {
                             for order in [Order::RowMajor, Order::ColMajor] {
                                 let tile = Tile::new(rows, cols, Elem::F16, order).unwrap();
                                 let st = SwizzledTile::new(tile, sw);
-                                assert_eq!(st.is_ok(), tile.len() as u64 % sw.period() == 0);
+                                assert_eq!(st.is_ok(), (tile.len() as u64).is_multiple_of(sw.period()));
                                 let Ok(st) = st else { continue };
                                 let mut seen = vec![false; tile.len() as usize];
                                 for r in 0..rows {

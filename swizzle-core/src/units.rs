@@ -200,7 +200,7 @@ impl Swizzle {
             Swizzle { bits: self.bits, base: self.base - log2_n, shift: self.shift }
         } else {
             let deficit = log2_n - self.base;
-            let bits = if self.bits > deficit { self.bits - deficit } else { 0 };
+            let bits = self.bits.saturating_sub(deficit);
             Swizzle { bits, base: 0, shift: self.shift }
         }
     }
@@ -295,7 +295,7 @@ impl fmt::Display for SwizzleIn {
 /// 16-byte chunk alignment (TMA itself has its own, larger minimum for destinations).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ByteMode {
-    // Declared in the order of `names::MODES`.
+    // Declared in the order of `names::MODES`; the discriminants are the `CUtensorMapSwizzle` values (0..=3).
     None,
     Sw32,
     Sw64,
