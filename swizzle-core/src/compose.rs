@@ -26,8 +26,8 @@
 //! use swizzle_core::Swizzle;
 //! // Disjoint ZZZ fields, same shift: one wider swizzle.
 //! assert_eq!(then(Swizzle::new(1, 3, 3), Swizzle::new(2, 4, 3)), SwizzleFn::Single(Swizzle::new(3, 3, 3)));
-//! // Two layers with different shifts (as in seed 002's two access patterns) stay two layers.
-//! let two = then(Swizzle::new(3, 3, 5), Swizzle::new(3, 3, 3));
+//! // Seed 002's two layers for a 16x256 f16 tile (tests/tests/swizzle_layers.rs): different shifts, two layers.
+//! let two = then(Swizzle::new(3, 3, 5), Swizzle::new(1, 3, 3));
 //! assert!(matches!(two, SwizzleFn::Composed(_)));
 //! assert_eq!(two.inverse().apply(two.apply(1234)), 1234);
 //! ```
