@@ -1,1 +1,660 @@
-//! (placeholder: module being written)
+//! Access patterns: from (tile, layout, pattern) to the warp instructions a kernel really issues.
+//!
+//! Three small pieces, each `const`:
+//!
+//! 1. A [`Layout`] places a [`Tile`]'s elements in shared memory: a one- or two-layer XOR swizzle on offsets in a
+//!    stated [`Unit`], or row padding. [`Smem`] = tile + layout, and [`Smem::byte_addr`] is the whole map
+//!    `(row, col) -> byte address`.
+//! 2. A [`Pattern`] says which element each lane of each warp instruction touches, in *memory order*: instruction
+//!    `i`, lane `l` -> linear element offset ([`Pattern::lane_offset`]), over every instruction needed to cover
+//!    the tile once (all warps, all iterations: the order of warps does not change any instruction's cost).
+//!    A pattern may view the tile with another row width ([`Pattern::viewed_as`]): seed 002 reads each 256-element
+//!    row of a 16x256 tile as a 16x16 matrix, which is `ldmatrix.x4` on the same memory viewed as 256x16.
+//! 3. [`Pattern::addrs`] composes the two into the 32 byte addresses of instruction `i`, ready for
+//!    [`crate::bank::wavefronts`].
+//!
+//! For layouts that are not a [`Layout`] (any `(row, col) -> byte` function), implement [`SmemLayout`] and use
+//! [`accesses`]; for kernels that are not a [`Pattern`], build [`Access`]es from a closure ([`Access::from_fn`],
+//! [`custom`]). [`TileReport`] sums any list of accesses and keeps the worst instruction for the bank map.
+//!
+//! `cp.async` 16-byte copies are ASSUMED to cost what `sts128` costs for the same addresses ([`Kind::Row16`]);
+//! Nsight Compute does not count them as shared stores, so this cannot be validated.
+//!
+//! ```
+//! use swizzle_core::pattern::{Pattern, Smem};
+//! use swizzle_core::units::Elem;
+//! use swizzle_core::Swizzle;
+//! let plain = Smem::row_major(64, 64, Elem::F16);
+//! let swizzled = plain.with_swizzle(Swizzle::new(3, 3, 3)); // on f16 element offsets
+//! let p = Pattern::LDMATRIX_X4;
+//! // 8 rows of 128 bytes start in the same bank: each of the 4 matrices (phases) costs 8 wavefronts.
+//! assert_eq!(p.report(&plain).wavefronts, 4 * 8 * p.instructions(plain.tile) as u64);
+//! assert_eq!(p.report(&swizzled).conflicts(), 0);
+//! ```
+
+use crate::bank::{self, Op, Report, Width, WARP};
+use crate::compose::SwizzleFn;
+use crate::swizzle::Swizzle;
+use crate::tile::{Order, Tile};
+use crate::units::{Elem, SwizzleIn, Unit};
+use core::fmt;
+use core::str::FromStr;
+
+/// How a tile's elements are placed in shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// Memory order (row- or column-major per the tile), offsets permuted by a one- or two-layer XOR swizzle that
+    /// acts on offsets counted in `unit`. `Sw<0,0,0>` is the plain layout.
+    Swizzled { swizzle: SwizzleFn, unit: Unit },
+    /// Memory order, with `pad_bytes` of padding after each row (each column, for a column-major tile).
+    Padded { pad_bytes: u32 },
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Layout::Swizzled { swizzle, unit } => write!(f, "{swizzle} on {unit}"),
+            Layout::Padded { pad_bytes } => write!(f, "padded +{pad_bytes} B per row"),
+        }
+    }
+}
+
+/// A tile in shared memory: what it holds and where each element lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Smem {
+    pub tile: Tile,
+    pub layout: Layout,
+}
+
+impl Smem {
+    /// A row-major `rows x cols` tile of `elem`, unswizzled; panics (a compile error in `const`) if empty or too
+    /// large.
+    pub const fn row_major(rows: u32, cols: u32, elem: Elem) -> Smem {
+        match Tile::new(rows, cols, elem, Order::RowMajor) {
+            Ok(tile) => {
+                Smem::new(tile, Layout::Swizzled { swizzle: SwizzleFn::Single(Swizzle::IDENTITY), unit: Unit::Bytes })
+            }
+            Err(_) => panic!("tile is empty or does not fit in 32-bit offsets"),
+        }
+    }
+
+    pub const fn new(tile: Tile, layout: Layout) -> Smem {
+        Smem { tile, layout }
+    }
+
+    /// The same tile with `swizzle` acting on its *element* offsets (CuTe's convention: `Sw<3,3,3>` on f16).
+    pub const fn with_swizzle(self, swizzle: Swizzle) -> Smem {
+        self.with_layout(Layout::Swizzled { swizzle: SwizzleFn::Single(swizzle), unit: Unit::Elems(self.tile.elem) })
+    }
+
+    /// The same tile with a swizzle in an explicit unit (e.g. bytes, or a TMA byte mode).
+    pub const fn with_swizzle_in(self, swizzle: SwizzleIn) -> Smem {
+        self.with_layout(Layout::Swizzled { swizzle: SwizzleFn::Single(swizzle.swizzle), unit: swizzle.unit })
+    }
+
+    /// The same tile with a one- or two-layer swizzle on element offsets.
+    pub const fn with_swizzle_fn(self, swizzle: SwizzleFn) -> Smem {
+        self.with_layout(Layout::Swizzled { swizzle, unit: Unit::Elems(self.tile.elem) })
+    }
+
+    /// The same tile with `pad_bytes` after each row.
+    pub const fn with_padding(self, pad_bytes: u32) -> Smem {
+        self.with_layout(Layout::Padded { pad_bytes })
+    }
+
+    pub const fn with_layout(self, layout: Layout) -> Smem {
+        Smem { tile: self.tile, layout }
+    }
+
+    /// Elements per line of memory order: `cols` for a row-major tile, `rows` for a column-major one.
+    pub const fn line_len(&self) -> u32 {
+        match self.tile.order {
+            Order::RowMajor => self.tile.cols,
+            Order::ColMajor => self.tile.rows,
+        }
+    }
+
+    /// Byte address of the element at unswizzled (memory-order) element offset `linear`.
+    ///
+    /// A swizzle on `unit` offsets acts on `byte >> log2(unit)` and keeps the bytes inside one unit in place.
+    pub const fn byte_addr_linear(&self, linear: u32) -> u32 {
+        let eb = self.tile.elem.bytes();
+        let b = linear * eb;
+        match self.layout {
+            Layout::Swizzled { swizzle, unit } => {
+                let k = unit.log2_bytes();
+                (swizzle.apply(b >> k) << k) | (b & ((1 << k) - 1))
+            }
+            Layout::Padded { pad_bytes } => b + (linear / self.line_len()) * pad_bytes,
+        }
+    }
+
+    /// Byte address of element `(row, col)`; panics outside the tile.
+    pub const fn byte_addr(&self, row: u32, col: u32) -> u32 {
+        self.byte_addr_linear(self.tile.linear(row, col))
+    }
+
+    /// Bytes of shared memory the tile occupies (padding included).
+    pub const fn footprint(&self) -> u32 {
+        match self.layout {
+            Layout::Swizzled { .. } => self.tile.bytes(),
+            Layout::Padded { pad_bytes } => self.tile.bytes() + (self.tile.len() / self.line_len()) * pad_bytes,
+        }
+    }
+}
+
+impl fmt::Display for Smem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, {}", self.tile, self.layout)
+    }
+}
+
+/// Any `(row, col) -> byte address` placement of a tile, for layouts that are not a [`Layout`].
+pub trait SmemLayout {
+    fn tile(&self) -> Tile;
+    fn byte_addr(&self, row: u32, col: u32) -> u32;
+}
+
+impl SmemLayout for Smem {
+    fn tile(&self) -> Tile {
+        self.tile
+    }
+    fn byte_addr(&self, row: u32, col: u32) -> u32 {
+        Smem::byte_addr(self, row, col)
+    }
+}
+
+/// Which kind of warp access a [`Pattern`] issues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// 16-byte row copies into smem (`cp.async` 16 B or `st.shared.v4`, costed as `sts128`): consecutive lanes
+    /// write consecutive 16-byte chunks in memory order.
+    Row16,
+    /// `ldmatrix.x4` / `stmatrix.x4` of 16-row x 32-byte sub-tiles (16x16 for b16), one instruction per sub-tile.
+    /// `b_order: false` is the A-operand lane order (lanes 0..16 give rows 0..16 of the left 16 bytes, lanes
+    /// 16..32 of the right); `true` is the B-operand order (matrices: rows 0..8 left, rows 0..8 right, rows 8..16
+    /// left, rows 8..16 right). `.trans` moves the same rows.
+    Matrix { store: bool, trans: bool, b_order: bool },
+    /// Scalar column access: lane `i` touches element `(r0 + i, c)` (a transpose's column read or write).
+    Column { store: bool },
+    /// Scalar row access: lane `i` touches element `(r, c0 + i)`.
+    Row { store: bool },
+    /// `mma` m16n8 accumulator stores: lane `l` stores the element pair at row `l / 4` (then `l / 4 + 8`), columns
+    /// `2 * (l % 4) + {0, 1}`; two instructions per 16x8 fragment.
+    MmaAcc,
+}
+
+/// A kind of access applied over a whole tile, optionally on a reshaped view of its memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pattern {
+    pub kind: Kind,
+    /// Row width (elements) of the view the pattern walks; 0 = the tile's own line length.
+    pub view_cols: u32,
+}
+
+/// Why a pattern cannot walk a tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PatternError {
+    /// The (viewed) tile is not a whole number of the pattern's blocks.
+    Shape { rows: u32, cols: u32, block_rows: u32, block_bytes: u32 },
+    /// The element size does not fit the pattern (ldmatrix rows need elements of at most 16 bytes, etc.).
+    Elem { elem_bytes: u32 },
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PatternError::Shape { rows, cols, block_rows, block_bytes } => {
+                write!(f, "a {rows}x{cols} view is not a whole number of {block_rows}-row x {block_bytes}-byte blocks")
+            }
+            PatternError::Elem { elem_bytes } => write!(f, "{elem_bytes}-byte elements do not fit this pattern"),
+        }
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+impl Pattern {
+    pub const ROW16: Pattern = Pattern::of(Kind::Row16);
+    pub const LDMATRIX_X4: Pattern = Pattern::of(Kind::Matrix { store: false, trans: false, b_order: false });
+    pub const LDMATRIX_X4_B: Pattern = Pattern::of(Kind::Matrix { store: false, trans: false, b_order: true });
+    pub const LDMATRIX_X4_TRANS: Pattern = Pattern::of(Kind::Matrix { store: false, trans: true, b_order: false });
+    pub const STMATRIX_X4: Pattern = Pattern::of(Kind::Matrix { store: true, trans: false, b_order: false });
+    pub const COL_LD: Pattern = Pattern::of(Kind::Column { store: false });
+    pub const COL_ST: Pattern = Pattern::of(Kind::Column { store: true });
+    pub const ROW_LD: Pattern = Pattern::of(Kind::Row { store: false });
+    pub const ROW_ST: Pattern = Pattern::of(Kind::Row { store: true });
+    pub const MMA_ACC: Pattern = Pattern::of(Kind::MmaAcc);
+
+    /// Every named pattern (without views), in [`Pattern::name`] order.
+    pub const ALL: [Pattern; 10] = [
+        Pattern::ROW16,
+        Pattern::LDMATRIX_X4,
+        Pattern::LDMATRIX_X4_B,
+        Pattern::LDMATRIX_X4_TRANS,
+        Pattern::STMATRIX_X4,
+        Pattern::COL_LD,
+        Pattern::COL_ST,
+        Pattern::ROW_LD,
+        Pattern::ROW_ST,
+        Pattern::MMA_ACC,
+    ];
+
+    pub const fn of(kind: Kind) -> Pattern {
+        Pattern { kind, view_cols: 0 }
+    }
+
+    /// Walk the tile's memory viewed as rows of `cols` elements (`name@cols` in text).
+    pub const fn viewed_as(self, cols: u32) -> Pattern {
+        Pattern { kind: self.kind, view_cols: cols }
+    }
+
+    /// The name without the view: `row16`, `ldmatrix.x4`, `ldmatrix.x4.b`, `ldmatrix.x4.trans`, `stmatrix.x4`,
+    /// `col.ld`, `col.st`, `row.ld`, `row.st`, `mma.acc`.
+    pub const fn name(&self) -> &'static str {
+        match self.kind {
+            Kind::Row16 => "row16",
+            Kind::Matrix { store: false, trans: false, b_order: false } => "ldmatrix.x4",
+            Kind::Matrix { store: false, trans: false, b_order: true } => "ldmatrix.x4.b",
+            Kind::Matrix { store: false, trans: true, b_order: false } => "ldmatrix.x4.trans",
+            Kind::Matrix { store: false, trans: true, b_order: true } => "ldmatrix.x4.trans.b",
+            Kind::Matrix { store: true, trans: false, b_order: false } => "stmatrix.x4",
+            Kind::Matrix { store: true, trans: false, b_order: true } => "stmatrix.x4.b",
+            Kind::Matrix { store: true, trans: true, b_order: false } => "stmatrix.x4.trans",
+            Kind::Matrix { store: true, trans: true, b_order: true } => "stmatrix.x4.trans.b",
+            Kind::Column { store: false } => "col.ld",
+            Kind::Column { store: true } => "col.st",
+            Kind::Row { store: false } => "row.ld",
+            Kind::Row { store: true } => "row.st",
+            Kind::MmaAcc => "mma.acc",
+        }
+    }
+
+    /// The instruction every warp access of this pattern uses on `elem` elements.
+    pub const fn op(&self, elem: Elem) -> Op {
+        let eb = elem.bytes();
+        match self.kind {
+            Kind::Row16 => Op::STS128,
+            Kind::Matrix { store: false, trans, .. } => Op::Ldmatrix { x: bank::Mats::X4, trans },
+            Kind::Matrix { store: true, trans, .. } => Op::Stmatrix { x: bank::Mats::X4, trans },
+            Kind::Column { store } | Kind::Row { store } => match Width::from_bytes(eb) {
+                Some(w) if store => Op::Sts(w),
+                Some(w) => Op::Lds(w),
+                None => panic!("element too wide for one access"),
+            },
+            Kind::MmaAcc => match Width::from_bytes(2 * eb) {
+                Some(w) => Op::Sts(w),
+                None => panic!("element pair too wide for one access"),
+            },
+        }
+    }
+
+    /// `(rows, cols)` of the view walked over `tile`.
+    pub const fn view(&self, tile: Tile) -> (u32, u32) {
+        let line = match tile.order {
+            Order::RowMajor => tile.cols,
+            Order::ColMajor => tile.rows,
+        };
+        let cols = if self.view_cols == 0 { line } else { self.view_cols };
+        (tile.len() / cols, cols)
+    }
+
+    /// The block one instruction covers, `(rows, bytes per row)`; a view must be a whole number of blocks.
+    const fn block(&self, elem: Elem) -> (u32, u32) {
+        let eb = elem.bytes();
+        match self.kind {
+            Kind::Row16 => (1, 16),
+            Kind::Matrix { .. } => (16, 32),
+            Kind::Column { .. } => (32, eb),
+            Kind::Row { .. } => (1, 32 * eb),
+            Kind::MmaAcc => (16, 8 * eb),
+        }
+    }
+
+    /// Check that this pattern can walk `tile` (whole blocks; elements that fit the access).
+    pub const fn check(&self, tile: Tile) -> Result<(), PatternError> {
+        let eb = tile.elem.bytes();
+        let bad_elem = match self.kind {
+            Kind::Row16 | Kind::Matrix { .. } => eb > 16,
+            Kind::Column { .. } | Kind::Row { .. } => eb > 16,
+            Kind::MmaAcc => eb > 8,
+        };
+        if bad_elem {
+            return Err(PatternError::Elem { elem_bytes: eb });
+        }
+        let (rows, cols) = self.view(tile);
+        let (br, bb) = self.block(tile.elem);
+        let row_bytes = cols as u64 * eb as u64;
+        if rows * cols != tile.len() || rows % br != 0 || row_bytes % bb as u64 != 0 {
+            return Err(PatternError::Shape { rows, cols, block_rows: br, block_bytes: bb });
+        }
+        Ok(())
+    }
+
+    /// Warp instructions needed to cover the tile once (0 if [`Pattern::check`] fails).
+    pub const fn instructions(&self, tile: Tile) -> u32 {
+        if self.check(tile).is_err() {
+            return 0;
+        }
+        let (rows, cols) = self.view(tile);
+        let (br, bb) = self.block(tile.elem);
+        let blocks = (rows / br) * (cols * tile.elem.bytes() / bb);
+        match self.kind {
+            // 32 chunks per instruction; a tile smaller than 512 bytes still takes one.
+            Kind::Row16 => blocks.div_ceil(32),
+            Kind::MmaAcc => 2 * blocks,
+            _ => blocks,
+        }
+    }
+
+    /// Memory-order element offset that lane `lane` of instruction `i` touches (its first element; for matrices,
+    /// the start of its 16-byte row). Instructions walk blocks row by row.
+    pub const fn lane_offset(&self, tile: Tile, i: u32, lane: u32) -> u32 {
+        let eb = tile.elem.bytes();
+        let (_, cols) = self.view(tile);
+        let (br, bb) = self.block(tile.elem);
+        let blocks_per_row = cols * eb / bb;
+        // (view row, view byte column) of the block's top-left corner, then the lane's place inside it.
+        let (row, byte) = match self.kind {
+            Kind::Row16 => {
+                let q = (i * 32 + lane) % (tile.bytes() / 16);
+                (q / blocks_per_row, (q % blocks_per_row) * 16)
+            }
+            Kind::Matrix { b_order, .. } => {
+                let (r0, c0) = ((i / blocks_per_row) * br, (i % blocks_per_row) * bb);
+                if b_order {
+                    (r0 + (lane / 16) * 8 + lane % 8, c0 + ((lane / 8) % 2) * 16)
+                } else {
+                    (r0 + lane % 16, c0 + (lane / 16) * 16)
+                }
+            }
+            Kind::Column { .. } => ((i / blocks_per_row) * br + lane, (i % blocks_per_row) * bb),
+            Kind::Row { .. } => ((i / blocks_per_row) * br, (i % blocks_per_row) * bb + lane * eb),
+            Kind::MmaAcc => {
+                let (frag, half) = (i / 2, i % 2);
+                let (r0, c0) = ((frag / blocks_per_row) * br, (frag % blocks_per_row) * bb);
+                (r0 + lane / 4 + 8 * half, c0 + 2 * (lane % 4) * eb)
+            }
+        };
+        row * cols + byte / eb
+    }
+
+    /// The 32 byte addresses of instruction `i` on `smem`.
+    pub const fn addrs(&self, smem: &Smem, i: u32) -> [u32; WARP] {
+        let mut a = [0u32; WARP];
+        let mut lane = 0;
+        while lane < WARP {
+            a[lane] = smem.byte_addr_linear(self.lane_offset(smem.tile, i, lane as u32));
+            lane += 1;
+        }
+        a
+    }
+
+    /// Every warp instruction of this pattern over `layout`'s tile (any [`SmemLayout`]).
+    pub fn accesses<L: SmemLayout + ?Sized>(&self, layout: &L) -> Result<Vec<Access>, PatternError> {
+        accesses(layout, *self)
+    }
+
+    /// The tile-level report for this pattern on `smem`; an empty report if the pattern cannot walk the tile.
+    pub fn report(&self, smem: &Smem) -> TileReport {
+        let acc = self.accesses(smem).unwrap_or_default();
+        TileReport::new(self.to_string(), &acc)
+    }
+}
+
+impl fmt::Display for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())?;
+        if self.view_cols != 0 {
+            write!(f, "@{}", self.view_cols)?;
+        }
+        Ok(())
+    }
+}
+
+/// A pattern name that is not one of [`Pattern::ALL`] (optionally with `@COLS`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsePatternError(pub String);
+
+impl fmt::Display for ParsePatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.name()).collect();
+        write!(
+            f,
+            "unknown pattern {:?}: expected one of {} (optionally @COLS to view rows as COLS wide)",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for ParsePatternError {}
+
+impl FromStr for Pattern {
+    type Err = ParsePatternError;
+
+    /// `ldmatrix.x4`, `row16`, ..., or `NAME@COLS` for a view (`ldmatrix.x4@16`).
+    fn from_str(s: &str) -> Result<Pattern, ParsePatternError> {
+        let bad = || ParsePatternError(s.to_string());
+        let (name, view) = match s.trim().split_once('@') {
+            Some((n, v)) => (n, v.parse::<u32>().ok().filter(|&v| v > 0).ok_or_else(bad)?),
+            None => (s.trim(), 0),
+        };
+        let all_kinds =
+            Pattern::ALL.into_iter().chain([true, false].into_iter().flat_map(|store| {
+                [true, false].map(|trans| Pattern::of(Kind::Matrix { store, trans, b_order: true }))
+            }));
+        let p = all_kinds.into_iter().find(|p| p.name() == name).ok_or_else(bad)?;
+        Ok(p.viewed_as(view))
+    }
+}
+
+/// One warp instruction: the op and its 32 lane byte addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    pub op: Op,
+    pub addrs: [u32; WARP],
+}
+
+impl Access {
+    /// Build from `lane -> byte address`.
+    ///
+    /// ```
+    /// use swizzle_core::bank::Op;
+    /// use swizzle_core::pattern::Access;
+    /// // 32x32 f32 transpose tile padded by one word: lane i reads (i, 0).
+    /// let col = Access::from_fn(Op::LDS32, |lane| lane * (32 * 4 + 4));
+    /// assert_eq!(col.wavefronts(), 1);
+    /// ```
+    pub fn from_fn(op: Op, addr_of_lane: impl Fn(u32) -> u32) -> Access {
+        Access { op, addrs: core::array::from_fn(|l| addr_of_lane(l as u32)) }
+    }
+
+    pub const fn wavefronts(&self) -> u32 {
+        bank::wavefronts(self.op, &self.addrs)
+    }
+
+    pub const fn report(&self) -> Report {
+        bank::report(self.op, &self.addrs)
+    }
+}
+
+/// `instructions` accesses of `op`, instruction `i` lane `l` at byte address `f(i, l)`: any kernel's pattern.
+///
+/// ```
+/// use swizzle_core::bank::Op;
+/// use swizzle_core::pattern::{custom, TileReport};
+/// // A 32x32 f16 transpose tile, column c read with 16-bit loads (one instruction per column), rows padded by
+/// // `pad` bytes. Two bytes of padding still leave lanes i and i+1 in one word's bank half the time.
+/// let cols = |pad: u32| custom(Op::LDS16, 32, move |c, lane| lane * (64 + pad) + 2 * c);
+/// let r = TileReport::new("col.ld +2B", &cols(2));
+/// assert_eq!((r.instructions, r.wavefronts, r.ideal), (32, 48, 32));
+/// let r = TileReport::new("col.ld +4B", &cols(4));
+/// assert_eq!((r.instructions, r.wavefronts, r.ideal), (32, 32, 32));
+/// ```
+pub fn custom(op: Op, instructions: u32, f: impl Fn(u32, u32) -> u32) -> Vec<Access> {
+    (0..instructions).map(|i| Access::from_fn(op, |l| f(i, l))).collect()
+}
+
+/// Every warp instruction `pattern` issues on any [`SmemLayout`].
+pub fn accesses<L: SmemLayout + ?Sized>(layout: &L, pattern: Pattern) -> Result<Vec<Access>, PatternError> {
+    let tile = layout.tile();
+    pattern.check(tile)?;
+    let op = pattern.op(tile.elem);
+    Ok((0..pattern.instructions(tile))
+        .map(|i| {
+            Access::from_fn(op, |lane| {
+                let (row, col) = tile.coord(pattern.lane_offset(tile, i, lane));
+                layout.byte_addr(row, col)
+            })
+        })
+        .collect())
+}
+
+/// Totals over many warp instructions, and the worst one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileReport {
+    pub name: String,
+    pub instructions: u32,
+    pub wavefronts: u64,
+    pub ideal: u64,
+    /// Index and report of the first instruction with the most conflicts.
+    pub worst: Option<(u32, Report)>,
+}
+
+impl TileReport {
+    pub fn new(name: impl Into<String>, accesses: &[Access]) -> TileReport {
+        let mut r = TileReport { name: name.into(), instructions: 0, wavefronts: 0, ideal: 0, worst: None };
+        for (i, a) in accesses.iter().enumerate() {
+            let rep = a.report();
+            r.instructions += 1;
+            r.wavefronts += rep.wavefronts as u64;
+            r.ideal += rep.ideal as u64;
+            if r.worst.as_ref().is_none_or(|(_, w)| rep.conflicts() > w.conflicts()) {
+                r.worst = Some((i as u32, rep));
+            }
+        }
+        r
+    }
+
+    /// `wavefronts - ideal`, summed.
+    pub fn conflicts(&self) -> u64 {
+        self.wavefronts - self.ideal
+    }
+}
+
+impl fmt::Display for TileReport {
+    /// One summary line; with conflicts, the worst instruction's [`Report`] under it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ratio = if self.ideal == 0 { 1.0 } else { self.wavefronts as f64 / self.ideal as f64 };
+        writeln!(
+            f,
+            "{}: {} instructions, {} wavefronts (ideal {}, {} conflicts, {:.2}x)",
+            self.name,
+            self.instructions,
+            self.wavefronts,
+            self.ideal,
+            self.conflicts(),
+            ratio
+        )?;
+        if let Some((i, w)) = &self.worst {
+            if w.conflicts() > 0 {
+                write!(f, "  worst: instruction {i}, ")?;
+                write!(f, "{w}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f16(rows: u32, cols: u32) -> Smem {
+        Smem::row_major(rows, cols, Elem::F16)
+    }
+
+    #[test]
+    fn patterns_cover_the_tile_exactly_once() {
+        // Every element is touched by exactly one lane access (counting every element a lane's access spans).
+        let tiles = [
+            Smem::row_major(64, 64, Elem::F16),
+            Smem::row_major(32, 32, Elem::F32),
+            Smem::row_major(16, 256, Elem::F16),
+        ];
+        for smem in tiles {
+            for p in Pattern::ALL.into_iter().chain([Pattern::LDMATRIX_X4.viewed_as(16)]) {
+                if p.check(smem.tile).is_err() {
+                    continue;
+                }
+                let eb = smem.tile.elem.bytes();
+                let span = p.op(smem.tile.elem).bytes_per_lane() / eb;
+                let mut hits = vec![0u32; smem.tile.len() as usize];
+                for i in 0..p.instructions(smem.tile) {
+                    for lane in 0..p.op(smem.tile.elem).address_lanes() {
+                        let o = p.lane_offset(smem.tile, i, lane);
+                        for e in o..o + span {
+                            hits[e as usize] += 1;
+                        }
+                    }
+                }
+                assert!(hits.iter().all(|&h| h == 1), "{p} on {smem}: {:?}", &hits[..16]);
+            }
+        }
+    }
+
+    #[test]
+    fn known_costs() {
+        let plain = f16(64, 64);
+        // ldmatrix.x4 unswizzled: 8 rows of 128 B per matrix, same banks -> 8 per phase.
+        assert_eq!(Pattern::LDMATRIX_X4.instructions(plain.tile), 16);
+        assert_eq!(Pattern::LDMATRIX_X4.report(&plain).wavefronts, 16 * 4 * 8);
+        assert_eq!(Pattern::ROW16.report(&plain).conflicts(), 0);
+        let sw = plain.with_swizzle(Swizzle::new(3, 3, 3));
+        for p in [Pattern::ROW16, Pattern::LDMATRIX_X4, Pattern::LDMATRIX_X4_B, Pattern::LDMATRIX_X4_TRANS] {
+            assert_eq!(p.report(&sw).conflicts(), 0, "{p}");
+        }
+        // Byte-unit spelling of the same layout gives the same addresses.
+        let sw_bytes = plain.with_swizzle_in(SwizzleIn::new(Swizzle::new(3, 4, 3), Unit::Bytes));
+        for i in 0..16 {
+            assert_eq!(Pattern::LDMATRIX_X4.addrs(&sw, i), Pattern::LDMATRIX_X4.addrs(&sw_bytes, i));
+        }
+    }
+
+    #[test]
+    fn transpose_tile_padding() {
+        let t = Smem::row_major(32, 32, Elem::F32);
+        assert_eq!(Pattern::COL_LD.report(&t).wavefronts, 32 * 32);
+        assert_eq!(Pattern::COL_LD.report(&t.with_padding(4)).conflicts(), 0);
+        assert_eq!(Pattern::ROW_ST.report(&t.with_padding(4)).conflicts(), 0);
+        assert_eq!(Pattern::COL_LD.report(&t.with_swizzle(Swizzle::new(5, 0, 5))).conflicts(), 0);
+    }
+
+    #[test]
+    fn generic_layout_matches_smem() {
+        struct Pitch(Tile, u32);
+        impl SmemLayout for Pitch {
+            fn tile(&self) -> Tile {
+                self.0
+            }
+            fn byte_addr(&self, row: u32, col: u32) -> u32 {
+                row * self.1 + col * 4
+            }
+        }
+        let t = Smem::row_major(32, 32, Elem::F32);
+        let a = accesses(&Pitch(t.tile, 132), Pattern::COL_LD).unwrap();
+        let b = accesses(&t.with_padding(4), Pattern::COL_LD).unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for p in Pattern::ALL {
+            assert_eq!(p.to_string().parse::<Pattern>(), Ok(p));
+            assert_eq!(p.viewed_as(16).to_string().parse::<Pattern>(), Ok(p.viewed_as(16)));
+        }
+        assert!("ldmatrix.x3".parse::<Pattern>().is_err());
+        assert!("row16@0".parse::<Pattern>().is_err());
+    }
+}
