@@ -375,7 +375,7 @@ pub const fn identity_tile_of(bid: u32, grid: Grid) -> Option<(u32, u32)> {
 }
 
 /// C++ twin of [`identity_tile_of`].
-pub const CUDA_IDENTITY: &str = r#"SWZ_HD Tile raster_identity(uint32_t bid, uint32_t gx, uint32_t gy) {
+pub const CUDA_IDENTITY: &str = r#"SWZ_HD constexpr Tile raster_identity(uint32_t bid, uint32_t gx, uint32_t gy) {
     if (gx == 0u || bid / gx >= gy) return Tile{0u, 0u, false};
     return Tile{bid % gx, bid / gx, true};
 }"#;
@@ -420,7 +420,7 @@ pub const fn strip_tile_of(bid: u32, grid: Grid, tile: u32) -> Option<(u32, u32)
 }
 
 /// C++ twin of [`strip_tile_of`].
-pub const CUDA_STRIP: &str = r#"SWZ_HD Tile raster_strip(uint32_t bid, uint32_t gx, uint32_t gy, uint32_t tile) {
+pub const CUDA_STRIP: &str = r#"SWZ_HD constexpr Tile raster_strip(uint32_t bid, uint32_t gx, uint32_t gy, uint32_t tile) {
     if (gx == 0u || tile == 0u || bid / gx >= gy) return Tile{0u, 0u, false};
     if (tile > gx) tile = gx;
     uint32_t cta_in_strip = tile * gy;
@@ -486,7 +486,7 @@ pub const fn cutlass_tile_of(bid: u32, grid: Grid, log_tile: u32) -> Option<(u32
 
 /// C++ twin of [`cutlass_tile_of`]; `gx, gy` are the TILE grid, `bid` runs over the launch grid
 /// [`CUDA_CUTLASS_LAUNCH`].
-pub const CUDA_CUTLASS: &str = r#"SWZ_HD Tile raster_cutlass(uint32_t bid, uint32_t gx, uint32_t gy, uint32_t log_tile) {
+pub const CUDA_CUTLASS: &str = r#"SWZ_HD constexpr Tile raster_cutlass(uint32_t bid, uint32_t gx, uint32_t gy, uint32_t log_tile) {
     if (gx == 0u || log_tile > 16u) return Tile{0u, 0u, false};
     uint32_t mask = (1u << log_tile) - 1u;
     uint32_t launch_x = gx << log_tile;
@@ -505,7 +505,7 @@ pub const fn cutlass_launch_grid(grid: Grid, log_tile: u32) -> Grid {
 }
 
 /// C++ twin of [`cutlass_launch_grid`]: the `gridDim` to launch for a CUTLASS-rastered tile grid.
-pub const CUDA_CUTLASS_LAUNCH: &str = r#"SWZ_HD LaunchGrid raster_cutlass_launch(uint32_t gx, uint32_t gy, uint32_t log_tile) {
+pub const CUDA_CUTLASS_LAUNCH: &str = r#"SWZ_HD constexpr LaunchGrid raster_cutlass_launch(uint32_t gx, uint32_t gy, uint32_t log_tile) {
     uint32_t mask = (1u << log_tile) - 1u;
     return LaunchGrid{gx << log_tile, (gy >> log_tile) + ((gy & mask) != 0u ? 1u : 0u)};
 }"#;
@@ -552,7 +552,7 @@ pub const fn group_m_tile_of(bid: u32, grid: Grid, group: u32) -> Option<(u32, u
 }
 
 /// C++ twin of [`group_m_tile_of`].
-pub const CUDA_GROUP_M: &str = r#"SWZ_HD Tile raster_group_m(uint32_t bid, uint32_t gx, uint32_t gy, uint32_t group) {
+pub const CUDA_GROUP_M: &str = r#"SWZ_HD constexpr Tile raster_group_m(uint32_t bid, uint32_t gx, uint32_t gy, uint32_t group) {
     if (gx == 0u || group == 0u || bid / gx >= gy) return Tile{0u, 0u, false};
     if (group > gy) group = gy;
     uint32_t num_pid_in_group = group * gx;
@@ -593,7 +593,7 @@ pub const fn serpentine_tile_of(bid: u32, grid: Grid, panel: u32) -> Option<(u32
 }
 
 /// C++ twin of [`serpentine_tile_of`] (built on `raster_strip`).
-pub const CUDA_SERPENTINE: &str = r#"SWZ_HD Tile raster_serpentine(uint32_t bid, uint32_t gx, uint32_t gy, uint32_t panel) {
+pub const CUDA_SERPENTINE: &str = r#"SWZ_HD constexpr Tile raster_serpentine(uint32_t bid, uint32_t gx, uint32_t gy, uint32_t panel) {
     Tile t = raster_strip(bid, gx, gy, panel);
     if (t.active && (t.x / (panel < gx ? panel : gx)) % 2u == 1u) t.y = gy - 1u - t.y;
     return t;
@@ -646,7 +646,7 @@ pub const fn morton_tile_of(bid: u32, grid: Grid) -> Option<(u32, u32)> {
 }
 
 /// C++ twin of [`morton_tile_of`].
-pub const CUDA_MORTON: &str = r#"SWZ_HD Tile raster_morton(uint32_t bid, uint32_t gx, uint32_t gy) {
+pub const CUDA_MORTON: &str = r#"SWZ_HD constexpr Tile raster_morton(uint32_t bid, uint32_t gx, uint32_t gy) {
     if (gx == 0u || gy == 0u || (gx & (gx - 1u)) != 0u || (gy & (gy - 1u)) != 0u || bid / gx >= gy)
         return Tile{0u, 0u, false};
     uint32_t a = 0u, b = 0u;
@@ -704,7 +704,7 @@ pub const fn diagonal_tile_of(bid: u32, grid: Grid) -> Option<(u32, u32)> {
 }
 
 /// C++ twin of [`diagonal_tile_of`].
-pub const CUDA_DIAGONAL: &str = r#"SWZ_HD Tile raster_diagonal(uint32_t bid, uint32_t gx, uint32_t gy) {
+pub const CUDA_DIAGONAL: &str = r#"SWZ_HD constexpr Tile raster_diagonal(uint32_t bid, uint32_t gx, uint32_t gy) {
     if (gx == 0u || bid / gx >= gy) return Tile{0u, 0u, false};
     uint32_t bx = bid % gx, by = bid / gx;
     return Tile{(bx + by % gx) % gx, by, true};

@@ -250,3 +250,52 @@ mod tests {
         assert_eq!("3, 4, 3".parse::<Swizzle>().unwrap(), Swizzle::new(3, 4, 3));
     }
 }
+
+// ---- CUDA emission (owned by header work) ----
+
+/// C++ twin of [`Swizzle`] for the generated header (`swizzle_core::cuda`): `swz::Swizzle<B, M, S>` with the same
+/// masks and `apply` as above, and the rules of `rules.rs` as `static_assert`s with the same messages. Change the
+/// two together; `tests/tests/header_host.rs` compiles this and compares it with [`Swizzle::apply`].
+pub fn cuda_swizzle_template() -> String {
+    let shift_msg = RuleError::ShiftSmallerThanBits { bits: 0, shift: 0 }.message();
+    let span_msg = RuleError::MaskOutOfRange { bits: 0, base: 0, shift: 0 }.message();
+    CUDA_SWIZZLE
+        .replace("@SHIFT_SMALLER_THAN_BITS@", shift_msg)
+        .replace("@MASK_OUT_OF_RANGE@", span_msg)
+        .replace("@MAX_SPAN_BITS@", &rules::MAX_SPAN_BITS.to_string())
+}
+
+/// The C++ text behind [`cuda_swizzle_template`]; `@...@` are the rule messages and bound from `rules.rs`.
+const CUDA_SWIZZLE: &str = r#"namespace detail {
+// shl/shiftr as in swizzle.rs: a shift by >= 32 gives 0 instead of undefined behaviour.
+SWZ_HD constexpr uint32_t shl(uint32_t x, int n) { return n >= 32 ? 0u : x << n; }
+SWZ_HD constexpr uint32_t shiftr(uint32_t x, int s) {
+    return s >= 0 ? (s >= 32 ? 0u : x >> s) : shl(x, -s);
+}
+SWZ_HD constexpr uint32_t low_bits(int b) { return b <= 0 ? 0u : (b >= 32 ? 0xFFFFFFFFu : (1u << b) - 1u); }
+}  // namespace detail
+
+/// CuTe's Swizzle<B, M, S> (= swizzle_core::Swizzle { bits: B, base: M, shift: S }):
+///   0bxxxxxxxxxxxxYYYxxxxZZZMMMM   apply(o) = o ^ ((o & yyy_msk) >> S)   (S < 0: shifted left)
+template <int B, int M, int S>
+struct Swizzle {
+    static_assert(B >= 0 && M >= 0, "B and M must be >= 0");
+    static_assert((S < 0 ? -S : S) >= B, "@SHIFT_SMALLER_THAN_BITS@");
+    static_assert(B + M + (S < 0 ? -S : S) <= @MAX_SPAN_BITS@, "@MASK_OUT_OF_RANGE@");
+
+    static constexpr int num_bits = B;
+    static constexpr int num_base = M;
+    static constexpr int num_shft = S;
+    /// (1 << B) - 1
+    static constexpr uint32_t bit_msk = detail::low_bits(B);
+    /// YYY: the bits that select the pattern
+    static constexpr uint32_t yyy_msk = detail::shl(bit_msk, M + (S > 0 ? S : 0));
+    /// ZZZ: the bits that get XORed
+    static constexpr uint32_t zzz_msk = detail::shl(bit_msk, M + (S < 0 ? -S : 0));
+    static constexpr int msk_sft = S;
+
+    static SWZ_HD constexpr uint32_t apply(uint32_t offset) {
+        return offset ^ detail::shiftr(offset & yyy_msk, S);
+    }
+    SWZ_HD constexpr uint32_t operator()(uint32_t offset) const { return apply(offset); }
+};"#;
