@@ -1,8 +1,14 @@
-//! gpu-kernels: a small runtime over cudarc (device, NVRTC compile cache, launch, timing) and the kernels.
+//! gpu-kernels: a small runtime over cudarc (device, NVRTC compile cache, launch, timing), a benchmark harness,
+//! and the kernel families, each kernel's `.cu` source beside the Rust that launches and checks it.
+//!
+//! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`] (the timing harness) -> one module
+//! per family ([`transpose`]).
 
-/// True when an NVIDIA driver library can be loaded. Never panics (cudarc panics if libcuda is missing, so this
-/// probes first).
-pub fn gpu_available() -> bool {
-    // SAFETY: only dlopen-probes the driver library; it loads nothing into use and has no preconditions.
-    unsafe { cudarc::driver::sys::is_culib_present() }
-}
+pub mod bench;
+pub mod elem;
+mod header;
+pub mod runtime;
+pub mod transpose;
+
+pub use elem::{Elem, Element};
+pub use runtime::{gpu_available, nvrtc_available, DeviceProps, Error, Gpu, Result};

@@ -1,0 +1,337 @@
+//! The benchmark harness every kernel family uses.
+//!
+//! How a number is made:
+//! 1. **Rotation.** Enough input/output buffer sets are allocated that together they are at least
+//!    `l2_factor` times the L2 (50-60 MB on Hopper); run `i` uses set `i % sets`, so a run never finds its input
+//!    left in L2 by the run before ([`rotation`]).
+//! 2. **Warm-up.** `warmup` untimed runs first (module load, clocks, TLBs).
+//! 3. **Timing.** Each of `iters` runs sits between its own pair of CUDA events (`CU_EVENT_DEFAULT`); all runs
+//!    are queued before one synchronize, so the GPU never idles between them and no host time is counted.
+//! 4. **Median.** The median of the per-run times is reported (min and max kept for spread).
+//! 5. **Reference in the same process.** Bandwidth kernels are compared with a device-to-device copy of the
+//!    same byte count (`cuMemcpyDtoDAsync`) timed the same way, in the same run: `% of D2D`.
+
+use crate::runtime::{DeviceProps, Gpu, Result};
+use std::fmt::Write as _;
+
+/// Knobs of one measurement.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchConfig {
+    pub warmup: usize,
+    pub iters: usize,
+    /// The rotated buffers together are at least this many times the L2.
+    pub l2_factor: usize,
+}
+
+impl Default for BenchConfig {
+    fn default() -> Self {
+        BenchConfig {
+            warmup: 3,
+            iters: 25,
+            l2_factor: 4,
+        }
+    }
+}
+
+/// Per-run device times of one measurement.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Stats {
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    pub runs: usize,
+}
+
+impl Stats {
+    /// The median of `samples` (which must not be empty).
+    pub fn from_samples(mut samples: Vec<f64>) -> Stats {
+        assert!(!samples.is_empty(), "no samples");
+        samples.sort_by(|a, b| a.total_cmp(b));
+        let n = samples.len();
+        let median = if n % 2 == 1 {
+            samples[n / 2]
+        } else {
+            (samples[n / 2 - 1] + samples[n / 2]) / 2.0
+        };
+        Stats {
+            median_ms: median,
+            min_ms: samples[0],
+            max_ms: samples[n - 1],
+            runs: n,
+        }
+    }
+
+    /// GB/s (1e9 bytes) for `bytes` moved per run, at the median time.
+    pub fn gbps(&self, bytes: u64) -> f64 {
+        bytes as f64 / (self.median_ms * 1e-3) / 1e9
+    }
+}
+
+/// How many buffer sets of `bytes_per_set` bytes to rotate through so that they exceed `factor` x L2.
+///
+/// ```
+/// use gpu_kernels::bench::rotation;
+/// assert_eq!(rotation(32 << 20, 50 << 20, 4), 7); // 2048^2 fp32 in + out on a 50 MB L2
+/// assert_eq!(rotation(2 << 30, 50 << 20, 4), 1);  // 16384^2 fp32: one set is already 40x the L2
+/// ```
+pub fn rotation(bytes_per_set: usize, l2_bytes: usize, factor: usize) -> usize {
+    (factor * l2_bytes)
+        .div_ceil(bytes_per_set.max(1))
+        .clamp(1, 64)
+}
+
+/// Time `run(i)` as described in the module docs; `run` must queue work on `gpu`'s stream and use buffer set
+/// `i % sets`.
+pub fn time(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    mut run: impl FnMut(usize) -> Result<()>,
+) -> Result<Stats> {
+    for i in 0..cfg.warmup {
+        run(i)?;
+    }
+    let iters = cfg.iters.max(1);
+    let mut events = Vec::with_capacity(iters);
+    for i in 0..iters {
+        let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
+        start
+            .record(gpu.stream())
+            .map_err(|e| driver("cuEventRecord", e))?;
+        run(cfg.warmup + i)?;
+        end.record(gpu.stream())
+            .map_err(|e| driver("cuEventRecord", e))?;
+        events.push((start, end));
+    }
+    gpu.sync()?;
+    let samples = events
+        .iter()
+        .map(|(s, e)| {
+            s.elapsed_ms(e)
+                .map(f64::from)
+                .map_err(|err| driver("cuEventElapsedTime", err))
+        })
+        .collect::<Result<Vec<f64>>>()?;
+    Ok(Stats::from_samples(samples))
+}
+
+fn driver(what: &str, source: cudarc::driver::DriverError) -> crate::runtime::Error {
+    crate::runtime::Error::Driver {
+        what: what.to_string(),
+        source,
+    }
+}
+
+/// One line of a table.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Row {
+    pub kernel: String,
+    pub block: String,
+    pub elem: String,
+    pub rows: u32,
+    pub cols: u32,
+    /// Bytes read + written per run.
+    pub bytes: u64,
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    pub gbps: f64,
+    /// Percent of the reference (the D2D copy of the same bytes) measured in the same run.
+    pub pct_of_ref: f64,
+}
+
+/// One table: rows measured against one reference.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Table {
+    pub title: String,
+    pub reference: String,
+    pub reference_gbps: f64,
+    pub rows: Vec<Row>,
+}
+
+impl Table {
+    /// A markdown table (the article's columns: kernel, block, GB/s, % of the reference).
+    pub fn markdown(&self) -> String {
+        let mut s = format!(
+            "{}\nreference: {} = {:.0} GB/s\n\n| kernel | block | time (ms) | GB/s | % of D2D |\n|---|---|--:|--:|--:|\n",
+            self.title, self.reference, self.reference_gbps
+        );
+        for r in &self.rows {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {:.4} | {:.0} | {:.1}% |",
+                r.kernel, r.block, r.median_ms, r.gbps, r.pct_of_ref
+            );
+        }
+        s
+    }
+
+    /// CSV with a header line; one line per row.
+    pub fn csv(&self) -> String {
+        let mut s = String::from(
+            "kernel,block,elem,rows,cols,bytes,median_ms,min_ms,max_ms,gbps,pct_of_ref\n",
+        );
+        for r in &self.rows {
+            let _ = writeln!(
+                s,
+                "{},\"{}\",{},{},{},{},{:.6},{:.6},{:.6},{:.1},{:.2}",
+                r.kernel,
+                r.block,
+                r.elem,
+                r.rows,
+                r.cols,
+                r.bytes,
+                r.median_ms,
+                r.min_ms,
+                r.max_ms,
+                r.gbps,
+                r.pct_of_ref
+            );
+        }
+        s
+    }
+}
+
+/// Everything one benchmark command measured, with where and when.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Report {
+    pub device: DeviceProps,
+    /// UTC date, `YYYY-MM-DD`.
+    pub date: String,
+    pub command: String,
+    pub config: ConfigRecord,
+    pub tables: Vec<Table>,
+}
+
+/// The [`BenchConfig`] as recorded in a report.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct ConfigRecord {
+    pub warmup: usize,
+    pub iters: usize,
+    pub l2_factor: usize,
+}
+
+impl From<BenchConfig> for ConfigRecord {
+    fn from(c: BenchConfig) -> Self {
+        ConfigRecord {
+            warmup: c.warmup,
+            iters: c.iters,
+            l2_factor: c.l2_factor,
+        }
+    }
+}
+
+impl Report {
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report always serialises")
+    }
+
+    pub fn csv(&self) -> String {
+        let mut s = String::new();
+        for (i, t) in self.tables.iter().enumerate() {
+            let csv = t.csv();
+            s.push_str(if i == 0 {
+                &csv
+            } else {
+                csv.split_once('\n').map_or("", |x| x.1)
+            });
+        }
+        s
+    }
+}
+
+/// Today's UTC date as `YYYY-MM-DD` (no date crate: days since the epoch to a civil date).
+pub fn today_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// A progress bar for long sweeps (drawn on stderr only when it is a terminal).
+pub struct Progress(indicatif::ProgressBar);
+
+impl Progress {
+    pub fn new(total: u64, what: &str) -> Progress {
+        let bar = indicatif::ProgressBar::new(total);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {msg}")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_prefix(what.to_string());
+        Progress(bar)
+    }
+
+    /// Advance by one, showing what runs next.
+    pub fn step(&self, msg: &str) {
+        self.0.set_message(msg.to_string());
+        self.0.inc(1);
+    }
+
+    pub fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_and_bandwidth() {
+        let s = Stats::from_samples(vec![3.0, 1.0, 2.0, 100.0, 2.5]);
+        assert_eq!(s.median_ms, 2.5);
+        assert_eq!((s.min_ms, s.max_ms, s.runs), (1.0, 100.0, 5));
+        assert_eq!(Stats::from_samples(vec![1.0, 3.0]).median_ms, 2.0);
+        // 2 GB in 1 ms = 2000 GB/s
+        let one_ms = Stats {
+            median_ms: 1.0,
+            min_ms: 1.0,
+            max_ms: 1.0,
+            runs: 1,
+        };
+        assert!((one_ms.gbps(2_000_000_000) - 2000.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn date_is_iso() {
+        let d = today_utc();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+
+    #[test]
+    fn tables_render() {
+        let t = Table {
+            title: "t".into(),
+            reference: "D2D".into(),
+            reference_gbps: 100.0,
+            rows: vec![Row {
+                kernel: "k".into(),
+                block: "(32,8)".into(),
+                elem: "fp32".into(),
+                rows: 2,
+                cols: 2,
+                bytes: 32,
+                median_ms: 1.0,
+                min_ms: 1.0,
+                max_ms: 1.0,
+                gbps: 50.0,
+                pct_of_ref: 50.0,
+            }],
+        };
+        assert!(t
+            .markdown()
+            .contains("| k | (32,8) | 1.0000 | 50 | 50.0% |"));
+        assert_eq!(t.csv().lines().count(), 2);
+    }
+}

@@ -1,0 +1,284 @@
+//! One opened GPU: its context and stream, its properties, a per-(source, options) module cache, memory helpers
+//! and CUDA-event timing.
+
+use crate::runtime::error::{DriverContext, Error, Result};
+use crate::runtime::nvrtc::{self, Source};
+use cudarc::driver::sys::CUdevice_attribute as Attr;
+use cudarc::driver::{
+    sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtrMut,
+    DeviceRepr, LaunchArgs, LaunchConfig, ValidAsZeroBits,
+};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+/// What the benchmarks and kernels need to know about a device, read from the driver.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DeviceProps {
+    pub ordinal: usize,
+    pub name: String,
+    /// (major, minor), e.g. (9, 0) for Hopper.
+    pub compute_capability: (i32, i32),
+    pub sm_count: u32,
+    pub l2_bytes: usize,
+    /// Static shared memory a block gets without opting in (48 KiB).
+    pub smem_per_block: usize,
+    /// The most dynamic shared memory a block may opt in to.
+    pub smem_per_block_optin: usize,
+    pub smem_per_sm: usize,
+    pub total_mem_bytes: usize,
+    pub mem_clock_khz: u32,
+    pub mem_bus_bits: u32,
+}
+
+impl DeviceProps {
+    /// The NVRTC target for this device's own architecture, e.g. `sm_90`.
+    pub fn arch(&self) -> String {
+        format!(
+            "sm_{}{}",
+            self.compute_capability.0, self.compute_capability.1
+        )
+    }
+
+    /// Datasheet DRAM bandwidth from the driver's clock and bus width (read + write counted together), GB/s.
+    /// A lead only: the benchmarks measure the device-to-device copy and compare with that.
+    pub fn theoretical_gbps(&self) -> f64 {
+        2.0 * self.mem_clock_khz as f64 * 1e3 * (self.mem_bus_bits as f64 / 8.0) / 1e9
+    }
+}
+
+impl std::fmt::Display for DeviceProps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({}, {} SMs, L2 {} MiB, smem {} KiB/block opt-in, {} KiB/SM, {:.1} GiB)",
+            self.name,
+            self.arch(),
+            self.sm_count,
+            self.l2_bytes >> 20,
+            self.smem_per_block_optin >> 10,
+            self.smem_per_sm >> 10,
+            self.total_mem_bytes as f64 / (1u64 << 30) as f64
+        )
+    }
+}
+
+/// A loaded kernel: the function and the name used in error messages.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub func: CudaFunction,
+}
+
+/// True when an NVIDIA driver library can be loaded. Never panics (cudarc panics if libcuda is missing, so this
+/// probes first).
+pub fn gpu_available() -> bool {
+    // SAFETY: only dlopen-probes the driver library; it loads nothing into use and has no preconditions.
+    unsafe { sys::is_culib_present() }
+}
+
+/// An opened GPU. Cheap to share by reference; the module cache is behind a mutex.
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    props: DeviceProps,
+    modules: Mutex<HashMap<u64, Arc<CudaModule>>>,
+}
+
+impl Gpu {
+    /// Open device `ordinal`. Fails with [`Error::NoDriver`] (never a panic) when there is no driver, and with
+    /// [`Error::NoDevice`] when the driver has no such GPU.
+    pub fn open(ordinal: usize) -> Result<Gpu> {
+        if !gpu_available() {
+            return Err(Error::NoDriver);
+        }
+        let ctx =
+            CudaContext::new(ordinal).map_err(|source| Error::NoDevice { ordinal, source })?;
+        let attr = |a: Attr, what: &str| ctx.attribute(a).ctx(what).map(|v| v.max(0) as usize);
+        let props = DeviceProps {
+            ordinal,
+            name: ctx.name().ctx("cuDeviceGetName")?,
+            compute_capability: ctx.compute_capability().ctx("compute capability")?,
+            sm_count: attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "SM count")? as u32,
+            l2_bytes: attr(Attr::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, "L2 size")?,
+            smem_per_block: attr(
+                Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                "smem per block",
+            )?,
+            smem_per_block_optin: attr(
+                Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                "smem per block (opt-in)",
+            )?,
+            smem_per_sm: attr(
+                Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+                "smem per SM",
+            )?,
+            total_mem_bytes: ctx.total_mem().ctx("cuDeviceTotalMem")?,
+            mem_clock_khz: attr(Attr::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, "memory clock")?
+                as u32,
+            mem_bus_bits: attr(
+                Attr::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+                "bus width",
+            )? as u32,
+        };
+        let stream = ctx.default_stream();
+        Ok(Gpu {
+            ctx,
+            stream,
+            props,
+            modules: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn props(&self) -> &DeviceProps {
+        &self.props
+    }
+
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
+    /// Compile (for this device's architecture) and load `src` with `options`, or return the module compiled
+    /// earlier for the same (source, headers, options).
+    pub fn module(&self, src: &Source, options: &[String]) -> Result<Arc<CudaModule>> {
+        let mut h = DefaultHasher::new();
+        (src, options).hash(&mut h);
+        let key = h.finish();
+        if let Some(m) = self
+            .modules
+            .lock()
+            .expect("module cache poisoned")
+            .get(&key)
+        {
+            return Ok(m.clone());
+        }
+        let compiled = nvrtc::compile(src, &self.props.arch(), options)?;
+        let module = self
+            .ctx
+            .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
+            .ctx(&format!("cuModuleLoadData({})", src.name))?;
+        self.modules
+            .lock()
+            .expect("module cache poisoned")
+            .insert(key, module.clone());
+        Ok(module)
+    }
+
+    /// Load kernel `name` from the (cached) module of `src` + `options`.
+    pub fn kernel(&self, src: &Source, options: &[String], name: &str) -> Result<Kernel> {
+        let module = self.module(src, options)?;
+        let func = module
+            .load_function(name)
+            .ctx(&format!("cuModuleGetFunction({name})"))?;
+        Ok(Kernel {
+            name: name.to_string(),
+            func,
+        })
+    }
+
+    /// Number of modules compiled so far (the cache's size).
+    pub fn cached_modules(&self) -> usize {
+        self.modules.lock().expect("module cache poisoned").len()
+    }
+
+    /// Launch `kernel` with `cfg`; `push` adds the arguments. A rejected launch is an [`Error::Launch`];
+    /// faults during the run surface at the next [`Gpu::sync`].
+    pub fn launch<'a>(
+        &'a self,
+        kernel: &'a Kernel,
+        cfg: LaunchConfig,
+        push: impl FnOnce(&mut LaunchArgs<'a>),
+    ) -> Result<()> {
+        let (g, b) = (cfg.grid_dim, cfg.block_dim);
+        if g.0 == 0 || g.1 == 0 || g.2 == 0 || b.0 * b.1 * b.2 == 0 {
+            return Err(Error::Invalid(format!(
+                "{}: empty launch grid {g:?} block {b:?}",
+                kernel.name
+            )));
+        }
+        let mut args = self.stream.launch_builder(&kernel.func);
+        push(&mut args);
+        // SAFETY: the callers in this crate push exactly the parameters their kernel declares, with device
+        // buffers large enough for the grid they launch (each kernel family checks sizes before launching).
+        unsafe { args.launch(cfg) }
+            .map(|_| ())
+            .map_err(|source| Error::Launch {
+                kernel: kernel.name.clone(),
+                source,
+            })
+    }
+
+    /// Wait for all queued work; reports any fault of an earlier launch.
+    pub fn sync(&self) -> Result<()> {
+        self.stream
+            .synchronize()
+            .ctx("cuStreamSynchronize (a kernel queued earlier faulted?)")
+    }
+
+    /// A zero-filled device buffer of `n` elements.
+    pub fn zeros<T: DeviceRepr + ValidAsZeroBits>(&self, n: usize) -> Result<CudaSlice<T>> {
+        self.stream
+            .alloc_zeros::<T>(n.max(1))
+            .ctx(&format!("alloc of {n} elements"))
+    }
+
+    /// Copy a host slice to a new device buffer.
+    pub fn upload<T: DeviceRepr>(&self, host: &[T]) -> Result<CudaSlice<T>> {
+        self.stream.clone_htod(host).ctx("memcpy host to device")
+    }
+
+    /// Copy a device buffer back to the host.
+    pub fn download<T: DeviceRepr>(&self, dev: &CudaSlice<T>) -> Result<Vec<T>> {
+        self.stream.clone_dtoh(dev).ctx("memcpy device to host")
+    }
+
+    /// Fill every byte of `dev` with `byte` (the poison pattern before a correctness run: 0xFF is a NaN in
+    /// both f32 and f16).
+    pub fn fill_bytes<T: DeviceRepr>(&self, dev: &mut CudaSlice<T>, byte: u8) -> Result<()> {
+        let bytes = dev.len() * std::mem::size_of::<T>();
+        let (ptr, _guard) = dev.device_ptr_mut(&self.stream);
+        // SAFETY: `ptr` covers `bytes` bytes of a live allocation; the memset is queued on our stream.
+        unsafe {
+            cudarc::driver::result::memset_d8_async(ptr, byte, bytes, self.stream.cu_stream())
+        }
+        .ctx("cuMemsetD8Async")
+    }
+
+    /// Device-to-device copy of `src` into `dst` (the bandwidth reference), queued on our stream.
+    pub fn copy_d2d<T: DeviceRepr>(
+        &self,
+        src: &CudaSlice<T>,
+        dst: &mut CudaSlice<T>,
+    ) -> Result<()> {
+        if dst.len() < src.len() {
+            return Err(Error::Invalid(format!(
+                "d2d copy of {} elements into {}",
+                src.len(),
+                dst.len()
+            )));
+        }
+        self.stream.memcpy_dtod(src, dst).ctx("cuMemcpyDtoDAsync")
+    }
+
+    /// A CUDA event that records time (`CU_EVENT_DEFAULT`: cudarc's default disables timing).
+    pub fn timing_event(&self) -> Result<CudaEvent> {
+        self.ctx
+            .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .ctx("cuEventCreate")
+    }
+
+    /// Run `work` once between two timing events and return the elapsed device milliseconds.
+    pub fn time_ms(&self, work: impl FnOnce() -> Result<()>) -> Result<f32> {
+        let (start, end) = (self.timing_event()?, self.timing_event()?);
+        start.record(&self.stream).ctx("cuEventRecord")?;
+        work()?;
+        end.record(&self.stream).ctx("cuEventRecord")?;
+        end.synchronize().ctx("cuEventSynchronize")?;
+        start.elapsed_ms(&end).ctx("cuEventElapsedTime")
+    }
+}

@@ -1,0 +1,145 @@
+//! NVRTC: CUDA C++ source (plus named headers) to a CUBIN for one architecture.
+//!
+//! cudarc's safe `compile_ptx_with_opts` takes no headers, so this calls the raw API: `nvrtcCreateProgram` with
+//! the headers as (text, include name) pairs, so a kernel file writes `#include "swz.cuh"` and no include path or
+//! toolkit header is needed. The output is a CUBIN for the exact `sm_XY` asked for (no PTX JIT at load time).
+//!
+//! This needs no GPU, only `libnvrtc`: `compile` works on a build machine too, which is how the kernel sources
+//! are checked without a device (see the `nvrtc_compile` test).
+
+use crate::runtime::error::{Error, Result};
+use cudarc::nvrtc::sys;
+use std::ffi::{c_char, CStr, CString};
+
+/// A named header handed to NVRTC: `#include "<name>"` in the source resolves to `text`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Header {
+    pub name: String,
+    pub text: String,
+}
+
+/// A translation unit: its name (for error messages), its text and the headers it may include.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Source {
+    pub name: String,
+    pub text: String,
+    pub headers: Vec<Header>,
+}
+
+/// The output of a compile: the CUBIN and NVRTC's log (ptxas' resource report when `-Xptxas -v` is passed).
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub cubin: Vec<u8>,
+    pub log: String,
+}
+
+/// True when `libnvrtc` can be loaded. Never panics.
+pub fn nvrtc_available() -> bool {
+    // SAFETY: only dlopen-probes the library.
+    unsafe { sys::is_culib_present() }
+}
+
+/// Compile `src` for `arch` (e.g. `"sm_90"`) with extra `options` (`-DTILE=64`, ...). Always adds
+/// `--gpu-architecture=<arch>` and `-std=c++17`.
+pub fn compile(src: &Source, arch: &str, options: &[String]) -> Result<Compiled> {
+    if !nvrtc_available() {
+        return Err(Error::NoNvrtc);
+    }
+    let cstr = |s: &str, what: &str| {
+        CString::new(s).map_err(|_| Error::Invalid(format!("{what} contains a NUL byte")))
+    };
+    let text = cstr(&src.text, "kernel source")?;
+    let name = cstr(&src.name, "source name")?;
+    let header_texts = src
+        .headers
+        .iter()
+        .map(|h| cstr(&h.text, "header"))
+        .collect::<Result<Vec<_>>>()?;
+    let header_names = src
+        .headers
+        .iter()
+        .map(|h| cstr(&h.name, "header name"))
+        .collect::<Result<Vec<_>>>()?;
+    let header_text_ptrs: Vec<*const c_char> = header_texts.iter().map(|c| c.as_ptr()).collect();
+    let header_name_ptrs: Vec<*const c_char> = header_names.iter().map(|c| c.as_ptr()).collect();
+    let mut all_options = vec![
+        format!("--gpu-architecture={arch}"),
+        "-std=c++17".to_string(),
+    ];
+    all_options.extend(options.iter().cloned());
+    let c_options = all_options
+        .iter()
+        .map(|o| cstr(o, "option"))
+        .collect::<Result<Vec<_>>>()?;
+    let option_ptrs: Vec<*const c_char> = c_options.iter().map(|c| c.as_ptr()).collect();
+
+    let mut prog: sys::nvrtcProgram = std::ptr::null_mut();
+    // SAFETY: every pointer comes from a CString alive until the end of this function; counts match the arrays.
+    unsafe {
+        check(
+            sys::nvrtcCreateProgram(
+                &mut prog,
+                text.as_ptr(),
+                name.as_ptr(),
+                header_text_ptrs.len() as i32,
+                header_text_ptrs.as_ptr(),
+                header_name_ptrs.as_ptr(),
+            ),
+            "nvrtcCreateProgram",
+        )?;
+        let compiled =
+            sys::nvrtcCompileProgram(prog, option_ptrs.len() as i32, option_ptrs.as_ptr());
+        let log = program_log(prog);
+        let result = if compiled != sys::nvrtcResult::NVRTC_SUCCESS {
+            Err(Error::Compile {
+                name: src.name.clone(),
+                options: all_options.join(" "),
+                log: log.clone(),
+            })
+        } else {
+            cubin(prog).map(|cubin| Compiled { cubin, log })
+        };
+        let _ = sys::nvrtcDestroyProgram(&mut prog);
+        result
+    }
+}
+
+fn check(code: sys::nvrtcResult, what: &'static str) -> Result<()> {
+    if code == sys::nvrtcResult::NVRTC_SUCCESS {
+        Ok(())
+    } else {
+        Err(Error::Nvrtc {
+            what,
+            code: format!("{code:?}"),
+        })
+    }
+}
+
+/// SAFETY: `prog` must be a live program.
+unsafe fn program_log(prog: sys::nvrtcProgram) -> String {
+    let mut size = 0usize;
+    if sys::nvrtcGetProgramLogSize(prog, &mut size) != sys::nvrtcResult::NVRTC_SUCCESS || size == 0
+    {
+        return String::new();
+    }
+    let mut buf = vec![0 as c_char; size];
+    if sys::nvrtcGetProgramLog(prog, buf.as_mut_ptr()) != sys::nvrtcResult::NVRTC_SUCCESS {
+        return String::new();
+    }
+    CStr::from_ptr(buf.as_ptr())
+        .to_string_lossy()
+        .trim_end()
+        .to_string()
+}
+
+/// SAFETY: `prog` must be a live, successfully compiled program.
+unsafe fn cubin(prog: sys::nvrtcProgram) -> Result<Vec<u8>> {
+    let mut size = 0usize;
+    check(sys::nvrtcGetCUBINSize(prog, &mut size), "nvrtcGetCUBINSize")?;
+    let mut buf = vec![0u8; size];
+    check(
+        sys::nvrtcGetCUBIN(prog, buf.as_mut_ptr() as *mut c_char),
+        "nvrtcGetCUBIN",
+    )?;
+    Ok(buf)
+}

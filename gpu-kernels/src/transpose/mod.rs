@@ -1,0 +1,411 @@
+//! Matrix transpose: the article's kernels (seed 004) and the shared-memory tiled transposes, from
+//! `transpose.cu` beside this file.
+//!
+//! Convention: the input is `rows x cols` row-major (`ny = rows`, `nx = cols` in the CUDA source); the output is
+//! its transpose, `cols x rows`. A variant is a [`Transpose`] value: a seed kernel with a block shape, or a
+//! [`SmemSpec`] (tile, vector width, padding, swizzle). Specs become `-D` options and the generated header; the
+//! `.cu` file is shared by all of them.
+
+pub mod bench;
+pub mod smem;
+
+use crate::elem::{Elem, Element};
+use crate::runtime::{Error, Gpu, Header, Result, Source};
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+pub use smem::{Access, Layout, SmemSpec};
+use swizzle_core::Swizzle;
+
+/// The kernel source, compiled per variant with `-D` options.
+pub const SOURCE: &str = include_str!("transpose.cu");
+
+/// The article's kernels. `Row` kernels read rows and write columns; `Col` kernels read columns and write rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Seed {
+    CopyRow,
+    CopyCol,
+    NaiveRow,
+    NaiveCol,
+    Unroll4Row,
+    Unroll4Col,
+    DiagonalRow,
+    DiagonalCol,
+}
+
+impl Seed {
+    pub const ALL: [Seed; 8] = [
+        Seed::CopyRow,
+        Seed::CopyCol,
+        Seed::NaiveRow,
+        Seed::NaiveCol,
+        Seed::Unroll4Row,
+        Seed::Unroll4Col,
+        Seed::DiagonalRow,
+        Seed::DiagonalCol,
+    ];
+
+    /// The `extern "C"` name in `transpose.cu` (also the name the tables print).
+    pub const fn cuda_name(self) -> &'static str {
+        match self {
+            Seed::CopyRow => "copyRow",
+            Seed::CopyCol => "copyCol",
+            Seed::NaiveRow => "naiveRow",
+            Seed::NaiveCol => "naiveCol",
+            Seed::Unroll4Row => "unroll4Row",
+            Seed::Unroll4Col => "unroll4Col",
+            Seed::DiagonalRow => "diagonalRow",
+            Seed::DiagonalCol => "diagonalCol",
+        }
+    }
+
+    /// The copy kernels are the bounds: their output is the input, not its transpose.
+    pub const fn is_copy(self) -> bool {
+        matches!(self, Seed::CopyRow | Seed::CopyCol)
+    }
+
+    /// Threads span the output (`Col` transposes) rather than the input.
+    const fn over_output(self) -> bool {
+        matches!(self, Seed::NaiveCol | Seed::Unroll4Col | Seed::DiagonalCol)
+    }
+
+    const fn unroll(self) -> u32 {
+        match self {
+            Seed::Unroll4Row | Seed::Unroll4Col => 4,
+            _ => 1,
+        }
+    }
+}
+
+/// The article's block shapes, and two more.
+pub const SEED_BLOCKS: [(u32, u32); 6] = [(8, 32), (16, 16), (32, 8), (32, 32), (16, 32), (32, 16)];
+
+/// One kernel variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Transpose {
+    /// An article kernel with its `(blockDim.x, blockDim.y)`.
+    Seed(Seed, (u32, u32)),
+    /// A shared-memory tiled transpose.
+    Smem(SmemSpec),
+}
+
+impl Transpose {
+    /// The table name: `naiveRow`, `smem.swizzled.t64v4`, ...
+    pub fn name(&self) -> String {
+        match self {
+            Transpose::Seed(s, _) => s.cuda_name().to_string(),
+            Transpose::Smem(spec) => spec.name.to_string(),
+        }
+    }
+
+    /// The block shape as `(x,y)`.
+    pub fn block(&self) -> (u32, u32) {
+        match self {
+            Transpose::Seed(_, b) => *b,
+            Transpose::Smem(spec) => spec.block(),
+        }
+    }
+
+    /// True for the copy bounds (output == input).
+    pub fn is_copy(&self) -> bool {
+        matches!(self, Transpose::Seed(s, _) if s.is_copy())
+    }
+
+    /// `None` when the variant works on any element type, else the one its spec is for.
+    pub fn elem(&self) -> Option<Elem> {
+        match self {
+            Transpose::Seed(..) => None,
+            Transpose::Smem(spec) => Some(spec.elem),
+        }
+    }
+
+    /// The NVRTC source (with its generated header) and options for element type `elem`.
+    pub fn source(&self, elem: Elem) -> (Source, Vec<String>) {
+        let (sw, mut options) = match self {
+            Transpose::Seed(..) => (Swizzle::IDENTITY, Vec::new()),
+            Transpose::Smem(spec) => (spec.swizzle, spec.options()),
+        };
+        options.insert(0, format!("-DELEM={}", elem.c_type()));
+        let header = Header {
+            name: crate::header::HEADER_NAME.into(),
+            text: crate::header::render(sw),
+        };
+        (
+            Source {
+                name: "transpose.cu".into(),
+                text: SOURCE.into(),
+                headers: vec![header],
+            },
+            options,
+        )
+    }
+
+    /// The launch configuration for a `rows x cols` input.
+    pub fn launch_config(&self, rows: u32, cols: u32) -> Result<LaunchConfig> {
+        let (nx, ny) = (cols, rows);
+        let (bx, by) = self.block();
+        let grid = match self {
+            Transpose::Seed(s, _) => {
+                let (w, h) = if s.over_output() { (ny, nx) } else { (nx, ny) };
+                (w.div_ceil(bx * s.unroll()), h.div_ceil(by))
+            }
+            Transpose::Smem(spec) => (nx.div_ceil(spec.tile), ny.div_ceil(spec.tile)),
+        };
+        if rows == 0 || cols == 0 {
+            return Err(Error::Invalid(format!(
+                "{}: empty {rows}x{cols} matrix",
+                self.name()
+            )));
+        }
+        if bx * by > 1024 || grid.1 > 65535 {
+            return Err(Error::Invalid(format!(
+                "{} cannot run {rows}x{cols} with block ({bx},{by}): grid {grid:?}",
+                self.name()
+            )));
+        }
+        Ok(LaunchConfig {
+            grid_dim: (grid.0, grid.1, 1),
+            block_dim: (bx, by, 1),
+            shared_mem_bytes: 0,
+        })
+    }
+
+    /// Queue the transpose (or copy) of the `rows x cols` matrix `input` into `output`.
+    pub fn launch<E: Element>(
+        &self,
+        gpu: &Gpu,
+        input: &CudaSlice<E>,
+        output: &mut CudaSlice<E>,
+        rows: u32,
+        cols: u32,
+    ) -> Result<()> {
+        let n = rows as usize * cols as usize;
+        if input.len() < n || output.len() < n {
+            return Err(Error::Invalid(format!(
+                "{}: buffers of {} and {} elements for a {rows}x{cols} matrix",
+                self.name(),
+                input.len(),
+                output.len()
+            )));
+        }
+        if let Some(e) = self.elem() {
+            if e != E::ELEM {
+                return Err(Error::Invalid(format!(
+                    "{} is a {e} kernel, called with {}",
+                    self.name(),
+                    E::ELEM
+                )));
+            }
+        }
+        let cfg = self.launch_config(rows, cols)?;
+        let (src, options) = self.source(E::ELEM);
+        let func = match self {
+            Transpose::Seed(s, _) => s.cuda_name(),
+            Transpose::Smem(_) => "transposeSmem",
+        };
+        let kernel = gpu.kernel(&src, &options, func)?;
+        let (nx, ny) = (cols, rows);
+        gpu.launch(&kernel, cfg, |a| {
+            a.arg(output).arg(input).arg(&nx).arg(&ny);
+        })
+    }
+
+    /// The article's eight kernels at one block shape.
+    pub fn seeds(block: (u32, u32)) -> Vec<Transpose> {
+        Seed::ALL
+            .iter()
+            .map(|s| Transpose::Seed(*s, block))
+            .collect()
+    }
+
+    /// Every shipped variant that runs on `elem`: the seeds at every block shape of [`SEED_BLOCKS`], then the
+    /// shared-memory specs for `elem`.
+    pub fn all_for(elem: Elem) -> Vec<Transpose> {
+        let mut v: Vec<Transpose> = SEED_BLOCKS
+            .iter()
+            .flat_map(|b| Transpose::seeds(*b))
+            .collect();
+        v.extend(
+            smem::SPECS
+                .iter()
+                .filter(|s| s.elem == elem)
+                .map(|s| Transpose::Smem(*s)),
+        );
+        v
+    }
+}
+
+impl std::fmt::Display for Transpose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (bx, by) = self.block();
+        write!(f, "{} ({bx},{by})", self.name())
+    }
+}
+
+/// The host reference: the transpose of a `rows x cols` row-major matrix.
+pub fn transpose_host<E: Copy>(input: &[E], rows: usize, cols: usize) -> Vec<E> {
+    assert_eq!(
+        input.len(),
+        rows * cols,
+        "transpose_host: {} elements for {rows}x{cols}",
+        input.len()
+    );
+    let mut out = Vec::with_capacity(rows * cols);
+    // Blocked so the strided side stays in cache on large matrices.
+    const B: usize = 64;
+    out.extend_from_slice(input); // every element is overwritten below
+
+    for r0 in (0..rows).step_by(B) {
+        for c0 in (0..cols).step_by(B) {
+            for r in r0..(r0 + B).min(rows) {
+                for c in c0..(c0 + B).min(cols) {
+                    out[c * rows + r] = input[r * cols + c];
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A correctness check of one variant on one matrix: random input (never zeros), output poisoned with 0xFF
+/// bytes (NaN in f32 and f16), one launch, every element compared bit for bit with the host reference.
+pub struct Check<E: Element> {
+    pub rows: u32,
+    pub cols: u32,
+    host_in: Vec<E>,
+    expect_t: Vec<E>,
+    dev_in: CudaSlice<E>,
+    dev_out: CudaSlice<E>,
+}
+
+impl<E: Element> Check<E> {
+    /// Upload a fresh random `rows x cols` input (seeded by its shape) and build the host references.
+    pub fn new(gpu: &Gpu, rows: u32, cols: u32) -> Result<Check<E>> {
+        let n = rows as usize * cols as usize;
+        let host_in = crate::elem::random::<E>(n, ((rows as u64) << 32) | cols as u64);
+        let expect_t = transpose_host(&host_in, rows as usize, cols as usize);
+        let dev_in = gpu.upload(&host_in)?;
+        let dev_out = gpu.zeros::<E>(n)?;
+        Ok(Check {
+            rows,
+            cols,
+            host_in,
+            expect_t,
+            dev_in,
+            dev_out,
+        })
+    }
+
+    /// Run `t` once and compare. The error names the variant, the size and the first wrong element.
+    pub fn run(&mut self, gpu: &Gpu, t: &Transpose) -> Result<()> {
+        gpu.fill_bytes(&mut self.dev_out, 0xFF)?;
+        t.launch(gpu, &self.dev_in, &mut self.dev_out, self.rows, self.cols)?;
+        gpu.sync()
+            .map_err(|e| Error::Mismatch(format!("{t} on {}x{}: {e}", self.rows, self.cols)))?;
+        let got = gpu.download(&self.dev_out)?;
+        let expect = if t.is_copy() {
+            &self.host_in
+        } else {
+            &self.expect_t
+        };
+        let n = expect.len();
+        let bad = (0..n)
+            .filter(|&i| got[i].bits() != expect[i].bits())
+            .count();
+        if bad == 0 {
+            return Ok(());
+        }
+        let poison = (0..n)
+            .filter(|&i| got[i].bits() == E::poison_bits())
+            .count();
+        let first = (0..n)
+            .find(|&i| got[i].bits() != expect[i].bits())
+            .unwrap_or(0);
+        let out_cols = if t.is_copy() { self.cols } else { self.rows } as usize;
+        Err(Error::Mismatch(format!(
+            "{t} {} on {}x{}: {bad} of {n} elements wrong ({poison} never written); first at output ({}, {}): \
+             got bits {:#x}, expected {:#x}",
+            E::ELEM,
+            self.rows,
+            self.cols,
+            first / out_cols,
+            first % out_cols,
+            got[first].bits(),
+            expect[first].bits()
+        )))
+    }
+}
+
+trait Poison {
+    fn poison_bits() -> u32;
+}
+
+impl<E: Element> Poison for E {
+    fn poison_bits() -> u32 {
+        if E::ELEM.bytes() == 4 {
+            0xFFFF_FFFF
+        } else {
+            0xFFFF
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_transpose_matches_definition() {
+        for (rows, cols) in [(1, 1), (3, 5), (31, 33), (65, 130)] {
+            let a: Vec<u32> = (0..rows * cols).map(|i| i as u32 * 7 + 1).collect();
+            let t = transpose_host(&a, rows, cols);
+            for r in 0..rows {
+                for c in 0..cols {
+                    assert_eq!(t[c * rows + r], a[r * cols + c]);
+                }
+            }
+            assert_eq!(transpose_host(&t, cols, rows), a);
+        }
+    }
+
+    #[test]
+    fn launch_configs_cover_the_matrix() {
+        for t in Transpose::all_for(Elem::F32)
+            .iter()
+            .chain(Transpose::all_for(Elem::F16).iter())
+        {
+            for (rows, cols) in [(1u32, 1u32), (31, 33), (4097, 1023), (16384, 16384)] {
+                let cfg = t.launch_config(rows, cols).unwrap();
+                let (gx, gy, _) = cfg.grid_dim;
+                let (bx, by, _) = cfg.block_dim;
+                let (w, h) = match t {
+                    Transpose::Seed(s, _) if s.over_output() => (rows, cols),
+                    _ => (cols, rows),
+                };
+                let per_x = match t {
+                    Transpose::Seed(s, _) => bx * s.unroll(),
+                    Transpose::Smem(spec) => spec.tile,
+                };
+                let per_y = match t {
+                    Transpose::Seed(..) => by,
+                    Transpose::Smem(spec) => spec.tile,
+                };
+                assert!(
+                    gx * per_x >= w && gy * per_y >= h,
+                    "{t} {rows}x{cols}: {cfg:?}"
+                );
+                assert!(
+                    (gx - 1) * per_x < w && (gy - 1) * per_y < h,
+                    "{t} {rows}x{cols}: too many blocks"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn sources_name_their_spec() {
+        let t = Transpose::Smem(smem::SPECS[0]);
+        let (src, opts) = t.source(Elem::F32);
+        assert!(src.text.contains("transposeSmem"));
+        assert!(opts.iter().any(|o| o.starts_with("-DTILE=")));
+        assert!(src.headers[0].text.contains("TileSwz"));
+    }
+}

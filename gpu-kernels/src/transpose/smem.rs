@@ -1,0 +1,487 @@
+//! The shared-memory transposes as specs, and a description of their smem accesses lane by lane.
+//!
+//! A [`SmemSpec`] is everything that distinguishes one tiled transpose from another: element type, tile, vector
+//! width, block shape, row padding and the XOR swizzle. The CUDA kernel (`transposeSmem` in `transpose.cu`)
+//! receives the numbers as `-D` options and the swizzle through the generated header; the same spec here yields
+//! the byte address each lane of each warp touches in shared memory ([`SmemSpec::lanes`]), which the bank model
+//! turns into predicted wavefronts, checked at compile time and compared with the profiler's counters.
+//!
+//! Index math, mirrored from `transposeSmem` (change both together):
+//! ```text
+//!   thread t of the block: tx = t % (TILE/VEC), ty = t / (TILE/VEC)
+//!   write (step 3), instruction n = jj*VEC + i:  smem (row, col) = (VEC*tx + i, VEC*(ty + jj*BLOCK_Y))
+//!   read  (step 4), instruction m:               smem (row, col) = (ty + m*BLOCK_Y, VEC*tx)
+//!   element offset = swizzle.apply(row * (TILE + PAD) + col); byte address = offset * sizeof(ELEM)
+//! ```
+
+use crate::elem::Elem;
+use swizzle_core::bank::{self, Op, Width};
+use swizzle_core::pattern::{self, TileReport};
+use swizzle_core::{swizzle, Swizzle};
+
+/// How the tile sits in shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Layout {
+    /// Row pitch = TILE, no swizzle: the column-wise side conflicts.
+    Unpadded,
+    /// Row pitch = TILE + PAD (the classic +1 word).
+    Padded,
+    /// Row pitch = TILE, an XOR swizzle on the element offset.
+    Swizzled,
+}
+
+impl Layout {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Layout::Unpadded => "unpadded",
+            Layout::Padded => "padded",
+            Layout::Swizzled => "swizzled",
+        }
+    }
+}
+
+/// Which smem access of the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Access {
+    /// Step 3: the transposed VEC x VEC blocks are stored (smem rows VEC apart across lanes).
+    Write,
+    /// Step 4: smem rows are read back contiguously.
+    Read,
+}
+
+impl Access {
+    pub const BOTH: [Access; 2] = [Access::Write, Access::Read];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Access::Write => "write",
+            Access::Read => "read",
+        }
+    }
+}
+
+/// One shared-memory tiled transpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SmemSpec {
+    /// The table name.
+    pub name: &'static str,
+    pub elem: Elem,
+    /// The block moves a `tile x tile` tile.
+    pub tile: u32,
+    /// Elements per global (and smem) access: 1, or 16 bytes' worth.
+    pub vec: u32,
+    /// Threads along y; along x there are `tile / vec`.
+    pub block_y: u32,
+    /// Elements of padding per smem row.
+    pub pad: u32,
+    /// XOR swizzle on the element offset (the identity when unswizzled).
+    pub swizzle: Swizzle,
+}
+
+impl SmemSpec {
+    pub const fn layout(&self) -> Layout {
+        if !self.swizzle.is_identity() {
+            Layout::Swizzled
+        } else if self.pad > 0 {
+            Layout::Padded
+        } else {
+            Layout::Unpadded
+        }
+    }
+
+    /// `(blockDim.x, blockDim.y)`.
+    pub const fn block(&self) -> (u32, u32) {
+        (self.tile / self.vec, self.block_y)
+    }
+
+    pub const fn threads(&self) -> u32 {
+        self.tile / self.vec * self.block_y
+    }
+
+    pub const fn warps(&self) -> u32 {
+        self.threads() / 32
+    }
+
+    /// Static shared memory of one block.
+    pub const fn smem_bytes(&self) -> u32 {
+        self.tile * (self.tile + self.pad) * self.elem.bytes()
+    }
+
+    /// Bytes one lane moves per smem instruction.
+    pub const fn access_bytes(&self) -> u32 {
+        self.vec * self.elem.bytes()
+    }
+
+    /// Smem instructions of one kind each warp issues.
+    pub const fn instructions(&self, access: Access) -> u32 {
+        match access {
+            Access::Write => self.tile / self.vec / self.block_y * self.vec,
+            Access::Read => self.tile / self.block_y,
+        }
+    }
+
+    /// Element offset of smem (row, col): `swizzle.apply(row * (tile + pad) + col)`.
+    pub const fn offset(&self, row: u32, col: u32) -> u32 {
+        self.swizzle.apply(row * (self.tile + self.pad) + col)
+    }
+
+    /// Byte address that `lane` of `warp` touches in instruction `instr` of `access`.
+    pub const fn lane_byte_addr(&self, access: Access, warp: u32, instr: u32, lane: u32) -> u32 {
+        let t = warp * 32 + lane;
+        let (bx, _) = self.block();
+        let (tx, ty) = (t % bx, t / bx);
+        let (row, col) = match access {
+            Access::Write => {
+                let (jj, i) = (instr / self.vec, instr % self.vec);
+                (self.vec * tx + i, self.vec * (ty + jj * self.block_y))
+            }
+            Access::Read => (ty + instr * self.block_y, self.vec * tx),
+        };
+        self.offset(row, col) * self.elem.bytes()
+    }
+
+    /// The 32 lane byte addresses of one warp instruction.
+    pub const fn lanes(&self, access: Access, warp: u32, instr: u32) -> [u32; 32] {
+        let mut a = [0u32; 32];
+        let mut l = 0;
+        while l < 32 {
+            a[l as usize] = self.lane_byte_addr(access, warp, instr, l);
+            l += 1;
+        }
+        a
+    }
+
+    /// The warp instruction of `access`: `sts`/`lds` of [`SmemSpec::access_bytes`] per lane.
+    pub const fn op(&self, access: Access) -> Op {
+        let w = match Width::from_bytes(self.access_bytes()) {
+            Some(w) => w,
+            None => panic!("smem access width is not 1, 2, 4, 8 or 16 bytes"),
+        };
+        match access {
+            Access::Write => Op::Sts(w),
+            Access::Read => Op::Lds(w),
+        }
+    }
+
+    /// The bank model's verdict on every instruction of `access` that one block issues (all full tiles issue the
+    /// same ones): total wavefronts, total ideal wavefronts, instruction count, and the worst instruction.
+    pub const fn cost(&self, access: Access) -> Cost {
+        let mut c = Cost {
+            wavefronts: 0,
+            ideal: 0,
+            instructions: 0,
+            worst: 0,
+            worst_at: (0, 0),
+        };
+        let mut w = 0;
+        while w < self.warps() {
+            let mut n = 0;
+            while n < self.instructions(access) {
+                let r = bank::report(self.op(access), &self.lanes(access, w, n));
+                c.wavefronts += r.wavefronts;
+                c.ideal += r.ideal;
+                c.instructions += 1;
+                if r.wavefronts > c.worst {
+                    c.worst = r.wavefronts;
+                    c.worst_at = (w, n);
+                }
+                n += 1;
+            }
+            w += 1;
+        }
+        c
+    }
+
+    /// No instruction of `access` costs more than its ideal.
+    pub const fn is_conflict_free(&self, access: Access) -> bool {
+        let c = self.cost(access);
+        c.wavefronts == c.ideal
+    }
+
+    /// Every warp instruction of `access` one block issues, for swizzle-core's reports.
+    pub fn accesses(&self, access: Access) -> Vec<pattern::Access> {
+        (0..self.warps())
+            .flat_map(|w| (0..self.instructions(access)).map(move |n| (w, n)))
+            .map(|(w, n)| pattern::Access {
+                op: self.op(access),
+                addrs: self.lanes(access, w, n),
+            })
+            .collect()
+    }
+
+    /// swizzle-core's tile report of `access` (totals, and the worst instruction's bank map when it conflicts).
+    pub fn tile_report(&self, access: Access) -> TileReport {
+        TileReport::new(
+            format!("{} {} smem {}", self.name, self.elem, access.name()),
+            &self.accesses(access),
+        )
+    }
+
+    /// Shape rules the kernel's `static_assert`s state too.
+    pub const fn is_valid(&self) -> bool {
+        self.vec > 0
+            && self.tile % self.vec == 0
+            && self.block_y > 0
+            && (self.tile / self.vec) % self.block_y == 0
+            && self.threads() % 32 == 0
+            && self.threads() <= 1024
+            && self.pad % self.vec == 0
+            && self.smem_bytes() <= 48 * 1024
+            && self.swizzle.period() <= (self.tile * self.tile) as u64
+    }
+
+    /// The `-D` options that select this spec in `transpose.cu` (ELEM is added by the caller).
+    pub fn options(&self) -> Vec<String> {
+        vec![
+            format!("-DTILE={}", self.tile),
+            format!("-DVEC={}", self.vec),
+            format!("-DBLOCK_Y={}", self.block_y),
+            format!("-DPAD={}", self.pad),
+        ]
+    }
+}
+
+impl std::fmt::Display for SmemSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (bx, by) = self.block();
+        write!(
+            f,
+            "{} {}: tile {}x{}, {} B accesses, block ({bx},{by}), pad {}, {}",
+            self.name,
+            self.elem,
+            self.tile,
+            self.tile,
+            self.access_bytes(),
+            self.pad,
+            self.swizzle
+        )
+    }
+}
+
+/// The bank model's totals for one access kind of one block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Cost {
+    pub wavefronts: u32,
+    pub ideal: u32,
+    pub instructions: u32,
+    /// The most wavefronts any one instruction costs, and its (warp, instruction).
+    pub worst: u32,
+    pub worst_at: (u32, u32),
+}
+
+impl Cost {
+    /// Wavefronts per instruction: what Nsight Compute's `wavefronts / inst_executed` measures.
+    pub fn per_instruction(&self) -> f64 {
+        self.wavefronts as f64 / self.instructions.max(1) as f64
+    }
+
+    /// `wavefronts - ideal`: Nsight Compute's bank-conflict count for one block.
+    pub const fn conflicts(&self) -> u32 {
+        self.wavefronts - self.ideal
+    }
+}
+
+const fn spec(
+    name: &'static str,
+    elem: Elem,
+    tile: u32,
+    vec: u32,
+    block_y: u32,
+    pad: u32,
+    sw: Swizzle,
+) -> SmemSpec {
+    let s = SmemSpec {
+        name,
+        elem,
+        tile,
+        vec,
+        block_y,
+        pad,
+        swizzle: sw,
+    };
+    assert!(s.is_valid(), "invalid smem spec");
+    s
+}
+
+const ID: Swizzle = Swizzle::IDENTITY;
+
+// The classic CUDA-samples shape: 32x32 tile, (32,8) threads, one element per access. Padding is one 4-byte word
+// per row (1 fp32, 2 fp16: one half of padding still leaves 2-way conflicts). Swizzles are on element offsets:
+// for fp32 the row (5 bits) is XORed into the column word; for fp16 the row's bits 1..4 into the column's word
+// index (pairs of halves share a word, so bit 0 stays).
+pub const CLASSIC_UNPADDED_F32: SmemSpec = spec("smem-unpadded-t32", Elem::F32, 32, 1, 8, 0, ID);
+pub const CLASSIC_PADDED_F32: SmemSpec = spec("smem-padded-t32", Elem::F32, 32, 1, 8, 1, ID);
+pub const CLASSIC_SWIZZLED_F32: SmemSpec = spec(
+    "smem-swizzled-t32",
+    Elem::F32,
+    32,
+    1,
+    8,
+    0,
+    swizzle!(B = 5, M = 0, S = 5),
+);
+pub const CLASSIC_UNPADDED_F16: SmemSpec = spec("smem-unpadded-t32", Elem::F16, 32, 1, 8, 0, ID);
+pub const CLASSIC_PADDED_F16: SmemSpec = spec("smem-padded-t32", Elem::F16, 32, 1, 8, 2, ID);
+pub const CLASSIC_SWIZZLED_F16: SmemSpec = spec(
+    "smem-swizzled-t32",
+    Elem::F16,
+    32,
+    1,
+    8,
+    0,
+    swizzle!(B = 4, M = 1, S = 5),
+);
+
+// Vectorised: 16-byte global loads and stores, VEC x VEC register transpose, 16-byte smem accesses. The write
+// lanes hit smem rows VEC apart, so row bits log2(VEC).. select the 16-byte chunk: Sw<3, log2 VEC, log2 TILE>
+// XORs 3 of them into the chunk index (8 chunks = one 128-byte bank line). Padding cannot fix this pattern:
+// a pad that keeps 16-byte alignment moves rows VEC apart by a multiple of 64 bytes.
+pub const VEC_UNPADDED_F32: SmemSpec = spec("smem-unpadded-t64v4", Elem::F32, 64, 4, 16, 0, ID);
+pub const VEC_SWIZZLED_F32: SmemSpec = spec(
+    "smem-swizzled-t64v4",
+    Elem::F32,
+    64,
+    4,
+    16,
+    0,
+    swizzle!(B = 3, M = 2, S = 6),
+);
+pub const VEC_SWIZZLED_F32_BY8: SmemSpec = spec(
+    "smem-swizzled-t64v4-by8",
+    Elem::F32,
+    64,
+    4,
+    8,
+    0,
+    swizzle!(B = 3, M = 2, S = 6),
+);
+pub const VEC_SWIZZLED_F32_T32: SmemSpec = spec(
+    "smem-swizzled-t32v4",
+    Elem::F32,
+    32,
+    4,
+    8,
+    0,
+    swizzle!(B = 3, M = 2, S = 5),
+);
+pub const VEC_UNPADDED_F16: SmemSpec = spec("smem-unpadded-t128v8", Elem::F16, 128, 8, 16, 0, ID);
+pub const VEC_SWIZZLED_F16: SmemSpec = spec(
+    "smem-swizzled-t128v8",
+    Elem::F16,
+    128,
+    8,
+    16,
+    0,
+    swizzle!(B = 3, M = 3, S = 7),
+);
+pub const VEC_SWIZZLED_F16_T64: SmemSpec = spec(
+    "smem-swizzled-t64v8",
+    Elem::F16,
+    64,
+    8,
+    8,
+    0,
+    swizzle!(B = 3, M = 3, S = 6),
+);
+
+/// Every shipped shared-memory transpose.
+pub const SPECS: [SmemSpec; 13] = [
+    CLASSIC_UNPADDED_F32,
+    CLASSIC_PADDED_F32,
+    CLASSIC_SWIZZLED_F32,
+    VEC_UNPADDED_F32,
+    VEC_SWIZZLED_F32,
+    VEC_SWIZZLED_F32_BY8,
+    VEC_SWIZZLED_F32_T32,
+    CLASSIC_UNPADDED_F16,
+    CLASSIC_PADDED_F16,
+    CLASSIC_SWIZZLED_F16,
+    VEC_UNPADDED_F16,
+    VEC_SWIZZLED_F16,
+    VEC_SWIZZLED_F16_T64,
+];
+
+// Checked at compile time with swizzle-core's bank model, on the very lane addresses `lanes` derives from each
+// spec: the padded and swizzled layouts are conflict-free on both the smem write and the smem read. (The
+// unpadded ones are not, on purpose: they are the baseline.)
+const _: () = {
+    let mut i = 0;
+    while i < SPECS.len() {
+        let s = SPECS[i];
+        if !matches!(s.layout(), Layout::Unpadded) {
+            assert!(
+                s.is_conflict_free(Access::Write),
+                "a padded/swizzled spec conflicts on its smem write"
+            );
+            assert!(
+                s.is_conflict_free(Access::Read),
+                "a padded/swizzled spec conflicts on its smem read"
+            );
+        }
+        i += 1;
+    }
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every element of the tile is written exactly once and read exactly once, at in-range offsets.
+    #[test]
+    fn accesses_cover_the_tile_once() {
+        for s in SPECS {
+            let eb = s.elem.bytes();
+            let cells = (s.tile * (s.tile + s.pad)) as usize;
+            for access in Access::BOTH {
+                let mut seen = vec![0u32; cells];
+                for w in 0..s.warps() {
+                    for n in 0..s.instructions(access) {
+                        for a in s.lanes(access, w, n) {
+                            assert_eq!(a % s.access_bytes(), 0, "{s}: unaligned {access:?} at {a}");
+                            for e in 0..s.vec {
+                                seen[(a / eb + e) as usize] += 1;
+                            }
+                        }
+                    }
+                }
+                let touched = seen.iter().filter(|&&c| c == 1).count();
+                assert_eq!(
+                    touched,
+                    (s.tile * s.tile) as usize,
+                    "{s}: {access:?} coverage"
+                );
+                assert!(
+                    seen.iter().all(|&c| c <= 1),
+                    "{s}: {access:?} touches a cell twice"
+                );
+            }
+        }
+    }
+
+    /// The compile-time check is not vacuous: the unpadded baselines do conflict on their smem write.
+    #[test]
+    fn unpadded_baselines_conflict_and_the_fixes_do_not() {
+        for s in SPECS {
+            let (w, r) = (s.cost(Access::Write), s.cost(Access::Read));
+            assert_eq!(r.conflicts(), 0, "{s}: read");
+            match s.layout() {
+                Layout::Unpadded => assert!(w.worst >= 8 * w.ideal / w.instructions, "{s}: {w:?}"),
+                _ => assert_eq!(w.conflicts(), 0, "{s}: write"),
+            }
+        }
+    }
+
+    /// The swizzles permute elements within a smem row (so the tile needs no extra space), and keep each
+    /// access's vector contiguous (the base bits cover the vector).
+    #[test]
+    fn swizzles_stay_in_their_row_and_keep_vectors() {
+        for s in SPECS.iter().filter(|s| s.layout() == Layout::Swizzled) {
+            for row in 0..s.tile {
+                for col in 0..s.tile {
+                    assert_eq!(s.offset(row, col) / s.tile, row, "{s}");
+                }
+            }
+            assert!(1 << s.swizzle.base >= s.vec, "{s}: swizzle splits a vector");
+        }
+    }
+}

@@ -1,0 +1,205 @@
+// Matrix transpose kernels: the article's set (seed 004) and the shared-memory tiled transposes.
+//
+// Convention for every kernel: `in` is ny rows x nx columns, row-major; `out` is its transpose, nx rows x ny
+// columns: out[x * ny + y] = in[y * nx + x]. The copy kernels (the bounds) copy nx * ny elements unchanged.
+//
+// Variants differ by -D defines set from a Rust spec (gpu-kernels/src/transpose/mod.rs), never by a copied file:
+//   ELEM        element type: float, or unsigned short for fp16 (a transpose only moves bits)
+//   TILE, VEC, BLOCK_Y, PAD          the shared-memory kernel's tile (see transposeSmem)
+// and every layout or raster number comes from the generated header swz.cuh (TileSwz, raster_diagonal), which
+// swizzle-core renders from the same spec; nothing here retypes a mask or a shift.
+#include "swz.cuh"
+
+#ifndef ELEM
+#error "define ELEM (float or unsigned short)"
+#endif
+typedef ELEM T;
+typedef unsigned long long u64;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The article's kernels. blockDim is whatever the launch gives: one compile serves every block shape.
+// "Row" kernels index threads over the input (read rows, write columns); "Col" kernels index threads over the
+// output (read columns, write rows).
+
+// Upper bound: load and store rows.
+extern "C" __global__ void copyRow(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    unsigned ix = blockDim.x * blockIdx.x + threadIdx.x;
+    unsigned iy = blockDim.y * blockIdx.y + threadIdx.y;
+    if (ix < nx && iy < ny) out[(u64)iy * nx + ix] = in[(u64)iy * nx + ix];
+}
+
+// Lower bound: load and store columns (the same nx * ny elements, strided across the warp).
+extern "C" __global__ void copyCol(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    unsigned ix = blockDim.x * blockIdx.x + threadIdx.x;
+    unsigned iy = blockDim.y * blockIdx.y + threadIdx.y;
+    if (ix < nx && iy < ny) out[(u64)ix * ny + iy] = in[(u64)ix * ny + iy];
+}
+
+// Read rows (coalesced), write columns (strided).
+__device__ __forceinline__ void naive_row(T* out, const T* in, unsigned nx, unsigned ny, unsigned bx, unsigned by) {
+    unsigned ix = blockDim.x * bx + threadIdx.x;
+    unsigned iy = blockDim.y * by + threadIdx.y;
+    if (ix < nx && iy < ny) out[(u64)ix * ny + iy] = in[(u64)iy * nx + ix];
+}
+
+// Read columns (strided, L1-cached), write rows (coalesced). Threads span the output: ox < ny, oy < nx.
+__device__ __forceinline__ void naive_col(T* out, const T* in, unsigned nx, unsigned ny, unsigned bx, unsigned by) {
+    unsigned ox = blockDim.x * bx + threadIdx.x;
+    unsigned oy = blockDim.y * by + threadIdx.y;
+    if (ox < ny && oy < nx) out[(u64)oy * ny + ox] = in[(u64)ox * nx + oy];
+}
+
+extern "C" __global__ void naiveRow(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    naive_row(out, in, nx, ny, blockIdx.x, blockIdx.y);
+}
+
+extern "C" __global__ void naiveCol(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    naive_col(out, in, nx, ny, blockIdx.x, blockIdx.y);
+}
+
+// Unrolled by 4 along x: each block covers 4 * blockDim.x columns. Unlike the article's listing (which skips the
+// whole group when its last element is out of range, dropping up to 4 * blockDim.x - 1 columns on sizes that are
+// not multiples of it), each of the 4 elements has its own bound.
+extern "C" __global__ void unroll4Row(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    unsigned ix = 4 * blockDim.x * blockIdx.x + threadIdx.x;
+    unsigned iy = blockDim.y * blockIdx.y + threadIdx.y;
+    if (iy >= ny) return;
+#pragma unroll
+    for (unsigned k = 0; k < 4; ++k) {
+        unsigned x = ix + k * blockDim.x;
+        if (x < nx) out[(u64)x * ny + iy] = in[(u64)iy * nx + x];
+    }
+}
+
+extern "C" __global__ void unroll4Col(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    unsigned ox = 4 * blockDim.x * blockIdx.x + threadIdx.x;
+    unsigned oy = blockDim.y * blockIdx.y + threadIdx.y;
+    if (oy >= nx) return;
+#pragma unroll
+    for (unsigned k = 0; k < 4; ++k) {
+        unsigned x = ox + k * blockDim.x;
+        if (x < ny) out[(u64)oy * ny + x] = in[(u64)x * nx + oy];
+    }
+}
+
+// Diagonal block order: the launch's row-major block id is reinterpreted by swizzle-core's diagonal raster
+// (x = (bx + by) % gx, y = by: the article's listing writes % gridDim.y, wrong on non-square grids).
+__device__ __forceinline__ swz::Tile diagonal_tile() {
+    return swz::raster_diagonal(blockIdx.y * gridDim.x + blockIdx.x, gridDim.x, gridDim.y);
+}
+
+extern "C" __global__ void diagonalRow(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    swz::Tile t = diagonal_tile();
+    if (t.active) naive_row(out, in, nx, ny, t.x, t.y);
+}
+
+extern "C" __global__ void diagonalCol(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    swz::Tile t = diagonal_tile();
+    if (t.active) naive_col(out, in, nx, ny, t.x, t.y);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared-memory tiled transpose, one kernel for every layout.
+//
+// A block moves a TILE x TILE tile. It has TILE/VEC x BLOCK_Y threads; each thread works on VEC x VEC blocks
+// (VEC elements = one global access: 16 bytes for the vectorised variants, one element for the classic ones).
+//   1. load : thread (tx, ty) reads VEC input rows y0 + VEC*j + k, k < VEC, at columns x0 + VEC*tx.. (one vector
+//             each; a warp reads whole 128-byte lines), for j = ty, ty + BLOCK_Y, ...
+//   2. turn : the VEC x VEC block is transposed in registers (compile-time indices only: no local memory).
+//   3. write: the tile is stored TRANSPOSED in shared memory, s[c][r]: vector i of the thread goes to smem row
+//             VEC*tx + i, columns VEC*j.. (one VEC-element store each).
+//   4. read : after the barrier, thread (tx, ty) reads smem row c = ty + BLOCK_Y*m, columns VEC*tx.. and stores
+//             it to output row x0 + c, columns y0 + VEC*tx.. (again whole lines per warp).
+// The smem element at (row, col) lives at TileSwz::apply(row * (TILE + PAD) + col): unpadded (PAD 0, identity),
+// padded (PAD > 0, identity) and swizzled (PAD 0, an XOR swizzle) are specs, not code. In step 3 the lanes of a
+// warp write rows VEC apart: without padding or swizzle every lane hits the same banks.
+// Tiles that stick out of the matrix, or rows that are not VEC-aligned, take element-wise global accesses with
+// bounds checks; shared memory is used the same way.
+
+#if defined(TILE)
+#ifndef VEC
+#define VEC 1
+#endif
+#ifndef PAD
+#define PAD 0
+#endif
+#ifndef BLOCK_Y
+#define BLOCK_Y (TILE / VEC)
+#endif
+#define BLOCK_X (TILE / VEC)
+static_assert(TILE % VEC == 0 && BLOCK_X % BLOCK_Y == 0 && TILE % BLOCK_Y == 0, "bad tile spec");
+static_assert(PAD % VEC == 0, "padding must keep smem vectors aligned");
+
+template <int BYTES> struct VecOf;
+template <> struct VecOf<2> { typedef unsigned short type; };
+template <> struct VecOf<4> { typedef unsigned int type; };
+template <> struct VecOf<8> { typedef uint2 type; };
+template <> struct VecOf<16> { typedef uint4 type; };
+typedef typename VecOf<VEC * sizeof(T)>::type V;
+union Vec {
+    V v;
+    T e[VEC];
+};
+
+using namespace swz;  // TileSwz may be declared inside namespace swz or beside it
+
+__device__ __forceinline__ unsigned smem_at(unsigned row, unsigned col) {
+    return TileSwz::apply(row * (TILE + PAD) + col);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK_X * BLOCK_Y)
+transposeSmem(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    __shared__ __align__(16) T s[TILE * (TILE + PAD)];
+    const unsigned tx = threadIdx.x, ty = threadIdx.y;
+    const unsigned x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
+    // cudaMalloc'd bases are 256-byte aligned, so VEC-aligned row lengths make every vector access aligned.
+    const bool fast = x0 + TILE <= nx && y0 + TILE <= ny && nx % VEC == 0 && ny % VEC == 0;
+
+    if (fast) {
+        Vec rows[BLOCK_X / BLOCK_Y][VEC];
+#pragma unroll
+        for (unsigned jj = 0; jj < BLOCK_X / BLOCK_Y; ++jj) {
+            const unsigned y = y0 + VEC * (ty + jj * BLOCK_Y), x = x0 + VEC * tx;
+#pragma unroll
+            for (unsigned k = 0; k < VEC; ++k)
+                rows[jj][k].v = *reinterpret_cast<const V*>(in + (u64)(y + k) * nx + x);
+        }
+#pragma unroll
+        for (unsigned jj = 0; jj < BLOCK_X / BLOCK_Y; ++jj) {
+            const unsigned j = ty + jj * BLOCK_Y;
+#pragma unroll
+            for (unsigned i = 0; i < VEC; ++i) {
+                Vec col;
+#pragma unroll
+                for (unsigned k = 0; k < VEC; ++k) col.e[k] = rows[jj][k].e[i];
+                *reinterpret_cast<V*>(&s[smem_at(VEC * tx + i, VEC * j)]) = col.v;
+            }
+        }
+    } else {
+        // Edge tiles: element-wise, bounds-checked loads straight into the same smem places.
+#pragma unroll
+        for (unsigned jj = 0; jj < BLOCK_X / BLOCK_Y; ++jj) {
+            const unsigned j = ty + jj * BLOCK_Y, y = y0 + VEC * j, x = x0 + VEC * tx;
+            for (unsigned k = 0; k < VEC; ++k)
+                for (unsigned i = 0; i < VEC; ++i)
+                    s[smem_at(VEC * tx + i, VEC * j + k)] =
+                        (y + k < ny && x + i < nx) ? in[(u64)(y + k) * nx + x + i] : T(0);
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (unsigned m = 0; m < TILE / BLOCK_Y; ++m) {
+        const unsigned c = ty + m * BLOCK_Y;
+        Vec v;
+        v.v = *reinterpret_cast<const V*>(&s[smem_at(c, VEC * tx)]);
+        const unsigned ox = x0 + c, oy = y0 + VEC * tx;
+        if (fast) {
+            *reinterpret_cast<V*>(out + (u64)ox * ny + oy) = v.v;
+        } else if (ox < nx) {
+#pragma unroll
+            for (unsigned i = 0; i < VEC; ++i)
+                if (oy + i < ny) out[(u64)ox * ny + oy + i] = v.e[i];
+        }
+    }
+}
+#endif

@@ -1,0 +1,40 @@
+//! Every kernel variant compiles with NVRTC for sm_90, and ptxas reports no local memory (spills or a register
+//! array moved to the stack). Needs only libnvrtc, no GPU: runs on the device machine, or here with the NVRTC
+//! wheel's lib folder on LD_LIBRARY_PATH.
+
+use gpu_kernels::runtime::compile;
+use gpu_kernels::transpose::Transpose;
+use gpu_kernels::Elem;
+
+#[test]
+#[ignore = "needs libnvrtc (CUDA 13)"]
+fn every_transpose_variant_compiles_for_sm90_without_local_memory() {
+    assert!(
+        gpu_kernels::nvrtc_available(),
+        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
+    );
+    for elem in [Elem::F32, Elem::F16] {
+        let mut seen = std::collections::HashSet::new();
+        for t in Transpose::all_for(elem) {
+            let (src, mut opts) = t.source(elem);
+            if !seen.insert((src.clone(), opts.clone())) {
+                continue;
+            }
+            opts.push("--ptxas-options=-v".into());
+            let out = compile(&src, "sm_90", &opts).unwrap_or_else(|e| panic!("{t} {elem}: {e}"));
+            assert!(!out.cubin.is_empty());
+            let report: Vec<&str> = out
+                .log
+                .lines()
+                .filter(|l| l.contains("Used") || l.contains("stack"))
+                .collect();
+            println!("{t} {elem}:\n  {}", report.join("\n  "));
+            for l in out.log.lines().filter(|l| l.contains("bytes stack frame")) {
+                assert!(
+                    l.contains(" 0 bytes stack frame") && l.contains(" 0 bytes spill stores"),
+                    "{t} {elem}: {l}"
+                );
+            }
+        }
+    }
+}

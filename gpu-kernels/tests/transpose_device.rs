@@ -1,0 +1,163 @@
+//! Every transpose kernel against the host transpose (copy kernels against a host copy), on random data with a
+//! poisoned output, fp32 and fp16, on sizes that are and are not multiples of the tiles.
+//!
+//! Sizes are `rows x cols`. At 16384x16384 (1 GiB per fp32 matrix) the seed kernels run at the article's two
+//! thin block shapes (8,32) and (32,8) rather than all six (they share one code path per kernel; the other
+//! shapes are checked at every smaller size); every shared-memory kernel runs at every size.
+
+use gpu_kernels::transpose::{Check, Transpose, SEED_BLOCKS};
+use gpu_kernels::{Elem, Element, Gpu};
+
+fn gpu() -> Gpu {
+    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
+}
+
+fn check_all<E: Element>(gpu: &Gpu, rows: u32, cols: u32, kernels: &[Transpose]) -> Vec<String> {
+    let mut check =
+        Check::<E>::new(gpu, rows, cols).unwrap_or_else(|e| panic!("{rows}x{cols} setup: {e}"));
+    kernels
+        .iter()
+        .filter(|k| k.elem().is_none_or(|e| e == E::ELEM))
+        .filter_map(|k| check.run(gpu, k).err().map(|e| e.to_string()))
+        .collect()
+}
+
+fn check_size(rows: u32, cols: u32, seed_blocks: &[(u32, u32)]) {
+    let gpu = gpu();
+    let t0 = std::time::Instant::now();
+    let mut failures = Vec::new();
+    for elem in [Elem::F32, Elem::F16] {
+        let kernels: Vec<Transpose> = Transpose::all_for(elem)
+            .into_iter()
+            .filter(|k| matches!(k, Transpose::Smem(_)) || seed_blocks.contains(&k.block()))
+            .collect();
+        let f = match elem {
+            Elem::F32 => check_all::<f32>(&gpu, rows, cols, &kernels),
+            Elem::F16 => check_all::<half::f16>(&gpu, rows, cols, &kernels),
+        };
+        eprintln!(
+            "{rows}x{cols} {elem}: {} kernels checked, {} failed",
+            kernels.len(),
+            f.len()
+        );
+        failures.extend(f);
+    }
+    eprintln!("{rows}x{cols}: {:.1} s", t0.elapsed().as_secs_f64());
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn transpose_1x1() {
+    check_size(1, 1, &SEED_BLOCKS);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn transpose_31x33() {
+    check_size(31, 33, &SEED_BLOCKS);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn transpose_1000x1000() {
+    check_size(1000, 1000, &SEED_BLOCKS);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn transpose_2048x2048() {
+    check_size(2048, 2048, &SEED_BLOCKS);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn transpose_4097x1023() {
+    check_size(4097, 1023, &SEED_BLOCKS);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn transpose_16384x16384() {
+    check_size(16384, 16384, &[(8, 32), (32, 8)]);
+}
+
+/// One launch of every kernel at a small odd size: the run compute-sanitizer (memcheck, racecheck) watches.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn sanitizer_pass_97x131() {
+    check_size(97, 131, &SEED_BLOCKS);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn device_properties_are_read() {
+    let gpu = gpu();
+    let p = gpu.props();
+    eprintln!("{p}");
+    assert!(
+        p.sm_count > 0 && p.l2_bytes > 0 && p.smem_per_block >= 48 * 1024,
+        "{p:?}"
+    );
+    assert!(p.compute_capability.0 >= 7, "{p:?}");
+    assert!(p.arch().starts_with("sm_"));
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn modules_are_cached_per_source_and_options() {
+    let gpu = gpu();
+    let before = gpu.cached_modules();
+    let t = Transpose::Seed(gpu_kernels::transpose::Seed::NaiveRow, (32, 8));
+    let (src, opts) = t.source(Elem::F32);
+    let a = gpu.module(&src, &opts).unwrap();
+    let b = gpu.module(&src, &opts).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a, &b));
+    let (src16, opts16) = t.source(Elem::F16);
+    gpu.module(&src16, &opts16).unwrap();
+    assert_eq!(gpu.cached_modules(), before + 2);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn bad_requests_are_errors_not_panics() {
+    assert!(matches!(
+        Gpu::open(4096),
+        Err(gpu_kernels::Error::NoDevice { .. })
+    ));
+    let gpu = gpu();
+    let input = gpu.upload(&[1.0f32; 16]).unwrap();
+    let mut output = gpu.zeros::<f32>(16).unwrap();
+    let t = Transpose::Seed(gpu_kernels::transpose::Seed::NaiveRow, (64, 32)); // 2048 threads
+    assert!(t.launch(&gpu, &input, &mut output, 4, 4).is_err());
+    let wrong_elem = Transpose::Smem(gpu_kernels::transpose::smem::VEC_SWIZZLED_F16);
+    assert!(wrong_elem.launch(&gpu, &input, &mut output, 4, 4).is_err());
+    assert!(
+        Transpose::Seed(gpu_kernels::transpose::Seed::CopyRow, (32, 8))
+            .launch(&gpu, &input, &mut output, 8, 8)
+            .is_err()
+    );
+    let bad = gpu_kernels::runtime::Source {
+        name: "bad.cu".into(),
+        text: "this is not C++".into(),
+        headers: vec![],
+    };
+    let err = gpu.module(&bad, &[]).unwrap_err().to_string();
+    assert!(err.contains("bad.cu"), "{err}");
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn event_timing_measures_device_time() {
+    let gpu = gpu();
+    let n = 1 << 24;
+    let input = gpu.upload(&vec![1.0f32; n]).unwrap();
+    let mut output = gpu.zeros::<f32>(n).unwrap();
+    let ms = gpu.time_ms(|| gpu.copy_d2d(&input, &mut output)).unwrap();
+    assert!(ms > 0.0 && ms < 1000.0, "{ms} ms for a 64 MiB copy");
+}
