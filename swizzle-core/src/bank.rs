@@ -49,6 +49,8 @@
 use core::fmt;
 use core::str::FromStr;
 
+pub mod map;
+
 /// Number of shared-memory banks.
 pub const BANKS: u32 = 32;
 /// Width of one bank (one word), in bytes.
