@@ -40,12 +40,19 @@ pub fn parse_swizzle(text: &str) -> Result<Spec, String> {
     if let Some(mode) = ByteMode::from_name(text.trim()) {
         return Ok(Spec::Mode(mode));
     }
-    text.parse::<Swizzle>().map(Spec::Plain).map_err(|e| format!("--swizzle: {e}"))
+    text.parse::<Swizzle>()
+        .map(Spec::Plain)
+        .map_err(|e| format!("--swizzle: {e}"))
 }
 
 /// Parse `A..B` into the half-open range of `u32` offsets (`B <= u32::MAX`).
 pub fn parse_range(text: &str) -> Result<std::ops::Range<u32>, String> {
-    let bad = || format!("--range: expected A..B with 0 <= A <= B <= {}, got {text:?}", u32::MAX);
+    let bad = || {
+        format!(
+            "--range: expected A..B with 0 <= A <= B <= {}, got {text:?}",
+            u32::MAX
+        )
+    };
     let (a, b) = text.split_once("..").ok_or_else(bad)?;
     let a: u32 = a.trim().parse().map_err(|_| bad())?;
     let b: u32 = b.trim().parse().map_err(|_| bad())?;

@@ -76,20 +76,31 @@ pub fn run(args: Args) -> Result<(), String> {
     print!("{}", grid(&st));
     if let Some(path) = &args.svg {
         let tmp = path.with_extension("svg.tmp");
-        std::fs::write(&tmp, svg(&st, color)).map_err(|e| format!("--svg: writing {}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path).map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
+        std::fs::write(&tmp, svg(&st, color))
+            .map_err(|e| format!("--svg: writing {}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, path)
+            .map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
     }
     Ok(())
 }
 
 fn build(args: &Args) -> Result<SwizzledTile, String> {
-    let elem = Elem::from_name(&args.elem)
-        .ok_or_else(|| format!("--elem: unknown element type {:?} (try f16, bf16, f32, f64, u8)", args.elem))?;
+    let elem = Elem::from_name(&args.elem).ok_or_else(|| {
+        format!(
+            "--elem: unknown element type {:?} (try f16, bf16, f32, f64, u8)",
+            args.elem
+        )
+    })?;
     let (rows, cols) = args
         .tile
         .split_once(['x', 'X'])
         .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
-        .ok_or_else(|| format!("--tile: expected ROWSxCOLS (e.g. 8x64), got {:?}", args.tile))?;
+        .ok_or_else(|| {
+            format!(
+                "--tile: expected ROWSxCOLS (e.g. 8x64), got {:?}",
+                args.tile
+            )
+        })?;
     let order = match args.order.as_str() {
         "row" => Order::RowMajor,
         "col" => Order::ColMajor,
@@ -113,7 +124,10 @@ fn build(args: &Args) -> Result<SwizzledTile, String> {
 /// ```
 pub fn grid(st: &SwizzledTile) -> String {
     let tile = st.tile();
-    let width = (tile.len().saturating_sub(1)).to_string().len().max(tile.cols.saturating_sub(1).to_string().len());
+    let width = (tile.len().saturating_sub(1))
+        .to_string()
+        .len()
+        .max(tile.cols.saturating_sub(1).to_string().len());
     let rw = (tile.rows - 1).to_string().len();
     let mut s = String::new();
     let _ = writeln!(
@@ -128,7 +142,12 @@ pub fn grid(st: &SwizzledTile) -> String {
         let _ = write!(s, " {c:>width$}");
     }
     let _ = writeln!(s);
-    let _ = writeln!(s, "{:rw$}  +{}", "", "-".repeat((width + 1) * tile.cols as usize));
+    let _ = writeln!(
+        s,
+        "{:rw$}  +{}",
+        "",
+        "-".repeat((width + 1) * tile.cols as usize)
+    );
     for r in 0..tile.rows {
         let _ = write!(s, "{r:>rw$}  |");
         for c in 0..tile.cols {
@@ -141,7 +160,9 @@ pub fn grid(st: &SwizzledTile) -> String {
 
 /// Escape text for SVG (`Sw<3,3,3>` has angle brackets).
 fn xml(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// A palette of `n` distinguishable fills: evenly spaced hues, alternating lightness so neighbours differ.
@@ -163,7 +184,9 @@ pub fn svg(st: &SwizzledTile, color: Color) -> String {
     let legend_top = top + tile.rows * ch + 24;
     let legend_cols = classes.min(16);
     let legend_rows = classes.div_ceil(legend_cols);
-    let width = (left + tile.cols * cw + 20).max(left + legend_cols * 44 + 20).max(560);
+    let width = (left + tile.cols * cw + 20)
+        .max(left + legend_cols * 44 + 20)
+        .max(560);
     let height = legend_top + 20 + legend_rows * 26 + 10;
 
     let mut s = String::new();
@@ -186,11 +209,19 @@ pub fn svg(st: &SwizzledTile, color: Color) -> String {
     );
     for c in 0..tile.cols {
         let x = left + c * cw + cw / 2;
-        let _ = writeln!(s, r#"<text x="{x}" y="{}" text-anchor="middle" fill="dimgray">{c}</text>"#, top - 6);
+        let _ = writeln!(
+            s,
+            r#"<text x="{x}" y="{}" text-anchor="middle" fill="dimgray">{c}</text>"#,
+            top - 6
+        );
     }
     for r in 0..tile.rows {
         let y = top + r * ch + ch / 2 + 4;
-        let _ = writeln!(s, r#"<text x="{}" y="{y}" text-anchor="end" fill="dimgray">{r}</text>"#, left - 6);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{y}" text-anchor="end" fill="dimgray">{r}</text>"#,
+            left - 6
+        );
         for c in 0..tile.cols {
             let off = st.offset(r, c);
             let byte = st.byte_offset(r, c);
@@ -210,9 +241,16 @@ pub fn svg(st: &SwizzledTile, color: Color) -> String {
         Color::Chunk => "chunk",
         Color::Bank => "bank",
     };
-    let _ = writeln!(s, r#"<text x="{left}" y="{}" font-weight="bold">legend: {label}</text>"#, legend_top + 4);
+    let _ = writeln!(
+        s,
+        r#"<text x="{left}" y="{}" font-weight="bold">legend: {label}</text>"#,
+        legend_top + 4
+    );
     for k in 0..classes {
-        let (x, y) = (left + (k % legend_cols) * 44, legend_top + 12 + (k / legend_cols) * 26);
+        let (x, y) = (
+            left + (k % legend_cols) * 44,
+            legend_top + 12 + (k / legend_cols) * 26,
+        );
         let _ = writeln!(
             s,
             r#"<rect x="{x}" y="{y}" width="40" height="20" fill="{}"/><text x="{}" y="{}" text-anchor="middle">{k}</text>"#,

@@ -54,13 +54,20 @@ impl Composed {
 
     /// Undo: the layers in reverse order (each is its own inverse).
     pub const fn inverse(&self) -> Composed {
-        Composed { first: self.second, second: self.first }
+        Composed {
+            first: self.second,
+            second: self.first,
+        }
     }
 
     /// Both layers repeat with their periods, which are powers of two, so the larger one is a period of both.
     pub const fn period(&self) -> u64 {
         let (a, b) = (self.first.period(), self.second.period());
-        if a > b { a } else { b }
+        if a > b {
+            a
+        } else {
+            b
+        }
     }
 }
 
@@ -243,7 +250,11 @@ mod tests {
         if (z >> lsb) & ((z >> lsb) + 1) != 0 {
             return None; // not contiguous
         }
-        let base = if a.shift > 0 { lsb } else { lsb - a.shift.unsigned_abs() };
+        let base = if a.shift > 0 {
+            lsb
+        } else {
+            lsb - a.shift.unsigned_abs()
+        };
         Swizzle::try_new(z.count_ones(), base, a.shift).ok()
     }
 
@@ -266,11 +277,20 @@ mod tests {
                 let f = then(a, b);
                 let seq = |x| b.apply(a.apply(x));
                 assert!(same_fn(|x| f.apply(x), seq), "{a} then {b}");
-                assert!(same_fn(|x| f.inverse().apply(f.apply(x)), |x| x), "{a} then {b}: inverse");
+                assert!(
+                    same_fn(|x| f.inverse().apply(f.apply(x)), |x| x),
+                    "{a} then {b}: inverse"
+                );
                 let brute = candidates.iter().find(|c| same_fn(|x| c.apply(x), seq));
-                assert_eq!(f.as_single().is_some(), brute.is_some(), "{a} then {b}: {f} vs {brute:?}");
+                assert_eq!(
+                    f.as_single().is_some(),
+                    brute.is_some(),
+                    "{a} then {b}: {f} vs {brute:?}"
+                );
                 match (f.as_single(), closed_form(a, b)) {
-                    (Some(s), Some(c)) => assert!(same_fn(|x| s.apply(x), |x| c.apply(x)), "{a} then {b}"),
+                    (Some(s), Some(c)) => {
+                        assert!(same_fn(|x| s.apply(x), |x| c.apply(x)), "{a} then {b}")
+                    }
                     (None, None) => {}
                     (got, want) => panic!("{a} then {b}: then gives {got:?}, closed form {want:?}"),
                 }
@@ -285,12 +305,18 @@ mod tests {
                             seen[y] = true;
                         }
                         let p = c.period() as u32;
-                        assert!((0..DOMAIN - p).all(|x| c.apply(x + p) == c.apply(x) + p), "{c} period");
+                        assert!(
+                            (0..DOMAIN - p).all(|x| c.apply(x + p) == c.apply(x) + p),
+                            "{c} period"
+                        );
                     }
                 }
             }
         }
-        assert!(singles > 100 && composed > 100, "{singles} singles, {composed} composed");
+        assert!(
+            singles > 100 && composed > 100,
+            "{singles} singles, {composed} composed"
+        );
     }
 
     #[test]
@@ -298,9 +324,15 @@ mod tests {
         let sw = Swizzle::new(3, 3, 3);
         assert_eq!(sw.then(sw), SwizzleFn::Single(Swizzle::IDENTITY));
         // Overlapping result fields (|S| < B') are not a legal Swizzle, so they stay composed.
-        assert!(matches!(then(Swizzle::new(1, 0, 1), Swizzle::new(1, 1, 1)), SwizzleFn::Composed(_)));
+        assert!(matches!(
+            then(Swizzle::new(1, 0, 1), Swizzle::new(1, 1, 1)),
+            SwizzleFn::Composed(_)
+        ));
         // second reads what first wrote: composed.
-        assert!(matches!(then(Swizzle::new(1, 1, 1), Swizzle::new(1, 0, 1)), SwizzleFn::Composed(_)));
+        assert!(matches!(
+            then(Swizzle::new(1, 1, 1), Swizzle::new(1, 0, 1)),
+            SwizzleFn::Composed(_)
+        ));
         const TWO: SwizzleFn = then(Swizzle::new(3, 3, 5), Swizzle::new(3, 3, 3));
         const _: () = assert!(TWO.inverse().apply(TWO.apply(4321)) == 4321);
         assert_eq!(TWO.to_string(), "Sw<3,3,5> then Sw<3,3,3>");

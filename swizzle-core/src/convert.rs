@@ -36,7 +36,11 @@ pub enum ConvertError {
     /// A parameter that must be a power of two (at least 1) is not.
     NotPowerOfTwo { what: &'static str, value: u32 },
     /// Triton: `vec * max_phase > row length`, so the XOR would move elements to other rows.
-    PhaseWiderThanRow { vec: u32, max_phase: u32, row_elems: u32 },
+    PhaseWiderThanRow {
+        vec: u32,
+        max_phase: u32,
+        row_elems: u32,
+    },
     /// The swizzle has no form in the target convention (`why` says which condition fails).
     NotExpressible { swizzle: Swizzle, why: &'static str },
     /// A byte-mode size that is not 32, 64 or 128 (or a TMA enumerator we do not model).
@@ -129,7 +133,11 @@ impl TritonShared {
     }
 
     /// [`TritonShared::to_swizzle`], tagged with the element type it counts.
-    pub const fn to_swizzle_in(&self, row_elems: u32, elem: Elem) -> Result<SwizzleIn, ConvertError> {
+    pub const fn to_swizzle_in(
+        &self,
+        row_elems: u32,
+        elem: Elem,
+    ) -> Result<SwizzleIn, ConvertError> {
         match self.to_swizzle(row_elems) {
             Ok(s) => Ok(SwizzleIn::new(s, Unit::Elems(elem))),
             Err(e) => Err(e),
@@ -140,19 +148,33 @@ impl TritonShared {
     pub const fn from_swizzle(sw: Swizzle, row_elems: u32) -> Result<TritonShared, ConvertError> {
         let l = tri!(log2_exact("row length", row_elems));
         if sw.is_identity() {
-            return Ok(TritonShared { vec: 1, per_phase: 1, max_phase: 1 });
+            return Ok(TritonShared {
+                vec: 1,
+                per_phase: 1,
+                max_phase: 1,
+            });
         }
         if sw.shift <= 0 {
-            return not_expressible(sw, "Triton's phase comes from the row, above the column bits, so S must be positive");
+            return not_expressible(
+                sw,
+                "Triton's phase comes from the row, above the column bits, so S must be positive",
+            );
         }
         if sw.base + sw.bits > l {
-            return not_expressible(sw, "the XORed bits (M + B) must lie within the column bits (log2 of the row length)");
+            return not_expressible(
+                sw,
+                "the XORed bits (M + B) must lie within the column bits (log2 of the row length)",
+            );
         }
         let yyy_lsb = sw.base + sw.shift as u32;
         if yyy_lsb < l {
             return not_expressible(sw, "the phase bits (M + S) must lie in the row bits (at or above log2 of the row length)");
         }
-        Ok(TritonShared { vec: 1 << sw.base, per_phase: 1 << (yyy_lsb - l), max_phase: 1 << sw.bits })
+        Ok(TritonShared {
+            vec: 1 << sw.base,
+            per_phase: 1 << (yyy_lsb - l),
+            max_phase: 1 << sw.bits,
+        })
     }
 }
 
@@ -220,9 +242,17 @@ pub struct AbsoluteSw {
 impl AbsoluteSw {
     /// CuTe's `Sw<B, min(zzz_lsb, yyy_lsb), yyy_lsb - zzz_lsb>`; the rules apply as usual.
     pub const fn to_swizzle(self) -> Result<Swizzle, ConvertError> {
-        let base = if self.zzz_lsb < self.yyy_lsb { self.zzz_lsb } else { self.yyy_lsb };
+        let base = if self.zzz_lsb < self.yyy_lsb {
+            self.zzz_lsb
+        } else {
+            self.yyy_lsb
+        };
         if self.zzz_lsb > 64 || self.yyy_lsb > 64 {
-            return Err(ConvertError::Rule(RuleError::MaskOutOfRange { bits: self.bits, base, shift: 0 }));
+            return Err(ConvertError::Rule(RuleError::MaskOutOfRange {
+                bits: self.bits,
+                base,
+                shift: 0,
+            }));
         }
         let shift = self.yyy_lsb as i32 - self.zzz_lsb as i32;
         match Swizzle::try_new(self.bits, base, shift) {
@@ -235,9 +265,17 @@ impl AbsoluteSw {
     pub const fn from_swizzle(sw: Swizzle) -> AbsoluteSw {
         let s = sw.shift.unsigned_abs();
         if sw.shift >= 0 {
-            AbsoluteSw { bits: sw.bits, zzz_lsb: sw.base, yyy_lsb: sw.base + s }
+            AbsoluteSw {
+                bits: sw.bits,
+                zzz_lsb: sw.base,
+                yyy_lsb: sw.base + s,
+            }
         } else {
-            AbsoluteSw { bits: sw.bits, zzz_lsb: sw.base + s, yyy_lsb: sw.base }
+            AbsoluteSw {
+                bits: sw.bits,
+                zzz_lsb: sw.base + s,
+                yyy_lsb: sw.base,
+            }
         }
     }
 }
@@ -248,7 +286,8 @@ mod tests {
 
     fn legal_small() -> impl Iterator<Item = Swizzle> {
         (0..=3u32).flat_map(|b| {
-            (0..=6u32).flat_map(move |m| (-8..=8i32).filter_map(move |s| Swizzle::try_new(b, m, s).ok()))
+            (0..=6u32)
+                .flat_map(move |m| (-8..=8i32).filter_map(move |s| Swizzle::try_new(b, m, s).ok()))
         })
     }
 
@@ -263,7 +302,11 @@ mod tests {
             for vec in POW2 {
                 for per_phase in POW2 {
                     for max_phase in POW2 {
-                        let t = TritonShared { vec, per_phase, max_phase };
+                        let t = TritonShared {
+                            vec,
+                            per_phase,
+                            max_phase,
+                        };
                         let sw = match t.to_swizzle(row_elems) {
                             Ok(sw) => sw,
                             Err(e) => {
@@ -284,7 +327,14 @@ mod tests {
                         if max_phase > 1 {
                             assert_eq!(back, t, "{sw}");
                         } else {
-                            assert_eq!(back, TritonShared { vec: 1, per_phase: 1, max_phase: 1 });
+                            assert_eq!(
+                                back,
+                                TritonShared {
+                                    vec: 1,
+                                    per_phase: 1,
+                                    max_phase: 1
+                                }
+                            );
                         }
                     }
                 }
@@ -305,7 +355,10 @@ mod tests {
                     Ok(t) => {
                         assert!(ok, "{sw} L={row_elems}");
                         let again = t.to_swizzle(row_elems).unwrap();
-                        assert!(sw.is_identity() && again.is_identity() || again == sw, "{sw} -> {t:?} -> {again}");
+                        assert!(
+                            sw.is_identity() && again.is_identity() || again == sw,
+                            "{sw} -> {t:?} -> {again}"
+                        );
                     }
                     Err(_) => assert!(!ok, "{sw} L={row_elems}"),
                 }
@@ -315,11 +368,32 @@ mod tests {
 
     #[test]
     fn triton_errors() {
-        let t = TritonShared { vec: 8, per_phase: 1, max_phase: 8 };
-        assert!(matches!(t.to_swizzle(48), Err(ConvertError::NotPowerOfTwo { what: "row length", .. })));
-        assert!(matches!(t.to_swizzle(32), Err(ConvertError::PhaseWiderThanRow { .. })));
-        let odd = TritonShared { vec: 6, per_phase: 1, max_phase: 8 };
-        assert!(odd.to_swizzle(64).unwrap_err().to_string().contains("vec = 6"));
+        let t = TritonShared {
+            vec: 8,
+            per_phase: 1,
+            max_phase: 8,
+        };
+        assert!(matches!(
+            t.to_swizzle(48),
+            Err(ConvertError::NotPowerOfTwo {
+                what: "row length",
+                ..
+            })
+        ));
+        assert!(matches!(
+            t.to_swizzle(32),
+            Err(ConvertError::PhaseWiderThanRow { .. })
+        ));
+        let odd = TritonShared {
+            vec: 6,
+            per_phase: 1,
+            max_phase: 8,
+        };
+        assert!(odd
+            .to_swizzle(64)
+            .unwrap_err()
+            .to_string()
+            .contains("vec = 6"));
         let e = TritonShared::from_swizzle(Swizzle::new(3, 3, -3), 64).unwrap_err();
         assert!(e.to_string().contains("S must be positive"), "{e}");
         let s = t.to_swizzle_in(64, Elem::F16).unwrap();
@@ -335,7 +409,11 @@ mod tests {
             assert_eq!(mode.swizzle_bytes(), bytes);
             let sw = mode.swizzle();
             for addr in 0..4 * mode.alignment() {
-                assert_eq!(sw.apply(addr), thunderkittens_apply(addr, bytes), "{mode} at {addr}");
+                assert_eq!(
+                    sw.apply(addr),
+                    thunderkittens_apply(addr, bytes),
+                    "{mode} at {addr}"
+                );
             }
         }
         for mode in ByteMode::ALL {
@@ -357,7 +435,19 @@ mod tests {
                 assert_eq!(abs.yyy_lsb, sw.yyy_msk().trailing_zeros(), "{sw}");
             }
         }
-        assert!(AbsoluteSw { bits: 3, zzz_lsb: 4, yyy_lsb: 6 }.to_swizzle().is_err());
-        assert!(AbsoluteSw { bits: 3, zzz_lsb: 4, yyy_lsb: 1000 }.to_swizzle().is_err());
+        assert!(AbsoluteSw {
+            bits: 3,
+            zzz_lsb: 4,
+            yyy_lsb: 6
+        }
+        .to_swizzle()
+        .is_err());
+        assert!(AbsoluteSw {
+            bits: 3,
+            zzz_lsb: 4,
+            yyy_lsb: 1000
+        }
+        .to_swizzle()
+        .is_err());
     }
 }

@@ -41,7 +41,11 @@ pub enum TileError {
     /// `rows * cols` (or its size in bytes) does not fit in a `u32`.
     TooLarge { rows: u32, cols: u32 },
     /// The swizzle's period (in elements) does not divide the element count, so it would map some element outside.
-    PeriodDoesNotDivide { swizzle: Swizzle, period: u64, elems: u32 },
+    PeriodDoesNotDivide {
+        swizzle: Swizzle,
+        period: u64,
+        elems: u32,
+    },
     /// A byte-unit swizzle has no exact form on this element type.
     Unit(UnitError),
 }
@@ -78,7 +82,12 @@ impl Tile {
         if elems * elem.bytes() as u64 > u32::MAX as u64 {
             return Err(TileError::TooLarge { rows, cols });
         }
-        Ok(Tile { rows, cols, elem, order })
+        Ok(Tile {
+            rows,
+            cols,
+            elem,
+            order,
+        })
     }
 
     /// Number of elements (never 0: `new` refuses empty tiles).
@@ -94,7 +103,10 @@ impl Tile {
 
     /// Unswizzled element offset of `(row, col)`; panics outside the tile.
     pub const fn linear(&self, row: u32, col: u32) -> u32 {
-        assert!(row < self.rows && col < self.cols, "(row, col) outside the tile");
+        assert!(
+            row < self.rows && col < self.cols,
+            "(row, col) outside the tile"
+        );
         match self.order {
             Order::RowMajor => row * self.cols + col,
             Order::ColMajor => col * self.rows + row,
@@ -144,7 +156,11 @@ impl SwizzledTile {
     pub const fn new(tile: Tile, swizzle: Swizzle) -> Result<SwizzledTile, TileError> {
         let period = swizzle.period();
         if !(tile.len() as u64).is_multiple_of(period) {
-            return Err(TileError::PeriodDoesNotDivide { swizzle, period, elems: tile.len() });
+            return Err(TileError::PeriodDoesNotDivide {
+                swizzle,
+                period,
+                elems: tile.len(),
+            });
         }
         Ok(SwizzledTile { tile, swizzle })
     }
@@ -192,7 +208,11 @@ impl SwizzledTile {
 
 impl fmt::Display for SwizzledTile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} with {} on {}", self.tile, self.swizzle, self.tile.elem)
+        write!(
+            f,
+            "{} with {} on {}",
+            self.tile, self.swizzle, self.tile.elem
+        )
     }
 }
 
@@ -208,19 +228,27 @@ mod tests {
         for b in 0..=3u32 {
             for m in 0..=4u32 {
                 for s in -6..=6i32 {
-                    let Ok(sw) = Swizzle::try_new(b, m, s) else { continue };
+                    let Ok(sw) = Swizzle::try_new(b, m, s) else {
+                        continue;
+                    };
                     for rows in sides {
                         for cols in sides {
                             for order in [Order::RowMajor, Order::ColMajor] {
                                 let tile = Tile::new(rows, cols, Elem::F16, order).unwrap();
                                 let st = SwizzledTile::new(tile, sw);
-                                assert_eq!(st.is_ok(), (tile.len() as u64).is_multiple_of(sw.period()));
+                                assert_eq!(
+                                    st.is_ok(),
+                                    (tile.len() as u64).is_multiple_of(sw.period())
+                                );
                                 let Ok(st) = st else { continue };
                                 let mut seen = vec![false; tile.len() as usize];
                                 for r in 0..rows {
                                     for c in 0..cols {
                                         let o = st.offset(r, c);
-                                        assert!(o < tile.len() && !seen[o as usize], "{st} at ({r},{c})");
+                                        assert!(
+                                            o < tile.len() && !seen[o as usize],
+                                            "{st} at ({r},{c})"
+                                        );
                                         seen[o as usize] = true;
                                         assert_eq!(st.coord(o), (r, c), "{st}");
                                         assert_eq!(st.byte_offset(r, c), o * 2);
@@ -236,14 +264,23 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert!(matches!(Tile::new(0, 8, Elem::F16, Order::RowMajor), Err(TileError::Empty { .. })));
-        assert!(matches!(Tile::new(65536, 65536, Elem::F16, Order::RowMajor), Err(TileError::TooLarge { .. })));
+        assert!(matches!(
+            Tile::new(0, 8, Elem::F16, Order::RowMajor),
+            Err(TileError::Empty { .. })
+        ));
+        assert!(matches!(
+            Tile::new(65536, 65536, Elem::F16, Order::RowMajor),
+            Err(TileError::TooLarge { .. })
+        ));
         let small = Tile::new(8, 8, Elem::F16, Order::RowMajor).unwrap();
         let e = SwizzledTile::new(small, Swizzle::new(3, 3, 3)).unwrap_err();
         assert!(e.to_string().contains("repeats every 512 elements"), "{e}");
         let lossy = SwizzleIn::new(Swizzle::new(3, 1, 3), Unit::Bytes);
         let f32_tile = Tile::new(64, 64, Elem::F32, Order::RowMajor).unwrap();
-        assert!(matches!(SwizzledTile::with_unit(f32_tile, lossy), Err(TileError::Unit(_))));
+        assert!(matches!(
+            SwizzledTile::with_unit(f32_tile, lossy),
+            Err(TileError::Unit(_))
+        ));
     }
 
     #[test]

@@ -62,10 +62,16 @@ impl Elem {
 
     /// Every named element type ([`names::ELEMS`]), in size order.
     pub const ALL: [Elem; names::ELEMS.len()] = {
-        let mut all = [Elem { name: "", log2_bytes: 0 }; names::ELEMS.len()];
+        let mut all = [Elem {
+            name: "",
+            log2_bytes: 0,
+        }; names::ELEMS.len()];
         let mut i = 0;
         while i < all.len() {
-            all[i] = Elem { name: names::ELEMS[i].0, log2_bytes: names::ELEMS[i].1 };
+            all[i] = Elem {
+                name: names::ELEMS[i].0,
+                log2_bytes: names::ELEMS[i].1,
+            };
             i += 1;
         }
         all
@@ -77,7 +83,10 @@ impl Elem {
         let mut i = 0;
         while i < names::ELEMS.len() {
             if names::str_eq(names::ELEMS[i].0, name) {
-                return Elem { name: names::ELEMS[i].0, log2_bytes: names::ELEMS[i].1 };
+                return Elem {
+                    name: names::ELEMS[i].0,
+                    log2_bytes: names::ELEMS[i].1,
+                };
             }
             i += 1;
         }
@@ -182,7 +191,11 @@ impl Swizzle {
     pub const fn downcast(self, log2_n: u32) -> Result<Swizzle, UnitError> {
         let base = self.base.saturating_add(log2_n);
         match rules::validate(self.bits, base, self.shift) {
-            Ok(()) => Ok(Swizzle { bits: self.bits, base, shift: self.shift }),
+            Ok(()) => Ok(Swizzle {
+                bits: self.bits,
+                base,
+                shift: self.shift,
+            }),
             Err(e) => Err(UnitError::Rule(e)),
         }
     }
@@ -197,11 +210,19 @@ impl Swizzle {
     /// ```
     pub const fn upcast(self, log2_n: u32) -> Swizzle {
         if self.base >= log2_n {
-            Swizzle { bits: self.bits, base: self.base - log2_n, shift: self.shift }
+            Swizzle {
+                bits: self.bits,
+                base: self.base - log2_n,
+                shift: self.shift,
+            }
         } else {
             let deficit = log2_n - self.base;
             let bits = self.bits.saturating_sub(deficit);
-            Swizzle { bits, base: 0, shift: self.shift }
+            Swizzle {
+                bits,
+                base: 0,
+                shift: self.shift,
+            }
         }
     }
 
@@ -219,7 +240,10 @@ impl Swizzle {
     /// (`M >= log2(elem bytes)`); see [`Swizzle::upcast`] for CuTe's lossy rule.
     pub const fn to_elems(self, elem: Elem) -> Result<Swizzle, UnitError> {
         if self.bits != 0 && self.base < elem.log2_bytes() {
-            return Err(UnitError::SplitsElements { swizzle: self, elem_bytes: elem.bytes() });
+            return Err(UnitError::SplitsElements {
+                swizzle: self,
+                elem_bytes: elem.bytes(),
+            });
         }
         Ok(self.upcast(elem.log2_bytes()))
     }
@@ -254,7 +278,10 @@ impl SwizzleIn {
     /// The same permutation of memory on byte addresses. Exact.
     pub const fn to_bytes(self) -> Result<SwizzleIn, UnitError> {
         match self.swizzle.downcast(self.unit.log2_bytes()) {
-            Ok(swizzle) => Ok(SwizzleIn { swizzle, unit: Unit::Bytes }),
+            Ok(swizzle) => Ok(SwizzleIn {
+                swizzle,
+                unit: Unit::Bytes,
+            }),
             Err(e) => Err(e),
         }
     }
@@ -268,9 +295,15 @@ impl SwizzleIn {
         let to = unit.log2_bytes();
         if bytes.bits != 0 && bytes.base < to {
             // Report the element size we were asked for.
-            return Err(UnitError::SplitsElements { swizzle: bytes, elem_bytes: 1 << to });
+            return Err(UnitError::SplitsElements {
+                swizzle: bytes,
+                elem_bytes: 1 << to,
+            });
         }
-        Ok(SwizzleIn { swizzle: bytes.upcast(to), unit })
+        Ok(SwizzleIn {
+            swizzle: bytes.upcast(to),
+            unit,
+        })
     }
 }
 
@@ -303,11 +336,20 @@ pub enum ByteMode {
 }
 
 impl ByteMode {
-    pub const ALL: [ByteMode; 4] = [ByteMode::None, ByteMode::Sw32, ByteMode::Sw64, ByteMode::Sw128];
+    pub const ALL: [ByteMode; 4] = [
+        ByteMode::None,
+        ByteMode::Sw32,
+        ByteMode::Sw64,
+        ByteMode::Sw128,
+    ];
 
     /// The swizzle on byte addresses: `Sw<B, 4, 3>` with `B` from [`names::MODES`].
     pub const fn swizzle(self) -> Swizzle {
-        Swizzle::new(names::MODES[self as usize].1, names::MODE_BASE, names::MODE_SHIFT)
+        Swizzle::new(
+            names::MODES[self as usize].1,
+            names::MODE_BASE,
+            names::MODE_SHIFT,
+        )
     }
 
     /// The mode called `name` ([`ByteMode::name`]); panics (a compile error in `const`) if there is none.
@@ -374,7 +416,9 @@ impl ByteMode {
 
     /// Parse [`ByteMode::name`] or [`ByteMode::cu_name`].
     pub fn from_name(name: &str) -> Option<ByteMode> {
-        ByteMode::ALL.into_iter().find(|m| m.name() == name || m.cu_name() == name)
+        ByteMode::ALL
+            .into_iter()
+            .find(|m| m.name() == name || m.cu_name() == name)
     }
 
     /// The mode whose byte swizzle is exactly `sw` (any identity counts as `None`).
@@ -408,7 +452,8 @@ mod tests {
 
     fn legal_small() -> impl Iterator<Item = Swizzle> {
         (0..=3u32).flat_map(|b| {
-            (0..=6u32).flat_map(move |m| (-6..=6i32).filter_map(move |s| Swizzle::try_new(b, m, s).ok()))
+            (0..=6u32)
+                .flat_map(move |m| (-6..=6i32).filter_map(move |s| Swizzle::try_new(b, m, s).ok()))
         })
     }
 
@@ -423,7 +468,11 @@ mod tests {
                 assert_eq!(bytes.to_elems(elem), Ok(sw), "{sw} via bytes of {elem}");
                 for e in 0..2048u32 {
                     for k in 0..n {
-                        assert_eq!(bytes.apply(e * n + k), sw.apply(e) * n + k, "{sw} {elem} at {e}+{k}");
+                        assert_eq!(
+                            bytes.apply(e * n + k),
+                            sw.apply(e) * n + k,
+                            "{sw} {elem} at {e}+{k}"
+                        );
                     }
                 }
             }
@@ -438,12 +487,19 @@ mod tests {
             for elem in [Elem::F16, Elem::F32, Elem::F64] {
                 let l = elem.log2_bytes();
                 let up = sw.upcast(l);
-                assert!(Swizzle::try_new(up.bits, up.base, up.shift).is_ok(), "{sw} -> {up}");
+                assert!(
+                    Swizzle::try_new(up.bits, up.base, up.shift).is_ok(),
+                    "{sw} -> {up}"
+                );
                 let exact = sw.is_identity() || sw.base >= l;
                 assert_eq!(sw.to_elems(elem).is_ok(), exact, "{sw} {elem}");
                 let low = (1u32 << l) - 1;
                 for e in 0..4096u32 {
-                    assert_eq!(up.apply(e), (sw.apply(e << l) & !low) >> l, "{sw} upcast {l} at {e}");
+                    assert_eq!(
+                        up.apply(e),
+                        (sw.apply(e << l) & !low) >> l,
+                        "{sw} upcast {l} at {e}"
+                    );
                 }
             }
         }
@@ -457,8 +513,14 @@ mod tests {
         assert_eq!(ByteMode::Sw32.alignment(), 256);
         assert_eq!(ByteMode::Sw64.alignment(), 512);
         assert_eq!(ByteMode::Sw128.alignment(), 1024);
-        assert_eq!(ByteMode::Sw128.swizzle_for(Unit::Elems(Elem::F16)), Swizzle::new(3, 3, 3));
-        assert_eq!(ByteMode::Sw64.swizzle_for(Unit::Elems(Elem::F32)), Swizzle::new(2, 2, 3));
+        assert_eq!(
+            ByteMode::Sw128.swizzle_for(Unit::Elems(Elem::F16)),
+            Swizzle::new(3, 3, 3)
+        );
+        assert_eq!(
+            ByteMode::Sw64.swizzle_for(Unit::Elems(Elem::F32)),
+            Swizzle::new(2, 2, 3)
+        );
         for m in ByteMode::ALL {
             assert_eq!(ByteMode::from_name(m.name()), Some(m));
             assert_eq!(ByteMode::from_name(m.cu_name()), Some(m));
@@ -477,7 +539,10 @@ mod tests {
     fn names_round_trip() {
         for e in Elem::ALL {
             assert_eq!(Elem::from_name(e.name()), Some(e));
-            assert_eq!(Unit::from_name(&Unit::Elems(e).to_string()), Some(Unit::Elems(e)));
+            assert_eq!(
+                Unit::from_name(&Unit::Elems(e).to_string()),
+                Some(Unit::Elems(e))
+            );
         }
         assert_eq!(Unit::from_name("bytes"), Some(Unit::Bytes));
         assert_eq!(Elem::from_name("f17"), None);
@@ -487,10 +552,16 @@ mod tests {
     fn unit_errors() {
         let e = Swizzle::new(3, 1, 3).to_elems(Elem::F32).unwrap_err();
         assert!(e.to_string().contains("inside 4-byte elements"), "{e}");
-        assert!(matches!(Swizzle::new(3, 26, 3).to_bytes(Elem::F64), Err(UnitError::Rule(_))));
+        assert!(matches!(
+            Swizzle::new(3, 26, 3).to_bytes(Elem::F64),
+            Err(UnitError::Rule(_))
+        ));
         let sw = SwizzleIn::new(Swizzle::new(2, 0, 2), Unit::Elems(Elem::F16));
         assert_eq!(sw.to_bytes().unwrap().swizzle, Swizzle::new(2, 1, 2));
         assert!(sw.to_unit(Unit::Elems(Elem::F32)).is_err());
-        assert_eq!(sw.to_unit(Unit::Elems(Elem::U8)).unwrap().swizzle, Swizzle::new(2, 1, 2));
+        assert_eq!(
+            sw.to_unit(Unit::Elems(Elem::U8)).unwrap().swizzle,
+            Swizzle::new(2, 1, 2)
+        );
     }
 }

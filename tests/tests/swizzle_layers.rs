@@ -16,7 +16,10 @@ fn macro_agrees_with_library() {
     assert_eq!(swizzle!(SW64), ByteMode::Sw64.swizzle());
     assert_eq!(swizzle!(SW128), ByteMode::Sw128.swizzle());
     assert_eq!(swizzle!(NONE), ByteMode::None.swizzle());
-    assert_eq!(swizzle!(SW128, unit = bf16), ByteMode::Sw128.swizzle().to_elems(Elem::BF16).unwrap());
+    assert_eq!(
+        swizzle!(SW128, unit = bf16),
+        ByteMode::Sw128.swizzle().to_elems(Elem::BF16).unwrap()
+    );
     assert_eq!(swizzle!(SW64, unit = f64), Swizzle::new(2, 1, 3));
     assert_eq!(swizzle!(SW32, unit = b128), Swizzle::new(1, 0, 3));
     assert_eq!(swizzle!(SW128, unit = bytes), ByteMode::Sw128.swizzle());
@@ -28,22 +31,35 @@ fn macro_agrees_with_library() {
 fn sw128_on_an_f16_tile_three_ways() {
     let tile = Tile::new(64, 64, Elem::F16, Order::RowMajor).unwrap();
     let st = SwizzledTile::with_unit(tile, ByteMode::Sw128.swizzle_in()).unwrap();
-    let triton = TritonShared { vec: 8, per_phase: 1, max_phase: 8 };
+    let triton = TritonShared {
+        vec: 8,
+        per_phase: 1,
+        max_phase: 8,
+    };
     assert_eq!(triton.to_swizzle(64), Ok(st.swizzle()));
     for r in 0..64 {
         for c in 0..64 {
             let byte = (r * 64 + c) * 2;
-            assert_eq!(st.byte_offset(r, c), thunderkittens_apply(byte, 128), "({r},{c})");
+            assert_eq!(
+                st.byte_offset(r, c),
+                thunderkittens_apply(byte, 128),
+                "({r},{c})"
+            );
             assert_eq!(st.offset(r, c), triton.offset(r, c, 64), "({r},{c})");
         }
     }
-    assert_eq!(ByteMode::Sw128.swizzle_for(Unit::Elems(Elem::F16)), st.swizzle());
+    assert_eq!(
+        ByteMode::Sw128.swizzle_for(Unit::Elems(Elem::F16)),
+        st.swizzle()
+    );
 }
 
 /// 8 offsets land in 8 different 16-byte chunks of a 128-byte line (ldmatrix's 8 row reads are conflict-free).
 fn distinct_chunks(offsets: impl Iterator<Item = u32>) -> bool {
     let mut seen = [false; 8];
-    offsets.map(|o| ((o / 8) % 8) as usize).all(|c| !std::mem::replace(&mut seen[c], true))
+    offsets
+        .map(|o| ((o / 8) % 8) as usize)
+        .all(|c| !std::mem::replace(&mut seen[c], true))
 }
 
 /// Seed 002, problem 2.1: a 16x256 f16 tile read (1) as 16x16 blocks, and (2) with each 256-element row read as a
@@ -70,11 +86,19 @@ fn seed_002_two_layers() {
         for chunk in 0..2u32 {
             for block in 0..16u32 {
                 // Pattern 1: block `block` of the tile, tile rows half*8 .. half*8+8.
-                let p1 = (0..8).map(|r| layers.apply((half * 8 + r) * 256 + block * 16 + chunk * 8));
-                assert!(distinct_chunks(p1), "pattern 1, block {block}, half {half}, chunk {chunk}");
+                let p1 =
+                    (0..8).map(|r| layers.apply((half * 8 + r) * 256 + block * 16 + chunk * 8));
+                assert!(
+                    distinct_chunks(p1),
+                    "pattern 1, block {block}, half {half}, chunk {chunk}"
+                );
                 // Pattern 2: tile row `block` as a 16x16 block, its rows half*8 .. half*8+8.
-                let p2 = (0..8).map(|r| layers.apply(block * 256 + (half * 8 + r) * 16 + chunk * 8));
-                assert!(distinct_chunks(p2), "pattern 2, row {block}, half {half}, chunk {chunk}");
+                let p2 =
+                    (0..8).map(|r| layers.apply(block * 256 + (half * 8 + r) * 16 + chunk * 8));
+                assert!(
+                    distinct_chunks(p2),
+                    "pattern 2, row {block}, half {half}, chunk {chunk}"
+                );
             }
         }
     }

@@ -18,14 +18,18 @@ pub enum Item {
 impl Parse for Args {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let items = Punctuated::<Item, Token![,]>::parse_terminated(input)?;
-        Ok(Args { items: items.into_iter().collect() })
+        Ok(Args {
+            items: items.into_iter().collect(),
+        })
     }
 }
 
 impl Parse for Item {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         if !input.peek(Ident) {
-            return Err(input.error("expected `B = <int>`, `M = <int>`, `S = <int>`, or a named mode such as `SW128`"));
+            return Err(input.error(
+                "expected `B = <int>`, `M = <int>`, `S = <int>`, or a named mode such as `SW128`",
+            ));
         }
         let key: Ident = input.parse()?;
         if input.peek(Token![=]) {

@@ -11,7 +11,9 @@ pub fn generate(spec: &Spec) -> TokenStream {
         },
         Spec::Mode { mode, unit } => {
             let unit = match unit.as_deref() {
-                None | Some("bytes") | Some("byte") => quote! { ::swizzle_core::units::Unit::Bytes },
+                None | Some("bytes") | Some("byte") => {
+                    quote! { ::swizzle_core::units::Unit::Bytes }
+                }
                 Some(elem) => quote! {
                     ::swizzle_core::units::Unit::Elems(::swizzle_core::units::Elem::named(#elem))
                 },

@@ -43,19 +43,27 @@ pub fn validate(args: &Args) -> syn::Result<Spec> {
                 if names::mode_bits(&name.to_string()).is_none() {
                     errors.push(Error::new(
                         name.span(),
-                        format!("unknown swizzle mode `{name}`: expected one of {}", names::list(&names::MODES)),
+                        format!(
+                            "unknown swizzle mode `{name}`: expected one of {}",
+                            names::list(&names::MODES)
+                        ),
                     ));
                 }
                 mode = Some(name);
             }
             Item::Name(name) => errors.push(Error::new(
                 name.span(),
-                format!("expected `key = value`, found `{name}` (a named mode may only come first)"),
+                format!(
+                    "expected `key = value`, found `{name}` (a named mode may only come first)"
+                ),
             )),
             Item::Pair { key, value } => {
                 let k = key.to_string();
                 if !matches!(k.as_str(), "B" | "M" | "S" | "unit") {
-                    errors.push(Error::new(key.span(), format!("unknown key `{k}`: {KEYS_HELP}")));
+                    errors.push(Error::new(
+                        key.span(),
+                        format!("unknown key `{k}`: {KEYS_HELP}"),
+                    ));
                     continue;
                 }
                 if seen.contains(&key) {
@@ -98,7 +106,10 @@ pub fn validate(args: &Args) -> syn::Result<Spec> {
             }
         }
         errors.finish()?;
-        return Ok(Spec::Mode { mode: name.to_string(), unit: unit.map(|(_, u)| u) });
+        return Ok(Spec::Mode {
+            mode: name.to_string(),
+            unit: unit.map(|(_, u)| u),
+        });
     }
 
     if let Some((key, _)) = unit {
@@ -109,7 +120,10 @@ pub fn validate(args: &Args) -> syn::Result<Spec> {
         ));
     }
     let missing = |name: &str| {
-        Error::new(Span::call_site(), format!("missing key `{name}`: write `swizzle!(B = .., M = .., S = ..)`"))
+        Error::new(
+            Span::call_site(),
+            format!("missing key `{name}`: write `swizzle!(B = .., M = .., S = ..)`"),
+        )
     };
     let b = b.ok_or_else(|| missing("B"));
     let m = m.ok_or_else(|| missing("M"));
@@ -168,15 +182,30 @@ fn non_negative(v: &Value, key: &str) -> syn::Result<u32> {
 /// An integer literal, optionally negated (`-3`). Anything else (a path, a float, an expression) is refused:
 /// the macro checks the rules while expanding, so it must see the numbers.
 fn integer(expr: &Expr) -> syn::Result<Value<'_>> {
-    let not_int = || Error::new_spanned(expr, "expected an integer literal (the macro checks the value while expanding)");
+    let not_int = || {
+        Error::new_spanned(
+            expr,
+            "expected an integer literal (the macro checks the value while expanding)",
+        )
+    };
     match expr {
-        Expr::Lit(ExprLit { lit: Lit::Int(lit), .. }) => {
-            Ok(Value { n: lit.base10_parse::<i64>().map_err(|_| not_int())?, expr })
-        }
-        Expr::Unary(ExprUnary { op: UnOp::Neg(_), expr: inner, .. }) => match &**inner {
-            Expr::Lit(ExprLit { lit: Lit::Int(lit), .. }) => {
-                Ok(Value { n: -lit.base10_parse::<i64>().map_err(|_| not_int())?, expr })
-            }
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(lit), ..
+        }) => Ok(Value {
+            n: lit.base10_parse::<i64>().map_err(|_| not_int())?,
+            expr,
+        }),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr: inner,
+            ..
+        }) => match &**inner {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(lit), ..
+            }) => Ok(Value {
+                n: -lit.base10_parse::<i64>().map_err(|_| not_int())?,
+                expr,
+            }),
             _ => Err(not_int()),
         },
         Expr::Group(g) => integer(&g.expr),
@@ -187,18 +216,30 @@ fn integer(expr: &Expr) -> syn::Result<Value<'_>> {
 
 /// A unit name: a bare identifier known to `names`.
 fn unit_name(expr: &Expr) -> syn::Result<String> {
-    let help = || format!("expected `{}` or one of {}", names::BYTES, names::list(&names::ELEMS));
+    let help = || {
+        format!(
+            "expected `{}` or one of {}",
+            names::BYTES,
+            names::list(&names::ELEMS)
+        )
+    };
     let ident = match expr {
         Expr::Path(p) if p.qself.is_none() => p.path.get_ident().cloned(),
         Expr::Group(g) => return unit_name(&g.expr),
         _ => None,
     };
     let Some(ident) = ident else {
-        return Err(Error::new_spanned(expr, format!("expected a unit name: {}", help())));
+        return Err(Error::new_spanned(
+            expr,
+            format!("expected a unit name: {}", help()),
+        ));
     };
     let name = ident.to_string();
     if names::unit_log2_bytes(&name).is_none() {
-        return Err(Error::new_spanned(expr, format!("unknown unit `{name}`: {}", help())));
+        return Err(Error::new_spanned(
+            expr,
+            format!("unknown unit `{name}`: {}", help()),
+        ));
     }
     Ok(name)
 }

@@ -29,7 +29,10 @@ const TRAILING: Swizzle = swizzle!(B = 1, M = 4, S = 3,);
 fn main() {
     assert_eq!(SW, Swizzle::new(3, 3, 3));
     assert_eq!(SW128, ByteMode::Sw128.swizzle());
-    assert_eq!(SW128_F16, ByteMode::Sw128.swizzle().to_elems(Elem::F16).unwrap());
+    assert_eq!(
+        SW128_F16,
+        ByteMode::Sw128.swizzle().to_elems(Elem::F16).unwrap()
+    );
     assert_eq!(TRAILING, swizzle!(SW32));
     let local = swizzle!(B = 3, M = 4);
     assert_eq!(local.to_string(), "Sw<3,4,3>");
