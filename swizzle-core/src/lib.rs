@@ -25,4 +25,7 @@ pub mod cuda;
 
 pub use rules::RuleError;
 pub use swizzle::{ParseSwizzleError, Swizzle};
+pub use units::{ByteMode, Elem, SwizzleIn, Unit};
+pub use compose::{Composed, Layer, SwizzleFn};
+pub use tile::{Order, SwizzledTile, Tile};
 pub use swizzle_macros::{raster, swizzle};
