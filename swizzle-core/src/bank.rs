@@ -391,6 +391,18 @@ pub const fn wavefronts(op: Op, addrs: &[u32; WARP]) -> u32 {
     total
 }
 
+/// The ideal cost of an instruction: one wavefront per phase it uses.
+///
+/// ```
+/// use swizzle_core::bank::{ideal, Op};
+/// assert_eq!(ideal(Op::LDMATRIX_X2, &[0; 32]), 2);
+/// assert_eq!(ideal(Op::STS128, &[0; 32]), 4);
+/// assert_eq!(ideal(Op::LDS128, &[0; 32]), 2); // paired load: half-warp phases
+/// ```
+pub const fn ideal(op: Op, addrs: &[u32; WARP]) -> u32 {
+    op.address_lanes().div_ceil(op.phase_lanes_for(addrs))
+}
+
 /// One phase of a [`Report`]: which lanes it serves, what it costs, and where it collides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Phase {

@@ -53,6 +53,7 @@ pub enum Layout {
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Layout::Swizzled { swizzle: SwizzleFn::Single(s), .. } if s.is_identity() => f.write_str("unswizzled"),
             Layout::Swizzled { swizzle, unit } => write!(f, "{swizzle} on {unit}"),
             Layout::Padded { pad_bytes } => write!(f, "padded +{pad_bytes} B per row"),
         }
@@ -134,6 +135,24 @@ impl Smem {
         self.byte_addr_linear(self.tile.linear(row, col))
     }
 
+    /// True when every naturally aligned `bytes`-wide run of the unswizzled tile stays contiguous and aligned:
+    /// each swizzle layer moves whole units of at least `bytes` (`2^M` units of `unit`), and a padded pitch is a
+    /// multiple of `bytes`.
+    pub const fn keeps_whole(&self, bytes: u32) -> bool {
+        match self.layout {
+            Layout::Swizzled { swizzle, unit } => {
+                let (a, b) = match swizzle {
+                    SwizzleFn::Single(s) => (s, Swizzle::IDENTITY),
+                    SwizzleFn::Composed(c) => (c.first, c.second),
+                };
+                let k = unit.log2_bytes();
+                (a.is_identity() || (1u64 << (a.base + k)) >= bytes as u64)
+                    && (b.is_identity() || (1u64 << (b.base + k)) >= bytes as u64)
+            }
+            Layout::Padded { pad_bytes } => (self.line_len() * self.tile.elem.bytes() + pad_bytes) % bytes == 0,
+        }
+    }
+
     /// Bytes of shared memory the tile occupies (padding included).
     pub const fn footprint(&self) -> u32 {
         match self.layout {
@@ -199,6 +218,9 @@ pub enum PatternError {
     Shape { rows: u32, cols: u32, block_rows: u32, block_bytes: u32 },
     /// The element size does not fit the pattern (ldmatrix rows need elements of at most 16 bytes, etc.).
     Elem { elem_bytes: u32 },
+    /// The layout splits or misaligns a lane's `bytes`-wide access (a swizzle moving pieces smaller than it, or a
+    /// padded pitch that is not a multiple of it): the instruction could not be issued.
+    SplitsAccess { bytes: u32 },
 }
 
 impl fmt::Display for PatternError {
@@ -208,6 +230,9 @@ impl fmt::Display for PatternError {
                 write!(f, "a {rows}x{cols} view is not a whole number of {block_rows}-row x {block_bytes}-byte blocks")
             }
             PatternError::Elem { elem_bytes } => write!(f, "{elem_bytes}-byte elements do not fit this pattern"),
+            PatternError::SplitsAccess { bytes } => {
+                write!(f, "the layout does not keep each lane's {bytes}-byte access contiguous and aligned")
+            }
         }
     }
 }
@@ -331,6 +356,18 @@ impl Pattern {
         Ok(())
     }
 
+    /// [`Pattern::check`], and that `smem`'s layout keeps each lane's access whole ([`Smem::keeps_whole`]).
+    pub const fn check_on(&self, smem: &Smem) -> Result<(), PatternError> {
+        if let Err(e) = self.check(smem.tile) {
+            return Err(e);
+        }
+        let bytes = self.op(smem.tile.elem).bytes_per_lane();
+        if !smem.keeps_whole(bytes) {
+            return Err(PatternError::SplitsAccess { bytes });
+        }
+        Ok(())
+    }
+
     /// Warp instructions needed to cover the tile once (0 if [`Pattern::check`] fails).
     pub const fn instructions(&self, tile: Tile) -> u32 {
         if self.check(tile).is_err() {
@@ -397,7 +434,7 @@ impl Pattern {
 
     /// The tile-level report for this pattern on `smem`; an empty report if the pattern cannot walk the tile.
     pub fn report(&self, smem: &Smem) -> TileReport {
-        let acc = self.accesses(smem).unwrap_or_default();
+        let acc = if self.check_on(smem).is_ok() { self.accesses(smem).unwrap_or_default() } else { Vec::new() };
         TileReport::new(self.to_string(), &acc)
     }
 }
