@@ -30,11 +30,19 @@ pub fn run(args: Args) -> Result<(), String> {
     if args.batch {
         return batch();
     }
-    let op: Op = args.op.unwrap_or_default().parse().map_err(|e| format!("--op: {e}"))?;
+    let op: Op = args
+        .op
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e| format!("--op: {e}"))?;
     let text = args.addrs.unwrap_or_default();
     let addrs: Vec<u32> = text
         .split(',')
-        .map(|a| a.trim().parse::<u32>().map_err(|_| format!("--addrs: {a:?} is not a byte address")))
+        .map(|a| {
+            a.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("--addrs: {a:?} is not a byte address"))
+        })
         .collect::<Result<_, _>>()?;
     let addrs = check_addrs(op, &addrs).map_err(|e| format!("--addrs: {e}"))?;
     let r = bank::report(op, &addrs);
@@ -51,11 +59,17 @@ struct Line {
 
 /// Answer one input line: the JSON to print, or the reason it is bad.
 fn answer(line: &str) -> Result<String, String> {
-    let l: Line = serde_json::from_str(line).map_err(|e| format!("not {{\"op\": ..., \"addrs\": [...]}}: {e}"))?;
+    let l: Line = serde_json::from_str(line)
+        .map_err(|e| format!("not {{\"op\": ..., \"addrs\": [...]}}: {e}"))?;
     let op: Op = l.op.parse().map_err(|e| format!("{e}"))?;
     let addrs = check_addrs(op, &l.addrs).map_err(|e| e.to_string())?;
     let r = bank::report(op, &addrs);
-    Ok(format!(r#"{{"wavefronts":{},"ideal":{},"conflicts":{}}}"#, r.wavefronts, r.ideal, r.conflicts()))
+    Ok(format!(
+        r#"{{"wavefronts":{},"ideal":{},"conflicts":{}}}"#,
+        r.wavefronts,
+        r.ideal,
+        r.conflicts()
+    ))
 }
 
 fn batch() -> Result<(), String> {
@@ -78,6 +92,8 @@ fn batch() -> Result<(), String> {
     out.flush().map_err(|e| format!("writing stdout: {e}"))?;
     match first_bad {
         None => Ok(()),
-        Some(first) => Err(format!("{bad} bad input line(s), answered with {{\"error\"}}; first: {first}")),
+        Some(first) => Err(format!(
+            "{bad} bad input line(s), answered with {{\"error\"}}; first: {first}"
+        )),
     }
 }

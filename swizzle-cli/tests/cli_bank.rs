@@ -11,13 +11,22 @@ fn swz(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run swz");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
 fn cases(file: &str) -> Vec<serde_json::Value> {
-    let path = format!("{}/../swizzle-core/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let path = format!(
+        "{}/../swizzle-core/tests/data/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     json["cases"].as_array().unwrap().clone()
 }
 
@@ -25,16 +34,26 @@ fn cases(file: &str) -> Vec<serde_json::Value> {
 fn batch_reproduces_every_hardware_case() {
     for file in ["bank_truth_sample.json", "bank_probe_h200.json"] {
         let cases = cases(file);
-        let input: String =
-            cases.iter().map(|c| serde_json::json!({"op": c["op"], "addrs": c["addrs"]}).to_string() + "\n").collect();
+        let input: String = cases
+            .iter()
+            .map(|c| serde_json::json!({"op": c["op"], "addrs": c["addrs"]}).to_string() + "\n")
+            .collect();
         let out = swz(&["wavefronts", "--batch"], &input);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
         assert_eq!(lines.len(), cases.len());
         for (c, line) in cases.iter().zip(lines) {
             let got: serde_json::Value = serde_json::from_str(line).unwrap();
             assert_eq!(got["wavefronts"], c["wavefronts"], "{file}: {c}");
-            let (w, i, k) = (got["wavefronts"].as_u64(), got["ideal"].as_u64(), got["conflicts"].as_u64());
+            let (w, i, k) = (
+                got["wavefronts"].as_u64(),
+                got["ideal"].as_u64(),
+                got["conflicts"].as_u64(),
+            );
             assert_eq!(w.unwrap() - i.unwrap(), k.unwrap());
         }
     }
@@ -42,7 +61,10 @@ fn batch_reproduces_every_hardware_case() {
 
 #[test]
 fn batch_bad_lines_keep_one_answer_per_line_and_exit_2() {
-    let good = format!(r#"{{"op": "lds32", "addrs": {:?}}}"#, (0..32).map(|l| 128 * l).collect::<Vec<u32>>());
+    let good = format!(
+        r#"{{"op": "lds32", "addrs": {:?}}}"#,
+        (0..32).map(|l| 128 * l).collect::<Vec<u32>>()
+    );
     let input = format!("{good}\nnot json\n{{\"op\": \"lds7\", \"addrs\": []}}\n{good}\n");
     let out = swz(&["wavefronts", "--batch"], &input);
     assert_eq!(out.status.code(), Some(2));
@@ -50,7 +72,11 @@ fn batch_bad_lines_keep_one_answer_per_line_and_exit_2() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0], r#"{"wavefronts":32,"ideal":1,"conflicts":31}"#);
-    assert!(lines[1].starts_with(r#"{"error":"line 2: "#), "{}", lines[1]);
+    assert!(
+        lines[1].starts_with(r#"{"error":"line 2: "#),
+        "{}",
+        lines[1]
+    );
     assert!(lines[2].contains("unknown op"), "{}", lines[2]);
     assert_eq!(lines[3], lines[0]);
     let stderr = String::from_utf8(out.stderr).unwrap();
@@ -61,11 +87,20 @@ fn batch_bad_lines_keep_one_answer_per_line_and_exit_2() {
 #[test]
 fn single_instruction_report_names_the_colliding_lanes() {
     let addrs: Vec<String> = (0..32).map(|l| (64 * l).to_string()).collect();
-    let out = swz(&["wavefronts", "--op", "lds32", "--addrs", &addrs.join(",")], "");
+    let out = swz(
+        &["wavefronts", "--op", "lds32", "--addrs", &addrs.join(",")],
+        "",
+    );
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("lds32: 16 wavefronts (ideal 1, 15 bank conflicts)"), "{text}");
-    assert!(text.contains("bank 0 gets 16 distinct words from lanes 0@0 2@128 4@256"), "{text}");
+    assert!(
+        text.starts_with("lds32: 16 wavefronts (ideal 1, 15 bank conflicts)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("bank 0 gets 16 distinct words from lanes 0@0 2@128 4@256"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -73,7 +108,13 @@ fn single_instruction_bad_input_exits_2_with_one_line() {
     for args in [
         vec!["wavefronts", "--op", "lds33", "--addrs", "0"],
         vec!["wavefronts", "--op", "lds32", "--addrs", "0,4"],
-        vec!["wavefronts", "--op", "lds128", "--addrs", &"8,".repeat(32)[..63]],
+        vec![
+            "wavefronts",
+            "--op",
+            "lds128",
+            "--addrs",
+            &"8,".repeat(32)[..63],
+        ],
     ] {
         let out = swz(&args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -148,14 +148,38 @@ impl Op {
     pub const STS32: Op = Op::Sts(Width::B32);
     pub const STS64: Op = Op::Sts(Width::B64);
     pub const STS128: Op = Op::Sts(Width::B128);
-    pub const LDMATRIX_X1: Op = Op::Ldmatrix { x: Mats::X1, trans: false };
-    pub const LDMATRIX_X2: Op = Op::Ldmatrix { x: Mats::X2, trans: false };
-    pub const LDMATRIX_X4: Op = Op::Ldmatrix { x: Mats::X4, trans: false };
-    pub const LDMATRIX_X4_TRANS: Op = Op::Ldmatrix { x: Mats::X4, trans: true };
-    pub const STMATRIX_X1: Op = Op::Stmatrix { x: Mats::X1, trans: false };
-    pub const STMATRIX_X2: Op = Op::Stmatrix { x: Mats::X2, trans: false };
-    pub const STMATRIX_X4: Op = Op::Stmatrix { x: Mats::X4, trans: false };
-    pub const STMATRIX_X4_TRANS: Op = Op::Stmatrix { x: Mats::X4, trans: true };
+    pub const LDMATRIX_X1: Op = Op::Ldmatrix {
+        x: Mats::X1,
+        trans: false,
+    };
+    pub const LDMATRIX_X2: Op = Op::Ldmatrix {
+        x: Mats::X2,
+        trans: false,
+    };
+    pub const LDMATRIX_X4: Op = Op::Ldmatrix {
+        x: Mats::X4,
+        trans: false,
+    };
+    pub const LDMATRIX_X4_TRANS: Op = Op::Ldmatrix {
+        x: Mats::X4,
+        trans: true,
+    };
+    pub const STMATRIX_X1: Op = Op::Stmatrix {
+        x: Mats::X1,
+        trans: false,
+    };
+    pub const STMATRIX_X2: Op = Op::Stmatrix {
+        x: Mats::X2,
+        trans: false,
+    };
+    pub const STMATRIX_X4: Op = Op::Stmatrix {
+        x: Mats::X4,
+        trans: false,
+    };
+    pub const STMATRIX_X4_TRANS: Op = Op::Stmatrix {
+        x: Mats::X4,
+        trans: true,
+    };
 
     /// Every op the model knows, `.trans` variants included.
     pub const ALL: [Op; 22] = {
@@ -169,10 +193,22 @@ impl Op {
         }
         let mut k = 0;
         while k < 3 {
-            all[10 + k] = Op::Ldmatrix { x: M[k], trans: false };
-            all[13 + k] = Op::Ldmatrix { x: M[k], trans: true };
-            all[16 + k] = Op::Stmatrix { x: M[k], trans: false };
-            all[19 + k] = Op::Stmatrix { x: M[k], trans: true };
+            all[10 + k] = Op::Ldmatrix {
+                x: M[k],
+                trans: false,
+            };
+            all[13 + k] = Op::Ldmatrix {
+                x: M[k],
+                trans: true,
+            };
+            all[16 + k] = Op::Stmatrix {
+                x: M[k],
+                trans: false,
+            };
+            all[19 + k] = Op::Stmatrix {
+                x: M[k],
+                trans: true,
+            };
             k += 1;
         }
         all
@@ -231,14 +267,22 @@ impl Op {
         match self {
             Op::Lds(w) => ["lds8", "lds16", "lds32", "lds64", "lds128"][w as usize],
             Op::Sts(w) => ["sts8", "sts16", "sts32", "sts64", "sts128"][w as usize],
-            Op::Ldmatrix { x, trans: false } => ["ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"][x as usize],
-            Op::Ldmatrix { x, trans: true } => {
-                ["ldmatrix.x1.trans", "ldmatrix.x2.trans", "ldmatrix.x4.trans"][x as usize]
+            Op::Ldmatrix { x, trans: false } => {
+                ["ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"][x as usize]
             }
-            Op::Stmatrix { x, trans: false } => ["stmatrix.x1", "stmatrix.x2", "stmatrix.x4"][x as usize],
-            Op::Stmatrix { x, trans: true } => {
-                ["stmatrix.x1.trans", "stmatrix.x2.trans", "stmatrix.x4.trans"][x as usize]
+            Op::Ldmatrix { x, trans: true } => [
+                "ldmatrix.x1.trans",
+                "ldmatrix.x2.trans",
+                "ldmatrix.x4.trans",
+            ][x as usize],
+            Op::Stmatrix { x, trans: false } => {
+                ["stmatrix.x1", "stmatrix.x2", "stmatrix.x4"][x as usize]
             }
+            Op::Stmatrix { x, trans: true } => [
+                "stmatrix.x1.trans",
+                "stmatrix.x2.trans",
+                "stmatrix.x4.trans",
+            ][x as usize],
         }
     }
 
@@ -297,7 +341,11 @@ impl FromStr for Op {
 
     fn from_str(s: &str) -> Result<Op, ParseOpError> {
         let t = s.trim();
-        Op::ALL.iter().copied().find(|op| op.name() == t).ok_or_else(|| ParseOpError(s.to_string()))
+        Op::ALL
+            .iter()
+            .copied()
+            .find(|op| op.name() == t)
+            .ok_or_else(|| ParseOpError(s.to_string()))
     }
 }
 
@@ -323,7 +371,10 @@ const fn count_phase(addrs: &[u32; WARP], first: usize, lanes: usize, words: u32
     let mut extra_next = [0u8; 2 * WARP];
     let mut extra_head = [0u8; BANKS as usize];
     let mut n_extra = 0usize;
-    let mut worst = PhaseCount { wavefronts: 0, worst_bank: 0 };
+    let mut worst = PhaseCount {
+        wavefronts: 0,
+        worst_bank: 0,
+    };
     let mut lane = first;
     while lane < first + lanes {
         let w0 = addrs[lane] / BANK_BYTES;
@@ -336,7 +387,10 @@ const fn count_phase(addrs: &[u32; WARP], first: usize, lanes: usize, words: u32
                 seen |= bit;
                 first_word[b] = w;
                 if worst.wavefronts == 0 {
-                    worst = PhaseCount { wavefronts: 1, worst_bank: b as u32 };
+                    worst = PhaseCount {
+                        wavefronts: 1,
+                        worst_bank: b as u32,
+                    };
                 }
             } else if first_word[b] != w {
                 // Slow path: is `w` one of this bank's other distinct words?
@@ -356,7 +410,10 @@ const fn count_phase(addrs: &[u32; WARP], first: usize, lanes: usize, words: u32
                     extra_head[b] = n_extra as u8;
                     count[b] += 1;
                     if count[b] as u32 > worst.wavefronts {
-                        worst = PhaseCount { wavefronts: count[b] as u32, worst_bank: b as u32 };
+                        worst = PhaseCount {
+                            wavefronts: count[b] as u32,
+                            worst_bank: b as u32,
+                        };
                     }
                 }
             }
@@ -481,7 +538,13 @@ pub const fn report(op: Op, addrs: &[u32; WARP]) -> Report {
     let words = op.words_per_lane();
     let lanes = op.address_lanes();
     let per = op.phase_lanes_for(addrs);
-    let empty = Phase { first_lane: 0, lanes: 0, wavefronts: 0, worst_bank: 0, lanes_in_worst_bank: 0 };
+    let empty = Phase {
+        first_lane: 0,
+        lanes: 0,
+        wavefronts: 0,
+        worst_bank: 0,
+        lanes_in_worst_bank: 0,
+    };
     let mut phases = [empty; MAX_PHASES];
     let mut n = 0;
     let mut total = 0;
@@ -511,7 +574,15 @@ pub const fn report(op: Op, addrs: &[u32; WARP]) -> Report {
         total += c.wavefronts;
         n += 1;
     }
-    Report { op, addrs: *addrs, wavefronts: total, ideal: n, n_phases: n, phases, paired: per != op.phase_lanes() }
+    Report {
+        op,
+        addrs: *addrs,
+        wavefronts: total,
+        ideal: n,
+        n_phases: n,
+        phases,
+        paired: per != op.phase_lanes(),
+    }
 }
 
 /// Bank of a byte address.
@@ -532,9 +603,15 @@ impl fmt::Display for AccessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AccessError::Misaligned { op, lane, addr } => {
-                write!(f, "lane {lane}: address {addr} is not {}-byte aligned, as {op} requires", op.alignment())
+                write!(
+                    f,
+                    "lane {lane}: address {addr} is not {}-byte aligned, as {op} requires",
+                    op.alignment()
+                )
             }
-            AccessError::Count { got } => write!(f, "expected 32 addresses (one per lane), got {got}"),
+            AccessError::Count { got } => {
+                write!(f, "expected 32 addresses (one per lane), got {got}")
+            }
         }
     }
 }
@@ -543,10 +620,16 @@ impl std::error::Error for AccessError {}
 
 /// Check run-time input: 32 addresses, each aligned for `op` (ignored lanes of `.x1/.x2` matrices included).
 pub fn check_addrs(op: Op, addrs: &[u32]) -> Result<[u32; WARP], AccessError> {
-    let a: [u32; WARP] = addrs.try_into().map_err(|_| AccessError::Count { got: addrs.len() })?;
+    let a: [u32; WARP] = addrs
+        .try_into()
+        .map_err(|_| AccessError::Count { got: addrs.len() })?;
     for l in 0..op.address_lanes() {
         if a[l as usize] % op.alignment() != 0 {
-            return Err(AccessError::Misaligned { op, lane: l, addr: a[l as usize] });
+            return Err(AccessError::Misaligned {
+                op,
+                lane: l,
+                addr: a[l as usize],
+            });
         }
     }
     Ok(a)
@@ -562,7 +645,11 @@ impl fmt::Display for Report {
             self.wavefronts,
             self.ideal,
             self.conflicts(),
-            if self.paired { "; lane pairs share addresses, phases doubled" } else { "" }
+            if self.paired {
+                "; lane pairs share addresses, phases doubled"
+            } else {
+                ""
+            }
         )?;
         for p in self.phases() {
             write!(
@@ -574,7 +661,11 @@ impl fmt::Display for Report {
                 if p.wavefronts == 1 { "" } else { "s" }
             )?;
             if p.wavefronts > 1 {
-                write!(f, ", bank {} gets {} distinct words from lanes", p.worst_bank, p.wavefronts)?;
+                write!(
+                    f,
+                    ", bank {} gets {} distinct words from lanes",
+                    p.worst_bank, p.wavefronts
+                )?;
                 for l in p.colliding_lanes() {
                     write!(f, " {l}@{}", self.addrs[l as usize])?;
                 }
@@ -626,7 +717,9 @@ mod tests {
         for round in 0..20_000 {
             let op = Op::ALL[round % Op::ALL.len()];
             let pool_len = [1, 2, 4, 8, 32, 64][(next() % 6) as usize];
-            let pool: Vec<u32> = (0..pool_len).map(|_| (next() % 2048) as u32 * op.alignment()).collect();
+            let pool: Vec<u32> = (0..pool_len)
+                .map(|_| (next() % 2048) as u32 * op.alignment())
+                .collect();
             let pair = next() % 3;
             let mut a = [0u32; WARP];
             for l in 0..WARP {
@@ -635,12 +728,19 @@ mod tests {
                     2 => l & !2,
                     _ => l,
                 };
-                a[l] = if src == l { pool[(next() % pool_len as u64) as usize] } else { a[src] };
+                a[l] = if src == l {
+                    pool[(next() % pool_len as u64) as usize]
+                } else {
+                    a[src]
+                };
             }
             let r = report(op, &a);
             assert_eq!(wavefronts(op, &a), reference(op, &a), "{op} {a:?}");
             assert_eq!(r.wavefronts, reference(op, &a));
-            assert_eq!(r.phases().iter().map(|p| p.wavefronts).sum::<u32>(), r.wavefronts);
+            assert_eq!(
+                r.phases().iter().map(|p| p.wavefronts).sum::<u32>(),
+                r.wavefronts
+            );
         }
     }
 
@@ -666,9 +766,15 @@ mod tests {
         assert_eq!((r.wavefronts, r.ideal, r.conflicts()), (16, 1, 15));
         let p = r.phases()[0];
         assert_eq!(p.worst_bank, 0);
-        assert_eq!(p.colliding_lanes().collect::<Vec<_>>(), (0..32).step_by(2).collect::<Vec<_>>());
+        assert_eq!(
+            p.colliding_lanes().collect::<Vec<_>>(),
+            (0..32).step_by(2).collect::<Vec<_>>()
+        );
         let text = r.to_string();
-        assert!(text.contains("bank 0 gets 16 distinct words from lanes 0@0 2@128"), "{text}");
+        assert!(
+            text.contains("bank 0 gets 16 distinct words from lanes 0@0 2@128"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -692,6 +798,9 @@ mod tests {
         b[20] = 8; // lane 20 supplies no address to ldmatrix.x2
         assert!(check_addrs(Op::LDMATRIX_X2, &b).is_ok());
         assert!(check_addrs(Op::LDMATRIX_X4, &b).is_err());
-        assert_eq!(check_addrs(Op::LDS32, &a[..5]), Err(AccessError::Count { got: 5 }));
+        assert_eq!(
+            check_addrs(Op::LDS32, &a[..5]),
+            Err(AccessError::Count { got: 5 })
+        );
     }
 }

@@ -53,7 +53,10 @@ pub enum Layout {
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Layout::Swizzled { swizzle: SwizzleFn::Single(s), .. } if s.is_identity() => f.write_str("unswizzled"),
+            Layout::Swizzled {
+                swizzle: SwizzleFn::Single(s),
+                ..
+            } if s.is_identity() => f.write_str("unswizzled"),
             Layout::Swizzled { swizzle, unit } => write!(f, "{swizzle} on {unit}"),
             Layout::Padded { pad_bytes } => write!(f, "padded +{pad_bytes} B per row"),
         }
@@ -72,9 +75,13 @@ impl Smem {
     /// large.
     pub const fn row_major(rows: u32, cols: u32, elem: Elem) -> Smem {
         match Tile::new(rows, cols, elem, Order::RowMajor) {
-            Ok(tile) => {
-                Smem::new(tile, Layout::Swizzled { swizzle: SwizzleFn::Single(Swizzle::IDENTITY), unit: Unit::Bytes })
-            }
+            Ok(tile) => Smem::new(
+                tile,
+                Layout::Swizzled {
+                    swizzle: SwizzleFn::Single(Swizzle::IDENTITY),
+                    unit: Unit::Bytes,
+                },
+            ),
             Err(_) => panic!("tile is empty or does not fit in 32-bit offsets"),
         }
     }
@@ -85,17 +92,26 @@ impl Smem {
 
     /// The same tile with `swizzle` acting on its *element* offsets (CuTe's convention: `Sw<3,3,3>` on f16).
     pub const fn with_swizzle(self, swizzle: Swizzle) -> Smem {
-        self.with_layout(Layout::Swizzled { swizzle: SwizzleFn::Single(swizzle), unit: Unit::Elems(self.tile.elem) })
+        self.with_layout(Layout::Swizzled {
+            swizzle: SwizzleFn::Single(swizzle),
+            unit: Unit::Elems(self.tile.elem),
+        })
     }
 
     /// The same tile with a swizzle in an explicit unit (e.g. bytes, or a TMA byte mode).
     pub const fn with_swizzle_in(self, swizzle: SwizzleIn) -> Smem {
-        self.with_layout(Layout::Swizzled { swizzle: SwizzleFn::Single(swizzle.swizzle), unit: swizzle.unit })
+        self.with_layout(Layout::Swizzled {
+            swizzle: SwizzleFn::Single(swizzle.swizzle),
+            unit: swizzle.unit,
+        })
     }
 
     /// The same tile with a one- or two-layer swizzle on element offsets.
     pub const fn with_swizzle_fn(self, swizzle: SwizzleFn) -> Smem {
-        self.with_layout(Layout::Swizzled { swizzle, unit: Unit::Elems(self.tile.elem) })
+        self.with_layout(Layout::Swizzled {
+            swizzle,
+            unit: Unit::Elems(self.tile.elem),
+        })
     }
 
     /// The same tile with `pad_bytes` after each row.
@@ -104,7 +120,10 @@ impl Smem {
     }
 
     pub const fn with_layout(self, layout: Layout) -> Smem {
-        Smem { tile: self.tile, layout }
+        Smem {
+            tile: self.tile,
+            layout,
+        }
     }
 
     /// Elements per line of memory order: `cols` for a row-major tile, `rows` for a column-major one.
@@ -149,7 +168,9 @@ impl Smem {
                 (a.is_identity() || (1u64 << (a.base + k)) >= bytes as u64)
                     && (b.is_identity() || (1u64 << (b.base + k)) >= bytes as u64)
             }
-            Layout::Padded { pad_bytes } => (self.line_len() * self.tile.elem.bytes() + pad_bytes) % bytes == 0,
+            Layout::Padded { pad_bytes } => {
+                (self.line_len() * self.tile.elem.bytes() + pad_bytes) % bytes == 0
+            }
         }
     }
 
@@ -157,7 +178,9 @@ impl Smem {
     pub const fn footprint(&self) -> u32 {
         match self.layout {
             Layout::Swizzled { .. } => self.tile.bytes(),
-            Layout::Padded { pad_bytes } => self.tile.bytes() + (self.tile.len() / self.line_len()) * pad_bytes,
+            Layout::Padded { pad_bytes } => {
+                self.tile.bytes() + (self.tile.len() / self.line_len()) * pad_bytes
+            }
         }
     }
 }
@@ -193,7 +216,11 @@ pub enum Kind {
     /// `b_order: false` is the A-operand lane order (lanes 0..16 give rows 0..16 of the left 16 bytes, lanes
     /// 16..32 of the right); `true` is the B-operand order (matrices: rows 0..8 left, rows 0..8 right, rows 8..16
     /// left, rows 8..16 right). `.trans` moves the same rows.
-    Matrix { store: bool, trans: bool, b_order: bool },
+    Matrix {
+        store: bool,
+        trans: bool,
+        b_order: bool,
+    },
     /// Scalar column access: lane `i` touches element `(r0 + i, c)` (a transpose's column read or write).
     Column { store: bool },
     /// Scalar row access: lane `i` touches element `(r, c0 + i)`.
@@ -215,7 +242,12 @@ pub struct Pattern {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PatternError {
     /// The (viewed) tile is not a whole number of the pattern's blocks.
-    Shape { rows: u32, cols: u32, block_rows: u32, block_bytes: u32 },
+    Shape {
+        rows: u32,
+        cols: u32,
+        block_rows: u32,
+        block_bytes: u32,
+    },
     /// The element size does not fit the pattern (ldmatrix rows need elements of at most 16 bytes, etc.).
     Elem { elem_bytes: u32 },
     /// The layout splits or misaligns a lane's `bytes`-wide access (a swizzle moving pieces smaller than it, or a
@@ -226,10 +258,17 @@ pub enum PatternError {
 impl fmt::Display for PatternError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PatternError::Shape { rows, cols, block_rows, block_bytes } => {
+            PatternError::Shape {
+                rows,
+                cols,
+                block_rows,
+                block_bytes,
+            } => {
                 write!(f, "a {rows}x{cols} view is not a whole number of {block_rows}-row x {block_bytes}-byte blocks")
             }
-            PatternError::Elem { elem_bytes } => write!(f, "{elem_bytes}-byte elements do not fit this pattern"),
+            PatternError::Elem { elem_bytes } => {
+                write!(f, "{elem_bytes}-byte elements do not fit this pattern")
+            }
             PatternError::SplitsAccess { bytes } => {
                 write!(f, "the layout does not keep each lane's {bytes}-byte access contiguous and aligned")
             }
@@ -241,10 +280,26 @@ impl std::error::Error for PatternError {}
 
 impl Pattern {
     pub const ROW16: Pattern = Pattern::of(Kind::Row16);
-    pub const LDMATRIX_X4: Pattern = Pattern::of(Kind::Matrix { store: false, trans: false, b_order: false });
-    pub const LDMATRIX_X4_B: Pattern = Pattern::of(Kind::Matrix { store: false, trans: false, b_order: true });
-    pub const LDMATRIX_X4_TRANS: Pattern = Pattern::of(Kind::Matrix { store: false, trans: true, b_order: false });
-    pub const STMATRIX_X4: Pattern = Pattern::of(Kind::Matrix { store: true, trans: false, b_order: false });
+    pub const LDMATRIX_X4: Pattern = Pattern::of(Kind::Matrix {
+        store: false,
+        trans: false,
+        b_order: false,
+    });
+    pub const LDMATRIX_X4_B: Pattern = Pattern::of(Kind::Matrix {
+        store: false,
+        trans: false,
+        b_order: true,
+    });
+    pub const LDMATRIX_X4_TRANS: Pattern = Pattern::of(Kind::Matrix {
+        store: false,
+        trans: true,
+        b_order: false,
+    });
+    pub const STMATRIX_X4: Pattern = Pattern::of(Kind::Matrix {
+        store: true,
+        trans: false,
+        b_order: false,
+    });
     pub const COL_LD: Pattern = Pattern::of(Kind::Column { store: false });
     pub const COL_ST: Pattern = Pattern::of(Kind::Column { store: true });
     pub const ROW_LD: Pattern = Pattern::of(Kind::Row { store: false });
@@ -271,7 +326,10 @@ impl Pattern {
 
     /// Walk the tile's memory viewed as rows of `cols` elements (`name@cols` in text).
     pub const fn viewed_as(self, cols: u32) -> Pattern {
-        Pattern { kind: self.kind, view_cols: cols }
+        Pattern {
+            kind: self.kind,
+            view_cols: cols,
+        }
     }
 
     /// The name without the view: `row16`, `ldmatrix.x4`, `ldmatrix.x4.b`, `ldmatrix.x4.trans`, `stmatrix.x4`,
@@ -279,14 +337,46 @@ impl Pattern {
     pub const fn name(&self) -> &'static str {
         match self.kind {
             Kind::Row16 => "row16",
-            Kind::Matrix { store: false, trans: false, b_order: false } => "ldmatrix.x4",
-            Kind::Matrix { store: false, trans: false, b_order: true } => "ldmatrix.x4.b",
-            Kind::Matrix { store: false, trans: true, b_order: false } => "ldmatrix.x4.trans",
-            Kind::Matrix { store: false, trans: true, b_order: true } => "ldmatrix.x4.trans.b",
-            Kind::Matrix { store: true, trans: false, b_order: false } => "stmatrix.x4",
-            Kind::Matrix { store: true, trans: false, b_order: true } => "stmatrix.x4.b",
-            Kind::Matrix { store: true, trans: true, b_order: false } => "stmatrix.x4.trans",
-            Kind::Matrix { store: true, trans: true, b_order: true } => "stmatrix.x4.trans.b",
+            Kind::Matrix {
+                store: false,
+                trans: false,
+                b_order: false,
+            } => "ldmatrix.x4",
+            Kind::Matrix {
+                store: false,
+                trans: false,
+                b_order: true,
+            } => "ldmatrix.x4.b",
+            Kind::Matrix {
+                store: false,
+                trans: true,
+                b_order: false,
+            } => "ldmatrix.x4.trans",
+            Kind::Matrix {
+                store: false,
+                trans: true,
+                b_order: true,
+            } => "ldmatrix.x4.trans.b",
+            Kind::Matrix {
+                store: true,
+                trans: false,
+                b_order: false,
+            } => "stmatrix.x4",
+            Kind::Matrix {
+                store: true,
+                trans: false,
+                b_order: true,
+            } => "stmatrix.x4.b",
+            Kind::Matrix {
+                store: true,
+                trans: true,
+                b_order: false,
+            } => "stmatrix.x4.trans",
+            Kind::Matrix {
+                store: true,
+                trans: true,
+                b_order: true,
+            } => "stmatrix.x4.trans.b",
             Kind::Column { store: false } => "col.ld",
             Kind::Column { store: true } => "col.st",
             Kind::Row { store: false } => "row.ld",
@@ -300,8 +390,20 @@ impl Pattern {
         let eb = elem.bytes();
         match self.kind {
             Kind::Row16 => Op::STS128,
-            Kind::Matrix { store: false, trans, .. } => Op::Ldmatrix { x: bank::Mats::X4, trans },
-            Kind::Matrix { store: true, trans, .. } => Op::Stmatrix { x: bank::Mats::X4, trans },
+            Kind::Matrix {
+                store: false,
+                trans,
+                ..
+            } => Op::Ldmatrix {
+                x: bank::Mats::X4,
+                trans,
+            },
+            Kind::Matrix {
+                store: true, trans, ..
+            } => Op::Stmatrix {
+                x: bank::Mats::X4,
+                trans,
+            },
             Kind::Column { store } | Kind::Row { store } => match Width::from_bytes(eb) {
                 Some(w) if store => Op::Sts(w),
                 Some(w) => Op::Lds(w),
@@ -320,7 +422,11 @@ impl Pattern {
             Order::RowMajor => tile.cols,
             Order::ColMajor => tile.rows,
         };
-        let cols = if self.view_cols == 0 { line } else { self.view_cols };
+        let cols = if self.view_cols == 0 {
+            line
+        } else {
+            self.view_cols
+        };
         (tile.len() / cols, cols)
     }
 
@@ -351,7 +457,12 @@ impl Pattern {
         let (br, bb) = self.block(tile.elem);
         let row_bytes = cols as u64 * eb as u64;
         if rows * cols != tile.len() || rows % br != 0 || row_bytes % bb as u64 != 0 {
-            return Err(PatternError::Shape { rows, cols, block_rows: br, block_bytes: bb });
+            return Err(PatternError::Shape {
+                rows,
+                cols,
+                block_rows: br,
+                block_bytes: bb,
+            });
         }
         Ok(())
     }
@@ -406,7 +517,10 @@ impl Pattern {
                 }
             }
             Kind::Column { .. } => ((i / blocks_per_row) * br + lane, (i % blocks_per_row) * bb),
-            Kind::Row { .. } => ((i / blocks_per_row) * br, (i % blocks_per_row) * bb + lane * eb),
+            Kind::Row { .. } => (
+                (i / blocks_per_row) * br,
+                (i % blocks_per_row) * bb + lane * eb,
+            ),
             Kind::MmaAcc => {
                 let (frag, half) = (i / 2, i % 2);
                 let (r0, c0) = ((frag / blocks_per_row) * br, (frag % blocks_per_row) * bb);
@@ -428,13 +542,20 @@ impl Pattern {
     }
 
     /// Every warp instruction of this pattern over `layout`'s tile (any [`SmemLayout`]).
-    pub fn accesses<L: SmemLayout + ?Sized>(&self, layout: &L) -> Result<Vec<Access>, PatternError> {
+    pub fn accesses<L: SmemLayout + ?Sized>(
+        &self,
+        layout: &L,
+    ) -> Result<Vec<Access>, PatternError> {
         accesses(layout, *self)
     }
 
     /// The tile-level report for this pattern on `smem`; an empty report if the pattern cannot walk the tile.
     pub fn report(&self, smem: &Smem) -> TileReport {
-        let acc = if self.check_on(smem).is_ok() { self.accesses(smem).unwrap_or_default() } else { Vec::new() };
+        let acc = if self.check_on(smem).is_ok() {
+            self.accesses(smem).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         TileReport::new(self.to_string(), &acc)
     }
 }
@@ -477,11 +598,21 @@ impl FromStr for Pattern {
             Some((n, v)) => (n, v.parse::<u32>().ok().filter(|&v| v > 0).ok_or_else(bad)?),
             None => (s.trim(), 0),
         };
-        let all_kinds =
-            Pattern::ALL.into_iter().chain([true, false].into_iter().flat_map(|store| {
-                [true, false].map(|trans| Pattern::of(Kind::Matrix { store, trans, b_order: true }))
+        let all_kinds = Pattern::ALL
+            .into_iter()
+            .chain([true, false].into_iter().flat_map(|store| {
+                [true, false].map(|trans| {
+                    Pattern::of(Kind::Matrix {
+                        store,
+                        trans,
+                        b_order: true,
+                    })
+                })
             }));
-        let p = all_kinds.into_iter().find(|p| p.name() == name).ok_or_else(bad)?;
+        let p = all_kinds
+            .into_iter()
+            .find(|p| p.name() == name)
+            .ok_or_else(bad)?;
         Ok(p.viewed_as(view))
     }
 }
@@ -504,7 +635,10 @@ impl Access {
     /// assert_eq!(col.wavefronts(), 1);
     /// ```
     pub fn from_fn(op: Op, addr_of_lane: impl Fn(u32) -> u32) -> Access {
-        Access { op, addrs: core::array::from_fn(|l| addr_of_lane(l as u32)) }
+        Access {
+            op,
+            addrs: core::array::from_fn(|l| addr_of_lane(l as u32)),
+        }
     }
 
     pub const fn wavefronts(&self) -> u32 {
@@ -530,11 +664,16 @@ impl Access {
 /// assert_eq!((r.instructions, r.wavefronts, r.ideal), (32, 32, 32));
 /// ```
 pub fn custom(op: Op, instructions: u32, f: impl Fn(u32, u32) -> u32) -> Vec<Access> {
-    (0..instructions).map(|i| Access::from_fn(op, |l| f(i, l))).collect()
+    (0..instructions)
+        .map(|i| Access::from_fn(op, |l| f(i, l)))
+        .collect()
 }
 
 /// Every warp instruction `pattern` issues on any [`SmemLayout`].
-pub fn accesses<L: SmemLayout + ?Sized>(layout: &L, pattern: Pattern) -> Result<Vec<Access>, PatternError> {
+pub fn accesses<L: SmemLayout + ?Sized>(
+    layout: &L,
+    pattern: Pattern,
+) -> Result<Vec<Access>, PatternError> {
     let tile = layout.tile();
     pattern.check(tile)?;
     let op = pattern.op(tile.elem);
@@ -561,13 +700,22 @@ pub struct TileReport {
 
 impl TileReport {
     pub fn new(name: impl Into<String>, accesses: &[Access]) -> TileReport {
-        let mut r = TileReport { name: name.into(), instructions: 0, wavefronts: 0, ideal: 0, worst: None };
+        let mut r = TileReport {
+            name: name.into(),
+            instructions: 0,
+            wavefronts: 0,
+            ideal: 0,
+            worst: None,
+        };
         for (i, a) in accesses.iter().enumerate() {
             let rep = a.report();
             r.instructions += 1;
             r.wavefronts += rep.wavefronts as u64;
             r.ideal += rep.ideal as u64;
-            if r.worst.as_ref().is_none_or(|(_, w)| rep.conflicts() > w.conflicts()) {
+            if r.worst
+                .as_ref()
+                .is_none_or(|(_, w)| rep.conflicts() > w.conflicts())
+            {
                 r.worst = Some((i as u32, rep));
             }
         }
@@ -583,7 +731,11 @@ impl TileReport {
 impl fmt::Display for TileReport {
     /// One summary line; with conflicts, the worst instruction's [`Report`] under it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ratio = if self.ideal == 0 { 1.0 } else { self.wavefronts as f64 / self.ideal as f64 };
+        let ratio = if self.ideal == 0 {
+            1.0
+        } else {
+            self.wavefronts as f64 / self.ideal as f64
+        };
         writeln!(
             f,
             "{}: {} instructions, {} wavefronts (ideal {}, {} conflicts, {:.2}x)",
@@ -621,7 +773,10 @@ mod tests {
             Smem::row_major(16, 256, Elem::F16),
         ];
         for smem in tiles {
-            for p in Pattern::ALL.into_iter().chain([Pattern::LDMATRIX_X4.viewed_as(16)]) {
+            for p in Pattern::ALL
+                .into_iter()
+                .chain([Pattern::LDMATRIX_X4.viewed_as(16)])
+            {
                 if p.check(smem.tile).is_err() {
                     continue;
                 }
@@ -636,7 +791,11 @@ mod tests {
                         }
                     }
                 }
-                assert!(hits.iter().all(|&h| h == 1), "{p} on {smem}: {:?}", &hits[..16]);
+                assert!(
+                    hits.iter().all(|&h| h == 1),
+                    "{p} on {smem}: {:?}",
+                    &hits[..16]
+                );
             }
         }
     }
@@ -649,13 +808,21 @@ mod tests {
         assert_eq!(Pattern::LDMATRIX_X4.report(&plain).wavefronts, 16 * 4 * 8);
         assert_eq!(Pattern::ROW16.report(&plain).conflicts(), 0);
         let sw = plain.with_swizzle(Swizzle::new(3, 3, 3));
-        for p in [Pattern::ROW16, Pattern::LDMATRIX_X4, Pattern::LDMATRIX_X4_B, Pattern::LDMATRIX_X4_TRANS] {
+        for p in [
+            Pattern::ROW16,
+            Pattern::LDMATRIX_X4,
+            Pattern::LDMATRIX_X4_B,
+            Pattern::LDMATRIX_X4_TRANS,
+        ] {
             assert_eq!(p.report(&sw).conflicts(), 0, "{p}");
         }
         // Byte-unit spelling of the same layout gives the same addresses.
         let sw_bytes = plain.with_swizzle_in(SwizzleIn::new(Swizzle::new(3, 4, 3), Unit::Bytes));
         for i in 0..16 {
-            assert_eq!(Pattern::LDMATRIX_X4.addrs(&sw, i), Pattern::LDMATRIX_X4.addrs(&sw_bytes, i));
+            assert_eq!(
+                Pattern::LDMATRIX_X4.addrs(&sw, i),
+                Pattern::LDMATRIX_X4.addrs(&sw_bytes, i)
+            );
         }
     }
 
@@ -665,7 +832,12 @@ mod tests {
         assert_eq!(Pattern::COL_LD.report(&t).wavefronts, 32 * 32);
         assert_eq!(Pattern::COL_LD.report(&t.with_padding(4)).conflicts(), 0);
         assert_eq!(Pattern::ROW_ST.report(&t.with_padding(4)).conflicts(), 0);
-        assert_eq!(Pattern::COL_LD.report(&t.with_swizzle(Swizzle::new(5, 0, 5))).conflicts(), 0);
+        assert_eq!(
+            Pattern::COL_LD
+                .report(&t.with_swizzle(Swizzle::new(5, 0, 5)))
+                .conflicts(),
+            0
+        );
     }
 
     #[test]
@@ -689,7 +861,10 @@ mod tests {
     fn names_round_trip() {
         for p in Pattern::ALL {
             assert_eq!(p.to_string().parse::<Pattern>(), Ok(p));
-            assert_eq!(p.viewed_as(16).to_string().parse::<Pattern>(), Ok(p.viewed_as(16)));
+            assert_eq!(
+                p.viewed_as(16).to_string().parse::<Pattern>(),
+                Ok(p.viewed_as(16))
+            );
         }
         assert!("ldmatrix.x3".parse::<Pattern>().is_err());
         assert!("row16@0".parse::<Pattern>().is_err());

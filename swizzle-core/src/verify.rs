@@ -63,7 +63,10 @@ pub struct Message {
 }
 
 impl Message {
-    pub const EMPTY: Message = Message { buf: [0; MESSAGE_BYTES], len: 0 };
+    pub const EMPTY: Message = Message {
+        buf: [0; MESSAGE_BYTES],
+        len: 0,
+    };
 
     /// The text, or `None` when the check passed.
     pub const fn as_str(&self) -> Option<&str> {
@@ -117,19 +120,33 @@ impl Message {
     }
 
     const fn swizzle(self, s: Swizzle) -> Message {
-        self.str("Sw<").num(s.bits).str(",").num(s.base).str(",").int(s.shift).str(">")
+        self.str("Sw<")
+            .num(s.bits)
+            .str(",")
+            .num(s.base)
+            .str(",")
+            .int(s.shift)
+            .str(">")
     }
 
     /// `64x64 f16 row-major, Sw<3,3,3> on f16` (the same words as `Smem`'s `Display`).
     const fn smem(self, smem: &Smem) -> Message {
         let t = smem.tile;
-        let m = self.num(t.rows).str("x").num(t.cols).str(" ").str(t.elem.name());
+        let m = self
+            .num(t.rows)
+            .str("x")
+            .num(t.cols)
+            .str(" ")
+            .str(t.elem.name());
         let m = match t.order {
             Order::RowMajor => m.str(" row-major, "),
             Order::ColMajor => m.str(" col-major, "),
         };
         match smem.layout {
-            Layout::Swizzled { swizzle: SwizzleFn::Single(s), .. } if s.is_identity() => m.str("unswizzled"),
+            Layout::Swizzled {
+                swizzle: SwizzleFn::Single(s),
+                ..
+            } if s.is_identity() => m.str("unswizzled"),
             Layout::Swizzled { swizzle, unit } => {
                 let m = match swizzle {
                     SwizzleFn::Single(s) => m.swizzle(s),
@@ -185,9 +202,19 @@ pub const fn is_conflict_free(smem: &Smem, pattern: Pattern) -> bool {
 pub const fn check(smem: &Smem, pattern: Pattern) -> Message {
     let name = pattern.name();
     if let Err(e) = pattern.check_on(smem) {
-        let m = Message::EMPTY.str("pattern ").str(name).str(" cannot walk tile ").smem(smem).str(": ");
+        let m = Message::EMPTY
+            .str("pattern ")
+            .str(name)
+            .str(" cannot walk tile ")
+            .smem(smem)
+            .str(": ");
         return match e {
-            PatternError::Shape { rows, cols, block_rows, block_bytes } => m
+            PatternError::Shape {
+                rows,
+                cols,
+                block_rows,
+                block_bytes,
+            } => m
                 .str("a ")
                 .num(rows)
                 .str("x")
@@ -197,10 +224,13 @@ pub const fn check(smem: &Smem, pattern: Pattern) -> Message {
                 .str("-row x ")
                 .num(block_bytes)
                 .str("-byte blocks"),
-            PatternError::Elem { elem_bytes } => m.num(elem_bytes).str("-byte elements do not fit this pattern"),
-            PatternError::SplitsAccess { bytes } => {
-                m.str("the layout does not keep each lane's ").num(bytes).str("-byte access contiguous and aligned")
-            }
+            PatternError::Elem { elem_bytes } => m
+                .num(elem_bytes)
+                .str("-byte elements do not fit this pattern"),
+            PatternError::SplitsAccess { bytes } => m
+                .str("the layout does not keep each lane's ")
+                .num(bytes)
+                .str("-byte access contiguous and aligned"),
         };
     }
     let Some((i, r)) = first_conflict(smem, pattern) else {
@@ -211,8 +241,16 @@ pub const fn check(smem: &Smem, pattern: Pattern) -> Message {
         .str("bank conflict: ")
         .str(name)
         .str(if eq(name, r.op.name()) { "" } else { " (" })
-        .str(if eq(name, r.op.name()) { "" } else { r.op.name() })
-        .str(if eq(name, r.op.name()) { " on " } else { ") on " })
+        .str(if eq(name, r.op.name()) {
+            ""
+        } else {
+            r.op.name()
+        })
+        .str(if eq(name, r.op.name()) {
+            " on "
+        } else {
+            ") on "
+        })
         .smem(smem)
         .str(": instruction ")
         .num(i)
@@ -256,13 +294,32 @@ mod tests {
              costs 32 wavefronts (ideal 4); in phase lanes 0..8 bank 0 gets 8 distinct words from lanes 0@0 1@128 \
              2@256 3@384 4@512 5@640 6@768 7@896"
         );
-        assert!(check(&plain.with_swizzle(Swizzle::new(3, 3, 3)), Pattern::LDMATRIX_X4).as_str().is_none());
+        assert!(check(
+            &plain.with_swizzle(Swizzle::new(3, 3, 3)),
+            Pattern::LDMATRIX_X4
+        )
+        .as_str()
+        .is_none());
         assert!(check(&plain, Pattern::ROW16).as_str().is_none());
         let bad = check(&Smem::row_major(8, 8, Elem::F16), Pattern::LDMATRIX_X4);
-        assert!(bad.as_str().unwrap().contains("cannot walk tile"), "{:?}", bad.as_str());
+        assert!(
+            bad.as_str().unwrap().contains("cannot walk tile"),
+            "{:?}",
+            bad.as_str()
+        );
         let split = check(&plain.with_swizzle(Swizzle::new(3, 2, 3)), Pattern::ROW16);
-        assert!(split.as_str().unwrap().ends_with("16-byte access contiguous and aligned"), "{:?}", split.as_str());
-        assert!(!is_conflict_free(&Smem::row_major(32, 32, Elem::F32).with_padding(4), Pattern::ROW16));
+        assert!(
+            split
+                .as_str()
+                .unwrap()
+                .ends_with("16-byte access contiguous and aligned"),
+            "{:?}",
+            split.as_str()
+        );
+        assert!(!is_conflict_free(
+            &Smem::row_major(32, 32, Elem::F32).with_padding(4),
+            Pattern::ROW16
+        ));
     }
 
     #[test]

@@ -12,16 +12,30 @@ fn check_file(name: &str) -> usize {
     let mut wrong = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let op: Op = case["op"].as_str().unwrap().parse().unwrap();
-        let addrs: Vec<u32> = case["addrs"].as_array().unwrap().iter().map(|a| a.as_u64().unwrap() as u32).collect();
+        let addrs: Vec<u32> = case["addrs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_u64().unwrap() as u32)
+            .collect();
         let addrs = check_addrs(op, &addrs).unwrap();
         let want = case["wavefronts"].as_u64().unwrap() as u32;
         let got = wavefronts(op, &addrs);
         assert_eq!(report(op, &addrs).wavefronts, got);
         if got != want {
-            wrong.push(format!("#{i} {op} {}: hardware {want}, model {got}", case["pattern"]));
+            wrong.push(format!(
+                "#{i} {op} {}: hardware {want}, model {got}",
+                case["pattern"]
+            ));
         }
     }
-    assert!(wrong.is_empty(), "{name}: {} of {} cases wrong:\n{}", wrong.len(), cases.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{name}: {} of {} cases wrong:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
     cases.len()
 }
 

@@ -51,7 +51,11 @@ pub fn bank_map(report: &Report) -> Vec<PhaseMap> {
                 cells[*d][bank as usize] = Some(lane);
                 *d += 1;
             }
-            PhaseMap { first_lane: p.first_lane, lanes: p.lanes, cells }
+            PhaseMap {
+                first_lane: p.first_lane,
+                lanes: p.lanes,
+                cells,
+            }
         })
         .collect()
 }
@@ -102,9 +106,17 @@ pub fn svg(report: &Report, title: &str) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="monospace" font-size="11">"#
     );
-    let _ = writeln!(s, r#"<text x="4" y="14" font-size="13">{}</text>"#, escape(title));
+    let _ = writeln!(
+        s,
+        r#"<text x="4" y="14" font-size="13">{}</text>"#,
+        escape(title)
+    );
     for b in 0..BANKS {
-        let _ = writeln!(s, r#"<text x="{}" y="40" text-anchor="middle">{b}</text>"#, LEFT + b * W + W / 2);
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="40" text-anchor="middle">{b}</text>"#,
+            LEFT + b * W + W / 2
+        );
     }
     let _ = writeln!(s, r#"<text x="4" y="40">bank</text>"#);
     let mut y = 50;
@@ -147,7 +159,9 @@ pub fn svg(report: &Report, title: &str) -> String {
 }
 
 fn escape(t: &str) -> String {
-    t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

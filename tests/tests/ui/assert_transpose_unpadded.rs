@@ -2,6 +2,10 @@
 use swizzle_core::pattern::{Pattern, Smem};
 use swizzle_core::units::Elem;
 
-swizzle_core::assert_conflict_free!(Smem::row_major(32, 32, Elem::F32), Pattern::ROW_ST, Pattern::COL_LD);
+swizzle_core::assert_conflict_free!(
+    Smem::row_major(32, 32, Elem::F32),
+    Pattern::ROW_ST,
+    Pattern::COL_LD
+);
 
 fn main() {}

@@ -2,6 +2,10 @@
 use swizzle_core::pattern::{Pattern, Smem};
 use swizzle_core::units::Elem;
 
-swizzle_core::assert_conflict_free!(Smem::row_major(64, 64, Elem::F16), Pattern::ROW16, Pattern::LDMATRIX_X4);
+swizzle_core::assert_conflict_free!(
+    Smem::row_major(64, 64, Elem::F16),
+    Pattern::ROW16,
+    Pattern::LDMATRIX_X4
+);
 
 fn main() {}
