@@ -1,8 +1,158 @@
-//! `swz check` (placeholder until its work lands).
+//! `swz check --tile 64x64 --elem f16 --swizzle 3,3,3 --pattern ldmatrix.x4 [--pattern row16] [--svg FILE]`
+//!
+//! Prints, per pattern, the tile-level report (instructions, wavefronts vs ideal, and the worst instruction with
+//! its colliding lanes) and the bank map of that worst instruction. `--svg FILE` draws the bank map of the worst
+//! instruction of the most conflicting pattern.
+//!
+//! The layout: `--swizzle B,M,S` acts on element offsets of `--elem` (a byte mode such as `SW128` acts on bytes);
+//! `--then B,M,S` adds a second layer (element offsets); `--pad BYTES` pads each row instead. Patterns are the names
+//! of `swizzle_core::pattern::Pattern` (`row16`, `ldmatrix.x4`, `ldmatrix.x4.b`, `ldmatrix.x4.trans`,
+//! `stmatrix.x4`, `col.ld`, `col.st`, `row.ld`, `row.st`, `mma.acc`), optionally `@COLS` to walk the tile's memory
+//! viewed as rows of COLS elements. Conflicts are reported, not errors: the exit code is 0 unless input is bad.
+use crate::apply::{parse_swizzle, Spec};
+use std::path::PathBuf;
+use swizzle_core::bank::map;
+use swizzle_core::compose::{Composed, SwizzleFn};
+use swizzle_core::pattern::{Layout, Pattern, Smem};
+use swizzle_core::tile::{Order, Tile};
+use swizzle_core::units::{Elem, Unit};
+use swizzle_core::Swizzle;
+
+/// The tile options shared by `check` and `synth`.
+#[derive(clap::Args)]
+pub struct TileArgs {
+    /// The tile shape, `ROWSxCOLS` (e.g. `64x64`).
+    #[arg(long, value_name = "ROWSxCOLS")]
+    pub tile: String,
+    /// Element type (f16, bf16, f32, f64, u8, ...).
+    #[arg(long, default_value = "f16")]
+    pub elem: String,
+    /// An access pattern (repeatable): row16, ldmatrix.x4[.b|.trans], stmatrix.x4, col.ld, col.st, row.ld,
+    /// row.st, mma.acc; `NAME@COLS` walks the memory viewed as rows of COLS elements.
+    #[arg(long = "pattern", value_name = "NAME", required = true)]
+    pub patterns: Vec<String>,
+}
+
+impl TileArgs {
+    /// The unswizzled row-major tile and the parsed patterns.
+    pub fn parse(&self) -> Result<(Smem, Vec<Pattern>), String> {
+        let elem = Elem::from_name(&self.elem).ok_or_else(|| {
+            format!(
+                "--elem: unknown element type {:?} (try f16, bf16, f32, f64, u8)",
+                self.elem
+            )
+        })?;
+        let (rows, cols) = self
+            .tile
+            .split_once(['x', 'X'])
+            .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
+            .ok_or_else(|| {
+                format!(
+                    "--tile: expected ROWSxCOLS (e.g. 64x64), got {:?}",
+                    self.tile
+                )
+            })?;
+        let tile =
+            Tile::new(rows, cols, elem, Order::RowMajor).map_err(|e| format!("--tile: {e}"))?;
+        let smem = Smem::new(
+            tile,
+            Layout::Swizzled {
+                swizzle: SwizzleFn::Single(Swizzle::IDENTITY),
+                unit: Unit::Bytes,
+            },
+        );
+        let patterns = self
+            .patterns
+            .iter()
+            .map(|p| {
+                let pat: Pattern = p.parse().map_err(|e| format!("--pattern: {e}"))?;
+                pat.check_on(&smem)
+                    .map_err(|e| format!("--pattern {pat}: {e}"))?;
+                Ok(pat)
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok((smem, patterns))
+    }
+}
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(flatten)]
+    tile: TileArgs,
+    /// Swizzle on element offsets (`B,M,S`) or a byte mode (`SW32`, `SW64`, `SW128`, `NONE`); default: none.
+    #[arg(long, value_name = "SPEC", conflicts_with = "pad")]
+    swizzle: Option<String>,
+    /// A second swizzle layer applied after `--swizzle` (element offsets, `B,M,S`).
+    #[arg(long, value_name = "B,M,S", requires = "swizzle")]
+    then: Option<String>,
+    /// Pad each row by this many bytes instead of swizzling.
+    #[arg(long, value_name = "BYTES")]
+    pad: Option<u32>,
+    /// Write the bank map of the worst instruction as SVG.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> Result<(), String> {
-    Err("`check` is not implemented yet".to_string())
+fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
+    if let Some(pad) = args.pad {
+        return Ok(Layout::Padded { pad_bytes: pad });
+    }
+    let Some(text) = &args.swizzle else {
+        return Ok(Layout::Swizzled {
+            swizzle: SwizzleFn::Single(Swizzle::IDENTITY),
+            unit: Unit::Bytes,
+        });
+    };
+    let (first, unit) = match parse_swizzle(text)? {
+        Spec::Plain(sw) => (sw, Unit::Elems(elem)),
+        Spec::Mode(m) => (m.swizzle(), Unit::Bytes),
+    };
+    let swizzle = match &args.then {
+        None => SwizzleFn::Single(first),
+        Some(t) => {
+            let second: Swizzle = t.parse().map_err(|e| format!("--then: {e}"))?;
+            if unit == Unit::Bytes {
+                return Err(
+                    "--then: give --swizzle as B,M,S (element offsets) when adding a second layer"
+                        .into(),
+                );
+            }
+            SwizzleFn::Composed(Composed::new(first, second))
+        }
+    };
+    Ok(Layout::Swizzled { swizzle, unit })
+}
+
+pub fn run(args: Args) -> Result<(), String> {
+    let (plain, patterns) = args.tile.parse()?;
+    let smem = plain.with_layout(layout(&args, plain.tile.elem)?);
+    let mut worst: Option<(u64, String, swizzle_core::bank::Report)> = None;
+    println!("{smem}");
+    for p in &patterns {
+        p.check_on(&smem)
+            .map_err(|e| format!("--pattern {p}: {e}"))?;
+        let r = p.report(&smem);
+        print!("{r}");
+        if let Some((i, rep)) = &r.worst {
+            println!("  bank map of instruction {i}:");
+            for line in map::ascii(rep).lines() {
+                println!("    {line}");
+            }
+            if worst.as_ref().is_none_or(|(c, ..)| r.conflicts() > *c) {
+                worst = Some((
+                    r.conflicts(),
+                    format!("{p} on {smem}: instruction {i}"),
+                    *rep,
+                ));
+            }
+        }
+    }
+    if let (Some(path), Some((_, title, rep))) = (&args.svg, &worst) {
+        let tmp = path.with_extension("svg.tmp");
+        std::fs::write(&tmp, map::svg(rep, title))
+            .map_err(|e| format!("--svg: writing {}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, path)
+            .map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
+    }
+    Ok(())
 }

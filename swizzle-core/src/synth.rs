@@ -22,12 +22,13 @@
 //!
 //! ```
 //! use swizzle_core::pattern::{Pattern, Smem};
+//! use swizzle_core::compose::SwizzleFn;
 //! use swizzle_core::synth::{synthesize, Answer};
 //! use swizzle_core::units::Elem;
 //! use swizzle_core::Swizzle;
 //! let s = synthesize(&Smem::row_major(64, 64, Elem::F16), &[Pattern::ROW16, Pattern::LDMATRIX_X4]);
 //! assert_eq!(s.answer, Answer::Single(Swizzle::new(3, 4, 3))); // on bytes
-//! assert_eq!(s.in_elems(), Some(Swizzle::new(3, 3, 3).into())); // Sw<3,3,3> on f16
+//! assert_eq!(s.in_elems(), Some(SwizzleFn::Single(Swizzle::new(3, 3, 3)))); // Sw<3,3,3> on f16
 //! ```
 
 use crate::compose::{Composed, SwizzleFn};
@@ -111,12 +112,6 @@ impl Synthesis {
             } => self.smem.with_padding(pad),
             a => self.smem.with_layout(on_bytes(a.swizzle())),
         }
-    }
-}
-
-impl From<Swizzle> for SwizzleFn {
-    fn from(s: Swizzle) -> SwizzleFn {
-        SwizzleFn::Single(s)
     }
 }
 
