@@ -362,7 +362,9 @@ fn device_conveniences_in_real_launches_match_rust() {
             let want = expected(r, bid, g);
             if rec[0] != 1 || rec[1..] != want {
                 bad.push(format!(
-                    "{what} on {g}, bid {bid}: device {rec:?} (launch_bid ok = 1), Rust {want:?}"
+                    "{what} on {g}, bid {bid}: device [x, y, active] {:?} (launch_bid() right: {}), Rust {want:?}",
+                    &rec[1..],
+                    rec[0] == 1
                 ));
             }
         }
