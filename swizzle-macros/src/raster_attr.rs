@@ -22,18 +22,30 @@
 //! library's own. Grid-dependent rules (Morton needs power-of-two sides) are checked by `validate(grid)`.
 use proc_macro2::TokenStream;
 
+// `spec` is swizzle-core's raster.rs, whose doc examples use `swizzle_core` and run there. rustdoc would collect
+// them here too and fail, so under `cfg(doctest)` (doctest collection only) this module is left empty.
+#[cfg(not(doctest))]
 mod ast;
+#[cfg(not(doctest))]
 mod gen;
+#[cfg(not(doctest))]
 mod valid;
 
 /// The raster spec itself, shared verbatim with `swizzle_core::raster`.
+#[cfg(not(doctest))]
 #[path = "../../swizzle-core/src/raster.rs"]
 #[allow(dead_code)]
 mod spec;
 
+#[cfg(not(doctest))]
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let args = syn::parse2::<ast::Args>(attr)?;
     let item = ast::descriptor(item)?;
     let raster = valid::validate(&args)?;
     Ok(gen::generate(&raster, &item))
+}
+
+#[cfg(doctest)]
+pub fn expand(_attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    Ok(item)
 }
