@@ -1,9 +1,8 @@
 //! Every transpose kernel against the host transpose (copy kernels against a host copy), on random data with a
 //! poisoned output, fp32 and fp16, on sizes that are and are not multiples of the tiles.
 //!
-//! Sizes are `rows x cols`. At 16384x16384 (1 GiB per fp32 matrix) the seed kernels run at the article's two
-//! thin block shapes (8,32) and (32,8) rather than all six (they share one code path per kernel; the other
-//! shapes are checked at every smaller size); every shared-memory kernel runs at every size.
+//! Sizes are `rows x cols`. Every kernel runs at every size, 16384x16384 (1 GiB per fp32 matrix) included: the
+//! whole file took 51 s on an H200 (device run 1, 2026-11-22, with two seed block shapes at 16384x16384).
 
 use gpu_kernels::transpose::{Check, Transpose, SEED_BLOCKS};
 use gpu_kernels::{Elem, Element, Gpu};
@@ -84,7 +83,7 @@ fn transpose_4097x1023() {
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn transpose_16384x16384() {
-    check_size(16384, 16384, &[(8, 32), (32, 8)]);
+    check_size(16384, 16384, &SEED_BLOCKS);
 }
 
 /// One launch of every kernel at a small odd size: the run compute-sanitizer (memcheck, racecheck) watches.

@@ -1,44 +1,54 @@
 //! Predicted vs measured shared-memory wavefronts of every shared-memory transpose.
 //!
 //! ```text
-//! smem-profile run [ROWSxCOLS]      launch every spec of transpose::smem::SPECS once (default 2048x2048: full
-//!                                   tiles only, so every block issues exactly the modelled instructions)
-//! smem-profile compare NCU.csv      read Nsight Compute's CSV of that run and print, per spec and access, the
-//!                                   bank model's wavefronts per instruction next to ncu's
+//! smem_profile run [ROWSxCOLS]            launch every spec of transpose::smem::SPECS once and check it
+//!                                         (default 2048x2048: full tiles only, so every block issues exactly the
+//!                                         modelled instructions)
+//! smem_profile run-smem-only [ROWSxCOLS]  the same launches built with -DSMEM_ONLY=1: the very same smem
+//!                                         instructions with no global loads or stores beside them
+//! smem_profile compare KERNEL.csv [SMEM_ONLY.csv]
+//!                                         read Nsight Compute's CSV of those runs and print, per spec and access,
+//!                                         the bank model's wavefronts per instruction next to ncu's
 //! ```
-//! On the device:
+//! On the device (see `gpu-kernels/device.sh ncu` for the exact command):
 //! ```text
-//! ncu --clock-control none --kernel-name transposeSmem --csv --log-file ncu.csv \
-//!     --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
-//! l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,\
-//! smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum  smem-profile run
-//! smem-profile compare ncu.csv
+//! ncu --clock-control none --kernel-name transposeSmem --csv --log-file kernel.csv --metrics <6 metrics> \
+//!     smem_profile run
+//! ncu ... --log-file smem_only.csv ... smem_profile run-smem-only
+//! smem_profile compare kernel.csv smem_only.csv
 //! ```
-//! `compare` exits 1 if any prediction misses ncu, or if a padded/swizzled spec shows a bank conflict.
+//! `compare` exits 1 if a prediction misses ncu's smem-only count (or the kernel's, when only one CSV is given),
+//! or if a padded/swizzled spec shows a bank conflict there.
 
-use gpu_kernels::transpose::smem::{Access, Layout, SmemSpec, SPECS};
+use gpu_kernels::transpose::smem::{Access, Layout, SPECS};
 use gpu_kernels::transpose::{Check, Transpose};
 use gpu_kernels::{Elem, Gpu};
 use std::collections::BTreeMap;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let size = |i: usize| args.get(i).map(String::as_str).unwrap_or("2048x2048");
     let result = match args.first().map(String::as_str) {
-        Some("run") => run(args.get(1).map(String::as_str).unwrap_or("2048x2048")),
-        Some("compare") if args.len() == 2 => compare(&args[1]),
-        _ => Err("usage: smem-profile run [ROWSxCOLS] | smem-profile compare NCU.csv".to_string()),
+        Some("run") => run(size(1), false),
+        Some("run-smem-only") => run(size(1), true),
+        Some("compare") if args.len() == 2 || args.len() == 3 => {
+            compare(&args[1], args.get(2).map(String::as_str))
+        }
+        _ => Err("usage: smem_profile run|run-smem-only [ROWSxCOLS] | \
+                  smem_profile compare KERNEL.csv [SMEM_ONLY.csv]"
+            .to_string()),
     };
     match result {
         Ok(true) => {}
         Ok(false) => std::process::exit(1),
         Err(e) => {
-            eprintln!("smem-profile: {e}");
+            eprintln!("smem_profile: {e}");
             std::process::exit(2);
         }
     }
 }
 
-fn run(size: &str) -> Result<bool, String> {
+fn run(size: &str, smem_only: bool) -> Result<bool, String> {
     let (rows, cols) = size
         .split_once('x')
         .and_then(|(r, c)| Some((r.parse::<u32>().ok()?, c.parse::<u32>().ok()?)))
@@ -49,12 +59,15 @@ fn run(size: &str) -> Result<bool, String> {
     let mut c16 = Check::<half::f16>::new(&gpu, rows, cols).map_err(|e| e.to_string())?;
     for (i, spec) in SPECS.iter().enumerate() {
         let t = Transpose::Smem(*spec);
-        match spec.elem {
-            Elem::F32 => c32.run(&gpu, &t),
-            Elem::F16 => c16.run(&gpu, &t),
-        }
-        .map_err(|e| e.to_string())?;
-        println!("launch {i}: {spec} (checked)");
+        let done = match (spec.elem, smem_only) {
+            (Elem::F32, false) => c32.run(&gpu, &t),
+            (Elem::F16, false) => c16.run(&gpu, &t),
+            (Elem::F32, true) => c32.launch_only(&gpu, &t, &["-DSMEM_ONLY=1"]),
+            (Elem::F16, true) => c16.launch_only(&gpu, &t, &["-DSMEM_ONLY=1"]),
+        };
+        done.map_err(|e| e.to_string())?;
+        let what = if smem_only { "smem only" } else { "checked" };
+        println!("launch {i}: {spec} ({what})");
     }
     Ok(true)
 }
@@ -62,7 +75,7 @@ fn run(size: &str) -> Result<bool, String> {
 /// ncu metric values of one profiled launch, by metric name.
 type Metrics = BTreeMap<String, f64>;
 
-fn compare(path: &str) -> Result<bool, String> {
+fn launches(path: &str) -> Result<Vec<Metrics>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let launches = parse_ncu_csv(&text)?;
     if launches.len() != SPECS.len() {
@@ -72,21 +85,80 @@ fn compare(path: &str) -> Result<bool, String> {
             SPECS.len()
         ));
     }
-    println!(
-        "| spec | elem | access | op | predicted wf/instr | measured wf/instr | predicted conflicts | measured conflicts | |"
-    );
-    println!("|---|---|---|---|--:|--:|--:|--:|---|");
-    let mut ok = true;
-    for (spec, (block, m)) in SPECS.iter().zip(&launches) {
+    for (spec, (block, _)) in SPECS.iter().zip(&launches) {
         let (bx, by) = spec.block();
         if !block.replace(' ', "").starts_with(&format!("({bx},{by}")) {
             return Err(format!(
-                "launch order mismatch: {} has block {block}",
+                "{path}: launch order mismatch: {} has block {block}",
                 spec.name
             ));
         }
+    }
+    Ok(launches.into_iter().map(|(_, m)| m).collect())
+}
+
+/// One access kind's numbers from one profiled launch.
+struct Measured {
+    per_instruction: f64,
+    conflicts: f64,
+}
+
+fn measured(m: &Metrics, access: Access) -> Measured {
+    let op = if access == Access::Read { "ld" } else { "st" };
+    let get = |name: String| m.get(&name).copied().unwrap_or(f64::NAN);
+    let wf = get(format!(
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"
+    ));
+    let inst = get(format!("smsp__inst_executed_op_shared_{op}.sum"));
+    let conflicts = get(format!(
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum"
+    ));
+    Measured {
+        per_instruction: wf / inst,
+        conflicts,
+    }
+}
+
+fn compare(kernel_csv: &str, smem_only_csv: Option<&str>) -> Result<bool, String> {
+    let kernel = launches(kernel_csv)?;
+    let isolated = smem_only_csv.map(launches).transpose()?;
+    println!("Predicted: swizzle-core's bank model on the kernel's smem lane addresses (wavefronts per warp");
+    println!("instruction). Measured: ncu wavefronts / instructions executed, and ncu bank conflicts; 'smem only'");
+    println!("is the same kernel built with -DSMEM_ONLY=1 (identical smem instructions, no global traffic).\n");
+    println!("| spec | elem | access | op | predicted wf/instr | smem only: wf/instr | smem only: conflicts | kernel: wf/instr | kernel: conflicts | |");
+    println!("|---|---|---|---|--:|--:|--:|--:|--:|---|");
+    let mut ok = true;
+    for (n, spec) in SPECS.iter().enumerate() {
         for access in Access::BOTH {
-            ok &= compare_one(spec, access, m);
+            let predicted = spec.cost(access).per_instruction();
+            let k = measured(&kernel[n], access);
+            let judged = match &isolated {
+                Some(iso) => measured(&iso[n], access),
+                None => measured(&kernel[n], access),
+            };
+            let matches = (predicted - judged.per_instruction).abs() < 0.005;
+            let clean = spec.layout() == Layout::Unpadded || judged.conflicts == 0.0;
+            let verdict = match (matches, clean) {
+                (true, true) => "ok",
+                (false, _) => "MISS",
+                (true, false) => "CONFLICT",
+            };
+            ok &= matches && clean;
+            let iso = |f: fn(&Measured) -> f64, p: usize| match &isolated {
+                Some(iso) => format!("{:.*}", p, f(&measured(&iso[n], access))),
+                None => "-".to_string(),
+            };
+            println!(
+                "| {} | {} | {} | {} | {predicted:.2} | {} | {} | {:.3} | {:.0} | {verdict} |",
+                spec.name,
+                spec.elem,
+                access.name(),
+                spec.op(access).name(),
+                iso(|m| m.per_instruction, 3),
+                iso(|m| m.conflicts, 0),
+                k.per_instruction,
+                k.conflicts,
+            );
         }
     }
     println!(
@@ -98,38 +170,6 @@ fn compare(path: &str) -> Result<bool, String> {
         }
     );
     Ok(ok)
-}
-
-fn compare_one(spec: &SmemSpec, access: Access, m: &Metrics) -> bool {
-    let op = if access == Access::Read { "ld" } else { "st" };
-    let get = |name: &str| m.get(name).copied().unwrap_or(f64::NAN);
-    let wf = get(&format!(
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"
-    ));
-    let conflicts = get(&format!(
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum"
-    ));
-    let inst = get(&format!("smsp__inst_executed_op_shared_{op}.sum"));
-    let cost = spec.cost(access);
-    let predicted = cost.per_instruction();
-    let measured = wf / inst;
-    // Conflicts per instruction, scaled to the instructions ncu counted (all blocks).
-    let predicted_conflicts = cost.conflicts() as f64 / cost.instructions as f64 * inst;
-    let matches = (predicted - measured).abs() < 0.01;
-    let clean = spec.layout() == Layout::Unpadded || conflicts == 0.0;
-    let verdict = match (matches, clean) {
-        (true, true) => "ok",
-        (false, _) => "MISS",
-        (true, false) => "CONFLICT",
-    };
-    println!(
-        "| {} | {} | {} | {} | {predicted:.2} | {measured:.2} | {predicted_conflicts:.0} | {conflicts:.0} | {verdict} |",
-        spec.name,
-        spec.elem,
-        access.name(),
-        spec.op(access).name(),
-    );
-    matches && clean
 }
 
 /// The transposeSmem launches of an `ncu --csv` log, in launch order: (block size, metrics).

@@ -13,6 +13,7 @@ use crate::elem::{Elem, Element};
 use crate::runtime::{Error, Gpu, Header, Result, Source};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 pub use smem::{Access, Layout, SmemSpec};
+use swizzle_core::raster::Grid;
 use swizzle_core::Swizzle;
 
 /// The kernel source, compiled per variant with `-D` options.
@@ -119,14 +120,17 @@ impl Transpose {
 
     /// The NVRTC source (with its generated header) and options for element type `elem`.
     pub fn source(&self, elem: Elem) -> (Source, Vec<String>) {
-        let (sw, mut options) = match self {
-            Transpose::Seed(..) => (Swizzle::IDENTITY, Vec::new()),
-            Transpose::Smem(spec) => (spec.swizzle, spec.options()),
+        let (text, mut options) = match self {
+            Transpose::Seed(..) => (crate::header::render(Swizzle::IDENTITY, None), Vec::new()),
+            Transpose::Smem(spec) => (
+                crate::header::render(spec.swizzle, Some(spec.raster)),
+                spec.options(),
+            ),
         };
         options.insert(0, format!("-DELEM={}", elem.c_type()));
         let header = Header {
             name: crate::header::HEADER_NAME.into(),
-            text: crate::header::render(sw),
+            text,
         };
         (
             Source {
@@ -147,7 +151,20 @@ impl Transpose {
                 let (w, h) = if s.over_output() { (ny, nx) } else { (nx, ny) };
                 (w.div_ceil(bx * s.unroll()), h.div_ceil(by))
             }
-            Transpose::Smem(spec) => (nx.div_ceil(spec.tile), ny.div_ceil(spec.tile)),
+            Transpose::Smem(spec) => {
+                let tiles = Grid::new(nx.div_ceil(spec.tile), ny.div_ceil(spec.tile));
+                if rows == 0 || cols == 0 {
+                    return Err(Error::Invalid(format!("{}: empty matrix", self.name())));
+                }
+                spec.raster.validate(tiles).map_err(|e| {
+                    Error::Invalid(format!(
+                        "{}: order on a {tiles} tile grid: {e}",
+                        self.name()
+                    ))
+                })?;
+                let launch = spec.raster.launch_grid(tiles);
+                (launch.x, launch.y)
+            }
         };
         if rows == 0 || cols == 0 {
             return Err(Error::Invalid(format!(
@@ -177,6 +194,19 @@ impl Transpose {
         rows: u32,
         cols: u32,
     ) -> Result<()> {
+        self.launch_with(gpu, input, output, rows, cols, &[])
+    }
+
+    /// [`Transpose::launch`] compiled with `extra` options too (e.g. `-DSMEM_ONLY=1` for profiling).
+    pub fn launch_with<E: Element>(
+        &self,
+        gpu: &Gpu,
+        input: &CudaSlice<E>,
+        output: &mut CudaSlice<E>,
+        rows: u32,
+        cols: u32,
+        extra: &[&str],
+    ) -> Result<()> {
         let n = rows as usize * cols as usize;
         if input.len() < n || output.len() < n {
             return Err(Error::Invalid(format!(
@@ -196,7 +226,8 @@ impl Transpose {
             }
         }
         let cfg = self.launch_config(rows, cols)?;
-        let (src, options) = self.source(E::ELEM);
+        let (src, mut options) = self.source(E::ELEM);
+        options.extend(extra.iter().map(|o| o.to_string()));
         let func = match self {
             Transpose::Seed(s, _) => s.cuda_name(),
             Transpose::Smem(_) => "transposeSmem",
@@ -292,6 +323,19 @@ impl<E: Element> Check<E> {
             dev_in,
             dev_out,
         })
+    }
+
+    /// Launch `t` with `extra` options on this check's buffers, without comparing (profiling variants).
+    pub fn launch_only(&mut self, gpu: &Gpu, t: &Transpose, extra: &[&str]) -> Result<()> {
+        t.launch_with(
+            gpu,
+            &self.dev_in,
+            &mut self.dev_out,
+            self.rows,
+            self.cols,
+            extra,
+        )?;
+        gpu.sync()
     }
 
     /// Run `t` once and compare. The error names the variant, the size and the first wrong element.

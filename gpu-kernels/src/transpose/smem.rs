@@ -17,6 +17,9 @@
 use crate::elem::Elem;
 use swizzle_core::bank::{self, Op, Width};
 use swizzle_core::pattern::{self, TileReport};
+use swizzle_core::pattern::{Pattern, Smem};
+use swizzle_core::raster::Raster;
+use swizzle_core::units::Elem as CoreElem;
 use swizzle_core::{swizzle, Swizzle};
 
 /// How the tile sits in shared memory.
@@ -76,6 +79,12 @@ pub struct SmemSpec {
     pub pad: u32,
     /// XOR swizzle on the element offset (the identity when unswizzled).
     pub swizzle: Swizzle,
+    /// Which tile the block launched `bid`-th takes (`TileOrder` in the header).
+    pub raster: Raster,
+    /// Evict-first (`.cs`) global loads and stores.
+    pub streaming: bool,
+    /// `__launch_bounds__(threads, min_blocks)`: blocks per SM the compiler must fit (registers).
+    pub min_blocks: u32,
 }
 
 impl SmemSpec {
@@ -217,6 +226,20 @@ impl SmemSpec {
         )
     }
 
+    /// The tile as swizzle-core's [`Smem`] (tile + padding or swizzle), for its pattern generators and checks.
+    pub const fn smem(&self) -> Smem {
+        let elem = match self.elem {
+            Elem::F32 => CoreElem::F32,
+            Elem::F16 => CoreElem::F16,
+        };
+        let plain = Smem::row_major(self.tile, self.tile, elem);
+        if self.pad > 0 {
+            plain.with_padding(self.pad * self.elem.bytes())
+        } else {
+            plain.with_swizzle(self.swizzle)
+        }
+    }
+
     /// Shape rules the kernel's `static_assert`s state too.
     pub const fn is_valid(&self) -> bool {
         self.vec > 0
@@ -232,12 +255,44 @@ impl SmemSpec {
 
     /// The `-D` options that select this spec in `transpose.cu` (ELEM is added by the caller).
     pub fn options(&self) -> Vec<String> {
-        vec![
+        let mut o = vec![
             format!("-DTILE={}", self.tile),
             format!("-DVEC={}", self.vec),
             format!("-DBLOCK_Y={}", self.block_y),
             format!("-DPAD={}", self.pad),
-        ]
+            format!("-DSTREAM={}", u32::from(self.streaming)),
+        ];
+        if self.min_blocks > 1 {
+            o.push(format!("-DMIN_BLOCKS={}", self.min_blocks));
+        }
+        o
+    }
+
+    /// This spec with its blocks taking tiles in `raster` order.
+    pub const fn with_raster(self, name: &'static str, raster: Raster) -> SmemSpec {
+        SmemSpec {
+            name,
+            raster,
+            ..self
+        }
+    }
+
+    /// This spec with evict-first global loads and stores.
+    pub const fn with_streaming(self, name: &'static str) -> SmemSpec {
+        SmemSpec {
+            name,
+            streaming: true,
+            ..self
+        }
+    }
+
+    /// This spec compiled for at least `min_blocks` resident blocks per SM.
+    pub const fn with_min_blocks(self, name: &'static str, min_blocks: u32) -> SmemSpec {
+        SmemSpec {
+            name,
+            min_blocks,
+            ..self
+        }
     }
 }
 
@@ -254,7 +309,17 @@ impl std::fmt::Display for SmemSpec {
             self.access_bytes(),
             self.pad,
             self.swizzle
-        )
+        )?;
+        if self.raster != Raster::Identity {
+            write!(f, ", order {}", self.raster)?;
+        }
+        if self.streaming {
+            write!(f, ", .cs loads/stores")?;
+        }
+        if self.min_blocks > 1 {
+            write!(f, ", >= {} blocks/SM", self.min_blocks)?;
+        }
+        Ok(())
     }
 }
 
@@ -298,6 +363,9 @@ const fn spec(
         block_y,
         pad,
         swizzle: sw,
+        raster: Raster::Identity,
+        streaming: false,
+        min_blocks: 1,
     };
     assert!(s.is_valid(), "invalid smem spec");
     s
@@ -364,6 +432,14 @@ pub const VEC_SWIZZLED_F32_T32: SmemSpec = spec(
     0,
     swizzle!(B = 3, M = 2, S = 5),
 );
+// Tuning variants of the fastest spec (see BENCHMARKS.md "Transpose"): block order, cache hints, occupancy.
+pub const VEC_SWIZZLED_F32_GM16: SmemSpec =
+    VEC_SWIZZLED_F32.with_raster("smem-swizzled-t64v4-gm16", Raster::GroupM { group: 16 });
+pub const VEC_SWIZZLED_F32_GM32: SmemSpec =
+    VEC_SWIZZLED_F32.with_raster("smem-swizzled-t64v4-gm32", Raster::GroupM { group: 32 });
+pub const VEC_SWIZZLED_F32_CS: SmemSpec = VEC_SWIZZLED_F32.with_streaming("smem-swizzled-t64v4-cs");
+pub const VEC_SWIZZLED_F32_MB8: SmemSpec =
+    VEC_SWIZZLED_F32.with_min_blocks("smem-swizzled-t64v4-mb8", 8);
 pub const VEC_UNPADDED_F16: SmemSpec = spec("smem-unpadded-t128v8", Elem::F16, 128, 8, 16, 0, ID);
 pub const VEC_SWIZZLED_F16: SmemSpec = spec(
     "smem-swizzled-t128v8",
@@ -383,9 +459,12 @@ pub const VEC_SWIZZLED_F16_T64: SmemSpec = spec(
     0,
     swizzle!(B = 3, M = 3, S = 6),
 );
+pub const VEC_SWIZZLED_F16_GM16_CS: SmemSpec = VEC_SWIZZLED_F16
+    .with_raster("smem-swizzled-t128v8-gm16-cs", Raster::GroupM { group: 16 })
+    .with_streaming("smem-swizzled-t128v8-gm16-cs");
 
 /// Every shipped shared-memory transpose.
-pub const SPECS: [SmemSpec; 13] = [
+pub const SPECS: [SmemSpec; 18] = [
     CLASSIC_UNPADDED_F32,
     CLASSIC_PADDED_F32,
     CLASSIC_SWIZZLED_F32,
@@ -393,12 +472,17 @@ pub const SPECS: [SmemSpec; 13] = [
     VEC_SWIZZLED_F32,
     VEC_SWIZZLED_F32_BY8,
     VEC_SWIZZLED_F32_T32,
+    VEC_SWIZZLED_F32_GM16,
+    VEC_SWIZZLED_F32_GM32,
+    VEC_SWIZZLED_F32_CS,
+    VEC_SWIZZLED_F32_MB8,
     CLASSIC_UNPADDED_F16,
     CLASSIC_PADDED_F16,
     CLASSIC_SWIZZLED_F16,
     VEC_UNPADDED_F16,
     VEC_SWIZZLED_F16,
     VEC_SWIZZLED_F16_T64,
+    VEC_SWIZZLED_F16_GM16_CS,
 ];
 
 // Checked at compile time with swizzle-core's bank model, on the very lane addresses `lanes` derives from each
@@ -421,6 +505,27 @@ const _: () = {
         i += 1;
     }
 };
+
+// Cross-check with swizzle-core's own pattern generators, where they describe these kernels: the classic
+// kernels' smem write is a column store (lane i -> row i) and their read a row load; the vectorised kernels' read
+// is 16-byte chunks in memory order (costed as sts128, the same phases as lds128). The vectorised write (a VEC x VEC
+// block transposed in registers, lanes VEC rows apart) has no generator; the check above covers it.
+swizzle_core::assert_conflict_free!(CLASSIC_PADDED_F32.smem(), Pattern::COL_ST, Pattern::ROW_LD);
+swizzle_core::assert_conflict_free!(
+    CLASSIC_SWIZZLED_F32.smem(),
+    Pattern::COL_ST,
+    Pattern::ROW_LD
+);
+swizzle_core::assert_conflict_free!(CLASSIC_PADDED_F16.smem(), Pattern::COL_ST, Pattern::ROW_LD);
+swizzle_core::assert_conflict_free!(
+    CLASSIC_SWIZZLED_F16.smem(),
+    Pattern::COL_ST,
+    Pattern::ROW_LD
+);
+swizzle_core::assert_conflict_free!(VEC_SWIZZLED_F32.smem(), Pattern::ROW16);
+swizzle_core::assert_conflict_free!(VEC_SWIZZLED_F32_T32.smem(), Pattern::ROW16);
+swizzle_core::assert_conflict_free!(VEC_SWIZZLED_F16.smem(), Pattern::ROW16);
+swizzle_core::assert_conflict_free!(VEC_SWIZZLED_F16_T64.smem(), Pattern::ROW16);
 
 #[cfg(test)]
 mod tests {
@@ -453,6 +558,26 @@ mod tests {
                 assert!(
                     seen.iter().all(|&c| c <= 1),
                     "{s}: {access:?} touches a cell twice"
+                );
+            }
+        }
+    }
+
+    /// swizzle-core's column-store / row-load generators cost the classic kernels exactly as our own lane
+    /// description does (same instruction count and wavefronts), unpadded baseline included.
+    #[test]
+    fn classic_lanes_agree_with_swizzle_cores_generators() {
+        for s in SPECS.iter().filter(|s| s.vec == 1) {
+            for (access, p) in [
+                (Access::Write, Pattern::COL_ST),
+                (Access::Read, Pattern::ROW_LD),
+            ] {
+                let ours = s.tile_report(access);
+                let theirs = p.report(&s.smem());
+                assert_eq!(
+                    (ours.instructions, ours.wavefronts, ours.ideal),
+                    (theirs.instructions, theirs.wavefronts, theirs.ideal),
+                    "{s} {access:?}"
                 );
             }
         }

@@ -113,8 +113,12 @@ extern "C" __global__ void diagonalCol(T* __restrict__ out, const T* __restrict_
 // The smem element at (row, col) lives at TileSwz::apply(row * (TILE + PAD) + col): unpadded (PAD 0, identity),
 // padded (PAD > 0, identity) and swizzled (PAD 0, an XOR swizzle) are specs, not code. In step 3 the lanes of a
 // warp write rows VEC apart: without padding or swizzle every lane hits the same banks.
+// Which tile a block takes is TileOrder, a swizzle-core raster from the header (identity unless the spec says).
 // Tiles that stick out of the matrix, or rows that are not VEC-aligned, take element-wise global accesses with
-// bounds checks; shared memory is used the same way.
+// bounds checks into the same smem places.
+// Optional spec switches: STREAM=1 uses evict-first (.cs) global loads and stores; MIN_BLOCKS sets the
+// __launch_bounds__ occupancy target; SMEM_ONLY=1 (profiling only, output not written) issues the very same smem
+// instructions with no global traffic beside them, so the profiler's smem counters see nothing else.
 
 #if defined(TILE)
 #ifndef VEC
@@ -125,6 +129,12 @@ extern "C" __global__ void diagonalCol(T* __restrict__ out, const T* __restrict_
 #endif
 #ifndef BLOCK_Y
 #define BLOCK_Y (TILE / VEC)
+#endif
+#ifndef STREAM
+#define STREAM 0
+#endif
+#ifndef SMEM_ONLY
+#define SMEM_ONLY 0
 #endif
 #define BLOCK_X (TILE / VEC)
 static_assert(TILE % VEC == 0 && BLOCK_X % BLOCK_Y == 0 && TILE % BLOCK_Y == 0, "bad tile spec");
@@ -141,17 +151,49 @@ union Vec {
     T e[VEC];
 };
 
+__device__ __forceinline__ V load_vec(const T* p) {
+#if STREAM
+    return __ldcs(reinterpret_cast<const V*>(p));
+#else
+    return *reinterpret_cast<const V*>(p);
+#endif
+}
+
+__device__ __forceinline__ void store_vec(T* p, V v) {
+#if STREAM
+    __stcs(reinterpret_cast<V*>(p), v);
+#else
+    *reinterpret_cast<V*>(p) = v;
+#endif
+}
+
+// SMEM_ONLY: make a loaded value live without storing it.
+__device__ __forceinline__ void keep(unsigned short v) { asm volatile("" ::"h"(v)); }
+__device__ __forceinline__ void keep(unsigned int v) { asm volatile("" ::"r"(v)); }
+__device__ __forceinline__ void keep(uint2 v) { asm volatile("" ::"r"(v.x), "r"(v.y)); }
+__device__ __forceinline__ void keep(uint4 v) { asm volatile("" ::"r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)); }
+
 using namespace swz;  // TileSwz may be declared inside namespace swz or beside it
 
 __device__ __forceinline__ unsigned smem_at(unsigned row, unsigned col) {
     return TileSwz::apply(row * (TILE + PAD) + col);
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK_X * BLOCK_Y)
+// An explicit minimum of 1 block lets ptxas take up to 255 registers (58 -> 144 on the fp16 tile): only pass one
+// when the spec asks for more.
+#ifdef MIN_BLOCKS
+#define BOUNDS __launch_bounds__(BLOCK_X * BLOCK_Y, MIN_BLOCKS)
+#else
+#define BOUNDS __launch_bounds__(BLOCK_X * BLOCK_Y)
+#endif
+
+extern "C" __global__ void BOUNDS
 transposeSmem(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
     __shared__ __align__(16) T s[TILE * (TILE + PAD)];
+    const swz::Tile tile = TileOrder::here();
+    if (!tile.active) return;  // the whole block: no barrier is skipped by part of it
     const unsigned tx = threadIdx.x, ty = threadIdx.y;
-    const unsigned x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
+    const unsigned x0 = tile.x * TILE, y0 = tile.y * TILE;
     // cudaMalloc'd bases are 256-byte aligned, so VEC-aligned row lengths make every vector access aligned.
     const bool fast = x0 + TILE <= nx && y0 + TILE <= ny && nx % VEC == 0 && ny % VEC == 0;
 
@@ -161,8 +203,14 @@ transposeSmem(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsign
         for (unsigned jj = 0; jj < BLOCK_X / BLOCK_Y; ++jj) {
             const unsigned y = y0 + VEC * (ty + jj * BLOCK_Y), x = x0 + VEC * tx;
 #pragma unroll
-            for (unsigned k = 0; k < VEC; ++k)
-                rows[jj][k].v = *reinterpret_cast<const V*>(in + (u64)(y + k) * nx + x);
+            for (unsigned k = 0; k < VEC; ++k) {
+#if SMEM_ONLY
+#pragma unroll
+                for (unsigned i = 0; i < VEC; ++i) rows[jj][k].e[i] = T(x + i + k);
+#else
+                rows[jj][k].v = load_vec(in + (u64)(y + k) * nx + x);
+#endif
+            }
         }
 #pragma unroll
         for (unsigned jj = 0; jj < BLOCK_X / BLOCK_Y; ++jj) {
@@ -193,8 +241,10 @@ transposeSmem(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsign
         Vec v;
         v.v = *reinterpret_cast<const V*>(&s[smem_at(c, VEC * tx)]);
         const unsigned ox = x0 + c, oy = y0 + VEC * tx;
-        if (fast) {
-            *reinterpret_cast<V*>(out + (u64)ox * ny + oy) = v.v;
+        if (SMEM_ONLY) {
+            keep(v.v);
+        } else if (fast) {
+            store_vec(out + (u64)ox * ny + oy, v.v);
         } else if (ox < nx) {
 #pragma unroll
             for (unsigned i = 0; i < VEC; ++i)

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The GPU checks and measurements of gpu-kernels, in one script for the device machine (which has no Rust
+# toolchain). Build here first:
+#   ../shared/tools/stage-gpu -p gpu-kernels -p swizzle-cli        (release test binaries + bins into .devbin/)
+# then on the device, from the repository root (carry .devbin):
+#   OUT=/some/dir gpu-kernels/device.sh info tests sanitizer ncu bench
+# Steps (any order, any subset):
+#   info       nvidia-smi, libraries and tools found
+#   tests      every gpu-kernels test binary, ignored (GPU) tests included         -> tests.log
+#   sanitizer  compute-sanitizer memcheck and racecheck over one launch of every kernel at 97x131 -> sanitizer.log
+#   ncu        Nsight Compute smem counters of every smem transpose (as shipped, and built SMEM_ONLY), with the
+#              bank model's prediction beside them           -> ncu-run.csv, ncu-run-smem-only.csv, ncu_compare.md
+#   bench      swz bench transpose (2048, 8192, 16384; fp32, fp16)                  -> bench.md, bench.json
+#   report     swz report (the main job, GPU mode)                                   -> report.md
+# Each step prints a short summary; the full output is under $OUT. Exit status: 1 if any step failed.
+set -u
+OUT=${OUT:-/tmp/gpu-kernels-out}
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+B=.devbin
+failed=()
+
+step() { echo "=== $1 ($(date -u +%H:%M:%S))"; }
+note() { if [ "$1" -ne 0 ]; then failed+=("$2"); echo "FAILED: $2 (exit $1)"; fi; }
+
+NCU_METRICS=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
+
+for s in "$@"; do
+  case $s in
+  info)
+    step info
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+    ls /usr/local/cuda/lib64/libnvrtc.so* 2>&1 | head -3
+    command -v ncu compute-sanitizer
+    ;;
+  tests)
+    step tests
+    : >"$OUT/tests.log"
+    for t in $B/test-gpu-kernels-*; do
+      "$t" --include-ignored --test-threads=1 --nocapture >>"$OUT/tests.log" 2>&1
+      note $? "$t"
+    done
+    grep -E "^test result|FAILED|panicked|[0-9]+x[0-9]+:|failures" "$OUT/tests.log" | head -60
+    ;;
+  sanitizer)
+    step sanitizer
+    : >"$OUT/sanitizer.log"
+    for tool in memcheck racecheck; do
+      cmd=(compute-sanitizer --tool "$tool" --error-exitcode 1 $B/test-gpu-kernels-transpose_device
+        --include-ignored --exact sanitizer_pass_97x131 --test-threads=1)
+      echo "\$ ${cmd[*]}" >>"$OUT/sanitizer.log"
+      "${cmd[@]}" >>"$OUT/sanitizer.log" 2>&1
+      rc=$?
+      note $rc "compute-sanitizer $tool"
+      echo "$tool: exit $rc" | tee -a "$OUT/sanitizer.log"
+    done
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|test result|Hazard" "$OUT/sanitizer.log" | head -20
+    ;;
+  ncu)
+    step ncu
+    for mode in run run-smem-only; do
+      ncu --clock-control none --kernel-name transposeSmem --csv --log-file "$OUT/ncu-$mode.csv" \
+        --metrics "$NCU_METRICS" $B/smem_profile $mode 2048x2048 | tail -1
+      note $? "ncu smem_profile $mode"
+    done
+    $B/smem_profile compare "$OUT/ncu-run.csv" "$OUT/ncu-run-smem-only.csv" | tee "$OUT/ncu_compare.md"
+    note "${PIPESTATUS[0]}" "smem_profile compare"
+    ;;
+  bench)
+    step bench
+    $B/swz bench transpose --iters 50 --json "$OUT/bench.json" >"$OUT/bench.md" 2>&1
+    note $? "swz bench transpose"
+    grep -E "^device|^transpose|^reference|D2D copy|smem-" "$OUT/bench.md" | head -150
+    ;;
+  report)
+    step report
+    $B/swz report >"$OUT/report.md" 2>&1
+    note $? "swz report"
+    grep -E "^mode|x[0-9]+ fp|wrong|^transpose|D2D copy|smem-swizzled-t64v4 |smem-swizzled-t128v8 " "$OUT/report.md" | head -40
+    ;;
+  *) echo "unknown step $s"; failed+=("$s") ;;
+  esac
+done
+step done
+if [ ${#failed[@]} -gt 0 ]; then
+  printf 'failed: %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "all steps passed"
