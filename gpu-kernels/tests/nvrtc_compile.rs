@@ -21,6 +21,12 @@ fn every_transpose_variant_compiles_for_sm90_without_local_memory() {
                 continue;
             }
             opts.push("--ptxas-options=-v".into());
+            if matches!(t, Transpose::Smem(_)) {
+                let mut profiling = opts.clone();
+                profiling.push("-DSMEM_ONLY=1".into());
+                compile(&src, "sm_90", &profiling)
+                    .unwrap_or_else(|e| panic!("{t} {elem} SMEM_ONLY: {e}"));
+            }
             let out = compile(&src, "sm_90", &opts).unwrap_or_else(|e| panic!("{t} {elem}: {e}"));
             assert!(!out.cubin.is_empty());
             let report: Vec<&str> = out

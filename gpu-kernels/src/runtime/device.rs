@@ -181,6 +181,26 @@ impl Gpu {
         })
     }
 
+    /// Let `kernel` launch with `bytes` of dynamic shared memory (above 48 KiB a kernel must opt in).
+    pub fn allow_dynamic_smem(&self, kernel: &Kernel, bytes: u32) -> Result<()> {
+        if bytes as usize > self.props.smem_per_block_optin {
+            return Err(Error::Invalid(format!(
+                "{} needs {bytes} B of shared memory, the device allows {}",
+                kernel.name, self.props.smem_per_block_optin
+            )));
+        }
+        if bytes as usize > self.props.smem_per_block {
+            kernel
+                .func
+                .set_attribute(
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    bytes as i32,
+                )
+                .ctx("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
+        }
+        Ok(())
+    }
+
     /// Number of modules compiled so far (the cache's size).
     pub fn cached_modules(&self) -> usize {
         self.modules.lock().expect("module cache poisoned").len()

@@ -10,7 +10,7 @@ pub mod bench;
 pub mod smem;
 
 use crate::elem::{Elem, Element};
-use crate::runtime::{Error, Gpu, Header, Result, Source};
+use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 pub use smem::{Access, Layout, SmemSpec};
 use swizzle_core::raster::Grid;
@@ -30,6 +30,8 @@ pub enum Seed {
     Unroll4Col,
     DiagonalRow,
     DiagonalCol,
+    /// Not the article's: a plain 16-byte-per-thread copy, the simple copy kernel the tables compare with.
+    CopyVec16,
 }
 
 impl Seed {
@@ -55,12 +57,13 @@ impl Seed {
             Seed::Unroll4Col => "unroll4Col",
             Seed::DiagonalRow => "diagonalRow",
             Seed::DiagonalCol => "diagonalCol",
+            Seed::CopyVec16 => "copyVec16",
         }
     }
 
     /// The copy kernels are the bounds: their output is the input, not its transpose.
     pub const fn is_copy(self) -> bool {
-        matches!(self, Seed::CopyRow | Seed::CopyCol)
+        matches!(self, Seed::CopyRow | Seed::CopyCol | Seed::CopyVec16)
     }
 
     /// Threads span the output (`Col` transposes) rather than the input.
@@ -143,10 +146,17 @@ impl Transpose {
     }
 
     /// The launch configuration for a `rows x cols` input.
-    pub fn launch_config(&self, rows: u32, cols: u32) -> Result<LaunchConfig> {
+    pub fn launch_config(&self, elem: Elem, rows: u32, cols: u32) -> Result<LaunchConfig> {
         let (nx, ny) = (cols, rows);
         let (bx, by) = self.block();
         let grid = match self {
+            Transpose::Seed(Seed::CopyVec16, _) => {
+                let vectors = (nx as u64 * ny as u64).div_ceil(16 / elem.bytes() as u64);
+                (
+                    vectors.div_ceil((bx * by) as u64).min(u32::MAX as u64) as u32,
+                    1,
+                )
+            }
             Transpose::Seed(s, _) => {
                 let (w, h) = if s.over_output() { (ny, nx) } else { (nx, ny) };
                 (w.div_ceil(bx * s.unroll()), h.div_ceil(by))
@@ -178,10 +188,14 @@ impl Transpose {
                 self.name()
             )));
         }
+        let shared_mem_bytes = match self {
+            Transpose::Smem(spec) => spec.smem_bytes(),
+            Transpose::Seed(..) => 0,
+        };
         Ok(LaunchConfig {
             grid_dim: (grid.0, grid.1, 1),
             block_dim: (bx, by, 1),
-            shared_mem_bytes: 0,
+            shared_mem_bytes,
         })
     }
 
@@ -207,6 +221,44 @@ impl Transpose {
         cols: u32,
         extra: &[&str],
     ) -> Result<()> {
+        let kernel = self.prepare(gpu, E::ELEM, extra)?;
+        self.launch_prepared(gpu, &kernel, input, output, rows, cols)
+    }
+
+    /// Compile (or fetch from the cache) and load this variant for `elem`, and give it the dynamic shared memory
+    /// its spec needs. Benchmarks call this once, outside the timed region.
+    pub fn prepare(&self, gpu: &Gpu, elem: Elem, extra: &[&str]) -> Result<Kernel> {
+        if let Some(e) = self.elem() {
+            if e != elem {
+                return Err(Error::Invalid(format!(
+                    "{} is a {e} kernel, called with {elem}",
+                    self.name()
+                )));
+            }
+        }
+        let (src, mut options) = self.source(elem);
+        options.extend(extra.iter().map(|o| o.to_string()));
+        let func = match self {
+            Transpose::Seed(s, _) => s.cuda_name(),
+            Transpose::Smem(_) => "transposeSmem",
+        };
+        let kernel = gpu.kernel(&src, &options, func)?;
+        if let Transpose::Smem(spec) = self {
+            gpu.allow_dynamic_smem(&kernel, spec.smem_bytes())?;
+        }
+        Ok(kernel)
+    }
+
+    /// Queue a kernel from [`Transpose::prepare`] on `rows x cols` `input` into `output`.
+    pub fn launch_prepared<E: Element>(
+        &self,
+        gpu: &Gpu,
+        kernel: &Kernel,
+        input: &CudaSlice<E>,
+        output: &mut CudaSlice<E>,
+        rows: u32,
+        cols: u32,
+    ) -> Result<()> {
         let n = rows as usize * cols as usize;
         if input.len() < n || output.len() < n {
             return Err(Error::Invalid(format!(
@@ -216,28 +268,15 @@ impl Transpose {
                 output.len()
             )));
         }
-        if let Some(e) = self.elem() {
-            if e != E::ELEM {
-                return Err(Error::Invalid(format!(
-                    "{} is a {e} kernel, called with {}",
-                    self.name(),
-                    E::ELEM
-                )));
-            }
-        }
-        let cfg = self.launch_config(rows, cols)?;
-        let (src, mut options) = self.source(E::ELEM);
-        options.extend(extra.iter().map(|o| o.to_string()));
-        let func = match self {
-            Transpose::Seed(s, _) => s.cuda_name(),
-            Transpose::Smem(_) => "transposeSmem",
-        };
-        let kernel = gpu.kernel(&src, &options, func)?;
+        let cfg = self.launch_config(E::ELEM, rows, cols)?;
         let (nx, ny) = (cols, rows);
-        gpu.launch(&kernel, cfg, |a| {
+        gpu.launch(kernel, cfg, |a| {
             a.arg(output).arg(input).arg(&nx).arg(&ny);
         })
     }
+
+    /// The simple 16-byte copy kernel, the in-process reference beside the D2D copy.
+    pub const COPY_VEC16: Transpose = Transpose::Seed(Seed::CopyVec16, (256, 1));
 
     /// The article's eight kernels at one block shape.
     pub fn seeds(block: (u32, u32)) -> Vec<Transpose> {
@@ -247,13 +286,14 @@ impl Transpose {
             .collect()
     }
 
-    /// Every shipped variant that runs on `elem`: the seeds at every block shape of [`SEED_BLOCKS`], then the
-    /// shared-memory specs for `elem`.
+    /// Every shipped variant that runs on `elem`: the seeds at every block shape of [`SEED_BLOCKS`], the 16-byte
+    /// copy, then the shared-memory specs for `elem`.
     pub fn all_for(elem: Elem) -> Vec<Transpose> {
         let mut v: Vec<Transpose> = SEED_BLOCKS
             .iter()
             .flat_map(|b| Transpose::seeds(*b))
             .collect();
+        v.push(Transpose::COPY_VEC16);
         v.extend(
             smem::SPECS
                 .iter()
@@ -412,12 +452,22 @@ mod tests {
 
     #[test]
     fn launch_configs_cover_the_matrix() {
-        for t in Transpose::all_for(Elem::F32)
-            .iter()
-            .chain(Transpose::all_for(Elem::F16).iter())
-        {
+        let all = [Elem::F32, Elem::F16]
+            .into_iter()
+            .flat_map(|e| Transpose::all_for(e).into_iter().map(move |t| (e, t)));
+        for (elem, t) in all {
             for (rows, cols) in [(1u32, 1u32), (31, 33), (4097, 1023), (16384, 16384)] {
-                let cfg = t.launch_config(rows, cols).unwrap();
+                let cfg = t.launch_config(elem, rows, cols).unwrap();
+                if let Transpose::Seed(Seed::CopyVec16, _) = t {
+                    let threads =
+                        cfg.grid_dim.0 as u64 * (cfg.block_dim.0 * cfg.block_dim.1) as u64;
+                    let vectors = (rows as u64 * cols as u64).div_ceil(16 / elem.bytes() as u64);
+                    assert!(
+                        threads >= vectors && threads - vectors < 256,
+                        "{t} {rows}x{cols}"
+                    );
+                    continue;
+                }
                 let (gx, gy, _) = cfg.grid_dim;
                 let (bx, by, _) = cfg.block_dim;
                 let (w, h) = match t {

@@ -111,7 +111,7 @@ impl SmemSpec {
         self.threads() / 32
     }
 
-    /// Static shared memory of one block.
+    /// Shared memory of one block (dynamic: launched with this many bytes; above 48 KiB the kernel opts in).
     pub const fn smem_bytes(&self) -> u32 {
         self.tile * (self.tile + self.pad) * self.elem.bytes()
     }
@@ -249,7 +249,7 @@ impl SmemSpec {
             && self.threads() % 32 == 0
             && self.threads() <= 1024
             && self.pad % self.vec == 0
-            && self.smem_bytes() <= 48 * 1024
+            && self.smem_bytes() <= 227 * 1024
             && self.swizzle.period() <= (self.tile * self.tile) as u64
     }
 
@@ -432,12 +432,32 @@ pub const VEC_SWIZZLED_F32_T32: SmemSpec = spec(
     0,
     swizzle!(B = 3, M = 2, S = 5),
 );
+// 128x128 fp32 tile (64 KiB, dynamic shared memory): 512-byte row segments in both global directions.
+pub const VEC_SWIZZLED_F32_T128: SmemSpec = spec(
+    "smem-swizzled-t128v4",
+    Elem::F32,
+    128,
+    4,
+    8,
+    0,
+    swizzle!(B = 3, M = 2, S = 7),
+);
+
 // Tuning variants of the fastest spec (see BENCHMARKS.md "Transpose"): block order, cache hints, occupancy.
 pub const VEC_SWIZZLED_F32_GM16: SmemSpec =
     VEC_SWIZZLED_F32.with_raster("smem-swizzled-t64v4-gm16", Raster::GroupM { group: 16 });
 pub const VEC_SWIZZLED_F32_GM32: SmemSpec =
     VEC_SWIZZLED_F32.with_raster("smem-swizzled-t64v4-gm32", Raster::GroupM { group: 32 });
 pub const VEC_SWIZZLED_F32_CS: SmemSpec = VEC_SWIZZLED_F32.with_streaming("smem-swizzled-t64v4-cs");
+pub const VEC_SWIZZLED_F32_BY4: SmemSpec = spec(
+    "smem-swizzled-t64v4-by4",
+    Elem::F32,
+    64,
+    4,
+    4,
+    0,
+    swizzle!(B = 3, M = 2, S = 6),
+);
 pub const VEC_SWIZZLED_F32_MB8: SmemSpec =
     VEC_SWIZZLED_F32.with_min_blocks("smem-swizzled-t64v4-mb8", 8);
 pub const VEC_UNPADDED_F16: SmemSpec = spec("smem-unpadded-t128v8", Elem::F16, 128, 8, 16, 0, ID);
@@ -464,7 +484,7 @@ pub const VEC_SWIZZLED_F16_GM16_CS: SmemSpec = VEC_SWIZZLED_F16
     .with_streaming("smem-swizzled-t128v8-gm16-cs");
 
 /// Every shipped shared-memory transpose.
-pub const SPECS: [SmemSpec; 18] = [
+pub const SPECS: [SmemSpec; 20] = [
     CLASSIC_UNPADDED_F32,
     CLASSIC_PADDED_F32,
     CLASSIC_SWIZZLED_F32,
@@ -472,10 +492,12 @@ pub const SPECS: [SmemSpec; 18] = [
     VEC_SWIZZLED_F32,
     VEC_SWIZZLED_F32_BY8,
     VEC_SWIZZLED_F32_T32,
+    VEC_SWIZZLED_F32_T128,
     VEC_SWIZZLED_F32_GM16,
     VEC_SWIZZLED_F32_GM32,
     VEC_SWIZZLED_F32_CS,
     VEC_SWIZZLED_F32_MB8,
+    VEC_SWIZZLED_F32_BY4,
     CLASSIC_UNPADDED_F16,
     CLASSIC_PADDED_F16,
     CLASSIC_SWIZZLED_F16,

@@ -98,6 +98,20 @@ extern "C" __global__ void diagonalCol(T* __restrict__ out, const T* __restrict_
     if (t.active) naive_col(out, in, nx, ny, t.x, t.y);
 }
 
+// The simple copy kernel the tables compare with: one 16-byte vector per thread (cudaMalloc'd bases are 256-byte
+// aligned), the tail element by element. A 1-D grid over blocks of any shape.
+extern "C" __global__ void copyVec16(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
+    const unsigned per = 16 / sizeof(T);
+    const u64 n = (u64)nx * ny;
+    const u64 t = (u64)blockIdx.x * (blockDim.x * blockDim.y) + threadIdx.y * blockDim.x + threadIdx.x;
+    const u64 e = t * per;
+    if (e + per <= n) {
+        *reinterpret_cast<uint4*>(out + e) = *reinterpret_cast<const uint4*>(in + e);
+    } else {
+        for (u64 k = e; k < n; ++k) out[k] = in[k];
+    }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Shared-memory tiled transpose, one kernel for every layout.
 //
@@ -167,11 +181,11 @@ __device__ __forceinline__ void store_vec(T* p, V v) {
 #endif
 }
 
-// SMEM_ONLY: make a loaded value live without storing it.
-__device__ __forceinline__ void keep(unsigned short v) { asm volatile("" ::"h"(v)); }
-__device__ __forceinline__ void keep(unsigned int v) { asm volatile("" ::"r"(v)); }
-__device__ __forceinline__ void keep(uint2 v) { asm volatile("" ::"r"(v.x), "r"(v.y)); }
-__device__ __forceinline__ void keep(uint4 v) { asm volatile("" ::"r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)); }
+// SMEM_ONLY: fold every loaded vector into one word, so no smem load is dead code.
+__device__ __forceinline__ unsigned fold(unsigned short v) { return v; }
+__device__ __forceinline__ unsigned fold(unsigned int v) { return v; }
+__device__ __forceinline__ unsigned fold(uint2 v) { return v.x ^ v.y; }
+__device__ __forceinline__ unsigned fold(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
 
 using namespace swz;  // TileSwz may be declared inside namespace swz or beside it
 
@@ -189,7 +203,8 @@ __device__ __forceinline__ unsigned smem_at(unsigned row, unsigned col) {
 
 extern "C" __global__ void BOUNDS
 transposeSmem(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
-    __shared__ __align__(16) T s[TILE * (TILE + PAD)];
+    extern __shared__ __align__(16) unsigned char smem_bytes[];  // TILE * (TILE + PAD) elements, sized at launch
+    T* const s = reinterpret_cast<T*>(smem_bytes);
     const swz::Tile tile = TileOrder::here();
     if (!tile.active) return;  // the whole block: no barrier is skipped by part of it
     const unsigned tx = threadIdx.x, ty = threadIdx.y;
@@ -235,6 +250,7 @@ transposeSmem(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsign
         }
     }
     __syncthreads();
+    unsigned folded = 0;
 #pragma unroll
     for (unsigned m = 0; m < TILE / BLOCK_Y; ++m) {
         const unsigned c = ty + m * BLOCK_Y;
@@ -242,7 +258,7 @@ transposeSmem(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsign
         v.v = *reinterpret_cast<const V*>(&s[smem_at(c, VEC * tx)]);
         const unsigned ox = x0 + c, oy = y0 + VEC * tx;
         if (SMEM_ONLY) {
-            keep(v.v);
+            folded ^= fold(v.v);
         } else if (fast) {
             store_vec(out + (u64)ox * ny + oy, v.v);
         } else if (ox < nx) {
@@ -251,5 +267,6 @@ transposeSmem(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsign
                 if (oy + i < ny) out[(u64)ox * ny + oy + i] = v.e[i];
         }
     }
+    if (SMEM_ONLY && folded == 0x9E3779B9u && nx == 0xFFFFFFFFu) out[0] = T(folded);  // never true: keeps the loads
 }
 #endif
