@@ -232,6 +232,17 @@ impl Op {
         }
     }
 
+    /// `log2` of the counting unit in bytes: the access size, at least one 4-byte word (see [`wavefronts`]).
+    pub const fn unit_shift(self) -> u32 {
+        let b = self.bytes_per_lane();
+        (if b < BANK_BYTES { BANK_BYTES } else { b }).trailing_zeros()
+    }
+
+    /// Number of bank groups one access can fall in: `32 / words_per_lane` (32, 16 or 8).
+    pub const fn groups(self) -> u32 {
+        BANKS / self.words_per_lane()
+    }
+
     /// Lanes whose addresses the instruction uses: 32, or `8 * N` for `.xN` matrices.
     pub const fn address_lanes(self) -> u32 {
         match self {
@@ -349,79 +360,78 @@ impl FromStr for Op {
     }
 }
 
-/// Result of counting one phase: its wavefronts and the bank that needed them (the first such bank).
+/// Result of counting one phase: its wavefronts and a bank that needed that many.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct PhaseCount {
     wavefronts: u32,
     worst_bank: u32,
 }
 
-/// Wavefronts of one phase: lanes `first..first + lanes`, each touching `words` consecutive words from
-/// `addrs[lane] / 4`. The largest number of distinct words in one bank.
+/// Wavefronts of one phase, lanes `first..first + lanes`.
 ///
-/// Fast path: each bank remembers the first word it saw (`first[bank]`, with `seen` as the occupancy mask); a lane
-/// touching that same word is a broadcast and costs nothing. Only a *different* word in an occupied bank takes the
-/// slow path, which checks the bank's other distinct words (a short linked list through `extra`).
-const fn count_phase(addrs: &[u32; WARP], first: usize, lanes: usize, words: u32) -> PhaseCount {
-    let mut seen: u32 = 0;
-    let mut first_word = [0u32; BANKS as usize];
-    let mut count = [1u8; BANKS as usize];
-    // Distinct words beyond the first of each bank: value and the next index in the same bank (0 = end; 1-based).
-    let mut extra_word = [0u32; 2 * WARP];
-    let mut extra_next = [0u8; 2 * WARP];
-    let mut extra_head = [0u8; BANKS as usize];
-    let mut n_extra = 0usize;
-    let mut worst = PhaseCount {
-        wavefronts: 0,
-        worst_bank: 0,
-    };
-    let mut lane = first;
-    while lane < first + lanes {
-        let w0 = addrs[lane] / BANK_BYTES;
-        let mut k = 0;
-        while k < words {
-            let w = w0.wrapping_add(k);
-            let b = (w % BANKS) as usize;
-            let bit = 1u32 << b;
-            if seen & bit == 0 {
-                seen |= bit;
-                first_word[b] = w;
-                if worst.wavefronts == 0 {
-                    worst = PhaseCount {
-                        wavefronts: 1,
-                        worst_bank: b as u32,
-                    };
-                }
-            } else if first_word[b] != w {
-                // Slow path: is `w` one of this bank's other distinct words?
-                let mut i = extra_head[b];
-                let mut known = false;
-                while i != 0 {
-                    if extra_word[i as usize - 1] == w {
-                        known = true;
-                        break;
-                    }
-                    i = extra_next[i as usize - 1];
-                }
-                if !known {
-                    extra_word[n_extra] = w;
-                    extra_next[n_extra] = extra_head[b];
-                    n_extra += 1;
-                    extra_head[b] = n_extra as u8;
-                    count[b] += 1;
-                    if count[b] as u32 > worst.wavefronts {
-                        worst = PhaseCount {
-                            wavefronts: count[b] as u32,
-                            worst_bank: b as u32,
-                        };
-                    }
-                }
-            }
-            k += 1;
-        }
-        lane += 1;
+/// **Units.** Accesses are naturally aligned, so a lane's `n`-byte access (`n >= 4`) covers exactly the `n / 4`
+/// banks of one aligned *bank group*, and two accesses share banks only if they share the group. So we count in
+/// units of the access size: unit `u = addr >> log2(max(n, 4))`, group `u % (32 / words)`; distinct words per bank
+/// is distinct units per group. (For 8/16-bit accesses the unit is the 4-byte word and the group the bank.)
+///
+/// **Counting.** A phase costs the largest number of distinct units in one group: each wavefront, every group
+/// serves one of its units to every lane that touches it (the broadcast). Fast path: when every lane falls in a
+/// different group (most conflict-free patterns) one pass over a 32-bit group mask decides it (1 wavefront).
+/// Otherwise each lane whose unit no earlier lane touched adds one to its group's count.
+const fn count_phase(addrs: &[u32; WARP], first: usize, lanes: usize, op: Op) -> PhaseCount {
+    let shift = op.unit_shift();
+    // `& 31` on every index: always true here, and it lets the compiler drop the bounds checks.
+    let group_mask = (op.groups() - 1) & 31;
+    // Fast path: every lane in its own group (the usual conflict-free case) costs one wavefront.
+    let mut groups_hit = 0u32;
+    let mut i = 0;
+    while i < lanes {
+        groups_hit |= 1 << ((addrs[(first + i) & 31] >> shift) & group_mask);
+        i += 1;
     }
-    worst
+    let all_distinct = if lanes == op.groups() as usize {
+        groups_hit == u32::MAX >> (32 - lanes) // cheaper than a popcount without `popcnt`
+    } else {
+        groups_hit.count_ones() as usize == lanes
+    };
+    if all_distinct {
+        return PhaseCount {
+            wavefronts: 1,
+            worst_bank: ((addrs[first & 31] >> shift) & group_mask) * op.words_per_lane(),
+        };
+    }
+    // General case: count, per group, the units no earlier lane of the phase touched (first occurrences), and
+    // take the largest count. Quadratic but branch-free in its inner loop, so LLVM vectorizes it.
+    let mut units = [0u32; WARP];
+    let mut i = 0;
+    while i < lanes {
+        units[i & 31] = addrs[(first + i) & 31] >> shift;
+        i += 1;
+    }
+    let mut count = [0u32; BANKS as usize];
+    let (mut worst, mut worst_group) = (0, 0);
+    let mut j = 0;
+    while j < lanes {
+        let u = units[j & 31];
+        let mut seen = false;
+        let mut i = 0;
+        while i < j {
+            seen |= units[i & 31] == u;
+            i += 1;
+        }
+        if !seen {
+            let g = (u & group_mask) as usize;
+            count[g] += 1;
+            if count[g] > worst {
+                (worst, worst_group) = (count[g], g as u32);
+            }
+        }
+        j += 1;
+    }
+    PhaseCount {
+        wavefronts: worst,
+        worst_bank: worst_group * op.words_per_lane(),
+    }
 }
 
 /// Wavefronts one warp instruction costs: the sum over its phases of the largest number of distinct words in one
@@ -436,13 +446,12 @@ const fn count_phase(addrs: &[u32; WARP], first: usize, lanes: usize, words: u32
 /// assert_eq!(wavefronts(Op::LDMATRIX_X4, &rows), 32);
 /// ```
 pub const fn wavefronts(op: Op, addrs: &[u32; WARP]) -> u32 {
-    let words = op.words_per_lane();
     let lanes = op.address_lanes() as usize;
     let per = op.phase_lanes_for(addrs) as usize;
     let mut total = 0;
     let mut first = 0;
     while first < lanes {
-        total += count_phase(addrs, first, per, words).wavefronts;
+        total += count_phase(addrs, first, per, op).wavefronts;
         first += per;
     }
     total
@@ -535,7 +544,6 @@ impl Report {
 /// assert_eq!(r.phases()[0].lanes_in_worst_bank, u32::MAX);
 /// ```
 pub const fn report(op: Op, addrs: &[u32; WARP]) -> Report {
-    let words = op.words_per_lane();
     let lanes = op.address_lanes();
     let per = op.phase_lanes_for(addrs);
     let empty = Phase {
@@ -550,17 +558,15 @@ pub const fn report(op: Op, addrs: &[u32; WARP]) -> Report {
     let mut total = 0;
     while n * per < lanes {
         let first = n * per;
-        let c = count_phase(addrs, first as usize, per as usize, words);
+        let c = count_phase(addrs, first as usize, per as usize, op);
+        // Lanes whose access falls in the worst bank's group (see `count_phase`).
+        let (shift, group_mask) = (op.unit_shift(), op.groups() - 1);
+        let worst_group = c.worst_bank / op.words_per_lane();
         let mut mask = 0u32;
         let mut l = first;
         while l < first + per {
-            let w0 = addrs[l as usize] / BANK_BYTES;
-            let mut k = 0;
-            while k < words {
-                if w0.wrapping_add(k) % BANKS == c.worst_bank {
-                    mask |= 1 << l;
-                }
-                k += 1;
+            if (addrs[l as usize] >> shift) & group_mask == worst_group {
+                mask |= 1 << l;
             }
             l += 1;
         }
