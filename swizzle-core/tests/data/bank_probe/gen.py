@@ -6,7 +6,7 @@ def width(op):
     if op.startswith(('lds','sts')): return int(op[3:])//8
     return 16
 cases = []
-truth = json.load(open('bank_truth_sample.json'))['cases']
+truth = json.load(open('../bank_truth_sample.json'))['cases']
 for c in truth[::12]:
     cases.append(dict(op=c['op'], addrs=c['addrs'], kind='truth', want=c['wavefronts']))
 def add(op, addrs, kind):
