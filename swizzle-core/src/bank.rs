@@ -383,12 +383,11 @@ const fn count_phase(addrs: &[u32; WARP], first: usize, lanes: usize, op: Op) ->
     // `& 31` on every index: always true here, and it lets the compiler drop the bounds checks.
     let group_mask = (op.groups() - 1) & 31;
     // Fast path: every lane in its own group (the usual conflict-free case) costs one wavefront.
-    let mut groups_hit = 0u32;
-    let mut i = 0;
-    while i < lanes {
-        groups_hit |= 1 << ((addrs[(first + i) & 31] >> shift) & group_mask);
-        i += 1;
-    }
+    let groups_hit = match shift {
+        2 => groups_hit::<2>(addrs, first, lanes, group_mask),
+        3 => groups_hit::<3>(addrs, first, lanes, group_mask),
+        _ => groups_hit::<4>(addrs, first, lanes, group_mask),
+    };
     let all_distinct = if lanes == op.groups() as usize {
         groups_hit == u32::MAX >> (32 - lanes) // cheaper than a popcount without `popcnt`
     } else {
@@ -432,6 +431,23 @@ const fn count_phase(addrs: &[u32; WARP], first: usize, lanes: usize, op: Op) ->
         wavefronts: worst,
         worst_bank: worst_group * op.words_per_lane(),
     }
+}
+
+/// Bit `g` set: some lane of the phase falls in group `g` (`SHIFT` = [`Op::unit_shift`], a constant so the
+/// loop compiles to shifts by immediates).
+const fn groups_hit<const SHIFT: u32>(
+    addrs: &[u32; WARP],
+    first: usize,
+    lanes: usize,
+    group_mask: u32,
+) -> u32 {
+    let mut hit = 0u32;
+    let mut i = 0;
+    while i < lanes {
+        hit |= 1 << ((addrs[(first + i) & 31] >> SHIFT) & group_mask & 31);
+        i += 1;
+    }
+    hit
 }
 
 /// Wavefronts one warp instruction costs: the sum over its phases of the largest number of distinct words in one
