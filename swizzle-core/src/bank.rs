@@ -646,7 +646,7 @@ pub fn check_addrs(op: Op, addrs: &[u32]) -> Result<[u32; WARP], AccessError> {
         .try_into()
         .map_err(|_| AccessError::Count { got: addrs.len() })?;
     for l in 0..op.address_lanes() {
-        if a[l as usize] % op.alignment() != 0 {
+        if !a[l as usize].is_multiple_of(op.alignment()) {
             return Err(AccessError::Misaligned {
                 op,
                 lane: l,

@@ -169,7 +169,7 @@ impl Smem {
                     && (b.is_identity() || (1u64 << (b.base + k)) >= bytes as u64)
             }
             Layout::Padded { pad_bytes } => {
-                (self.line_len() * self.tile.elem.bytes() + pad_bytes) % bytes == 0
+                (self.line_len() * self.tile.elem.bytes() + pad_bytes).is_multiple_of(bytes)
             }
         }
     }
@@ -456,7 +456,10 @@ impl Pattern {
         let (rows, cols) = self.view(tile);
         let (br, bb) = self.block(tile.elem);
         let row_bytes = cols as u64 * eb as u64;
-        if rows * cols != tile.len() || rows % br != 0 || row_bytes % bb as u64 != 0 {
+        if rows * cols != tile.len()
+            || !rows.is_multiple_of(br)
+            || !row_bytes.is_multiple_of(bb as u64)
+        {
             return Err(PatternError::Shape {
                 rows,
                 cols,

@@ -143,7 +143,7 @@ pub fn candidates(smem: &Smem, patterns: &[Pattern]) -> Vec<Swizzle> {
                     let Ok(sw) = Swizzle::try_new(b, m, s) else {
                         continue;
                     };
-                    if bytes % sw.period() == 0 {
+                    if bytes.is_multiple_of(sw.period()) {
                         out.push(sw);
                     }
                 }
