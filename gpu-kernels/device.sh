@@ -8,8 +8,8 @@
 #   info       nvidia-smi, libraries and tools found
 #   tests      every gpu-kernels test binary, ignored (GPU) tests included         -> tests.log
 #   sanitizer  compute-sanitizer memcheck and racecheck over one launch of every kernel at 97x131 -> sanitizer.log
-#   ncu        Nsight Compute smem counters of every smem transpose (as shipped, and built SMEM_ONLY), with the
-#              bank model's prediction beside them           -> ncu-run.csv, ncu-run-smem-only.csv, ncu_compare.md
+#   ncu        Nsight Compute smem counters of every smem transpose (as shipped; built SMEM_ONLY; SMEM_ONLY with
+#              one block per SM), with the bank model's prediction beside them   -> ncu-csv.tar.gz, ncu_compare.md
 #   bench      swz bench transpose (2048, 8192, 16384; fp32, fp16)                  -> bench.md, bench.json
 #   report     swz report (the main job, GPU mode)                                   -> report.md
 # Each step prints a short summary; the full output is under $OUT. Exit status: 1 if any step failed.
@@ -58,19 +58,21 @@ for s in "$@"; do
     ;;
   ncu)
     step ncu
-    for mode in run run-smem-only; do
+    for mode in run run-smem-only run-smem-only-1blk; do
       ncu --clock-control none --kernel-name transposeSmem --csv --log-file "$OUT/ncu-$mode.csv" \
         --metrics "$NCU_METRICS" $B/smem_profile $mode 2048x2048 | tail -1
       note $? "ncu smem_profile $mode"
     done
-    $B/smem_profile compare "$OUT/ncu-run.csv" "$OUT/ncu-run-smem-only.csv" | tee "$OUT/ncu_compare.md"
+    $B/smem_profile compare "$OUT"/ncu-run.csv "$OUT"/ncu-run-smem-only.csv "$OUT"/ncu-run-smem-only-1blk.csv \
+      | tee "$OUT/ncu_compare.md"
     note "${PIPESTATUS[0]}" "smem_profile compare"
+    (cd "$OUT" && tar czf ncu-csv.tar.gz ncu-run*.csv && rm ncu-run*.csv)
     ;;
   bench)
     step bench
     $B/swz bench transpose --iters 50 --json "$OUT/bench.json" >"$OUT/bench.md" 2>&1
     note $? "swz bench transpose"
-    grep -E "^device|^transpose|^reference|D2D copy|smem-" "$OUT/bench.md" | head -150
+    grep -E "^device|^transpose|D2D copy|copyVec16|smem-" "$OUT/bench.md" | head -150
     ;;
   report)
     step report

@@ -6,9 +6,13 @@
 //!                                         modelled instructions)
 //! smem_profile run-smem-only [ROWSxCOLS]  the same launches built with -DSMEM_ONLY=1: the very same smem
 //!                                         instructions with no global loads or stores beside them
-//! smem_profile compare KERNEL.csv [SMEM_ONLY.csv]
+//! smem_profile run-smem-only-1blk [ROWSxCOLS]
+//!                                         SMEM_ONLY again, each block launched with all the shared memory an SM
+//!                                         has, so one block runs per SM: no other block's smem traffic beside it
+//! smem_profile compare KERNEL.csv [SMEM_ONLY.csv [SMEM_ONLY_1BLK.csv]]
 //!                                         read Nsight Compute's CSV of those runs and print, per spec and access,
-//!                                         the bank model's wavefronts per instruction next to ncu's
+//!                                         the bank model's wavefronts per instruction next to ncu's; the last
+//!                                         CSV given is the one judged
 //! ```
 //! On the device (see `gpu-kernels/device.sh ncu` for the exact command):
 //! ```text
@@ -17,8 +21,8 @@
 //! ncu ... --log-file smem_only.csv ... smem_profile run-smem-only
 //! smem_profile compare kernel.csv smem_only.csv
 //! ```
-//! `compare` exits 1 if a prediction misses ncu's smem-only count (or the kernel's, when only one CSV is given),
-//! or if a padded/swizzled spec shows a bank conflict there.
+//! `compare` exits 1 if a prediction misses ncu's count in the last CSV given, or if a padded/swizzled spec
+//! shows a bank conflict there.
 
 use gpu_kernels::transpose::smem::{Access, Layout, SPECS};
 use gpu_kernels::transpose::{Check, Transpose};
@@ -29,14 +33,15 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let size = |i: usize| args.get(i).map(String::as_str).unwrap_or("2048x2048");
     let result = match args.first().map(String::as_str) {
-        Some("run") => run(size(1), false),
-        Some("run-smem-only") => run(size(1), true),
-        Some("compare") if args.len() == 2 || args.len() == 3 => {
-            compare(&args[1], args.get(2).map(String::as_str))
-        }
-        _ => Err("usage: smem_profile run|run-smem-only [ROWSxCOLS] | \
-                  smem_profile compare KERNEL.csv [SMEM_ONLY.csv]"
-            .to_string()),
+        Some("run") => run(size(1), Mode::Kernel),
+        Some("run-smem-only") => run(size(1), Mode::SmemOnly),
+        Some("run-smem-only-1blk") => run(size(1), Mode::SmemOnlyOneBlock),
+        Some("compare") if (2..=4).contains(&args.len()) => compare(&args[1..]),
+        _ => Err(
+            "usage: smem_profile run|run-smem-only|run-smem-only-1blk [ROWSxCOLS] | \
+                  smem_profile compare KERNEL.csv [SMEM_ONLY.csv [SMEM_ONLY_1BLK.csv]]"
+                .to_string(),
+        ),
     };
     match result {
         Ok(true) => {}
@@ -48,7 +53,14 @@ fn main() {
     }
 }
 
-fn run(size: &str, smem_only: bool) -> Result<bool, String> {
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Kernel,
+    SmemOnly,
+    SmemOnlyOneBlock,
+}
+
+fn run(size: &str, mode: Mode) -> Result<bool, String> {
     let (rows, cols) = size
         .split_once('x')
         .and_then(|(r, c)| Some((r.parse::<u32>().ok()?, c.parse::<u32>().ok()?)))
@@ -57,16 +69,30 @@ fn run(size: &str, smem_only: bool) -> Result<bool, String> {
     println!("{}", gpu.props());
     let mut c32 = Check::<f32>::new(&gpu, rows, cols).map_err(|e| e.to_string())?;
     let mut c16 = Check::<half::f16>::new(&gpu, rows, cols).map_err(|e| e.to_string())?;
+    let one_block = gpu.props().smem_per_block_optin as u32;
     for (i, spec) in SPECS.iter().enumerate() {
         let t = Transpose::Smem(*spec);
-        let done = match (spec.elem, smem_only) {
-            (Elem::F32, false) => c32.run(&gpu, &t),
-            (Elem::F16, false) => c16.run(&gpu, &t),
-            (Elem::F32, true) => c32.launch_only(&gpu, &t, &["-DSMEM_ONLY=1"]),
-            (Elem::F16, true) => c16.launch_only(&gpu, &t, &["-DSMEM_ONLY=1"]),
+        let smem = match mode {
+            Mode::SmemOnlyOneBlock => Some(one_block),
+            _ => None,
+        };
+        let extra: &[&str] = if mode == Mode::Kernel {
+            &[]
+        } else {
+            &["-DSMEM_ONLY=1"]
+        };
+        let done = match (spec.elem, mode) {
+            (Elem::F32, Mode::Kernel) => c32.run(&gpu, &t),
+            (Elem::F16, Mode::Kernel) => c16.run(&gpu, &t),
+            (Elem::F32, _) => c32.launch_only(&gpu, &t, extra, smem),
+            (Elem::F16, _) => c16.launch_only(&gpu, &t, extra, smem),
         };
         done.map_err(|e| e.to_string())?;
-        let what = if smem_only { "smem only" } else { "checked" };
+        let what = match mode {
+            Mode::Kernel => "checked",
+            Mode::SmemOnly => "smem only",
+            Mode::SmemOnlyOneBlock => "smem only, one block per SM",
+        };
         println!("launch {i}: {spec} ({what})");
     }
     Ok(true)
@@ -119,23 +145,30 @@ fn measured(m: &Metrics, access: Access) -> Measured {
     }
 }
 
-fn compare(kernel_csv: &str, smem_only_csv: Option<&str>) -> Result<bool, String> {
-    let kernel = launches(kernel_csv)?;
-    let isolated = smem_only_csv.map(launches).transpose()?;
+fn compare(csvs: &[String]) -> Result<bool, String> {
+    let runs = csvs
+        .iter()
+        .map(|p| launches(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let labels = ["kernel", "smem only", "smem only, 1 block/SM"];
     println!("Predicted: swizzle-core's bank model on the kernel's smem lane addresses (wavefronts per warp");
-    println!("instruction). Measured: ncu wavefronts / instructions executed, and ncu bank conflicts; 'smem only'");
-    println!("is the same kernel built with -DSMEM_ONLY=1 (identical smem instructions, no global traffic).\n");
-    println!("| spec | elem | access | op | predicted wf/instr | smem only: wf/instr | smem only: conflicts | kernel: wf/instr | kernel: conflicts | |");
-    println!("|---|---|---|---|--:|--:|--:|--:|--:|---|");
+    println!("instruction). Measured: ncu wavefronts / instructions executed, and ncu bank conflicts, for the");
+    println!("shipped kernel, the same kernel built with -DSMEM_ONLY=1 (identical smem instructions, no global");
+    println!("traffic) and SMEM_ONLY with one block per SM (no other block's smem traffic either). Judged: the");
+    println!("last run ({}).\n", labels[runs.len() - 1]);
+    let mut head = String::from("| spec | elem | access | op | predicted wf/instr |");
+    let mut rule = String::from("|---|---|---|---|--:|");
+    for l in &labels[..runs.len()] {
+        head.push_str(&format!(" {l}: wf/instr | {l}: conflicts |"));
+        rule.push_str("--:|--:|");
+    }
+    println!("{head} |\n{rule}---|");
     let mut ok = true;
     for (n, spec) in SPECS.iter().enumerate() {
         for access in Access::BOTH {
             let predicted = spec.cost(access).per_instruction();
-            let k = measured(&kernel[n], access);
-            let judged = match &isolated {
-                Some(iso) => measured(&iso[n], access),
-                None => measured(&kernel[n], access),
-            };
+            let cells: Vec<Measured> = runs.iter().map(|r| measured(&r[n], access)).collect();
+            let judged = cells.last().expect("at least one CSV");
             let matches = (predicted - judged.per_instruction).abs() < 0.005;
             let clean = spec.layout() == Layout::Unpadded || judged.conflicts == 0.0;
             let verdict = match (matches, clean) {
@@ -144,21 +177,17 @@ fn compare(kernel_csv: &str, smem_only_csv: Option<&str>) -> Result<bool, String
                 (true, false) => "CONFLICT",
             };
             ok &= matches && clean;
-            let iso = |f: fn(&Measured) -> f64, p: usize| match &isolated {
-                Some(iso) => format!("{:.*}", p, f(&measured(&iso[n], access))),
-                None => "-".to_string(),
-            };
-            println!(
-                "| {} | {} | {} | {} | {predicted:.2} | {} | {} | {:.3} | {:.0} | {verdict} |",
+            let mut line = format!(
+                "| {} | {} | {} | {} | {predicted:.2} |",
                 spec.name,
                 spec.elem,
                 access.name(),
-                spec.op(access).name(),
-                iso(|m| m.per_instruction, 3),
-                iso(|m| m.conflicts, 0),
-                k.per_instruction,
-                k.conflicts,
+                spec.op(access).name()
             );
+            for c in &cells {
+                line.push_str(&format!(" {:.3} | {:.0} |", c.per_instruction, c.conflicts));
+            }
+            println!("{line} {verdict} |");
         }
     }
     println!(

@@ -365,16 +365,26 @@ impl<E: Element> Check<E> {
         })
     }
 
-    /// Launch `t` with `extra` options on this check's buffers, without comparing (profiling variants).
-    pub fn launch_only(&mut self, gpu: &Gpu, t: &Transpose, extra: &[&str]) -> Result<()> {
-        t.launch_with(
-            gpu,
-            &self.dev_in,
-            &mut self.dev_out,
-            self.rows,
-            self.cols,
-            extra,
-        )?;
+    /// Launch `t` with `extra` options on this check's buffers, without comparing (profiling variants);
+    /// `smem_bytes` overrides the dynamic shared memory of a shared-memory kernel (to limit blocks per SM).
+    pub fn launch_only(
+        &mut self,
+        gpu: &Gpu,
+        t: &Transpose,
+        extra: &[&str],
+        smem_bytes: Option<u32>,
+    ) -> Result<()> {
+        let kernel = t.prepare(gpu, E::ELEM, extra)?;
+        let mut cfg = t.launch_config(E::ELEM, self.rows, self.cols)?;
+        if let Some(bytes) = smem_bytes {
+            gpu.allow_dynamic_smem(&kernel, bytes)?;
+            cfg.shared_mem_bytes = bytes;
+        }
+        let (nx, ny) = (self.cols, self.rows);
+        let (input, output) = (&self.dev_in, &mut self.dev_out);
+        gpu.launch(&kernel, cfg, |a| {
+            a.arg(output).arg(input).arg(&nx).arg(&ny);
+        })?;
         gpu.sync()
     }
 

@@ -448,6 +448,11 @@ pub const VEC_SWIZZLED_F32_GM16: SmemSpec =
     VEC_SWIZZLED_F32.with_raster("smem-swizzled-t64v4-gm16", Raster::GroupM { group: 16 });
 pub const VEC_SWIZZLED_F32_GM32: SmemSpec =
     VEC_SWIZZLED_F32.with_raster("smem-swizzled-t64v4-gm32", Raster::GroupM { group: 32 });
+/// Column-major block order (one group-m band as tall as the grid): concurrent blocks write long output rows.
+pub const VEC_SWIZZLED_F32_COLS: SmemSpec = VEC_SWIZZLED_F32.with_raster(
+    "smem-swizzled-t64v4-colmajor",
+    Raster::GroupM { group: 1 << 16 },
+);
 pub const VEC_SWIZZLED_F32_CS: SmemSpec = VEC_SWIZZLED_F32.with_streaming("smem-swizzled-t64v4-cs");
 pub const VEC_SWIZZLED_F32_BY4: SmemSpec = spec(
     "smem-swizzled-t64v4-by4",
@@ -484,7 +489,7 @@ pub const VEC_SWIZZLED_F16_GM16_CS: SmemSpec = VEC_SWIZZLED_F16
     .with_streaming("smem-swizzled-t128v8-gm16-cs");
 
 /// Every shipped shared-memory transpose.
-pub const SPECS: [SmemSpec; 20] = [
+pub const SPECS: [SmemSpec; 21] = [
     CLASSIC_UNPADDED_F32,
     CLASSIC_PADDED_F32,
     CLASSIC_SWIZZLED_F32,
@@ -495,6 +500,7 @@ pub const SPECS: [SmemSpec; 20] = [
     VEC_SWIZZLED_F32_T128,
     VEC_SWIZZLED_F32_GM16,
     VEC_SWIZZLED_F32_GM32,
+    VEC_SWIZZLED_F32_COLS,
     VEC_SWIZZLED_F32_CS,
     VEC_SWIZZLED_F32_MB8,
     VEC_SWIZZLED_F32_BY4,
