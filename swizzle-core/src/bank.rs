@@ -494,7 +494,8 @@ pub struct Phase {
     pub lanes: u32,
     /// Wavefronts this phase costs (1 if conflict-free).
     pub wavefronts: u32,
-    /// The (first) bank holding the most distinct words.
+    /// A bank holding the most distinct words (for 64/128-bit accesses and matrix rows, the first bank of the
+    /// 2- or 4-bank group such an access covers).
     pub worst_bank: u32,
     /// Bit `l` set: lane `l` touches `worst_bank` in this phase. These are the colliding lanes when
     /// `wavefronts > 1` (lanes sharing a word are included: they broadcast).

@@ -230,6 +230,18 @@ pub enum Kind {
     MmaAcc,
 }
 
+/// Names of the [`Kind::Matrix`] patterns, indexed by `store * 4 + trans * 2 + b_order`.
+const MATRIX_NAMES: [&str; 8] = [
+    "ldmatrix.x4",
+    "ldmatrix.x4.b",
+    "ldmatrix.x4.trans",
+    "ldmatrix.x4.trans.b",
+    "stmatrix.x4",
+    "stmatrix.x4.b",
+    "stmatrix.x4.trans",
+    "stmatrix.x4.trans.b",
+];
+
 /// A kind of access applied over a whole tile, optionally on a reshaped view of its memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pattern {
@@ -306,19 +318,25 @@ impl Pattern {
     pub const ROW_ST: Pattern = Pattern::of(Kind::Row { store: true });
     pub const MMA_ACC: Pattern = Pattern::of(Kind::MmaAcc);
 
-    /// Every named pattern (without views), in [`Pattern::name`] order.
-    pub const ALL: [Pattern; 10] = [
-        Pattern::ROW16,
-        Pattern::LDMATRIX_X4,
-        Pattern::LDMATRIX_X4_B,
-        Pattern::LDMATRIX_X4_TRANS,
-        Pattern::STMATRIX_X4,
-        Pattern::COL_LD,
-        Pattern::COL_ST,
-        Pattern::ROW_LD,
-        Pattern::ROW_ST,
-        Pattern::MMA_ACC,
-    ];
+    /// Every pattern (without views): row16, the 8 matrix variants (ld/st, .trans, .b), col/row, mma.acc.
+    pub const ALL: [Pattern; 14] = {
+        let mut all = [Pattern::ROW16; 14];
+        let mut k = 0;
+        while k < 8 {
+            all[1 + k] = Pattern::of(Kind::Matrix {
+                store: k & 4 != 0,
+                trans: k & 2 != 0,
+                b_order: k & 1 != 0,
+            });
+            k += 1;
+        }
+        all[9] = Pattern::COL_LD;
+        all[10] = Pattern::COL_ST;
+        all[11] = Pattern::ROW_LD;
+        all[12] = Pattern::ROW_ST;
+        all[13] = Pattern::MMA_ACC;
+        all
+    };
 
     pub const fn of(kind: Kind) -> Pattern {
         Pattern { kind, view_cols: 0 }
@@ -332,51 +350,16 @@ impl Pattern {
         }
     }
 
-    /// The name without the view: `row16`, `ldmatrix.x4`, `ldmatrix.x4.b`, `ldmatrix.x4.trans`, `stmatrix.x4`,
-    /// `col.ld`, `col.st`, `row.ld`, `row.st`, `mma.acc`.
+    /// The name without the view: `row16`, `ldmatrix.x4[.trans][.b]`, `stmatrix.x4[.trans][.b]`, `col.ld`,
+    /// `col.st`, `row.ld`, `row.st`, `mma.acc`.
     pub const fn name(&self) -> &'static str {
         match self.kind {
             Kind::Row16 => "row16",
             Kind::Matrix {
-                store: false,
-                trans: false,
-                b_order: false,
-            } => "ldmatrix.x4",
-            Kind::Matrix {
-                store: false,
-                trans: false,
-                b_order: true,
-            } => "ldmatrix.x4.b",
-            Kind::Matrix {
-                store: false,
-                trans: true,
-                b_order: false,
-            } => "ldmatrix.x4.trans",
-            Kind::Matrix {
-                store: false,
-                trans: true,
-                b_order: true,
-            } => "ldmatrix.x4.trans.b",
-            Kind::Matrix {
-                store: true,
-                trans: false,
-                b_order: false,
-            } => "stmatrix.x4",
-            Kind::Matrix {
-                store: true,
-                trans: false,
-                b_order: true,
-            } => "stmatrix.x4.b",
-            Kind::Matrix {
-                store: true,
-                trans: true,
-                b_order: false,
-            } => "stmatrix.x4.trans",
-            Kind::Matrix {
-                store: true,
-                trans: true,
-                b_order: true,
-            } => "stmatrix.x4.trans.b",
+                store,
+                trans,
+                b_order,
+            } => MATRIX_NAMES[store as usize * 4 + trans as usize * 2 + b_order as usize],
             Kind::Column { store: false } => "col.ld",
             Kind::Column { store: true } => "col.st",
             Kind::Row { store: false } => "row.ld",
@@ -601,18 +584,7 @@ impl FromStr for Pattern {
             Some((n, v)) => (n, v.parse::<u32>().ok().filter(|&v| v > 0).ok_or_else(bad)?),
             None => (s.trim(), 0),
         };
-        let all_kinds = Pattern::ALL
-            .into_iter()
-            .chain([true, false].into_iter().flat_map(|store| {
-                [true, false].map(|trans| {
-                    Pattern::of(Kind::Matrix {
-                        store,
-                        trans,
-                        b_order: true,
-                    })
-                })
-            }));
-        let p = all_kinds
+        let p = Pattern::ALL
             .into_iter()
             .find(|p| p.name() == name)
             .ok_or_else(bad)?;
