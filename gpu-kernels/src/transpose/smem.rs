@@ -453,6 +453,8 @@ pub const VEC_SWIZZLED_F32_COLS: SmemSpec = VEC_SWIZZLED_F32.with_raster(
     "smem-swizzled-t64v4-colmajor",
     Raster::GroupM { group: 1 << 16 },
 );
+pub const VEC_SWIZZLED_F32_COLS_CS: SmemSpec =
+    VEC_SWIZZLED_F32_COLS.with_streaming("smem-swizzled-t64v4-colmajor-cs");
 pub const VEC_SWIZZLED_F32_CS: SmemSpec = VEC_SWIZZLED_F32.with_streaming("smem-swizzled-t64v4-cs");
 pub const VEC_SWIZZLED_F32_BY4: SmemSpec = spec(
     "smem-swizzled-t64v4-by4",
@@ -484,12 +486,16 @@ pub const VEC_SWIZZLED_F16_T64: SmemSpec = spec(
     0,
     swizzle!(B = 3, M = 3, S = 6),
 );
+pub const VEC_SWIZZLED_F16_COLS: SmemSpec = VEC_SWIZZLED_F16.with_raster(
+    "smem-swizzled-t128v8-colmajor",
+    Raster::GroupM { group: 1 << 16 },
+);
 pub const VEC_SWIZZLED_F16_GM16_CS: SmemSpec = VEC_SWIZZLED_F16
     .with_raster("smem-swizzled-t128v8-gm16-cs", Raster::GroupM { group: 16 })
     .with_streaming("smem-swizzled-t128v8-gm16-cs");
 
 /// Every shipped shared-memory transpose.
-pub const SPECS: [SmemSpec; 21] = [
+pub const SPECS: [SmemSpec; 23] = [
     CLASSIC_UNPADDED_F32,
     CLASSIC_PADDED_F32,
     CLASSIC_SWIZZLED_F32,
@@ -501,6 +507,7 @@ pub const SPECS: [SmemSpec; 21] = [
     VEC_SWIZZLED_F32_GM16,
     VEC_SWIZZLED_F32_GM32,
     VEC_SWIZZLED_F32_COLS,
+    VEC_SWIZZLED_F32_COLS_CS,
     VEC_SWIZZLED_F32_CS,
     VEC_SWIZZLED_F32_MB8,
     VEC_SWIZZLED_F32_BY4,
@@ -510,6 +517,7 @@ pub const SPECS: [SmemSpec; 21] = [
     VEC_UNPADDED_F16,
     VEC_SWIZZLED_F16,
     VEC_SWIZZLED_F16_T64,
+    VEC_SWIZZLED_F16_COLS,
     VEC_SWIZZLED_F16_GM16_CS,
 ];
 
