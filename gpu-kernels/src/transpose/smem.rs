@@ -243,12 +243,12 @@ impl SmemSpec {
     /// Shape rules the kernel's `static_assert`s state too.
     pub const fn is_valid(&self) -> bool {
         self.vec > 0
-            && self.tile % self.vec == 0
+            && self.tile.is_multiple_of(self.vec)
             && self.block_y > 0
-            && (self.tile / self.vec) % self.block_y == 0
-            && self.threads() % 32 == 0
+            && (self.tile / self.vec).is_multiple_of(self.block_y)
+            && self.threads().is_multiple_of(32)
             && self.threads() <= 1024
-            && self.pad % self.vec == 0
+            && self.pad.is_multiple_of(self.vec)
             && self.smem_bytes() <= 227 * 1024
             && self.swizzle.period() <= (self.tile * self.tile) as u64
     }
