@@ -11,6 +11,7 @@
 //! 5. **Reference in the same process.** Bandwidth kernels are compared with a device-to-device copy of the
 //!    same byte count (`cuMemcpyDtoDAsync`) timed the same way, in the same run: `% of D2D`.
 
+use crate::runtime::error::DriverContext;
 use crate::runtime::{DeviceProps, Gpu, Result};
 use std::fmt::Write as _;
 
@@ -94,31 +95,17 @@ pub fn time(
     let mut events = Vec::with_capacity(iters);
     for i in 0..iters {
         let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
-        start
-            .record(gpu.stream())
-            .map_err(|e| driver("cuEventRecord", e))?;
+        start.record(gpu.stream()).ctx("cuEventRecord")?;
         run(cfg.warmup + i)?;
-        end.record(gpu.stream())
-            .map_err(|e| driver("cuEventRecord", e))?;
+        end.record(gpu.stream()).ctx("cuEventRecord")?;
         events.push((start, end));
     }
     gpu.sync()?;
     let samples = events
         .iter()
-        .map(|(s, e)| {
-            s.elapsed_ms(e)
-                .map(f64::from)
-                .map_err(|err| driver("cuEventElapsedTime", err))
-        })
+        .map(|(s, e)| s.elapsed_ms(e).map(f64::from).ctx("cuEventElapsedTime"))
         .collect::<Result<Vec<f64>>>()?;
     Ok(Stats::from_samples(samples))
-}
-
-fn driver(what: &str, source: cudarc::driver::DriverError) -> crate::runtime::Error {
-    crate::runtime::Error::Driver {
-        what: what.to_string(),
-        source,
-    }
 }
 
 /// One line of a table.

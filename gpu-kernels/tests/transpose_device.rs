@@ -4,7 +4,7 @@
 //! Sizes are `rows x cols`. Every kernel runs at every size, 16384x16384 (1 GiB per fp32 matrix) included: the
 //! whole file took 51 s on an H200 (device run 1, 2026-11-22, with two seed block shapes at 16384x16384).
 
-use gpu_kernels::transpose::{Check, Transpose, SEED_BLOCKS};
+use gpu_kernels::transpose::{self, Transpose, SEED_BLOCKS};
 use gpu_kernels::{Elem, Element, Gpu};
 
 fn gpu() -> Gpu {
@@ -12,13 +12,8 @@ fn gpu() -> Gpu {
 }
 
 fn check_all<E: Element>(gpu: &Gpu, rows: u32, cols: u32, kernels: &[Transpose]) -> Vec<String> {
-    let mut check =
-        Check::<E>::new(gpu, rows, cols).unwrap_or_else(|e| panic!("{rows}x{cols} setup: {e}"));
-    kernels
-        .iter()
-        .filter(|k| k.elem().is_none_or(|e| e == E::ELEM))
-        .filter_map(|k| check.run(gpu, k).err().map(|e| e.to_string()))
-        .collect()
+    transpose::check_all::<E>(gpu, rows, cols, kernels)
+        .unwrap_or_else(|e| panic!("{rows}x{cols} setup: {e}"))
 }
 
 fn check_size(rows: u32, cols: u32, seed_blocks: &[(u32, u32)]) {

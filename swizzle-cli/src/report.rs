@@ -9,8 +9,8 @@ use crate::bench::{print_report, write_outputs};
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::transpose::bench::{default_kernels, sweep};
 use gpu_kernels::transpose::smem::{Access, SmemSpec, SPECS};
-use gpu_kernels::transpose::{Check, Transpose};
-use gpu_kernels::{Elem, Element, Error, Gpu};
+use gpu_kernels::transpose::{check_all, Transpose};
+use gpu_kernels::{Elem, Error, Gpu};
 use std::path::PathBuf;
 use swizzle_core::bank::map::ascii;
 
@@ -156,8 +156,8 @@ fn verify(gpu: &Gpu) -> Result<(), String> {
         for elem in [Elem::F32, Elem::F16] {
             let kernels = default_kernels(elem, &SEED_BLOCK);
             let f = match elem {
-                Elem::F32 => check::<f32>(gpu, rows, cols, &kernels),
-                Elem::F16 => check::<gpu_kernels::elem::F16>(gpu, rows, cols, &kernels),
+                Elem::F32 => check_all::<f32>(gpu, rows, cols, &kernels),
+                Elem::F16 => check_all::<gpu_kernels::elem::F16>(gpu, rows, cols, &kernels),
             }
             .map_err(|e| e.to_string())?;
             println!(
@@ -174,17 +174,4 @@ fn verify(gpu: &Gpu) -> Result<(), String> {
     } else {
         Err(format!("verification failed:\n{}", failures.join("\n")))
     }
-}
-
-fn check<E: Element>(
-    gpu: &Gpu,
-    rows: u32,
-    cols: u32,
-    kernels: &[Transpose],
-) -> Result<Vec<String>, Error> {
-    let mut c = Check::<E>::new(gpu, rows, cols)?;
-    Ok(kernels
-        .iter()
-        .filter_map(|k| c.run(gpu, k).err().map(|e| e.to_string()))
-        .collect())
 }

@@ -407,9 +407,9 @@ impl<E: Element> Check<E> {
         if bad == 0 {
             return Ok(());
         }
-        let poison = (0..n)
-            .filter(|&i| got[i].bits() == E::poison_bits())
-            .count();
+        // Every byte 0xFF, as filled above: all ones in the element's width.
+        let poison_bits = u32::MAX >> (32 - 8 * E::ELEM.bytes());
+        let poison = (0..n).filter(|&i| got[i].bits() == poison_bits).count();
         let first = (0..n)
             .find(|&i| got[i].bits() != expect[i].bits())
             .unwrap_or(0);
@@ -428,18 +428,19 @@ impl<E: Element> Check<E> {
     }
 }
 
-trait Poison {
-    fn poison_bits() -> u32;
-}
-
-impl<E: Element> Poison for E {
-    fn poison_bits() -> u32 {
-        if E::ELEM.bytes() == 4 {
-            0xFFFF_FFFF
-        } else {
-            0xFFFF
-        }
-    }
+/// Check every kernel of `kernels` that runs on `E` on one fresh `rows x cols` input; the failures, one line each.
+pub fn check_all<E: Element>(
+    gpu: &Gpu,
+    rows: u32,
+    cols: u32,
+    kernels: &[Transpose],
+) -> Result<Vec<String>> {
+    let mut check = Check::<E>::new(gpu, rows, cols)?;
+    Ok(kernels
+        .iter()
+        .filter(|k| k.elem().is_none_or(|e| e == E::ELEM))
+        .filter_map(|k| check.run(gpu, k).err().map(|e| e.to_string()))
+        .collect())
 }
 
 #[cfg(test)]
