@@ -25,6 +25,8 @@ note() { if [ "$1" -ne 0 ]; then failed+=("$2"); echo "FAILED: $2 (exit $1)"; fi
 
 NCU_METRICS=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
 
+NCU_SASS_METRICS=smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+
 for s in "$@"; do
   case $s in
   info)
@@ -63,10 +65,14 @@ for s in "$@"; do
         --metrics "$NCU_METRICS" $B/smem_profile $mode 2048x2048 | tail -1
       note $? "ncu smem_profile $mode"
     done
+    # Per-instruction (SASS-patched) counts on the shipped kernels: what each instruction's own addresses cost.
+    ncu --clock-control none --kernel-name transposeSmem --csv --log-file "$OUT/ncu-sass.csv" \
+      --metrics "$NCU_SASS_METRICS" $B/smem_profile run 2048x2048 | tail -1
+    note $? "ncu smem_profile run (SASS metrics)"
     $B/smem_profile compare "$OUT"/ncu-run.csv "$OUT"/ncu-run-smem-only.csv "$OUT"/ncu-run-smem-only-1blk.csv \
       | tee "$OUT/ncu_compare.md"
     note "${PIPESTATUS[0]}" "smem_profile compare"
-    (cd "$OUT" && tar czf ncu-csv.tar.gz ncu-run*.csv && rm ncu-run*.csv)
+    (cd "$OUT" && tar czf ncu-csv.tar.gz ncu-run*.csv ncu-sass.csv && rm ncu-run*.csv ncu-sass.csv)
     ;;
   bench)
     step bench
