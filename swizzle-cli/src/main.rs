@@ -15,7 +15,11 @@ mod synth;
 mod wavefronts;
 
 #[derive(Parser)]
-#[command(name = "swz", version, about = "Checked GPU shared-memory swizzles and threadblock rasters")]
+#[command(
+    name = "swz",
+    version,
+    about = "Checked GPU shared-memory swizzles and threadblock rasters"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

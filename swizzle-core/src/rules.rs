@@ -24,7 +24,9 @@ impl RuleError {
             RuleError::ShiftSmallerThanBits { .. } => {
                 "|S| must be >= B: the shifted field would overlap the bits it is XORed into"
             }
-            RuleError::MaskOutOfRange { .. } => "B + M + |S| must be <= 32 so every mask fits in a u32",
+            RuleError::MaskOutOfRange { .. } => {
+                "B + M + |S| must be <= 32 so every mask fits in a u32"
+            }
         }
     }
 }

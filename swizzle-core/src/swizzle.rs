@@ -35,7 +35,11 @@ pub struct Swizzle {
 
 impl Swizzle {
     /// The identity swizzle `Sw<0,0,0>`.
-    pub const IDENTITY: Swizzle = Swizzle { bits: 0, base: 0, shift: 0 };
+    pub const IDENTITY: Swizzle = Swizzle {
+        bits: 0,
+        base: 0,
+        shift: 0,
+    };
 
     /// Build a swizzle in a const context; panics (a compile error in `const`) with the rule's message.
     pub const fn new(bits: u32, base: u32, shift: i32) -> Swizzle {
@@ -55,7 +59,11 @@ impl Swizzle {
 
     /// `(1 << B) - 1`.
     pub const fn bit_msk(&self) -> u32 {
-        if self.bits == 0 { 0 } else { u32::MAX >> (32 - self.bits) }
+        if self.bits == 0 {
+            0
+        } else {
+            u32::MAX >> (32 - self.bits)
+        }
     }
 
     /// YYY: the bits that select the pattern, `bit_msk << (M + max(0, S))`.
@@ -66,7 +74,11 @@ impl Swizzle {
 
     /// ZZZ: the bits that get XORed, `bit_msk << (M - min(0, S))`.
     pub const fn zzz_msk(&self) -> u32 {
-        let up = if self.shift < 0 { self.shift.unsigned_abs() } else { 0 };
+        let up = if self.shift < 0 {
+            self.shift.unsigned_abs()
+        } else {
+            0
+        };
         shl(self.bit_msk(), self.base + up)
     }
 
@@ -83,7 +95,11 @@ impl Swizzle {
     /// The swizzle repeats with this period: `apply(o + k * period) == apply(o) + k * period`.
     /// `2^(B + M + |S|)`; 1 for the identity.
     pub const fn period(&self) -> u64 {
-        if self.bits == 0 { 1 } else { 1u64 << (self.bits + self.base + self.shift.unsigned_abs()) }
+        if self.bits == 0 {
+            1
+        } else {
+            1u64 << (self.bits + self.base + self.shift.unsigned_abs())
+        }
     }
 
     /// Every XOR swizzle is an involution: `inverse() == self`.
@@ -98,13 +114,21 @@ impl Swizzle {
 }
 
 const fn shl(x: u32, n: u32) -> u32 {
-    if n >= 32 { 0 } else { x << n }
+    if n >= 32 {
+        0
+    } else {
+        x << n
+    }
 }
 
 /// CuTe's `shiftr`: right for positive `s`, left for negative.
 const fn shiftr(x: u32, s: i32) -> u32 {
     if s >= 0 {
-        if s >= 32 { 0 } else { x >> s }
+        if s >= 32 {
+            0
+        } else {
+            x >> s
+        }
     } else {
         shl(x, s.unsigned_abs())
     }
@@ -130,7 +154,9 @@ pub enum ParseSwizzleError {
 impl fmt::Display for ParseSwizzleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseSwizzleError::Syntax(s) => write!(f, "expected swizzle as B,M,S (e.g. 3,3,3), got {s:?}"),
+            ParseSwizzleError::Syntax(s) => {
+                write!(f, "expected swizzle as B,M,S (e.g. 3,3,3), got {s:?}")
+            }
             ParseSwizzleError::Rule(e) => write!(f, "{e}"),
         }
     }
@@ -144,7 +170,10 @@ impl FromStr for Swizzle {
     /// Parses `"B,M,S"` (spaces allowed) or the `Display` form `"Sw<B,M,S>"`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
-        let t = t.strip_prefix("Sw<").and_then(|r| r.strip_suffix('>')).unwrap_or(t);
+        let t = t
+            .strip_prefix("Sw<")
+            .and_then(|r| r.strip_suffix('>'))
+            .unwrap_or(t);
         let parts: Vec<&str> = t.split(',').map(str::trim).collect();
         let bad = || ParseSwizzleError::Syntax(s.to_string());
         if parts.len() != 3 {
@@ -157,100 +186,6 @@ impl FromStr for Swizzle {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// CuTe's formula written independently with i64 arithmetic, as the reference.
-    fn cute_apply(b: u32, m: u32, s: i32, o: u64) -> u64 {
-        let bit_msk = (1u64 << b) - 1;
-        let yyy = bit_msk << (m as i64 + s.max(0) as i64);
-        let zzz = bit_msk << (m as i64 - s.min(0) as i64);
-        let _ = zzz;
-        let y = o & yyy;
-        let sh = if s >= 0 { y >> s } else { y << (-s) };
-        o ^ sh
-    }
-
-    #[test]
-    fn matches_cute_and_is_involution_on_small_domain() {
-        for b in 0..=3u32 {
-            for m in 0..=4u32 {
-                for s in -6..=6i32 {
-                    let Ok(sw) = Swizzle::try_new(b, m, s) else {
-                        assert!(s.unsigned_abs() < b);
-                        continue;
-                    };
-                    for o in 0..(1u32 << 12) {
-                        assert_eq!(sw.apply(o) as u64, cute_apply(b, m, s, o as u64), "{sw} at {o}");
-                        assert_eq!(sw.inverse().apply(sw.apply(o)), o, "{sw} not an involution at {o}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// On every period block `[k*P, (k+1)*P)` the swizzle is a permutation of that block (so it is periodic,
-    /// stays inside the block, and is a bijection), for every legal small spec.
-    #[test]
-    fn bijection_on_each_period() {
-        for b in 0..=3u32 {
-            for m in 0..=4u32 {
-                for s in -6..=6i32 {
-                    let Ok(sw) = Swizzle::try_new(b, m, s) else { continue };
-                    let p = sw.period() as u32;
-                    for block in 0..3u32 {
-                        let lo = block * p;
-                        let mut seen = vec![false; p as usize];
-                        for o in lo..lo + p {
-                            let a = sw.apply(o);
-                            assert!((lo..lo + p).contains(&a), "{sw} moves {o} out of its period block");
-                            assert!(!seen[(a - lo) as usize], "{sw} is not injective on block {block}");
-                            seen[(a - lo) as usize] = true;
-                            assert_eq!(a - lo, sw.apply(o - lo), "{sw} is not periodic at {o}");
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn masks_match_the_drawing() {
-        let sw = Swizzle::new(3, 4, 3);
-        assert_eq!(sw.bit_msk(), 0b111);
-        assert_eq!(sw.zzz_msk(), 0b111_0000);
-        assert_eq!(sw.yyy_msk(), 0b11_1000_0000);
-        assert_eq!(sw.period(), 1024);
-        let neg = Swizzle::new(2, 1, -3);
-        assert_eq!(neg.yyy_msk(), 0b110);
-        assert_eq!(neg.zzz_msk(), 0b11_0000);
-        assert_eq!(Swizzle::IDENTITY.period(), 1);
-    }
-
-    #[test]
-    fn const_new_folds() {
-        const SW: Swizzle = Swizzle::new(3, 3, 3);
-        const _: () = assert!(SW.apply(64) == 72);
-        const _: () = assert!(SW.inverse().apply(72) == 64);
-    }
-
-    #[test]
-    fn refuses_overlapping_fields() {
-        assert!(matches!(Swizzle::try_new(3, 3, 2), Err(RuleError::ShiftSmallerThanBits { .. })));
-        assert!(matches!("3,3,2".parse::<Swizzle>(), Err(ParseSwizzleError::Rule(_))));
-        assert!(Swizzle::try_new(8, 16, 9).is_err());
-        assert!(Swizzle::try_new(8, 16, 8).is_ok());
-    }
-
-    #[test]
-    fn display_round_trips() {
-        let sw = Swizzle::new(2, 4, -3);
-        assert_eq!(sw.to_string().parse::<Swizzle>().unwrap(), sw);
-        assert_eq!("3, 4, 3".parse::<Swizzle>().unwrap(), Swizzle::new(3, 4, 3));
-    }
-}
-
 // ---- CUDA emission (owned by header work) ----
 
 /// C++ twin of [`Swizzle`] for the generated header (`swizzle_core::cuda`): `swz::Swizzle<B, M, S>` with the same
@@ -258,7 +193,12 @@ mod tests {
 /// two together; `tests/tests/header_host.rs` compiles this and compares it with [`Swizzle::apply`].
 pub fn cuda_swizzle_template() -> String {
     let shift_msg = RuleError::ShiftSmallerThanBits { bits: 0, shift: 0 }.message();
-    let span_msg = RuleError::MaskOutOfRange { bits: 0, base: 0, shift: 0 }.message();
+    let span_msg = RuleError::MaskOutOfRange {
+        bits: 0,
+        base: 0,
+        shift: 0,
+    }
+    .message();
     CUDA_SWIZZLE
         .replace("@SHIFT_SMALLER_THAN_BITS@", shift_msg)
         .replace("@MASK_OUT_OF_RANGE@", span_msg)
@@ -299,3 +239,119 @@ struct Swizzle {
     }
     SWZ_HD constexpr uint32_t operator()(uint32_t offset) const { return apply(offset); }
 };"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CuTe's formula written independently with i64 arithmetic, as the reference.
+    fn cute_apply(b: u32, m: u32, s: i32, o: u64) -> u64 {
+        let bit_msk = (1u64 << b) - 1;
+        let yyy = bit_msk << (m as i64 + s.max(0) as i64);
+        let zzz = bit_msk << (m as i64 - s.min(0) as i64);
+        let _ = zzz;
+        let y = o & yyy;
+        let sh = if s >= 0 { y >> s } else { y << (-s) };
+        o ^ sh
+    }
+
+    #[test]
+    fn matches_cute_and_is_involution_on_small_domain() {
+        for b in 0..=3u32 {
+            for m in 0..=4u32 {
+                for s in -6..=6i32 {
+                    let Ok(sw) = Swizzle::try_new(b, m, s) else {
+                        assert!(s.unsigned_abs() < b);
+                        continue;
+                    };
+                    for o in 0..(1u32 << 12) {
+                        assert_eq!(
+                            sw.apply(o) as u64,
+                            cute_apply(b, m, s, o as u64),
+                            "{sw} at {o}"
+                        );
+                        assert_eq!(
+                            sw.inverse().apply(sw.apply(o)),
+                            o,
+                            "{sw} not an involution at {o}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// On every period block `[k*P, (k+1)*P)` the swizzle is a permutation of that block (so it is periodic,
+    /// stays inside the block, and is a bijection), for every legal small spec.
+    #[test]
+    fn bijection_on_each_period() {
+        for b in 0..=3u32 {
+            for m in 0..=4u32 {
+                for s in -6..=6i32 {
+                    let Ok(sw) = Swizzle::try_new(b, m, s) else {
+                        continue;
+                    };
+                    let p = sw.period() as u32;
+                    for block in 0..3u32 {
+                        let lo = block * p;
+                        let mut seen = vec![false; p as usize];
+                        for o in lo..lo + p {
+                            let a = sw.apply(o);
+                            assert!(
+                                (lo..lo + p).contains(&a),
+                                "{sw} moves {o} out of its period block"
+                            );
+                            assert!(
+                                !seen[(a - lo) as usize],
+                                "{sw} is not injective on block {block}"
+                            );
+                            seen[(a - lo) as usize] = true;
+                            assert_eq!(a - lo, sw.apply(o - lo), "{sw} is not periodic at {o}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn masks_match_the_drawing() {
+        let sw = Swizzle::new(3, 4, 3);
+        assert_eq!(sw.bit_msk(), 0b111);
+        assert_eq!(sw.zzz_msk(), 0b111_0000);
+        assert_eq!(sw.yyy_msk(), 0b11_1000_0000);
+        assert_eq!(sw.period(), 1024);
+        let neg = Swizzle::new(2, 1, -3);
+        assert_eq!(neg.yyy_msk(), 0b110);
+        assert_eq!(neg.zzz_msk(), 0b11_0000);
+        assert_eq!(Swizzle::IDENTITY.period(), 1);
+    }
+
+    #[test]
+    fn const_new_folds() {
+        const SW: Swizzle = Swizzle::new(3, 3, 3);
+        const _: () = assert!(SW.apply(64) == 72);
+        const _: () = assert!(SW.inverse().apply(72) == 64);
+    }
+
+    #[test]
+    fn refuses_overlapping_fields() {
+        assert!(matches!(
+            Swizzle::try_new(3, 3, 2),
+            Err(RuleError::ShiftSmallerThanBits { .. })
+        ));
+        assert!(matches!(
+            "3,3,2".parse::<Swizzle>(),
+            Err(ParseSwizzleError::Rule(_))
+        ));
+        assert!(Swizzle::try_new(8, 16, 9).is_err());
+        assert!(Swizzle::try_new(8, 16, 8).is_ok());
+    }
+
+    #[test]
+    fn display_round_trips() {
+        let sw = Swizzle::new(2, 4, -3);
+        assert_eq!(sw.to_string().parse::<Swizzle>().unwrap(), sw);
+        assert_eq!("3, 4, 3".parse::<Swizzle>().unwrap(), Swizzle::new(3, 4, 3));
+    }
+}

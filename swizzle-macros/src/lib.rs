@@ -13,11 +13,15 @@ mod swz;
 #[doc = include_str!("swz/doc.md")]
 #[proc_macro]
 pub fn swizzle(input: TokenStream) -> TokenStream {
-    swz::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()
+    swz::expand(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// `#[raster(tile = 4)]` on a kernel descriptor.
 #[proc_macro_attribute]
 pub fn raster(attr: TokenStream, item: TokenStream) -> TokenStream {
-    raster_attr::expand(attr.into(), item.into()).unwrap_or_else(syn::Error::into_compile_error).into()
+    raster_attr::expand(attr.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }

@@ -16,7 +16,7 @@ fn transpose(elem: Elem, addr: impl Fn(u32, u32) -> u32 + Copy) -> (TileReport, 
         2 => Op::LDS16,
         _ => Op::LDS32,
     };
-    let writes = custom(w, 32, move |row, lane| addr(row, lane));
+    let writes = custom(w, 32, addr);
     let reads = custom(r, 32, move |col, lane| addr(lane, col));
     (
         TileReport::new("row.st", &writes),
