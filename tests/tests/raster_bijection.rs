@@ -203,7 +203,7 @@ fn strip_group_m_serpentine_are_bijections_for_every_parameter() {
 }
 
 /// CUTLASS launches `2^log_tile` times more columns; once `2^log_tile >= gy` a larger `log_tile` only adds idle
-/// blocks, so the full sweep stops at 8 (launch rows of 8 x 32 x 2^8) and 9..=16 run on grids up to 4x4.
+/// blocks, so this sweep stops at 8 (launch rows of 8 x 32 x 2^8); `cutlass_large_log_tile_on_every_grid` does 9..=16.
 #[test]
 fn cutlass_is_a_bijection_with_idle_padding() {
     for_all_grids(MAX_SIDE, MAX_SIDE, |g| {
@@ -333,4 +333,13 @@ fn display_and_parse_round_trip() {
         "unknown raster order \"zigzag\" (expected one of: identity, strip, cutlass, group-m, serpentine, morton, \
          diagonal)"
     );
+}
+
+/// The rest of the CUTLASS domain: log_tile 9..=16 on every grid up to 32x32 (about 2.2e9 launch blocks, mostly
+/// idle padding; the test profile optimises this crate, see the root Cargo.toml).
+#[test]
+fn cutlass_large_log_tile_on_every_grid() {
+    for_all_grids(MAX_SIDE, MAX_SIDE, |g| {
+        (9..=16).for_each(|lt| check(Raster::Cutlass { log_tile: lt }, g))
+    });
 }
