@@ -162,21 +162,6 @@ impl Message {
     }
 }
 
-const fn eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// The first instruction of `pattern` on `smem` that costs more than its ideal, with its index.
 pub const fn first_conflict(smem: &Smem, pattern: Pattern) -> Option<(u32, bank::Report)> {
     let op = pattern.op(smem.tile.elem);
@@ -240,13 +225,17 @@ pub const fn check(smem: &Smem, pattern: Pattern) -> Message {
     let mut m = Message::EMPTY
         .str("bank conflict: ")
         .str(name)
-        .str(if eq(name, r.op.name()) { "" } else { " (" })
-        .str(if eq(name, r.op.name()) {
+        .str(if crate::units::names::str_eq(name, r.op.name()) {
+            ""
+        } else {
+            " ("
+        })
+        .str(if crate::units::names::str_eq(name, r.op.name()) {
             ""
         } else {
             r.op.name()
         })
-        .str(if eq(name, r.op.name()) {
+        .str(if crate::units::names::str_eq(name, r.op.name()) {
             " on "
         } else {
             ") on "
