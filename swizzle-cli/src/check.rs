@@ -36,22 +36,8 @@ pub struct TileArgs {
 impl TileArgs {
     /// The unswizzled row-major tile and the parsed patterns.
     pub fn parse(&self) -> Result<(Smem, Vec<Pattern>), String> {
-        let elem = Elem::from_name(&self.elem).ok_or_else(|| {
-            format!(
-                "--elem: unknown element type {:?} (try f16, bf16, f32, f64, u8)",
-                self.elem
-            )
-        })?;
-        let (rows, cols) = self
-            .tile
-            .split_once(['x', 'X'])
-            .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
-            .ok_or_else(|| {
-                format!(
-                    "--tile: expected ROWSxCOLS (e.g. 64x64), got {:?}",
-                    self.tile
-                )
-            })?;
+        let elem = crate::args::parse_elem(&self.elem)?;
+        let (rows, cols) = crate::args::parse_tile_dims(&self.tile)?;
         let tile =
             Tile::new(rows, cols, elem, Order::RowMajor).map_err(|e| format!("--tile: {e}"))?;
         let smem = Smem::new(

@@ -5,6 +5,7 @@
 use clap::{Parser, Subcommand};
 
 mod apply;
+mod args;
 mod bench;
 mod check;
 mod emit_header;

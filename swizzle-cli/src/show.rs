@@ -12,7 +12,7 @@ use crate::apply::{parse_swizzle, Spec};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use swizzle_core::tile::{Order, SwizzledTile, Tile};
-use swizzle_core::units::{Elem, Unit};
+use swizzle_core::units::Unit;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -85,22 +85,8 @@ pub fn run(args: Args) -> Result<(), String> {
 }
 
 fn build(args: &Args) -> Result<SwizzledTile, String> {
-    let elem = Elem::from_name(&args.elem).ok_or_else(|| {
-        format!(
-            "--elem: unknown element type {:?} (try f16, bf16, f32, f64, u8)",
-            args.elem
-        )
-    })?;
-    let (rows, cols) = args
-        .tile
-        .split_once(['x', 'X'])
-        .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
-        .ok_or_else(|| {
-            format!(
-                "--tile: expected ROWSxCOLS (e.g. 8x64), got {:?}",
-                args.tile
-            )
-        })?;
+    let elem = crate::args::parse_elem(&args.elem)?;
+    let (rows, cols) = crate::args::parse_tile_dims(&args.tile)?;
     let order = match args.order.as_str() {
         "row" => Order::RowMajor,
         "col" => Order::ColMajor,

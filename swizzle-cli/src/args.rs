@@ -1,0 +1,33 @@
+//! Argument parsers shared by several subcommands (one message per mistake, the same everywhere).
+use swizzle_core::Elem;
+
+/// `--elem NAME`: an element type such as f16, bf16, f32, f64, u8.
+pub fn parse_elem(name: &str) -> Result<Elem, String> {
+    Elem::from_name(name).ok_or_else(|| {
+        format!("--elem: unknown element type {name:?} (try f16, bf16, f32, f64, u8)")
+    })
+}
+
+/// `--tile ROWSxCOLS`, e.g. `64x64`.
+pub fn parse_tile_dims(text: &str) -> Result<(u32, u32), String> {
+    text.split_once(['x', 'X'])
+        .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
+        .ok_or_else(|| format!("--tile: expected ROWSxCOLS (e.g. 64x64), got {text:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_refuses() {
+        assert_eq!(parse_tile_dims("64x32"), Ok((64, 32)));
+        assert_eq!(parse_tile_dims(" 8 X 64"), Ok((8, 64)));
+        assert!(parse_tile_dims("64").is_err());
+        assert!(parse_tile_dims("-1x4").is_err());
+        assert_eq!(parse_elem("f16").map(|e| e.bytes()), Ok(2));
+        assert!(parse_elem("f17")
+            .unwrap_err()
+            .starts_with("--elem: unknown element type"));
+    }
+}
