@@ -1,7 +1,7 @@
 //! gpu-kernels: a small runtime over cudarc (device, NVRTC compile cache, launch, timing), a benchmark harness,
 //! and the kernel families, each kernel's `.cu` source beside the Rust that launches and checks it.
 //!
-//! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`] (the timing harness) -> one module
+//! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`](mod@bench) (the timing harness) -> one module
 //! per family ([`transpose`]).
 
 pub mod bench;

@@ -2,6 +2,9 @@
 //!
 //! Each subcommand lives in its own module with an `Args` (clap) and a `run` returning `Result<(), String>`.
 //! Any error prints one line on stderr and exits with code 2 (clap's usage errors exit 2 as well).
+// Doc comments here are clap's --help text (`ORDER[:PARAM]`), not rustdoc links.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use clap::{Parser, Subcommand};
 
 mod apply;

@@ -1,7 +1,7 @@
 //! The generated CUDA / C++ header (`swz.cuh`): the same swizzle and rasters as this crate, for kernels.
 //!
 //! The formulas are not written here: each comes from the C++ twin kept beside its Rust function
-//! ([`crate::swizzle::cuda_swizzle_template`], the `CUDA_*` constants of [`crate::raster`]). This module only
+//! ([`crate::swizzle::cuda_swizzle_template`], the `CUDA_*` constants of [`crate::raster`](mod@crate::raster)). This module only
 //! assembles them, adds the portability prelude and the device conveniences, and renders named specs.
 //!
 //! ```text
