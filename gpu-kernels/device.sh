@@ -2,6 +2,9 @@
 # The GPU checks and measurements of gpu-kernels, in one script for the device machine (which has no Rust
 # toolchain). Build here first:
 #   ../shared/tools/stage-gpu -p gpu-kernels -p swizzle-cli        (release test binaries + bins into .devbin/)
+# (outside this workplace: `cargo test --release -p gpu-kernels --no-run` and `cargo build --release -p
+#  swizzle-cli`, then copy each gpu-kernels test binary to .devbin/test-gpu-kernels-<test target name> and
+#  target/release/{swz,smem_profile} to .devbin/)
 # then on the device, from the repository root (carry .devbin):
 #   OUT=/some/dir gpu-kernels/device.sh info tests sanitizer ncu bench
 # Steps (any order, any subset):

@@ -9,10 +9,10 @@ use swizzle_core::Swizzle;
 #[derive(clap::Args)]
 pub struct Args {
     /// The swizzle: `B,M,S` (e.g. `3,3,3`), `Sw<B,M,S>`, or a byte mode (`SW32`, `SW64`, `SW128`, `NONE`).
-    #[arg(long, value_name = "SPEC")]
+    #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
     swizzle: String,
     /// Offsets `A..B`: from A (included) to B (excluded).
-    #[arg(long, value_name = "A..B")]
+    #[arg(long, value_name = "A..B", allow_hyphen_values = true)]
     range: String,
 }
 
@@ -67,7 +67,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let range = parse_range(&args.range)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let write_err = |e: std::io::Error| format!("writing stdout: {e}");
+    let write_err = crate::stdout_failed;
     for o in range {
         writeln!(out, "{}", sw.apply(o)).map_err(write_err)?;
     }

@@ -1,5 +1,6 @@
 //! Argument parsers shared by several subcommands (one message per mistake, the same everywhere).
-use swizzle_core::Elem;
+use swizzle_core::tile::MAX_SMEM_BYTES;
+use swizzle_core::{Elem, Tile};
 
 /// `--elem NAME`: an element type such as f16, bf16, f32, f64, u8.
 pub fn parse_elem(name: &str) -> Result<Elem, String> {
@@ -13,6 +14,21 @@ pub fn parse_tile_dims(text: &str) -> Result<(u32, u32), String> {
     text.split_once(['x', 'X'])
         .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
         .ok_or_else(|| format!("--tile: expected ROWSxCOLS (e.g. 64x64), got {text:?}"))
+}
+
+/// `show`, `check` and `synth` walk a tile element by element or instruction by instruction: refuse tiles that
+/// could not be a block's shared memory anyway, instead of running for minutes.
+pub fn fits_smem(tile: &Tile) -> Result<(), String> {
+    if tile.bytes() > MAX_SMEM_BYTES {
+        return Err(format!(
+            "--tile: {}x{} {} is {} bytes; one block's shared memory holds at most {MAX_SMEM_BYTES} (227 KiB on sm_90)",
+            tile.rows,
+            tile.cols,
+            tile.elem.name(),
+            tile.bytes()
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

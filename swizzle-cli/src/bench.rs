@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(value_enum)]
     family: Family,
     /// Square matrix sizes (N for N x N).
-    #[arg(long, value_delimiter = ',', default_values_t = [2048u32, 8192, 16384])]
+    #[arg(long, value_delimiter = ',', default_values_t = [2048u32, 8192, 16384], value_parser = clap::value_parser!(u32).range(1..=65536))]
     sizes: Vec<u32>,
     /// Element types.
     #[arg(long, value_enum, value_delimiter = ',', default_values = ["fp32", "fp16"])]
@@ -53,7 +53,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "article")]
     seed_blocks: SeedBlocks,
     /// Timed runs per kernel (the median is reported).
-    #[arg(long, default_value_t = 25)]
+    #[arg(long, default_value_t = 25, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     iters: usize,
     /// Untimed warm-up runs per kernel.
     #[arg(long, default_value_t = 3)]
@@ -83,7 +83,7 @@ pub fn run(args: Args) -> Result<(), String> {
         SeedBlocks::None => &[],
     };
     let elems: Vec<Elem> = args.elem.iter().map(|e| (*e).into()).collect();
-    println!("device: {}", gpu.props());
+    outln!("device: {}", gpu.props());
     let tables = sweep(
         &gpu,
         &args.sizes,
@@ -105,12 +105,12 @@ pub fn run(args: Args) -> Result<(), String> {
 
 /// The tables as markdown, with device, date and command first.
 pub fn print_report(report: &Report) {
-    println!(
+    outln!(
         "date: {}   command: {}   median of {} runs after {} warm-up, buffers rotated over >= {}x L2\n",
         report.date, report.command, report.config.iters, report.config.warmup, report.config.l2_factor
     );
     for t in &report.tables {
-        println!("{}", t.markdown());
+        outln!("{}", t.markdown());
     }
 }
 
@@ -121,11 +121,11 @@ pub fn write_outputs(
 ) -> Result<(), String> {
     if let Some(path) = json {
         std::fs::write(path, report.json()).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display());
     }
     if let Some(path) = csv {
         std::fs::write(path, report.csv()).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display());
     }
     Ok(())
 }

@@ -40,6 +40,7 @@ impl TileArgs {
         let (rows, cols) = crate::args::parse_tile_dims(&self.tile)?;
         let tile =
             Tile::new(rows, cols, elem, Order::RowMajor).map_err(|e| format!("--tile: {e}"))?;
+        crate::args::fits_smem(&tile)?;
         let smem = Smem::new(
             tile,
             Layout::Swizzled {
@@ -113,16 +114,16 @@ pub fn run(args: Args) -> Result<(), String> {
     let (plain, patterns) = args.tile.parse()?;
     let smem = plain.with_layout(layout(&args, plain.tile.elem)?);
     let mut worst: Option<(u64, String, swizzle_core::bank::Report)> = None;
-    println!("{smem}");
+    outln!("{smem}");
     for p in &patterns {
         p.check_on(&smem)
             .map_err(|e| format!("--pattern {p}: {e}"))?;
         let r = p.report(&smem);
-        print!("{r}");
+        out!("{r}");
         if let Some((i, rep)) = &r.worst {
-            println!("  bank map of instruction {i}:");
+            outln!("  bank map of instruction {i}:");
             for line in map::ascii(rep).lines() {
-                println!("    {line}");
+                outln!("    {line}");
             }
             if worst.as_ref().is_none_or(|(c, ..)| r.conflicts() > *c) {
                 worst = Some((

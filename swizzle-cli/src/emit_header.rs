@@ -65,7 +65,7 @@ pub fn run(args: Args) -> Result<(), String> {
             let mut out = std::io::stdout().lock();
             match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
                 Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    Err(format!("writing stdout: {e}"))
+                    Err(crate::stdout_failed(e))
                 }
                 _ => Ok(()),
             }

@@ -7,6 +7,27 @@
 
 use clap::{Parser, Subcommand};
 
+/// `println!` for the subcommands: a closed pipe (`swz ... | head`) ends the program quietly, as Unix tools do;
+/// any other write error is a one-line reason and exit 2. (`println!` would panic.)
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            crate::exit_on_stdout_error(e)
+        }
+    }};
+}
+
+/// `print!` with the same handling as [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout(), $($arg)*) {
+            crate::exit_on_stdout_error(e)
+        }
+    }};
+}
+
 mod apply;
 mod args;
 mod bench;
@@ -51,8 +72,52 @@ enum Command {
     Report(report::Args),
 }
 
+/// A failed write to stdout, as an error message; a closed pipe exits 0 at once instead.
+pub fn stdout_failed(e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    format!("writing stdout: {e}")
+}
+
+fn exit_on_stdout_error(e: std::io::Error) -> ! {
+    eprintln!("swz: {}", stdout_failed(e));
+    std::process::exit(2);
+}
+
+/// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
+fn one_line(e: &clap::Error) -> String {
+    if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, bench or report"
+            .to_string();
+    }
+    let text = e.to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("tip:") && !l.starts_with("For more information")
+        })
+        .collect();
+    let joined = parts.join(" ");
+    joined
+        .strip_prefix("error: ")
+        .unwrap_or(&joined)
+        .to_string()
+}
+
 fn main() {
-    let cli = Cli::parse();
+    // clap's usage errors span several lines; ours are one line (`swz: <reason>`), exit 2. Help and version
+    // print in full and exit 0.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            eprintln!("swz: {} (see `swz --help`)", one_line(&e));
+            std::process::exit(2);
+        }
+    };
     let result = match cli.command {
         Command::Apply(a) => apply::run(a),
         Command::Raster(a) => raster::run(a),
@@ -67,5 +132,9 @@ fn main() {
     if let Err(reason) = result {
         eprintln!("swz: {reason}");
         std::process::exit(2);
+    }
+    // Flush here so a closed pipe is reported (quietly) rather than lost at exit.
+    if let Err(e) = std::io::Write::flush(&mut std::io::stdout()) {
+        exit_on_stdout_error(e);
     }
 }

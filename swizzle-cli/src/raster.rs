@@ -53,7 +53,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let mut write = |line: std::fmt::Arguments| match out.write_fmt(line) {
         // `swz raster ... | head` closes the pipe early: not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(format!("writing stdout: {e}")),
+        Err(e) => Err(crate::stdout_failed(e)),
         Ok(()) => Ok(true),
     };
     for bid in 0..launched {
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> Result<(), String> {
         }
     }
     match out.flush() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing stdout: {e}")),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(crate::stdout_failed(e)),
         _ => Ok(()),
     }
 }

@@ -20,12 +20,13 @@ pub struct Args {
     #[arg(long)]
     layout_only: bool,
     /// Square sizes for the benchmark tables (GPU mode).
-    #[arg(long, value_delimiter = ',', default_values_t = [8192u32, 16384])]
+    #[arg(long, value_delimiter = ',', default_values_t = [8192u32, 16384], value_parser = clap::value_parser!(u32).range(1..=65536))]
     sizes: Vec<u32>,
     /// Timed runs per kernel (GPU mode).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     iters: usize,
-    /// Print the bank map of every spec's first write and read instruction.
+    /// Also print the bank map of every conflict-free access (conflicting ones always get their worst
+    /// instruction's map).
     #[arg(long)]
     bank_maps: bool,
     /// Write the benchmark tables as JSON (GPU mode).
@@ -49,17 +50,17 @@ pub fn run(args: Args) -> Result<(), String> {
         open(args.device)?
     };
     match &gpu {
-        Some(g) => println!(
+        Some(g) => outln!(
             "mode: GPU ({}) — layout report, verification and benchmark\n",
             g.props()
         ),
-        None if args.layout_only => println!("mode: layout report only (--layout-only)\n"),
-        None => println!("mode: no CUDA driver found — layout report only\n"),
+        None if args.layout_only => outln!("mode: layout report only (--layout-only)\n"),
+        None => outln!("mode: no CUDA driver found — layout report only\n"),
     }
     layout_report(args.bank_maps);
     let Some(gpu) = gpu else {
         if !args.layout_only {
-            println!("no CUDA driver found — layout report only");
+            outln!("no CUDA driver found — layout report only");
         }
         return Ok(());
     };
@@ -83,10 +84,10 @@ pub fn run(args: Args) -> Result<(), String> {
         config: cfg.into(),
         tables,
     };
-    println!("## Benchmark (transpose, GB/s counts bytes read + written)\n");
+    outln!("## Benchmark (transpose, GB/s counts bytes read + written)\n");
     print_report(&report);
     write_outputs(&report, args.json.as_ref(), None)?;
-    println!(
+    outln!(
         "mode: GPU — layouts reported, {} kernels verified, tables above",
         shipped_count()
     );
@@ -103,27 +104,35 @@ fn open(device: usize) -> Result<Option<Gpu>, String> {
 }
 
 fn layout_report(bank_maps: bool) {
-    println!("## Shared-memory layouts of the shipped transpose kernels\n");
-    println!(
+    outln!("## Shared-memory layouts of the shipped transpose kernels\n");
+    outln!(
         "Predicted by swizzle-core's bank model on each kernel's own smem lane addresses \
          (gpu_kernels::transpose::smem); padded and swizzled specs are also checked conflict-free at compile time.\n"
     );
     for spec in SPECS {
-        println!("### {spec}");
-        println!("header: {}", header_line(&spec));
+        outln!("### {spec}");
+        outln!("header: {}", header_line(&spec));
         for access in Access::BOTH {
             let r = spec.tile_report(access);
-            print!("{r}");
-            if bank_maps {
+            out!("{r}");
+            // A conflicting access always gets the bank map of its worst instruction (that is the evidence);
+            // --bank-maps adds the first instruction of every access, conflict-free ones included.
+            if let (Some((i, worst)), true) = (&r.worst, r.conflicts() > 0) {
+                outln!(
+                    "bank map, worst {} instruction ({i}):\n{}",
+                    access.name(),
+                    ascii(worst)
+                );
+            } else if bank_maps {
                 let first = spec.accesses(access)[0].report();
-                println!(
+                outln!(
                     "bank map, first {} instruction:\n{}",
                     access.name(),
                     ascii(&first)
                 );
             }
         }
-        println!();
+        outln!();
     }
 }
 
@@ -148,7 +157,7 @@ fn shipped_count() -> usize {
 }
 
 fn verify(gpu: &Gpu) -> Result<(), String> {
-    println!(
+    outln!(
         "## Verification (random data, poisoned output, every element compared with the host)\n"
     );
     let mut failures = Vec::new();
@@ -160,7 +169,7 @@ fn verify(gpu: &Gpu) -> Result<(), String> {
                 Elem::F16 => check_all::<gpu_kernels::elem::F16>(gpu, rows, cols, &kernels),
             }
             .map_err(|e| e.to_string())?;
-            println!(
+            outln!(
                 "{rows}x{cols} {elem}: {} kernels, {} wrong",
                 kernels.len(),
                 f.len()
@@ -168,7 +177,7 @@ fn verify(gpu: &Gpu) -> Result<(), String> {
             failures.extend(f);
         }
     }
-    println!();
+    outln!();
     if failures.is_empty() {
         Ok(())
     } else {

@@ -73,7 +73,7 @@ impl Color {
 pub fn run(args: Args) -> Result<(), String> {
     let st = build(&args)?;
     let color = Color::parse(&args.color)?;
-    print!("{}", grid(&st));
+    out!("{}", grid(&st));
     if let Some(path) = &args.svg {
         let tmp = path.with_extension("svg.tmp");
         std::fs::write(&tmp, svg(&st, color))
@@ -93,6 +93,7 @@ fn build(args: &Args) -> Result<SwizzledTile, String> {
         o => return Err(format!("--order: expected row or col, got {o:?}")),
     };
     let tile = Tile::new(rows, cols, elem, order).map_err(|e| format!("--tile: {e}"))?;
+    crate::args::fits_smem(&tile)?;
     let st = match parse_swizzle(&args.swizzle)? {
         Spec::Plain(sw) => SwizzledTile::new(tile, sw),
         Spec::Mode(m) => SwizzledTile::with_unit(tile, m.swizzle_in()),

@@ -15,6 +15,6 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), String> {
     let (smem, patterns) = args.tile.parse()?;
-    print!("{}", synthesize(&smem, &patterns));
+    out!("{}", synthesize(&smem, &patterns));
     Ok(())
 }

@@ -19,7 +19,12 @@ pub struct Args {
     #[arg(long, required_unless_present = "batch")]
     op: Option<String>,
     /// 32 comma-separated byte addresses, lane 0 first.
-    #[arg(long, value_name = "A0,A1,...", required_unless_present = "batch")]
+    #[arg(
+        long,
+        value_name = "A0,A1,...",
+        required_unless_present = "batch",
+        allow_hyphen_values = true
+    )]
     addrs: Option<String>,
     /// Read JSON lines from stdin, write one JSON answer line per input line.
     #[arg(long, conflicts_with_all = ["op", "addrs"])]
@@ -46,8 +51,8 @@ pub fn run(args: Args) -> Result<(), String> {
         .collect::<Result<_, _>>()?;
     let addrs = check_addrs(op, &addrs).map_err(|e| format!("--addrs: {e}"))?;
     let r = bank::report(op, &addrs);
-    print!("{r}");
-    print!("{}", map::ascii(&r));
+    out!("{r}");
+    out!("{}", map::ascii(&r));
     Ok(())
 }
 
@@ -87,9 +92,9 @@ fn batch() -> Result<(), String> {
                 serde_json::json!({ "error": reason }).to_string()
             }
         };
-        writeln!(out, "{text}").map_err(|e| format!("writing stdout: {e}"))?;
+        writeln!(out, "{text}").map_err(crate::stdout_failed)?;
     }
-    out.flush().map_err(|e| format!("writing stdout: {e}"))?;
+    out.flush().map_err(crate::stdout_failed)?;
     match first_bad {
         None => Ok(()),
         Some(first) => Err(format!(

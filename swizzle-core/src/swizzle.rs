@@ -59,8 +59,11 @@ impl Swizzle {
 
     /// `(1 << B) - 1`.
     pub const fn bit_msk(&self) -> u32 {
+        // Total even for a hand-built value that skipped `validate` (public fields): no shift overflow.
         if self.bits == 0 {
             0
+        } else if self.bits >= 32 {
+            u32::MAX
         } else {
             u32::MAX >> (32 - self.bits)
         }
@@ -69,7 +72,7 @@ impl Swizzle {
     /// YYY: the bits that select the pattern, `bit_msk << (M + max(0, S))`.
     pub const fn yyy_msk(&self) -> u32 {
         let up = if self.shift > 0 { self.shift as u32 } else { 0 };
-        shl(self.bit_msk(), self.base + up)
+        shl(self.bit_msk(), self.base.saturating_add(up))
     }
 
     /// ZZZ: the bits that get XORed, `bit_msk << (M - min(0, S))`.
@@ -79,7 +82,7 @@ impl Swizzle {
         } else {
             0
         };
-        shl(self.bit_msk(), self.base + up)
+        shl(self.bit_msk(), self.base.saturating_add(up))
     }
 
     /// `S` as CuTe's `msk_sft`.
@@ -95,10 +98,16 @@ impl Swizzle {
     /// The swizzle repeats with this period: `apply(o + k * period) == apply(o) + k * period`.
     /// `2^(B + M + |S|)`; 1 for the identity.
     pub const fn period(&self) -> u64 {
+        let span = self
+            .bits
+            .saturating_add(self.base)
+            .saturating_add(self.shift.unsigned_abs());
         if self.bits == 0 {
             1
+        } else if span >= 64 {
+            u64::MAX // only for a hand-built value that skipped `validate`
         } else {
-            1u64 << (self.bits + self.base + self.shift.unsigned_abs())
+            1u64 << span
         }
     }
 
@@ -332,6 +341,27 @@ mod tests {
         const SW: Swizzle = Swizzle::new(3, 3, 3);
         const _: () = assert!(SW.apply(64) == 72);
         const _: () = assert!(SW.inverse().apply(72) == 64);
+    }
+
+    /// The fields are public (CuTe-like, usable in patterns); a value built by hand without `validate` must still
+    /// never panic or overflow.
+    #[test]
+    fn hand_built_values_are_total() {
+        for (b, m, s) in [
+            (40, 0, 40),
+            (33, u32::MAX, i32::MIN),
+            (32, 32, 32),
+            (1, u32::MAX, 1),
+        ] {
+            let sw = Swizzle {
+                bits: b,
+                base: m,
+                shift: s,
+            };
+            for o in [0, 1, u32::MAX] {
+                let _ = (sw.apply(o), sw.yyy_msk(), sw.zzz_msk(), sw.period());
+            }
+        }
     }
 
     #[test]

@@ -67,6 +67,10 @@ impl fmt::Display for TileError {
 
 impl std::error::Error for TileError {}
 
+/// The most shared memory one thread block can use on sm_90 (H100/H200): 227 KiB, after opting in above 48 KiB.
+/// Tools that walk a tile instruction by instruction (`swz show/check/synth`) refuse tiles larger than this.
+pub const MAX_SMEM_BYTES: u32 = 227 * 1024;
+
 impl Tile {
     /// ```
     /// use swizzle_core::tile::{Order, Tile};
@@ -78,8 +82,9 @@ impl Tile {
         if rows == 0 || cols == 0 {
             return Err(TileError::Empty { rows, cols });
         }
+        // rows * cols fits in u64; multiplying by the element size might not, so compare by division.
         let elems = rows as u64 * cols as u64;
-        if elems * elem.bytes() as u64 > u32::MAX as u64 {
+        if elems > u32::MAX as u64 / elem.bytes() as u64 {
             return Err(TileError::TooLarge { rows, cols });
         }
         Ok(Tile {
@@ -93,12 +98,13 @@ impl Tile {
     /// Number of elements (never 0: `new` refuses empty tiles).
     #[allow(clippy::len_without_is_empty)]
     pub const fn len(&self) -> u32 {
-        self.rows * self.cols
+        // Saturating only matters for a hand-built value that skipped `new` (public fields).
+        self.rows.saturating_mul(self.cols)
     }
 
     /// Size in bytes.
     pub const fn bytes(&self) -> u32 {
-        self.len() * self.elem.bytes()
+        self.len().saturating_mul(self.elem.bytes())
     }
 
     /// Unswizzled element offset of `(row, col)`; panics outside the tile.
@@ -272,6 +278,19 @@ mod tests {
             Tile::new(65536, 65536, Elem::F16, Order::RowMajor),
             Err(TileError::TooLarge { .. })
         ));
+        // rows * cols * bytes overflows u64 here; the check must still refuse (not wrap, not panic).
+        for elem in [Elem::F16, Elem::F64, Elem::B128] {
+            assert!(matches!(
+                Tile::new(u32::MAX, u32::MAX, elem, Order::RowMajor),
+                Err(TileError::TooLarge { .. })
+            ));
+        }
+        assert!(matches!(
+            Tile::new(3_037_000_500, 3_037_000_500, Elem::F64, Order::RowMajor),
+            Err(TileError::TooLarge { .. })
+        ));
+        assert!(Tile::new(1, u32::MAX, Elem::U8, Order::RowMajor).is_ok());
+        assert!(Tile::new(1, u32::MAX / 2 + 1, Elem::F16, Order::RowMajor).is_err());
         let small = Tile::new(8, 8, Elem::F16, Order::RowMajor).unwrap();
         let e = SwizzledTile::new(small, Swizzle::new(3, 3, 3)).unwrap_err();
         assert!(e.to_string().contains("repeats every 512 elements"), "{e}");
