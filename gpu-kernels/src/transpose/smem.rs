@@ -240,6 +240,31 @@ impl SmemSpec {
         }
     }
 
+    /// swizzle-core's generator of `access`'s warp instructions on [`SmemSpec::smem`], where one describes this
+    /// spec: the classic kernels (VEC 1) store columns ([`Pattern::COL_ST`], lane i -> row i) and load rows
+    /// ([`Pattern::ROW_LD`]); the vectorised ones (16-byte vectors) store register-transposed VEC x VEC blocks
+    /// ([`Pattern::BLOCK_T16`], lanes VEC rows apart) and load 16-byte row chunks in memory order
+    /// ([`Pattern::ROW16`], costed as `sts128`: `lds128` has the same 8-lane phases for distinct addresses). The
+    /// generator issues the same set of instructions as [`SmemSpec::lanes`] over one block (the tests check it
+    /// address for address). `None` for other vector widths, for padding together with a swizzle (which
+    /// [`SmemSpec::smem`] cannot express), and for tiles the generator cannot walk.
+    pub const fn pattern(&self, access: Access) -> Option<Pattern> {
+        if self.pad > 0 && !self.swizzle.is_identity() {
+            return None;
+        }
+        let p = match (access, self.vec, self.access_bytes()) {
+            (Access::Write, 1, _) => Pattern::COL_ST,
+            (Access::Read, 1, _) => Pattern::ROW_LD,
+            (Access::Write, _, 16) => Pattern::BLOCK_T16,
+            (Access::Read, _, 16) => Pattern::ROW16,
+            _ => return None,
+        };
+        match p.check_on(&self.smem()) {
+            Ok(()) => Some(p),
+            Err(_) => None,
+        }
+    }
+
     /// Shape rules the kernel's `static_assert`s state too.
     pub const fn is_valid(&self) -> bool {
         self.vec > 0
@@ -521,47 +546,145 @@ pub const SPECS: [SmemSpec; 23] = [
     VEC_SWIZZLED_F16_GM16_CS,
 ];
 
-// Checked at compile time with swizzle-core's bank model, on the very lane addresses `lanes` derives from each
-// spec: the padded and swizzled layouts are conflict-free on both the smem write and the smem read. (The
-// unpadded ones are not, on purpose: they are the baseline.)
+// Checked at compile time: every padded or swizzled spec is conflict-free on its smem write and its smem read,
+// by `assert_conflict_free!` with the spec's own generators (`SmemSpec::pattern`: col.st + row.ld for the classic
+// kernels, block16.t + row16 for the vectorised ones). A conflicting spec fails the build with swizzle-core's
+// message: pattern, tile and layout, instruction, phase, bank and the colliding lanes with their addresses. (The
+// unpadded specs conflict on purpose: they are the baselines. The tests check that the generators issue exactly
+// the addresses `SmemSpec::lanes` derives from the kernel.)
+macro_rules! assert_specs_conflict_free {
+    ($($spec:ident),+ $(,)?) => {
+        $(
+            swizzle_core::assert_conflict_free!(
+                $spec.smem(),
+                generator(&$spec, Access::Write),
+                generator(&$spec, Access::Read)
+            );
+        )+
+        /// The specs checked by `assert_conflict_free!` just above.
+        const COMPILE_CHECKED: &[SmemSpec] = &[$($spec),+];
+    };
+}
+
+assert_specs_conflict_free!(
+    CLASSIC_PADDED_F32,
+    CLASSIC_SWIZZLED_F32,
+    VEC_SWIZZLED_F32,
+    VEC_SWIZZLED_F32_BY8,
+    VEC_SWIZZLED_F32_T32,
+    VEC_SWIZZLED_F32_T128,
+    VEC_SWIZZLED_F32_GM16,
+    VEC_SWIZZLED_F32_GM32,
+    VEC_SWIZZLED_F32_COLS,
+    VEC_SWIZZLED_F32_COLS_CS,
+    VEC_SWIZZLED_F32_CS,
+    VEC_SWIZZLED_F32_MB8,
+    VEC_SWIZZLED_F32_BY4,
+    CLASSIC_PADDED_F16,
+    CLASSIC_SWIZZLED_F16,
+    VEC_SWIZZLED_F16,
+    VEC_SWIZZLED_F16_T64,
+    VEC_SWIZZLED_F16_COLS,
+    VEC_SWIZZLED_F16_GM16_CS,
+);
+
+// And no padded or swizzled spec of `SPECS` escapes that list (the message names the spec).
 const _: () = {
     let mut i = 0;
     while i < SPECS.len() {
         let s = SPECS[i];
-        if !matches!(s.layout(), Layout::Unpadded) {
-            assert!(
-                s.is_conflict_free(Access::Write),
-                "a padded/swizzled spec conflicts on its smem write"
+        if !matches!(s.layout(), Layout::Unpadded) && !is_listed(&s, COMPILE_CHECKED) {
+            let m = SpecMessage::new(
+                &s,
+                "is padded or swizzled but not in assert_specs_conflict_free! (transpose/smem.rs): add it there",
             );
-            assert!(
-                s.is_conflict_free(Access::Read),
-                "a padded/swizzled spec conflicts on its smem read"
-            );
+            panic!("{}", m.as_str());
         }
         i += 1;
     }
 };
 
-// Cross-check with swizzle-core's own pattern generators, where they describe these kernels: the classic
-// kernels' smem write is a column store (lane i -> row i) and their read a row load; the vectorised kernels' read
-// is 16-byte chunks in memory order (costed as sts128, the same phases as lds128). The vectorised write (a VEC x VEC
-// block transposed in registers, lanes VEC rows apart) has no generator; the check above covers it.
-swizzle_core::assert_conflict_free!(CLASSIC_PADDED_F32.smem(), Pattern::COL_ST, Pattern::ROW_LD);
-swizzle_core::assert_conflict_free!(
-    CLASSIC_SWIZZLED_F32.smem(),
-    Pattern::COL_ST,
-    Pattern::ROW_LD
-);
-swizzle_core::assert_conflict_free!(CLASSIC_PADDED_F16.smem(), Pattern::COL_ST, Pattern::ROW_LD);
-swizzle_core::assert_conflict_free!(
-    CLASSIC_SWIZZLED_F16.smem(),
-    Pattern::COL_ST,
-    Pattern::ROW_LD
-);
-swizzle_core::assert_conflict_free!(VEC_SWIZZLED_F32.smem(), Pattern::ROW16);
-swizzle_core::assert_conflict_free!(VEC_SWIZZLED_F32_T32.smem(), Pattern::ROW16);
-swizzle_core::assert_conflict_free!(VEC_SWIZZLED_F16.smem(), Pattern::ROW16);
-swizzle_core::assert_conflict_free!(VEC_SWIZZLED_F16_T64.smem(), Pattern::ROW16);
+/// [`SmemSpec::pattern`], or a build error naming the spec when swizzle-core has no generator for it (such a
+/// spec needs a bespoke check on [`SmemSpec::is_conflict_free`] instead).
+const fn generator(s: &SmemSpec, access: Access) -> Pattern {
+    match s.pattern(access) {
+        Some(p) => p,
+        None => {
+            let m = SpecMessage::new(
+                s,
+                "has no swizzle-core generator for its smem accesses (VEC neither 1 nor 16 bytes, padding with a \
+                 swizzle, or a tile the pattern cannot walk): check it with SmemSpec::is_conflict_free instead",
+            );
+            panic!("{}", m.as_str())
+        }
+    }
+}
+
+/// `s` is one of `list` (same name, element type and geometry).
+const fn is_listed(s: &SmemSpec, list: &[SmemSpec]) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        let t = &list[i];
+        if t.name.len() == s.name.len() && t.elem.bytes() == s.elem.bytes() && t.tile == s.tile {
+            let (a, b) = (t.name.as_bytes(), s.name.as_bytes());
+            let mut k = 0;
+            while k < a.len() && a[k] == b[k] {
+                k += 1;
+            }
+            if k == a.len()
+                && t.vec == s.vec
+                && t.block_y == s.block_y
+                && t.pad == s.pad
+                && t.swizzle.bits == s.swizzle.bits
+                && t.swizzle.base == s.swizzle.base
+                && t.swizzle.shift == s.swizzle.shift
+            {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// A build-error message naming a spec, assembled in `const`: `smem spec NAME (ELEM): WHAT`.
+struct SpecMessage {
+    buf: [u8; 320],
+    len: usize,
+}
+
+impl SpecMessage {
+    const fn new(s: &SmemSpec, what: &str) -> SpecMessage {
+        SpecMessage {
+            buf: [0; 320],
+            len: 0,
+        }
+        .push("smem spec ")
+        .push(s.name)
+        .push(" (")
+        .push(s.elem.name())
+        .push(") ")
+        .push(what)
+    }
+
+    const fn push(mut self, text: &str) -> SpecMessage {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() && self.len < self.buf.len() {
+            self.buf[self.len] = b[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    const fn as_str(&self) -> &str {
+        match core::str::from_utf8(self.buf.split_at(self.len).0) {
+            Ok(s) => s,
+            Err(_) => "smem spec message is not UTF-8",
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -599,24 +722,143 @@ mod tests {
         }
     }
 
-    /// swizzle-core's column-store / row-load generators cost the classic kernels exactly as our own lane
-    /// description does (same instruction count and wavefronts), unpadded baseline included.
+    /// swizzle-core's generators issue exactly the instructions our own lane description does, for every spec
+    /// (unpadded baselines included): the same 32-address sets, as many times each, so the same costs.
     #[test]
-    fn classic_lanes_agree_with_swizzle_cores_generators() {
-        for s in SPECS.iter().filter(|s| s.vec == 1) {
-            for (access, p) in [
-                (Access::Write, Pattern::COL_ST),
-                (Access::Read, Pattern::ROW_LD),
-            ] {
-                let ours = s.tile_report(access);
-                let theirs = p.report(&s.smem());
+    fn lanes_agree_with_swizzle_cores_generators() {
+        for s in SPECS {
+            let smem = s.smem();
+            for access in Access::BOTH {
+                let p = s
+                    .pattern(access)
+                    .unwrap_or_else(|| panic!("{s}: no generator"));
+                let mut ours: Vec<[u32; 32]> = (0..s.warps())
+                    .flat_map(|w| (0..s.instructions(access)).map(move |n| s.lanes(access, w, n)))
+                    .collect();
+                let mut theirs: Vec<[u32; 32]> = (0..p.instructions(smem.tile))
+                    .map(|k| p.addrs(&smem, k))
+                    .collect();
+                ours.sort_unstable();
+                theirs.sort_unstable();
+                assert_eq!(ours, theirs, "{s} {access:?} vs {p}");
+                let (a, b) = (s.tile_report(access), p.report(&smem));
                 assert_eq!(
-                    (ours.instructions, ours.wavefronts, ours.ideal),
-                    (theirs.instructions, theirs.wavefronts, theirs.ideal),
-                    "{s} {access:?}"
+                    (a.instructions, a.wavefronts, a.ideal),
+                    (b.instructions, b.wavefronts, b.ideal),
+                    "{s} {access:?} vs {p}"
                 );
             }
         }
+    }
+
+    /// The vectorised write, instruction by instruction: warp `w`'s store `n = jj * VEC + i` (thread `(tx, ty)`,
+    /// block column `j = ty + jj * BLOCK_Y`) is block16.t's instruction `(w + jj * BLOCK_Y * bx / 32) * VEC + i`,
+    /// lane for lane; the read's load `m` is row16's instruction `w + m * BLOCK_Y * bx / 32`. Each generator
+    /// instruction is hit exactly once.
+    #[test]
+    fn vectorised_lanes_are_block_t16_and_row16() {
+        let vectorised: Vec<SmemSpec> = SPECS.into_iter().filter(|s| s.vec > 1).collect();
+        assert_eq!(vectorised.len(), 17);
+        for s in vectorised {
+            assert_eq!(s.access_bytes(), 16, "{s}");
+            let smem = s.smem();
+            let (bx, by) = s.block();
+            let warps_per_step = by * bx / 32; // warps covering BLOCK_Y block columns
+            for (access, p) in [
+                (Access::Write, Pattern::BLOCK_T16),
+                (Access::Read, Pattern::ROW16),
+            ] {
+                assert_eq!(s.pattern(access), Some(p), "{s}");
+                let mut hit = vec![0u32; p.instructions(smem.tile) as usize];
+                for w in 0..s.warps() {
+                    for n in 0..s.instructions(access) {
+                        let k = match access {
+                            Access::Write => {
+                                let (jj, i) = (n / s.vec, n % s.vec);
+                                (w + jj * warps_per_step) * s.vec + i
+                            }
+                            Access::Read => w + n * warps_per_step,
+                        };
+                        assert_eq!(
+                            s.lanes(access, w, n),
+                            p.addrs(&smem, k),
+                            "{s}: {access:?} warp {w} instruction {n} vs {p} instruction {k}"
+                        );
+                        hit[k as usize] += 1;
+                    }
+                }
+                assert!(hit.iter().all(|&h| h == 1), "{s}: {access:?} {hit:?}");
+            }
+        }
+    }
+
+    /// The compile-time assert can fire, with swizzle-core's detailed message: on the unswizzled vectorised
+    /// baselines every block16.t store costs 32 wavefronts (the 64x64 fp32 one is what Nsight Compute measured).
+    #[test]
+    fn the_compile_time_check_fires_on_the_baselines() {
+        let m = swizzle_core::verify::check(&VEC_UNPADDED_F32.smem(), Pattern::BLOCK_T16);
+        let text = m
+            .as_str()
+            .expect("the unswizzled vectorised write conflicts");
+        assert!(
+            text.starts_with(
+                "bank conflict: block16.t (sts128) on 64x64 f32 row-major, unswizzled: instruction 0 of 32 \
+                 costs 32 wavefronts (ideal 4); in phase lanes 0..8 bank 0 gets 8 distinct words from lanes \
+                 0@0 1@1024 2@2048"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("block16.t") && text.contains("bank"),
+            "{text}"
+        );
+        let m = swizzle_core::verify::check(&VEC_UNPADDED_F16.smem(), Pattern::BLOCK_T16);
+        let text = m.as_str().expect("the unswizzled fp16 write conflicts");
+        assert!(
+            text.contains("block16.t")
+                && text.contains(" bank ")
+                && text.contains("costs 32 wavefronts"),
+            "{text}"
+        );
+        for s in [CLASSIC_UNPADDED_F32, CLASSIC_UNPADDED_F16] {
+            let m = swizzle_core::verify::check(&s.smem(), s.pattern(Access::Write).unwrap());
+            assert!(m.as_str().is_some_and(|t| t.contains("col.st")), "{s}");
+        }
+        // ... and stays quiet on everything the build checks.
+        for s in COMPILE_CHECKED {
+            for access in Access::BOTH {
+                let m = swizzle_core::verify::check(&s.smem(), generator(s, access));
+                assert_eq!(m.as_str(), None, "{s} {access:?}");
+            }
+        }
+    }
+
+    /// The build's completeness check sees every padded or swizzled spec, and names a missing one.
+    #[test]
+    fn every_padded_or_swizzled_spec_is_checked_at_compile_time() {
+        for s in SPECS {
+            assert_eq!(
+                is_listed(&s, COMPILE_CHECKED),
+                s.layout() != Layout::Unpadded,
+                "{s}"
+            );
+        }
+        let m = SpecMessage::new(&VEC_SWIZZLED_F32_CS, "is missing");
+        assert_eq!(
+            m.as_str(),
+            "smem spec smem-swizzled-t64v4-cs (fp32) is missing"
+        );
+        // A spec with no generator: 8-byte vectors.
+        let odd = SmemSpec {
+            vec: 2,
+            ..VEC_SWIZZLED_F32
+        };
+        assert_eq!(odd.pattern(Access::Write), None);
+        let both = SmemSpec {
+            pad: 4,
+            ..VEC_SWIZZLED_F32
+        };
+        assert_eq!(both.pattern(Access::Read), None);
     }
 
     /// The compile-time check is not vacuous: the unpadded baselines do conflict on their smem write.
