@@ -179,6 +179,11 @@ fn non_negative(v: &Value, key: &str) -> syn::Result<u32> {
     u32::try_from(v.n).map_err(|_| v.error(format!("{key} = {} is out of range", v.n)))
 }
 
+/// An integer literal too large for any field (the rules then reject it with the real bound).
+fn too_big(expr: &Expr) -> Error {
+    Error::new_spanned(expr, "integer out of range: B + M + |S| must be <= 32")
+}
+
 /// An integer literal, optionally negated (`-3`). Anything else (a path, a float, an expression) is refused:
 /// the macro checks the rules while expanding, so it must see the numbers.
 fn integer(expr: &Expr) -> syn::Result<Value<'_>> {
@@ -192,7 +197,7 @@ fn integer(expr: &Expr) -> syn::Result<Value<'_>> {
         Expr::Lit(ExprLit {
             lit: Lit::Int(lit), ..
         }) => Ok(Value {
-            n: lit.base10_parse::<i64>().map_err(|_| not_int())?,
+            n: lit.base10_parse::<i64>().map_err(|_| too_big(expr))?,
             expr,
         }),
         Expr::Unary(ExprUnary {
@@ -203,7 +208,7 @@ fn integer(expr: &Expr) -> syn::Result<Value<'_>> {
             Expr::Lit(ExprLit {
                 lit: Lit::Int(lit), ..
             }) => Ok(Value {
-                n: -lit.base10_parse::<i64>().map_err(|_| not_int())?,
+                n: -lit.base10_parse::<i64>().map_err(|_| too_big(expr))?,
                 expr,
             }),
             _ => Err(not_int()),
