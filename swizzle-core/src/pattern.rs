@@ -3,8 +3,8 @@
 //! Three small pieces, each `const`:
 //!
 //! 1. A [`Layout`] places a [`Tile`]'s elements in shared memory: a one- or two-layer XOR swizzle on offsets in a
-//!    stated [`Unit`], or row padding. [`Smem`] = tile + layout, and [`Smem::byte_addr`] is the whole map
-//!    `(row, col) -> byte address`.
+//!    stated [`Unit`](crate::units::Unit), or row padding. [`Smem`] = tile + layout, and [`Smem::byte_addr`] is
+//!    the whole map `(row, col) -> byte address`.
 //! 2. A [`Pattern`] says which element each lane of each warp instruction touches, in *memory order*: instruction
 //!    `i`, lane `l` -> linear element offset ([`Pattern::lane_offset`]), over every instruction needed to cover
 //!    the tile once (all warps, all iterations: the order of warps does not change any instruction's cost).
@@ -16,6 +16,10 @@
 //! For layouts that are not a [`Layout`] (any `(row, col) -> byte` function), implement [`SmemLayout`] and use
 //! [`accesses`]; for kernels that are not a [`Pattern`], build [`Access`]es from a closure ([`Access::from_fn`],
 //! [`custom`]). [`TileReport`] sums any list of accesses and keeps the worst instruction for the bank map.
+//!
+//! This file holds the patterns; the buffer description ([`Layout`], [`Smem`], [`SmemLayout`]) lives in
+//! `pattern/smem.rs` and the accesses and reports ([`Access`], [`accesses`], [`custom`], [`TileReport`],
+//! [`PatternError`]) in `pattern/access.rs`, all re-exported here.
 //!
 //! `cp.async` 16-byte copies are ASSUMED to cost what `sts128` costs for the same addresses ([`Kind::Row16`]);
 //! Nsight Compute does not count them as shared stores, so this cannot be validated.
@@ -32,179 +36,17 @@
 //! assert_eq!(p.report(&swizzled).conflicts(), 0);
 //! ```
 
-use crate::bank::{self, Op, Report, Width, WARP};
-use crate::compose::SwizzleFn;
-use crate::swizzle::Swizzle;
+mod access;
+mod smem;
+
+pub use access::{accesses, custom, Access, PatternError, TileReport};
+pub use smem::{Layout, Smem, SmemLayout};
+
+use crate::bank::{self, Op, Width, WARP};
 use crate::tile::{Order, Tile};
-use crate::units::{Elem, SwizzleIn, Unit};
+use crate::units::Elem;
 use core::fmt;
 use core::str::FromStr;
-
-/// How a tile's elements are placed in shared memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Layout {
-    /// Memory order (row- or column-major per the tile), offsets permuted by a one- or two-layer XOR swizzle that
-    /// acts on offsets counted in `unit`. `Sw<0,0,0>` is the plain layout.
-    Swizzled { swizzle: SwizzleFn, unit: Unit },
-    /// Memory order, with `pad_bytes` of padding after each row (each column, for a column-major tile).
-    Padded { pad_bytes: u32 },
-}
-
-impl fmt::Display for Layout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Layout::Swizzled {
-                swizzle: SwizzleFn::Single(s),
-                ..
-            } if s.is_identity() => f.write_str("unswizzled"),
-            Layout::Swizzled { swizzle, unit } => write!(f, "{swizzle} on {unit}"),
-            Layout::Padded { pad_bytes } => write!(f, "padded +{pad_bytes} B per row"),
-        }
-    }
-}
-
-/// A tile in shared memory: what it holds and where each element lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Smem {
-    pub tile: Tile,
-    pub layout: Layout,
-}
-
-impl Smem {
-    /// A row-major `rows x cols` tile of `elem`, unswizzled; panics (a compile error in `const`) if empty or too
-    /// large.
-    pub const fn row_major(rows: u32, cols: u32, elem: Elem) -> Smem {
-        match Tile::new(rows, cols, elem, Order::RowMajor) {
-            Ok(tile) => Smem::new(
-                tile,
-                Layout::Swizzled {
-                    swizzle: SwizzleFn::Single(Swizzle::IDENTITY),
-                    unit: Unit::Bytes,
-                },
-            ),
-            Err(_) => panic!("tile is empty or does not fit in 32-bit offsets"),
-        }
-    }
-
-    pub const fn new(tile: Tile, layout: Layout) -> Smem {
-        Smem { tile, layout }
-    }
-
-    /// The same tile with `swizzle` acting on its *element* offsets (CuTe's convention: `Sw<3,3,3>` on f16).
-    pub const fn with_swizzle(self, swizzle: Swizzle) -> Smem {
-        self.with_layout(Layout::Swizzled {
-            swizzle: SwizzleFn::Single(swizzle),
-            unit: Unit::Elems(self.tile.elem),
-        })
-    }
-
-    /// The same tile with a swizzle in an explicit unit (e.g. bytes, or a TMA byte mode).
-    pub const fn with_swizzle_in(self, swizzle: SwizzleIn) -> Smem {
-        self.with_layout(Layout::Swizzled {
-            swizzle: SwizzleFn::Single(swizzle.swizzle),
-            unit: swizzle.unit,
-        })
-    }
-
-    /// The same tile with a one- or two-layer swizzle on element offsets.
-    pub const fn with_swizzle_fn(self, swizzle: SwizzleFn) -> Smem {
-        self.with_layout(Layout::Swizzled {
-            swizzle,
-            unit: Unit::Elems(self.tile.elem),
-        })
-    }
-
-    /// The same tile with `pad_bytes` after each row.
-    pub const fn with_padding(self, pad_bytes: u32) -> Smem {
-        self.with_layout(Layout::Padded { pad_bytes })
-    }
-
-    pub const fn with_layout(self, layout: Layout) -> Smem {
-        Smem {
-            tile: self.tile,
-            layout,
-        }
-    }
-
-    /// Elements per line of memory order: `cols` for a row-major tile, `rows` for a column-major one.
-    pub const fn line_len(&self) -> u32 {
-        match self.tile.order {
-            Order::RowMajor => self.tile.cols,
-            Order::ColMajor => self.tile.rows,
-        }
-    }
-
-    /// Byte address of the element at unswizzled (memory-order) element offset `linear`.
-    ///
-    /// A swizzle on `unit` offsets acts on `byte >> log2(unit)` and keeps the bytes inside one unit in place.
-    pub const fn byte_addr_linear(&self, linear: u32) -> u32 {
-        let eb = self.tile.elem.bytes();
-        let b = linear * eb;
-        match self.layout {
-            Layout::Swizzled { swizzle, unit } => {
-                let k = unit.log2_bytes();
-                (swizzle.apply(b >> k) << k) | (b & ((1 << k) - 1))
-            }
-            Layout::Padded { pad_bytes } => b + (linear / self.line_len()) * pad_bytes,
-        }
-    }
-
-    /// Byte address of element `(row, col)`; panics outside the tile.
-    pub const fn byte_addr(&self, row: u32, col: u32) -> u32 {
-        self.byte_addr_linear(self.tile.linear(row, col))
-    }
-
-    /// True when every naturally aligned `bytes`-wide run of the unswizzled tile stays contiguous and aligned:
-    /// each swizzle layer moves whole units of at least `bytes` (`2^M` units of `unit`), and a padded pitch is a
-    /// multiple of `bytes`.
-    pub const fn keeps_whole(&self, bytes: u32) -> bool {
-        match self.layout {
-            Layout::Swizzled { swizzle, unit } => {
-                let (a, b) = match swizzle {
-                    SwizzleFn::Single(s) => (s, Swizzle::IDENTITY),
-                    SwizzleFn::Composed(c) => (c.first, c.second),
-                };
-                let k = unit.log2_bytes();
-                (a.is_identity() || (1u64 << (a.base + k)) >= bytes as u64)
-                    && (b.is_identity() || (1u64 << (b.base + k)) >= bytes as u64)
-            }
-            Layout::Padded { pad_bytes } => {
-                (self.line_len() * self.tile.elem.bytes() + pad_bytes).is_multiple_of(bytes)
-            }
-        }
-    }
-
-    /// Bytes of shared memory the tile occupies (padding included).
-    pub const fn footprint(&self) -> u32 {
-        match self.layout {
-            Layout::Swizzled { .. } => self.tile.bytes(),
-            Layout::Padded { pad_bytes } => {
-                self.tile.bytes() + (self.tile.len() / self.line_len()) * pad_bytes
-            }
-        }
-    }
-}
-
-impl fmt::Display for Smem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, {}", self.tile, self.layout)
-    }
-}
-
-/// Any `(row, col) -> byte address` placement of a tile, for layouts that are not a [`Layout`].
-pub trait SmemLayout {
-    fn tile(&self) -> Tile;
-    fn byte_addr(&self, row: u32, col: u32) -> u32;
-}
-
-impl SmemLayout for Smem {
-    fn tile(&self) -> Tile {
-        self.tile
-    }
-    fn byte_addr(&self, row: u32, col: u32) -> u32 {
-        Smem::byte_addr(self, row, col)
-    }
-}
 
 /// Which kind of warp access a [`Pattern`] issues.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -278,46 +120,6 @@ pub struct Pattern {
     /// Row width (elements) of the view the pattern walks; 0 = the tile's own line length.
     pub view_cols: u32,
 }
-
-/// Why a pattern cannot walk a tile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PatternError {
-    /// The (viewed) tile is not a whole number of the pattern's blocks.
-    Shape {
-        rows: u32,
-        cols: u32,
-        block_rows: u32,
-        block_bytes: u32,
-    },
-    /// The element size does not fit the pattern (ldmatrix rows need elements of at most 16 bytes, etc.).
-    Elem { elem_bytes: u32 },
-    /// The layout splits or misaligns a lane's `bytes`-wide access (a swizzle moving pieces smaller than it, or a
-    /// padded pitch that is not a multiple of it): the instruction could not be issued.
-    SplitsAccess { bytes: u32 },
-}
-
-impl fmt::Display for PatternError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PatternError::Shape {
-                rows,
-                cols,
-                block_rows,
-                block_bytes,
-            } => {
-                write!(f, "a {rows}x{cols} view is not a whole number of {block_rows}-row x {block_bytes}-byte blocks")
-            }
-            PatternError::Elem { elem_bytes } => {
-                write!(f, "{elem_bytes}-byte elements do not fit this pattern")
-            }
-            PatternError::SplitsAccess { bytes } => {
-                write!(f, "the layout does not keep each lane's {bytes}-byte access contiguous and aligned")
-            }
-        }
-    }
-}
-
-impl std::error::Error for PatternError {}
 
 impl Pattern {
     pub const ROW16: Pattern = Pattern::of(Kind::Row16);
@@ -639,149 +441,11 @@ impl FromStr for Pattern {
     }
 }
 
-/// One warp instruction: the op and its 32 lane byte addresses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Access {
-    pub op: Op,
-    pub addrs: [u32; WARP],
-}
-
-impl Access {
-    /// Build from `lane -> byte address`.
-    ///
-    /// ```
-    /// use swizzle_core::bank::Op;
-    /// use swizzle_core::pattern::Access;
-    /// // 32x32 f32 transpose tile padded by one word: lane i reads (i, 0).
-    /// let col = Access::from_fn(Op::LDS32, |lane| lane * (32 * 4 + 4));
-    /// assert_eq!(col.wavefronts(), 1);
-    /// ```
-    pub fn from_fn(op: Op, addr_of_lane: impl Fn(u32) -> u32) -> Access {
-        Access {
-            op,
-            addrs: core::array::from_fn(|l| addr_of_lane(l as u32)),
-        }
-    }
-
-    pub const fn wavefronts(&self) -> u32 {
-        bank::wavefronts(self.op, &self.addrs)
-    }
-
-    pub const fn report(&self) -> Report {
-        bank::report(self.op, &self.addrs)
-    }
-}
-
-/// `instructions` accesses of `op`, instruction `i` lane `l` at byte address `f(i, l)`: any kernel's pattern.
-///
-/// ```
-/// use swizzle_core::bank::Op;
-/// use swizzle_core::pattern::{custom, TileReport};
-/// // A 32x32 f16 transpose tile, column c read with 16-bit loads (one instruction per column), rows padded by
-/// // `pad` bytes. Two bytes of padding still leave lanes i and i+1 in one word's bank half the time.
-/// let cols = |pad: u32| custom(Op::LDS16, 32, move |c, lane| lane * (64 + pad) + 2 * c);
-/// let r = TileReport::new("col.ld +2B", &cols(2));
-/// assert_eq!((r.instructions, r.wavefronts, r.ideal), (32, 48, 32));
-/// let r = TileReport::new("col.ld +4B", &cols(4));
-/// assert_eq!((r.instructions, r.wavefronts, r.ideal), (32, 32, 32));
-/// ```
-pub fn custom(op: Op, instructions: u32, f: impl Fn(u32, u32) -> u32) -> Vec<Access> {
-    (0..instructions)
-        .map(|i| Access::from_fn(op, |l| f(i, l)))
-        .collect()
-}
-
-/// Every warp instruction `pattern` issues on any [`SmemLayout`].
-pub fn accesses<L: SmemLayout + ?Sized>(
-    layout: &L,
-    pattern: Pattern,
-) -> Result<Vec<Access>, PatternError> {
-    let tile = layout.tile();
-    pattern.check(tile)?;
-    let op = pattern.op(tile.elem);
-    Ok((0..pattern.instructions(tile))
-        .map(|i| {
-            Access::from_fn(op, |lane| {
-                let (row, col) = tile.coord(pattern.lane_offset(tile, i, lane));
-                layout.byte_addr(row, col)
-            })
-        })
-        .collect())
-}
-
-/// Totals over many warp instructions, and the worst one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TileReport {
-    pub name: String,
-    pub instructions: u32,
-    pub wavefronts: u64,
-    pub ideal: u64,
-    /// Index and report of the first instruction with the most conflicts.
-    pub worst: Option<(u32, Report)>,
-}
-
-impl TileReport {
-    pub fn new(name: impl Into<String>, accesses: &[Access]) -> TileReport {
-        let mut r = TileReport {
-            name: name.into(),
-            instructions: 0,
-            wavefronts: 0,
-            ideal: 0,
-            worst: None,
-        };
-        for (i, a) in accesses.iter().enumerate() {
-            let rep = a.report();
-            r.instructions += 1;
-            r.wavefronts += rep.wavefronts as u64;
-            r.ideal += rep.ideal as u64;
-            if r.worst
-                .as_ref()
-                .is_none_or(|(_, w)| rep.conflicts() > w.conflicts())
-            {
-                r.worst = Some((i as u32, rep));
-            }
-        }
-        r
-    }
-
-    /// `wavefronts - ideal`, summed.
-    pub fn conflicts(&self) -> u64 {
-        self.wavefronts - self.ideal
-    }
-}
-
-impl fmt::Display for TileReport {
-    /// One summary line; with conflicts, the worst instruction's [`Report`] under it.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ratio = if self.ideal == 0 {
-            1.0
-        } else {
-            self.wavefronts as f64 / self.ideal as f64
-        };
-        writeln!(
-            f,
-            "{}: {} instructions, {} wavefronts (ideal {}, {} conflicts, {:.2}x)",
-            self.name,
-            self.instructions,
-            self.wavefronts,
-            self.ideal,
-            self.conflicts(),
-            ratio
-        )?;
-        if let Some((i, w)) = &self.worst {
-            if w.conflicts() > 0 {
-                write!(f, "  worst: instruction {i}, ")?;
-                write!(f, "{w}")?;
-            }
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
+    use crate::swizzle::Swizzle;
+    use crate::units::{SwizzleIn, Unit};
     fn f16(rows: u32, cols: u32) -> Smem {
         Smem::row_major(rows, cols, Elem::F16)
     }
@@ -860,23 +524,6 @@ mod tests {
                 .conflicts(),
             0
         );
-    }
-
-    #[test]
-    fn generic_layout_matches_smem() {
-        struct Pitch(Tile, u32);
-        impl SmemLayout for Pitch {
-            fn tile(&self) -> Tile {
-                self.0
-            }
-            fn byte_addr(&self, row: u32, col: u32) -> u32 {
-                row * self.1 + col * 4
-            }
-        }
-        let t = Smem::row_major(32, 32, Elem::F32);
-        let a = accesses(&Pitch(t.tile, 132), Pattern::COL_LD).unwrap();
-        let b = accesses(&t.with_padding(4), Pattern::COL_LD).unwrap();
-        assert_eq!(a, b);
     }
 
     /// The transposed block store, derived by hand: lane `l` of instruction `g * VEC + i` owns block
