@@ -576,11 +576,13 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{}: {} wavefronts (ideal {}, {} bank conflicts){}",
+            "{}: {} wavefront{} (ideal {}, {} bank conflict{}){}",
             self.op,
             self.wavefronts,
+            if self.wavefronts == 1 { "" } else { "s" },
             self.ideal,
             self.conflicts(),
+            if self.conflicts() == 1 { "" } else { "s" },
             if self.paired {
                 "; lane pairs share addresses, phases doubled"
             } else {
