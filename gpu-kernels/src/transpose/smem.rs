@@ -311,6 +311,17 @@ impl SmemSpec {
         }
     }
 
+    /// This spec with `block_y` rows of threads per block (same tile, same layout).
+    pub const fn with_block_y(self, name: &'static str, block_y: u32) -> SmemSpec {
+        let s = SmemSpec {
+            name,
+            block_y,
+            ..self
+        };
+        assert!(s.is_valid(), "invalid smem spec");
+        s
+    }
+
     /// This spec compiled for at least `min_blocks` resident blocks per SM.
     pub const fn with_min_blocks(self, name: &'static str, min_blocks: u32) -> SmemSpec {
         SmemSpec {
@@ -439,15 +450,8 @@ pub const VEC_SWIZZLED_F32: SmemSpec = spec(
     0,
     swizzle!(B = 3, M = 2, S = 6),
 );
-pub const VEC_SWIZZLED_F32_BY8: SmemSpec = spec(
-    "smem-swizzled-t64v4-by8",
-    Elem::F32,
-    64,
-    4,
-    8,
-    0,
-    swizzle!(B = 3, M = 2, S = 6),
-);
+pub const VEC_SWIZZLED_F32_BY8: SmemSpec =
+    VEC_SWIZZLED_F32.with_block_y("smem-swizzled-t64v4-by8", 8);
 pub const VEC_SWIZZLED_F32_T32: SmemSpec = spec(
     "smem-swizzled-t32v4",
     Elem::F32,
@@ -481,15 +485,8 @@ pub const VEC_SWIZZLED_F32_COLS: SmemSpec = VEC_SWIZZLED_F32.with_raster(
 pub const VEC_SWIZZLED_F32_COLS_CS: SmemSpec =
     VEC_SWIZZLED_F32_COLS.with_streaming("smem-swizzled-t64v4-colmajor-cs");
 pub const VEC_SWIZZLED_F32_CS: SmemSpec = VEC_SWIZZLED_F32.with_streaming("smem-swizzled-t64v4-cs");
-pub const VEC_SWIZZLED_F32_BY4: SmemSpec = spec(
-    "smem-swizzled-t64v4-by4",
-    Elem::F32,
-    64,
-    4,
-    4,
-    0,
-    swizzle!(B = 3, M = 2, S = 6),
-);
+pub const VEC_SWIZZLED_F32_BY4: SmemSpec =
+    VEC_SWIZZLED_F32.with_block_y("smem-swizzled-t64v4-by4", 4);
 pub const VEC_SWIZZLED_F32_MB8: SmemSpec =
     VEC_SWIZZLED_F32.with_min_blocks("smem-swizzled-t64v4-mb8", 8);
 pub const VEC_UNPADDED_F16: SmemSpec = spec("smem-unpadded-t128v8", Elem::F16, 128, 8, 16, 0, ID);
