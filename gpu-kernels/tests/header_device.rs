@@ -23,17 +23,7 @@ const MAX_LOG_TILE: u32 = 6;
 const HERE_SIDE: u32 = 9;
 
 fn legal_swizzles() -> Vec<Swizzle> {
-    let mut v = Vec::new();
-    for b in 0..=3u32 {
-        for m in 0..=4u32 {
-            for s in -6..=6i32 {
-                if let Ok(sw) = Swizzle::try_new(b, m, s) {
-                    v.push(sw);
-                }
-            }
-        }
-    }
-    v
+    Swizzle::all_legal(3, 4, 6).collect()
 }
 
 fn offsets(sw: &Swizzle) -> u32 {

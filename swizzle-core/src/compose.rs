@@ -217,18 +217,12 @@ const fn as_one(first: Swizzle, second: Swizzle) -> Option<Swizzle> {
 mod tests {
     use super::*;
 
+    /// The identity once, then every legal swizzle with `B >= 1` (the B = 0 ones are all the identity).
     fn legal(max_b: u32, max_m: u32, max_s: i32) -> Vec<Swizzle> {
-        let mut v = vec![Swizzle::IDENTITY];
-        for b in 1..=max_b {
-            for m in 0..=max_m {
-                for s in -max_s..=max_s {
-                    if let Ok(sw) = Swizzle::try_new(b, m, s) {
-                        v.push(sw);
-                    }
-                }
-            }
-        }
-        v
+        let non_identity = Swizzle::all_legal(max_b, max_m, max_s as u32).filter(|sw| sw.bits > 0);
+        std::iter::once(Swizzle::IDENTITY)
+            .chain(non_identity)
+            .collect()
     }
 
     /// The module doc's conditions, written from the masks.

@@ -285,10 +285,7 @@ mod tests {
     use super::*;
 
     fn legal_small() -> impl Iterator<Item = Swizzle> {
-        (0..=3u32).flat_map(|b| {
-            (0..=6u32)
-                .flat_map(move |m| (-8..=8i32).filter_map(move |s| Swizzle::try_new(b, m, s).ok()))
-        })
+        Swizzle::all_legal(3, 6, 8)
     }
 
     const POW2: [u32; 5] = [1, 2, 4, 8, 16];

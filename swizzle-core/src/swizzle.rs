@@ -116,6 +116,28 @@ impl Swizzle {
         *self
     }
 
+    /// Every legal swizzle with `B <= max_bits`, `M <= max_base` and `|S| <= max_shift`, in `(B, M, S)` order:
+    /// the small exhaustive domain tests and searches sweep.
+    ///
+    /// ```
+    /// use swizzle_core::Swizzle;
+    /// // B = 0: M in 0..=1, S in -1..=1 (6); B = 1: M in 0..=1, S = +-1 (4).
+    /// assert_eq!(Swizzle::all_legal(1, 1, 1).count(), 10);
+    /// assert!(Swizzle::all_legal(3, 4, 6).all(|sw| sw.shift.unsigned_abs() >= sw.bits));
+    /// ```
+    pub fn all_legal(
+        max_bits: u32,
+        max_base: u32,
+        max_shift: u32,
+    ) -> impl Iterator<Item = Swizzle> {
+        let max_s = max_shift.min(i32::MAX as u32) as i32;
+        (0..=max_bits).flat_map(move |b| {
+            (0..=max_base).flat_map(move |m| {
+                (-max_s..=max_s).filter_map(move |s| Swizzle::try_new(b, m, s).ok())
+            })
+        })
+    }
+
     /// True for `B == 0` (the identity function, whatever M and S say).
     pub const fn is_identity(&self) -> bool {
         self.bits == 0
@@ -294,30 +316,23 @@ mod tests {
     /// stays inside the block, and is a bijection), for every legal small spec.
     #[test]
     fn bijection_on_each_period() {
-        for b in 0..=3u32 {
-            for m in 0..=4u32 {
-                for s in -6..=6i32 {
-                    let Ok(sw) = Swizzle::try_new(b, m, s) else {
-                        continue;
-                    };
-                    let p = sw.period() as u32;
-                    for block in 0..3u32 {
-                        let lo = block * p;
-                        let mut seen = vec![false; p as usize];
-                        for o in lo..lo + p {
-                            let a = sw.apply(o);
-                            assert!(
-                                (lo..lo + p).contains(&a),
-                                "{sw} moves {o} out of its period block"
-                            );
-                            assert!(
-                                !seen[(a - lo) as usize],
-                                "{sw} is not injective on block {block}"
-                            );
-                            seen[(a - lo) as usize] = true;
-                            assert_eq!(a - lo, sw.apply(o - lo), "{sw} is not periodic at {o}");
-                        }
-                    }
+        for sw in Swizzle::all_legal(3, 4, 6) {
+            let p = sw.period() as u32;
+            for block in 0..3u32 {
+                let lo = block * p;
+                let mut seen = vec![false; p as usize];
+                for o in lo..lo + p {
+                    let a = sw.apply(o);
+                    assert!(
+                        (lo..lo + p).contains(&a),
+                        "{sw} moves {o} out of its period block"
+                    );
+                    assert!(
+                        !seen[(a - lo) as usize],
+                        "{sw} is not injective on block {block}"
+                    );
+                    seen[(a - lo) as usize] = true;
+                    assert_eq!(a - lo, sw.apply(o - lo), "{sw} is not periodic at {o}");
                 }
             }
         }

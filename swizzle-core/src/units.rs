@@ -451,10 +451,7 @@ mod tests {
     use super::*;
 
     fn legal_small() -> impl Iterator<Item = Swizzle> {
-        (0..=3u32).flat_map(|b| {
-            (0..=6u32)
-                .flat_map(move |m| (-6..=6i32).filter_map(move |s| Swizzle::try_new(b, m, s).ok()))
-        })
+        Swizzle::all_legal(3, 6, 6)
     }
 
     /// Converting to bytes and back is the identity, and both forms permute memory identically: element `e`

@@ -88,17 +88,7 @@ fn compile_ok(compiler: &str, dir: &Path, name: &str, source: &str, extra: &[&st
 // ---- the swizzle table ------------------------------------------------------------------------------------------
 
 fn legal_swizzles() -> Vec<Swizzle> {
-    let mut v = Vec::new();
-    for b in 0..=3u32 {
-        for m in 0..=4u32 {
-            for s in -6..=6i32 {
-                if let Ok(sw) = Swizzle::try_new(b, m, s) {
-                    v.push(sw);
-                }
-            }
-        }
-    }
-    v
+    Swizzle::all_legal(3, 4, 6).collect()
 }
 
 fn offsets(sw: &Swizzle) -> u32 {
