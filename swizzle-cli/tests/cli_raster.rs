@@ -1,5 +1,8 @@
 //! `swz raster` through the real binary: every order is a bijection on non-square grids (read back from the
 //! printed lines), strip follows the seed algorithm (with its `/ gridDim.x` fix), errors are one line and exit 2.
+// The seed listing the workspace tests transcribe once, shared rather than copied.
+#[path = "../../tests/tests/common/seed000.rs"]
+mod seed000;
 use std::collections::HashSet;
 use std::process::Command;
 
@@ -91,19 +94,9 @@ fn every_order_is_a_bijection_on_non_square_grids() {
 
 /// Seed 000's `get_swizzle_idx` with the last line as `/ gridDim.x` (the published `/ gridDim.y` is a bug).
 fn seed_strip(block_idx: u32, gx: u32, gy: u32, tile_size: u32) -> (u32, u32) {
-    let total_cta_in_a_strip = tile_size * gy;
-    let number_of_strips = gx / tile_size;
-    let residual_strip_width = gx % tile_size;
-    let strip_id = block_idx / total_cta_in_a_strip;
-    let cta_id_in_strip = block_idx % total_cta_in_a_strip;
-    let use_sz = if block_idx < total_cta_in_a_strip * number_of_strips {
-        tile_size
-    } else {
-        residual_strip_width
-    };
-    let strip_flat_idx =
-        strip_id * tile_size + (cta_id_in_strip / use_sz) * gx + cta_id_in_strip % use_sz;
-    (strip_flat_idx % gx, strip_flat_idx / gx)
+    let (x, y) =
+        seed000::seed_strip_fixed(block_idx as u64, gx as u64, gy as u64, tile_size as u64);
+    (x as u32, y as u32)
 }
 
 #[test]

@@ -3,30 +3,14 @@
 //! independent reference written from the sources (CUTLASS, Triton, the seed articles) or by plain enumeration.
 //!
 //! Grids are spread over threads so the debug build stays within a few seconds.
+mod common;
+use common::seed000;
 use swizzle_core::raster::{Grid, Raster, RasterError};
 
 const MAX_SIDE: u32 = 32;
 const MAX_PARAM: u32 = 16;
 
 // ---- references -------------------------------------------------------------------------------------------------
-
-/// Seed 000's `get_swizzle_idx`, transcribed line by line, with the last line fixed (`/ gridDim.x`).
-fn seed_strip_fixed(block_idx: u64, gx: u64, gy: u64, tile_size: u64) -> (u64, u64) {
-    let total_cta_in_a_strip = tile_size * gy;
-    let number_of_strips = gx / tile_size;
-    let residual_strip_width = gx % tile_size;
-    let strip_id = block_idx / total_cta_in_a_strip;
-    let cta_id_in_strip = block_idx % total_cta_in_a_strip;
-    let use_sz = if block_idx < total_cta_in_a_strip * number_of_strips {
-        tile_size
-    } else {
-        residual_strip_width
-    };
-    let strip_id_x = cta_id_in_strip % use_sz;
-    let strip_id_y = cta_id_in_strip / use_sz;
-    let strip_flat_idx = strip_id * tile_size + strip_id_y * gx + strip_id_x;
-    (strip_flat_idx % gx, strip_flat_idx / gx)
-}
 
 /// CUTLASS 2.x GemmIdentityThreadblockSwizzle: `get_tile_offset(log_tile)` on the launch block `(bx, by)`, plus the
 /// kernel's early return for `n >= n_tiles`. m = our x, n = our y.
@@ -100,7 +84,7 @@ fn reference(r: Raster, bid: u32, g: Grid, order: &[(u32, u32)]) -> Option<(u32,
     let narrow = |(x, y): (u64, u64)| Some((x as u32, y as u32));
     match r {
         Raster::Identity => narrow((b % gx, b / gx)),
-        Raster::Strip { tile } => narrow(seed_strip_fixed(b, gx, gy, tile as u64)),
+        Raster::Strip { tile } => narrow(seed000::seed_strip_fixed(b, gx, gy, tile as u64)),
         Raster::Cutlass { log_tile } => {
             let launch_x = gx << log_tile;
             cutlass_ref(b % launch_x, b / launch_x, gy, log_tile as u64).and_then(narrow)

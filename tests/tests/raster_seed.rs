@@ -5,25 +5,20 @@
 //! `gridDim.x` columns, so the row is `strip_flat_idx / gridDim.x`. On square grids the two are the same and the
 //! listing is right; on a non-square grid it sends two blocks to one tile (and leaves tiles uncomputed, or computes
 //! rows past the grid). `Raster::Strip` is the fixed algorithm.
+mod common;
+use common::seed000;
 use std::collections::HashSet;
 use swizzle_core::raster::{Grid, Raster};
 
 /// Seed 000's `get_swizzle_idx`, exactly as published (the bug included). `block_idx` is the row-major launch bid.
 fn seed_listing(block_idx: u32, grid_x: u32, grid_y: u32, tile_size: u32) -> (u32, u32) {
-    let total_cta_in_a_strip = tile_size * grid_y;
-    let number_of_strips = grid_x / tile_size;
-    let residual_strip_width = grid_x % tile_size;
-    let strip_id = block_idx / total_cta_in_a_strip;
-    let cta_id_in_strip = block_idx % total_cta_in_a_strip;
-    let use_sz = if block_idx < total_cta_in_a_strip * number_of_strips {
-        tile_size
-    } else {
-        residual_strip_width
-    };
-    let strip_id_x = cta_id_in_strip % use_sz;
-    let strip_id_y = cta_id_in_strip / use_sz;
-    let strip_flat_idx = strip_id * tile_size + strip_id_y * grid_x + strip_id_x;
-    (strip_flat_idx % grid_x, strip_flat_idx / grid_y) // <- the published line: should be `/ grid_x`
+    let (x, y) = seed000::seed_strip_published(
+        block_idx as u64,
+        grid_x as u64,
+        grid_y as u64,
+        tile_size as u64,
+    );
+    (x as u32, y as u32)
 }
 
 fn is_bijection(tiles: &[(u32, u32)], g: Grid) -> bool {
