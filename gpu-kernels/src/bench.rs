@@ -208,6 +208,17 @@ impl From<BenchConfig> for ConfigRecord {
 }
 
 impl Report {
+    /// The report of a run made now by this process: today's date and the command line as typed.
+    pub fn of_this_run(device: DeviceProps, config: &BenchConfig, tables: Vec<Table>) -> Report {
+        Report {
+            device,
+            date: today_utc(),
+            command: std::env::args().collect::<Vec<_>>().join(" "),
+            config: (*config).into(),
+            tables,
+        }
+    }
+
     pub fn json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report always serialises")
     }

@@ -77,13 +77,7 @@ pub fn run(args: Args) -> Result<(), String> {
         &cfg,
     )
     .map_err(|e| e.to_string())?;
-    let report = Report {
-        device: gpu.props().clone(),
-        date: gpu_kernels::bench::today_utc(),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
-        config: cfg.into(),
-        tables,
-    };
+    let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
     outln!("## Benchmark (transpose, GB/s counts bytes read + written)\n");
     print_report(&report);
     write_outputs(&report, args.json.as_ref(), None)?;
