@@ -7,6 +7,7 @@ use proc_macro::TokenStream;
 #[allow(dead_code)]
 mod rules;
 
+mod keys;
 mod raster_attr;
 mod swz;
 

@@ -28,19 +28,12 @@ pub fn validate(args: &Args) -> syn::Result<Raster> {
     let mut params: Vec<(&Ident, &Expr, Option<u32>)> = Vec::new(); // (key, value, parsed)
 
     for Pair { key, value } in &args.pairs {
+        let known = |k: &str| k == "order" || PARAM_KEYS.contains(&k);
+        if let Err(e) = crate::keys::accept(key, known, KEYS_HELP, &mut seen) {
+            errors.push(e);
+            continue;
+        }
         let k = key.to_string();
-        if k != "order" && !PARAM_KEYS.contains(&k.as_str()) {
-            errors.push(Error::new(
-                key.span(),
-                format!("unknown key `{k}`: {KEYS_HELP}"),
-            ));
-            continue;
-        }
-        if seen.contains(&key) {
-            errors.push(Error::new(key.span(), format!("duplicate key `{k}`")));
-            continue;
-        }
-        seen.push(key);
         if k == "order" {
             match order_name(value) {
                 Ok(o) => order = Some(o),

@@ -58,19 +58,12 @@ pub fn validate(args: &Args) -> syn::Result<Spec> {
                 ),
             )),
             Item::Pair { key, value } => {
+                let known = |k: &str| matches!(k, "B" | "M" | "S" | "unit");
+                if let Err(e) = crate::keys::accept(key, known, KEYS_HELP, &mut seen) {
+                    errors.push(e);
+                    continue;
+                }
                 let k = key.to_string();
-                if !matches!(k.as_str(), "B" | "M" | "S" | "unit") {
-                    errors.push(Error::new(
-                        key.span(),
-                        format!("unknown key `{k}`: {KEYS_HELP}"),
-                    ));
-                    continue;
-                }
-                if seen.contains(&key) {
-                    errors.push(Error::new(key.span(), format!("duplicate key `{k}`")));
-                    continue;
-                }
-                seen.push(key);
                 match k.as_str() {
                     "unit" => match unit_name(value) {
                         Ok(u) => unit = Some((key, u)),
