@@ -32,16 +32,7 @@ fn offsets(sw: &Swizzle) -> u32 {
 
 /// Every (order, parameter) of the table sweep, with the order's index in the kernel's `switch`.
 fn raster_specs() -> Vec<Raster> {
-    let mut v = vec![Raster::Identity, Raster::Morton, Raster::Diagonal];
-    v.extend((0..=MAX_LOG_TILE).map(|log_tile| Raster::Cutlass { log_tile }));
-    for p in 1..=MAX_PARAM {
-        v.extend([
-            Raster::Strip { tile: p },
-            Raster::GroupM { group: p },
-            Raster::Serpentine { panel: p },
-        ]);
-    }
-    v
+    Raster::sweep(MAX_PARAM, MAX_LOG_TILE)
 }
 
 fn order_index(r: &Raster) -> u32 {

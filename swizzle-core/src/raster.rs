@@ -179,6 +179,27 @@ impl Raster {
     ];
 
     /// CLI name: `identity strip cutlass group-m serpentine morton diagonal`.
+    /// Every order with every parameter up to a bound: the parameter-less orders, CUTLASS with
+    /// `log_tile in 0..=max_log_tile`, then strip, group-m and serpentine with each parameter `1..=max_param`.
+    /// The sweep the header tests run on the host and on the device.
+    ///
+    /// ```
+    /// use swizzle_core::raster::Raster;
+    /// assert_eq!(Raster::sweep(2, 1).len(), 3 + 2 + 3 * 2);
+    /// ```
+    pub fn sweep(max_param: u32, max_log_tile: u32) -> Vec<Raster> {
+        let mut v = vec![Raster::Identity, Raster::Morton, Raster::Diagonal];
+        v.extend((0..=max_log_tile).map(|log_tile| Raster::Cutlass { log_tile }));
+        for p in 1..=max_param {
+            v.extend([
+                Raster::Strip { tile: p },
+                Raster::GroupM { group: p },
+                Raster::Serpentine { panel: p },
+            ]);
+        }
+        v
+    }
+
     pub const fn name(&self) -> &'static str {
         match self {
             Raster::Identity => "identity",

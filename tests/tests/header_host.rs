@@ -117,16 +117,7 @@ fn swizzle_line(sw: &Swizzle) -> String {
 
 /// Every (order, parameter) the driver sweeps; parameter-less orders use 0.
 fn raster_specs() -> Vec<Raster> {
-    let mut v = vec![Raster::Identity, Raster::Morton, Raster::Diagonal];
-    v.extend((0..=MAX_LOG_TILE).map(|log_tile| Raster::Cutlass { log_tile }));
-    for p in 1..=MAX_PARAM {
-        v.extend([
-            Raster::Strip { tile: p },
-            Raster::GroupM { group: p },
-            Raster::Serpentine { panel: p },
-        ]);
-    }
-    v
+    Raster::sweep(MAX_PARAM, MAX_LOG_TILE)
 }
 
 fn param(r: &Raster) -> u32 {
