@@ -63,12 +63,9 @@ pub fn run(args: Args) -> Result<(), String> {
         None => {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    Err(crate::stdout_failed(e))
-                }
-                _ => Ok(()),
-            }
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(crate::stdout_failed)
         }
     }
 }

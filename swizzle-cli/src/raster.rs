@@ -48,25 +48,14 @@ pub fn run(args: Args) -> Result<(), String> {
     raster.validate(grid).map_err(|e| e.to_string())?;
     let launched = raster.launch_grid(grid).blocks() as u32;
 
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut write = |line: std::fmt::Arguments| match out.write_fmt(line) {
-        // `swz raster ... | head` closes the pipe early: not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(crate::stdout_failed(e)),
-        Ok(()) => Ok(true),
-    };
+    // A closed pipe (`swz raster ... | head`) ends the program quietly inside `stdout_failed`.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for bid in 0..launched {
-        let more = match raster.tile_of(bid, grid) {
-            Some((x, y)) => write(format_args!("{bid} {x} {y}\n"))?,
-            None => write(format_args!("{bid} - -\n"))?,
-        };
-        if !more {
-            return Ok(());
+        match raster.tile_of(bid, grid) {
+            Some((x, y)) => writeln!(out, "{bid} {x} {y}"),
+            None => writeln!(out, "{bid} - -"),
         }
+        .map_err(crate::stdout_failed)?;
     }
-    match out.flush() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(crate::stdout_failed(e)),
-        _ => Ok(()),
-    }
+    out.flush().map_err(crate::stdout_failed)
 }
