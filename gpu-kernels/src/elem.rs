@@ -11,12 +11,17 @@ pub enum Elem {
 }
 
 impl Elem {
+    /// The same element type in swizzle-core's units (its size, name and layout math live there).
+    pub const fn core(self) -> swizzle_core::Elem {
+        match self {
+            Elem::F32 => swizzle_core::Elem::F32,
+            Elem::F16 => swizzle_core::Elem::F16,
+        }
+    }
+
     /// Size in bytes.
     pub const fn bytes(self) -> u32 {
-        match self {
-            Elem::F32 => 4,
-            Elem::F16 => 2,
-        }
+        self.core().bytes()
     }
 
     /// The CUDA type the kernels are compiled with (`-DELEM=...`). fp16 travels as its 16 bits: a transpose

@@ -19,7 +19,6 @@ use swizzle_core::bank::{self, Op, Width};
 use swizzle_core::pattern::{self, TileReport};
 use swizzle_core::pattern::{Pattern, Smem};
 use swizzle_core::raster::Raster;
-use swizzle_core::units::Elem as CoreElem;
 use swizzle_core::{swizzle, Swizzle};
 
 /// How the tile sits in shared memory.
@@ -228,11 +227,7 @@ impl SmemSpec {
 
     /// The tile as swizzle-core's [`Smem`] (tile + padding or swizzle), for its pattern generators and checks.
     pub const fn smem(&self) -> Smem {
-        let elem = match self.elem {
-            Elem::F32 => CoreElem::F32,
-            Elem::F16 => CoreElem::F16,
-        };
-        let plain = Smem::row_major(self.tile, self.tile, elem);
+        let plain = Smem::row_major(self.tile, self.tile, self.elem.core());
         if self.pad > 0 {
             plain.with_padding(self.pad * self.elem.bytes())
         } else {
