@@ -12,6 +12,14 @@ pub fn accept<'a>(
 ) -> Result<(), Error> {
     let k = key.to_string();
     if !known(&k) {
+        // `b = 3` for `B = 3`: say so rather than list the keys.
+        let upper = k.to_uppercase();
+        if upper != k && known(&upper) {
+            return Err(Error::new(
+                key.span(),
+                format!("unknown key `{k}`: keys are case-sensitive, write `{upper}`"),
+            ));
+        }
         return Err(Error::new(key.span(), format!("unknown key `{k}`: {help}")));
     }
     if seen.contains(&key) {

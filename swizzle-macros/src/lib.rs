@@ -14,9 +14,7 @@ mod swz;
 #[doc = include_str!("swz/doc.md")]
 #[proc_macro]
 pub fn swizzle(input: TokenStream) -> TokenStream {
-    swz::expand(input.into())
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    swz::expand(input.into()).into()
 }
 
 /// `#[raster(tile = 4)]` on a kernel descriptor.

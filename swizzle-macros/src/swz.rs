@@ -17,8 +17,12 @@ mod valid;
 #[allow(dead_code)]
 mod names;
 
-pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
-    let args = syn::parse2::<ast::Args>(input)?;
-    let spec = valid::validate(&args)?;
-    Ok(gen::generate(&spec))
+/// The generated expression, or on any error our messages followed by a placeholder swizzle, so the expansion
+/// still type-checks as a `Swizzle` and the compiler adds nothing of its own.
+pub fn expand(input: TokenStream) -> TokenStream {
+    let spec = syn::parse2::<ast::Args>(input).and_then(|args| valid::validate(&args));
+    match spec {
+        Ok(spec) => gen::generate(&spec),
+        Err(e) => gen::placeholder(e),
+    }
 }

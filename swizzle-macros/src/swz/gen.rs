@@ -28,3 +28,15 @@ pub fn generate(spec: &Spec) -> TokenStream {
         }
     }
 }
+
+/// What an erroneous `swizzle!` expands to: the errors as `compile_error!` statements, then a valid `Swizzle`, so
+/// the call still has the type it promises (no `missing angle brackets`, no E0223 after our message).
+pub fn placeholder(errors: syn::Error) -> TokenStream {
+    let errors = errors.into_compile_error();
+    quote! {
+        {
+            #errors
+            ::swizzle_core::Swizzle::IDENTITY
+        }
+    }
+}

@@ -112,19 +112,19 @@ pub fn validate(args: &Args) -> syn::Result<Spec> {
              swizzle already acts on whatever unit you count offsets in",
         ));
     }
-    let missing = |name: &str| {
-        Error::new(
-            Span::call_site(),
-            format!("missing key `{name}`: write `swizzle!(B = .., M = .., S = ..)`"),
-        )
-    };
-    let b = b.ok_or_else(|| missing("B"));
-    let m = m.ok_or_else(|| missing("M"));
+    // One message for everything missing (`swizzle!()` is one mistake, not two).
     let (b, m) = match (b, m) {
-        (Ok(b), Ok(m)) => (b, m),
+        (Some(b), Some(m)) => (b, m),
         (b, m) => {
-            errors.extend(b.err());
-            errors.extend(m.err());
+            let missing = match (b.is_none(), m.is_none()) {
+                (true, true) => "keys `B` and `M`",
+                (true, false) => "key `B`",
+                _ => "key `M`",
+            };
+            errors.push(Error::new(
+                Span::call_site(),
+                format!("missing {missing}: write `swizzle!(B = .., M = .., S = ..)` or a named mode such as `swizzle!(SW128)`"),
+            ));
             return Err(errors.finish().unwrap_err());
         }
     };
