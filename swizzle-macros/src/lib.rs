@@ -20,7 +20,5 @@ pub fn swizzle(input: TokenStream) -> TokenStream {
 /// `#[raster(tile = 4)]` on a kernel descriptor.
 #[proc_macro_attribute]
 pub fn raster(attr: TokenStream, item: TokenStream) -> TokenStream {
-    raster_attr::expand(attr.into(), item.into())
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    raster_attr::expand(attr.into(), item.into()).into()
 }

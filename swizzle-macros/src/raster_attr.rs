@@ -4,7 +4,7 @@
 //! ```text
 //!   #[raster(tile = 4)]                         strip(tile=4): a parameter key alone names its order
 //!   #[raster(order = strip, tile = 4)]          the same, explicit
-//!   #[raster(order = cutlass, log_tile = 2)]    #[raster(order = group_m, group_m = 8)]
+//!   #[raster(order = cutlass, log_tile = 2)]    #[raster(order = group-m, group = 8)]
 //!   #[raster(order = serpentine, panel = 2)]    #[raster(order = morton)]   identity   diagonal
 //!   struct GemmKernel;
 //! ```
@@ -37,15 +37,32 @@ mod valid;
 #[allow(dead_code)]
 mod spec;
 
+/// The struct and its generated `impl`. On an error in the arguments: our messages, then the struct with an
+/// `impl` for a placeholder order (identity), so code using `Kernel::RASTER` or `Kernel::tile_of` still
+/// type-checks and the compiler adds nothing of its own. On an item that is not a struct: the message, then the
+/// item unchanged.
 #[cfg(not(doctest))]
-pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let args = syn::parse2::<ast::Args>(attr)?;
-    let item = ast::descriptor(item)?;
-    let raster = valid::validate(&args)?;
-    Ok(gen::generate(&raster, &item))
+pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let raster = syn::parse2::<ast::Args>(attr).and_then(|args| valid::validate(&args));
+    match (ast::descriptor(item.clone()), raster) {
+        (Ok(s), Ok(raster)) => gen::generate(&raster, &s),
+        (Ok(s), Err(e)) => {
+            let mut out = e.into_compile_error();
+            out.extend(gen::generate(&spec::Raster::Identity, &s));
+            out
+        }
+        (Err(mut e), r) => {
+            if let Err(args) = r {
+                e.combine(args);
+            }
+            let mut out = e.into_compile_error();
+            out.extend(item);
+            out
+        }
+    }
 }
 
 #[cfg(doctest)]
-pub fn expand(_attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    Ok(item)
+pub fn expand(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    item
 }

@@ -4,31 +4,40 @@
 use super::ast::{Args, Pair};
 use super::spec::Raster;
 use proc_macro2::Span;
-use syn::{Error, Expr, ExprLit, ExprUnary, Ident, Lit, UnOp};
+use syn::{BinOp, Error, Expr, ExprBinary, ExprLit, ExprUnary, Ident, Lit, UnOp};
 
-/// Orders as the attribute spells them, and the parameter key each takes.
+/// Orders as the attribute spells them (the CLI's and `Display`'s names), and the parameter key each takes.
 const ORDERS: [(&str, Option<&str>); 7] = [
     ("identity", None),
     ("strip", Some("tile")),
     ("cutlass", Some("log_tile")),
-    ("group_m", Some("group_m")),
+    ("group-m", Some("group")),
     ("serpentine", Some("panel")),
     ("morton", None),
     ("diagonal", None),
 ];
-const PARAM_KEYS: [&str; 4] = ["tile", "log_tile", "group_m", "panel"];
-const KEYS_HELP: &str = "expected one of `order`, `tile`, `log_tile`, `group_m`, `panel`";
+const PARAM_KEYS: [&str; 4] = ["tile", "log_tile", "group", "panel"];
+const KEYS_HELP: &str = "expected one of `order`, `tile`, `log_tile`, `group`, `panel`";
 const ORDERS_HELP: &str =
-    "expected one of `identity`, `strip`, `cutlass`, `group_m`, `serpentine`, `morton`, `diagonal`";
+    "expected one of `identity`, `strip`, `cutlass`, `group-m`, `serpentine`, `morton`, `diagonal`";
+
+/// A parameter key as documented: `group_m` (the attribute's former spelling) is accepted for `group`.
+fn canonical_key(key: &str) -> &str {
+    match key {
+        "group_m" => "group",
+        k => k,
+    }
+}
 
 pub fn validate(args: &Args) -> syn::Result<Raster> {
     let mut errors: Vec<Error> = Vec::new();
     let mut seen: Vec<&Ident> = Vec::new();
-    let mut order: Option<(&Ident, &'static str, Option<&'static str>)> = None; // (value token, name, param key)
-    let mut params: Vec<(&Ident, &Expr, Option<u32>)> = Vec::new(); // (key, value, parsed)
+    let mut seen_params: Vec<&str> = Vec::new();
+    let mut order: Option<(&Expr, &'static str, Option<&'static str>)> = None; // (value, name, param key)
+    let mut params: Vec<(&Ident, &Expr, u32)> = Vec::new(); // (key, value, parsed)
 
     for Pair { key, value } in &args.pairs {
-        let known = |k: &str| k == "order" || PARAM_KEYS.contains(&k);
+        let known = |k: &str| k == "order" || PARAM_KEYS.contains(&canonical_key(k));
         if let Err(e) = crate::keys::accept(key, known, KEYS_HELP, &mut seen) {
             errors.push(e);
             continue;
@@ -36,18 +45,32 @@ pub fn validate(args: &Args) -> syn::Result<Raster> {
         let k = key.to_string();
         if k == "order" {
             match order_name(value) {
-                Ok(o) => order = Some(o),
+                Ok((name, wanted)) => order = Some((value, name, wanted)),
                 Err(e) => errors.push(e),
             }
-        } else {
-            match integer(value) {
-                Ok(n) => params.push((key, value, Some(n))),
-                Err(e) => {
-                    errors.push(e);
-                    params.push((key, value, None));
-                }
-            }
+            continue;
         }
+        let canon = PARAM_KEYS
+            .into_iter()
+            .find(|p| *p == canonical_key(&k))
+            .unwrap();
+        if seen_params.contains(&canon) {
+            errors.push(Error::new(
+                key.span(),
+                format!("duplicate key `{k}` (`group_m` is `group`)"),
+            ));
+            continue;
+        }
+        seen_params.push(canon);
+        match integer(value) {
+            Ok(n) => params.push((key, value, n)),
+            Err(e) => errors.push(e),
+        }
+    }
+    // One mistake, one message: once something is wrong, nothing is inferred from what is left (an unknown order
+    // or key must not also read as "no order").
+    if !errors.is_empty() {
+        return Err(combine(errors));
     }
 
     // Which order: the explicit one, else the one named by the (single) parameter key.
@@ -55,27 +78,27 @@ pub fn validate(args: &Args) -> syn::Result<Raster> {
         Some((_, name, wanted)) => (name, wanted),
         None => match params.first() {
             Some((key, ..)) => {
+                let k = key.to_string();
                 let (name, wanted) = ORDERS
                     .iter()
-                    .find(|(_, p)| *p == Some(key.to_string().as_str()))
+                    .find(|(_, p)| *p == Some(canonical_key(&k)))
                     .unwrap();
                 (*name, *wanted)
             }
             None => {
-                errors.push(Error::new(
+                return Err(Error::new(
                     Span::call_site(),
                     "#[raster] needs an order: `#[raster(order = diagonal)]`, or a parameter such as \
                      `#[raster(tile = 4)]` (strip)",
                 ));
-                return Err(combine(errors));
             }
         },
     };
 
     let mut value: Option<(&Expr, u32)> = None;
     for &(key, expr, n) in &params {
-        if Some(key.to_string().as_str()) == wanted {
-            value = n.map(|n| (expr, n));
+        if Some(canonical_key(&key.to_string())) == wanted {
+            value = Some((expr, n));
             continue;
         }
         let msg = match (order, wanted) {
@@ -88,10 +111,10 @@ pub fn validate(args: &Args) -> syn::Result<Raster> {
         };
         errors.push(Error::new(key.span(), msg));
     }
-    if let (Some((order_token, ..)), Some(w)) = (order, wanted) {
-        if !params.iter().any(|(k, ..)| *k == w) {
-            errors.push(Error::new(
-                order_token.span(),
+    if let (Some((order_value, ..)), Some(w), None) = (order, wanted, value) {
+        if errors.is_empty() {
+            errors.push(Error::new_spanned(
+                order_value,
                 format!("`{name}` needs `{w} = N`"),
             ));
         }
@@ -105,7 +128,7 @@ pub fn validate(args: &Args) -> syn::Result<Raster> {
         "identity" => Raster::Identity,
         "strip" => Raster::Strip { tile: p },
         "cutlass" => Raster::Cutlass { log_tile: p },
-        "group_m" => Raster::GroupM { group: p },
+        "group-m" => Raster::GroupM { group: p },
         "serpentine" => Raster::Serpentine { panel: p },
         "morton" => Raster::Morton,
         _ => Raster::Diagonal,
@@ -123,23 +146,36 @@ fn combine(errors: Vec<Error>) -> Error {
     first
 }
 
-/// `order = strip`: a bare identifier naming an order.
-fn order_name(value: &Expr) -> syn::Result<(&Ident, &'static str, Option<&'static str>)> {
-    let ident = match value {
-        Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
+/// `order = strip`: a bare identifier naming an order. `group-m` (tokens `group - m`) and `group_m` both name
+/// `group-m`.
+fn order_name(value: &Expr) -> syn::Result<(&'static str, Option<&'static str>)> {
+    let ident = |e: &Expr| match e {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(Ident::to_string),
         _ => None,
     };
-    let Some(ident) = ident else {
+    let name = match value {
+        Expr::Binary(ExprBinary {
+            left,
+            op: BinOp::Sub(_),
+            right,
+            ..
+        }) => match (ident(left), ident(right)) {
+            (Some(l), Some(r)) => Some(format!("{l}-{r}")),
+            _ => None,
+        },
+        e => ident(e).map(|n| if n == "group_m" { "group-m".into() } else { n }),
+    };
+    let Some(name) = name else {
         return Err(Error::new_spanned(
             value,
             format!("expected an order name: {ORDERS_HELP}"),
         ));
     };
-    match ORDERS.iter().find(|(n, _)| ident == n) {
-        Some(&(name, wanted)) => Ok((ident, name, wanted)),
-        None => Err(Error::new(
-            ident.span(),
-            format!("unknown order `{ident}`: {ORDERS_HELP}"),
+    match ORDERS.iter().find(|(n, _)| *n == name) {
+        Some(&(name, wanted)) => Ok((name, wanted)),
+        None => Err(Error::new_spanned(
+            value,
+            format!("unknown order `{name}`: {ORDERS_HELP}"),
         )),
     }
 }

@@ -9,11 +9,20 @@ struct GemmKernel;
 #[raster(order = cutlass, log_tile = 1)]
 pub struct CutlassGemm(#[allow(dead_code)] u32);
 
-#[raster(order = group_m, group_m = 8)]
+/// The documented spelling, as the CLI and `Display` write it: `group-m(group=8)`.
+#[raster(order = group-m, group = 8)]
 struct TritonGemm<T: Copy> {
     #[allow(dead_code)]
     scale: T,
 }
+
+/// The older attribute spelling is still accepted: `group_m` for the order and for its key.
+#[raster(order = group_m, group_m = 4)]
+struct TritonGemm4;
+
+/// A `group` key alone names `group-m`.
+#[raster(group = 2)]
+struct TritonGemm2;
 
 #[raster(order = serpentine, panel = 2)]
 struct Snake;
@@ -44,6 +53,8 @@ const _: () = assert!(matches!(
     Raster::GroupM { group: 8 }
 ));
 const _: () = assert!(matches!(TritonGemm::<f32>::tile_of(1, G), Some((0, 1))));
+const _: () = assert!(matches!(TritonGemm4::RASTER, Raster::GroupM { group: 4 }));
+const _: () = assert!(matches!(TritonGemm2::RASTER, Raster::GroupM { group: 2 }));
 const _: () = assert!(matches!(Snake::tile_of(6, Grid::new(4, 3)), Some((2, 2))));
 // Grid rules are checked where the grid is known: Morton needs power-of-two sides (`bid_of` on such a grid
 // panics, a compile error in a const; not a UI case because rustc's const-eval notes vary with the crate graph).
@@ -77,6 +88,8 @@ fn main() {
         CutlassGemm(0),
         TritonGemm { scale: 1.0f32 },
         GemmKernel,
+        TritonGemm4,
+        TritonGemm2,
         Snake,
         ZKernel,
         Transpose,
