@@ -26,6 +26,12 @@ pub mod cuda;
 pub use compose::{Composed, Layer, SwizzleFn};
 pub use rules::RuleError;
 pub use swizzle::{ParseSwizzleError, Swizzle};
+/// ```
+/// use swizzle_core::{assert_conflict_free, pattern::{Pattern, Smem}, units::Elem};
+/// // A 32x32 f32 transpose tile padded by one word per row: column reads and row writes both conflict-free.
+/// assert_conflict_free!(Smem::row_major(32, 32, Elem::F32).with_padding(4), Pattern::COL_LD, Pattern::ROW_ST);
+/// ```
+pub use swizzle_macros::assert_conflict_free;
 pub use swizzle_macros::{raster, swizzle};
 pub use tile::{Order, SwizzledTile, Tile};
 pub use units::{ByteMode, Elem, SwizzleIn, Unit};

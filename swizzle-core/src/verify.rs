@@ -25,32 +25,8 @@ use crate::bank::{self, WARP};
 use crate::compose::SwizzleFn;
 use crate::pattern::{Layout, Pattern, PatternError, Smem};
 use crate::swizzle::Swizzle;
-use crate::tile::Order;
+use crate::tile::{Order, MAX_SMEM_BYTES};
 use crate::units::Unit;
-
-/// Fails the build unless every listed pattern is conflict-free on the tile: every warp instruction costs exactly
-/// its ideal wavefronts (one per phase). `$smem` is a const [`Smem`](crate::pattern::Smem) expression, each
-/// `$pattern` a const [`Pattern`](crate::pattern::Pattern) expression.
-///
-/// ```
-/// use swizzle_core::{assert_conflict_free, pattern::{Pattern, Smem}, units::Elem};
-/// // A 32x32 f32 transpose tile padded by one word per row: column reads and row writes both conflict-free.
-/// assert_conflict_free!(Smem::row_major(32, 32, Elem::F32).with_padding(4), Pattern::COL_LD, Pattern::ROW_ST);
-/// ```
-#[macro_export]
-macro_rules! assert_conflict_free {
-    ($smem:expr, $($pattern:expr),+ $(,)?) => {
-        const _: () = {
-            let smem: $crate::pattern::Smem = $smem;
-            $(
-                let msg = $crate::verify::check(&smem, $pattern);
-                if let ::core::option::Option::Some(text) = msg.as_str() {
-                    ::core::panic!("{}", text);
-                }
-            )+
-        };
-    };
-}
 
 /// Capacity of a [`Message`] in bytes.
 pub const MESSAGE_BYTES: usize = 512;
@@ -92,7 +68,11 @@ impl Message {
     }
 
     const fn num(self, n: u32) -> Message {
-        let mut digits = [0u8; 10];
+        self.num64(n as u64)
+    }
+
+    const fn num64(self, n: u64) -> Message {
+        let mut digits = [0u8; 20];
         let (mut n, mut k) = (n, 0);
         loop {
             digits[k] = b'0' + (n % 10) as u8;
@@ -162,6 +142,30 @@ impl Message {
     }
 }
 
+/// Refuse a layout larger than one block's shared memory ([`MAX_SMEM_BYTES`], 227 KiB on sm_90), padding
+/// included: no kernel could use it, and walking it instruction by instruction in `const` would take minutes.
+/// Empty when it fits.
+///
+/// ```
+/// use swizzle_core::{pattern::Smem, units::Elem, verify::check_size};
+/// assert!(check_size(&Smem::row_major(128, 64, Elem::F16)).as_str().is_none());
+/// let big = check_size(&Smem::row_major(1024, 1024, Elem::F16));
+/// assert!(big.as_str().unwrap().contains("2097152 bytes"));
+/// ```
+pub const fn check_size(smem: &Smem) -> Message {
+    if smem.bytes() <= MAX_SMEM_BYTES as u64 {
+        return Message::EMPTY;
+    }
+    Message::EMPTY
+        .str("tile ")
+        .smem(smem)
+        .str(" occupies ")
+        .num64(smem.bytes())
+        .str(" bytes; one block's shared memory holds at most ")
+        .num(MAX_SMEM_BYTES)
+        .str(" (227 KiB on sm_90)")
+}
+
 /// The first instruction of `pattern` on `smem` that costs more than its ideal, with its index.
 pub const fn first_conflict(smem: &Smem, pattern: Pattern) -> Option<(u32, bank::Report)> {
     let op = pattern.op(smem.tile.elem);
@@ -179,12 +183,18 @@ pub const fn first_conflict(smem: &Smem, pattern: Pattern) -> Option<(u32, bank:
 
 /// True when the pattern can walk the tile and every instruction is conflict-free.
 pub const fn is_conflict_free(smem: &Smem, pattern: Pattern) -> bool {
-    pattern.check_on(smem).is_ok() && first_conflict(smem, pattern).is_none()
+    smem.bytes() <= MAX_SMEM_BYTES as u64
+        && pattern.check_on(smem).is_ok()
+        && first_conflict(smem, pattern).is_none()
 }
 
 /// Check one pattern on one tile; the message is empty when it is conflict-free, else it explains the first
 /// conflicting instruction: pattern, tile, instruction index, cost, worst phase, bank, and the colliding lanes.
 pub const fn check(smem: &Smem, pattern: Pattern) -> Message {
+    let too_big = check_size(smem);
+    if too_big.as_str().is_some() {
+        return too_big;
+    }
     let name = pattern.name();
     if let Err(e) = pattern.check_on(smem) {
         let m = Message::EMPTY

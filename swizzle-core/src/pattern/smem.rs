@@ -106,6 +106,23 @@ impl Smem {
         }
     }
 
+    /// Shared memory the layout occupies, in bytes: the tile plus the padding after each line. A swizzle permutes
+    /// inside the tile and adds nothing. `u64`, so that a huge padding is measured rather than wrapped.
+    ///
+    /// ```
+    /// use swizzle_core::{pattern::Smem, units::Elem};
+    /// assert_eq!(Smem::row_major(32, 32, Elem::F32).with_padding(4).bytes(), 32 * (128 + 4));
+    /// ```
+    pub const fn bytes(&self) -> u64 {
+        let tile = self.tile.len() as u64 * self.tile.elem.bytes() as u64;
+        match self.layout {
+            Layout::Swizzled { .. } => tile,
+            Layout::Padded { pad_bytes } => {
+                tile + (self.tile.len() / self.line_len()) as u64 * pad_bytes as u64
+            }
+        }
+    }
+
     /// Elements per line of memory order: `cols` for a row-major tile, `rows` for a column-major one.
     pub const fn line_len(&self) -> u32 {
         match self.tile.order {

@@ -23,6 +23,11 @@ assert_conflict_free!(
     Pattern::ROW_ST
 );
 
+// The macro's own binding cannot capture a user's name.
+#[allow(non_upper_case_globals)]
+const smem: Smem = TILE;
+assert_conflict_free!(smem, Pattern::ROW16);
+
 const _: () = assert!(swizzle_core::verify::is_conflict_free(
     &TILE,
     Pattern::STMATRIX_X4
