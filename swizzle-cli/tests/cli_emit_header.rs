@@ -56,7 +56,22 @@ fn stdout_and_file_match_the_library() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 12] = [
+        (
+            &["--swizzle", "uint32_t=3,3,3"],
+            "already defined by the header",
+        ),
+        (
+            &["--swizzle", "gridDim=3,3,3"],
+            "already defined by the header",
+        ),
+        (&["--swizzle", "_Foo=3,3,3"], "reserved for the compiler"),
+        (&["--raster", "__x=morton"], "reserved for the compiler"),
+        (&["--swizzle", "while=3,3,3"], "keyword"),
+        (
+            &["--swizzle", "A=3,3,3", "--guard", "SWZ_CUH_LIBRARY"],
+            "--guard",
+        ),
         (&["--swizzle", "A=3,3,2"], "|S| must be >= B"),
         (&["--swizzle", "A"], "expected NAME=VALUE"),
         (
@@ -81,4 +96,21 @@ fn bad_input_is_one_line_and_exit_2() {
         );
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn guard_option_names_the_spec_guard() {
+    let out = swz(&[
+        "emit-header",
+        "--swizzle",
+        "SmemA=3,3,3",
+        "--guard",
+        "GEMM_SWZ_CUH",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("#ifndef SWZ_CUH_LIBRARY\n"));
+    assert!(text.contains("#ifndef GEMM_SWZ_CUH\n#define GEMM_SWZ_CUH\n"));
+    assert!(text.ends_with("#endif  // GEMM_SWZ_CUH\n"));
+    assert!(!text.contains("SWZ_SPECS_"));
 }

@@ -17,6 +17,11 @@
 //!     // named specs: using SmemA = swz::Swizzle<3,3,3>;  struct GemmOrder { tile_of, launch_grid, here };
 //!   }
 //! ```
+//! Include guards: the library part above is `SWZ_CUH_LIBRARY`, the same in every header; the named specs have
+//! their own guard, `SWZ_SPECS_<hash of their text>` or [`Header::try_guard`], so headers with different specs
+//! can be included in one translation unit. Spec names are refused ([`HeaderError`]) when they are not C++
+//! identifiers, are C/C++ keywords, are reserved (`_Foo`, `__x`), or are the header's own names.
+//!
 //! Every function is `SWZ_HD constexpr`: `__host__ __device__ __forceinline__` under nvcc / NVRTC, `inline`
 //! elsewhere, so the header also compiles as plain host C++17. Under NVRTC (`__CUDACC_RTC__`), which has no
 //! `<cstdint>` without the toolkit's include path, the header typedefs the integer types itself.
@@ -54,13 +59,17 @@ pub const HEADER_NAME: &str = "swz.cuh";
 pub struct Header {
     swizzles: Vec<(String, Swizzle)>,
     rasters: Vec<(String, Raster)>,
+    /// Include guard of the named specs; `None`: derived from their text ([`spec_guard`]).
+    guard: Option<String>,
 }
 
 /// Why a named spec cannot be added.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HeaderError {
-    /// Not `[A-Za-z_][A-Za-z0-9_]*`, or a C++ keyword.
+    /// Not `[A-Za-z_][A-Za-z0-9_]*`, or a C or C++ keyword.
     NotAnIdentifier(String),
+    /// Reserved for the compiler and standard library: `_` then a capital letter (`_Foo`), or `__` anywhere.
+    ReservedIdentifier(String),
     /// The header itself defines it (`Swizzle`, `Tile`, `raster_strip`, ...).
     Reserved(String),
     /// Given twice.
@@ -72,7 +81,13 @@ pub enum HeaderError {
 impl fmt::Display for HeaderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HeaderError::NotAnIdentifier(n) => write!(f, "{n:?} is not a C++ identifier"),
+            HeaderError::NotAnIdentifier(n) => {
+                write!(f, "{n:?} is not a C++ identifier (or is a C/C++ keyword)")
+            }
+            HeaderError::ReservedIdentifier(n) => write!(
+                f,
+                "{n:?} is reserved for the compiler and standard library (`_` then a capital letter, or `__`)"
+            ),
             HeaderError::Reserved(n) => write!(f, "{n:?} is already defined by the header"),
             HeaderError::Duplicate(n) => write!(f, "{n:?} is named twice"),
             HeaderError::Raster(n, e) => write!(f, "{n:?}: {e}"),
@@ -117,14 +132,27 @@ impl Header {
         Ok(self)
     }
 
-    fn check_name(&self, name: &str) -> Result<(), HeaderError> {
-        let mut chars = name.chars();
-        let ident = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !ident || CPP_KEYWORDS.contains(&name) {
-            return Err(HeaderError::NotAnIdentifier(name.to_string()));
+    /// Set the include guard of the named specs (default: derived from their contents, see [`spec_guard`]).
+    /// The name must be a usable macro name: an identifier, not reserved, not one of the header's own.
+    ///
+    /// ```
+    /// use swizzle_core::{cuda::Header, Swizzle};
+    /// let h = Header::new().swizzle("SmemA", Swizzle::new(3, 3, 3)).try_guard("MY_GEMM_SWZ").unwrap();
+    /// assert!(h.render().contains("#ifndef MY_GEMM_SWZ\n#define MY_GEMM_SWZ\n"));
+    /// assert!(Header::new().try_guard("__X").is_err());
+    /// ```
+    pub fn try_guard(mut self, guard: &str) -> Result<Header, HeaderError> {
+        check_identifier(guard)?;
+        if guard.starts_with("SWZ_") {
+            return Err(HeaderError::Reserved(guard.to_string()));
         }
-        if RESERVED.contains(&name) || name.starts_with("raster_") || name.starts_with("SWZ_") {
+        self.guard = Some(guard.to_string());
+        Ok(self)
+    }
+
+    fn check_name(&self, name: &str) -> Result<(), HeaderError> {
+        check_identifier(name)?;
+        if header_defines(name) {
             return Err(HeaderError::Reserved(name.to_string()));
         }
         if self
@@ -153,9 +181,22 @@ impl Header {
         }
         out.push_str("\n\n");
         out.push_str(&device_conveniences());
-        if !self.swizzles.is_empty() || !self.rasters.is_empty() {
-            out.push_str("\n// ---- named specs ----\n");
+        out.push_str(&format!(
+            "\n}}  // namespace swz\n\n#endif  // {LIBRARY_GUARD}\n"
+        ));
+        let specs = self.named_specs();
+        if !specs.is_empty() {
+            let guard = self.guard.clone().unwrap_or_else(|| spec_guard(&specs));
+            out.push_str(&format!(
+                "\n// ---- named specs ----\n#ifndef {guard}\n#define {guard}\n\nnamespace swz {{\n{specs}\n}}  // namespace swz\n\n#endif  // {guard}\n"
+            ));
         }
+        out
+    }
+
+    /// The named specs' C++ (without guard or namespace); empty when there are none.
+    fn named_specs(&self) -> String {
+        let mut out = String::new();
         for (name, sw) in &self.swizzles {
             out.push_str(&format!(
                 "\n// {sw}\nusing {name} = swz::Swizzle<{}, {}, {}>;\n",
@@ -165,35 +206,104 @@ impl Header {
         for (name, r) in &self.rasters {
             out.push_str(&raster_alias(name, r));
         }
-        out.push_str("\n}  // namespace swz\n\n#endif  // SWZ_CUH_GENERATED\n");
         out
     }
 }
 
+// ---- include guards -------------------------------------------------------------------------------------------
+//
+// A header is two parts. The library (Swizzle, Tile, the raster functions) is the same text in every header this
+// version generates, so one fixed guard keeps it to one definition when two headers are included together. Each
+// set of named specs gets its own guard, derived from its text: two headers with different specs both take
+// effect (and a name given two different meanings is a C++ redefinition error, not a silent drop), the same
+// header included twice is included once.
+
+/// The include guard of the library part.
+pub const LIBRARY_GUARD: &str = "SWZ_CUH_LIBRARY";
+
+/// The include guard of a set of named specs: `SWZ_SPECS_` and the FNV-1a 64-bit hash of their C++ text, in hex.
+/// The same specs always get the same guard, on every platform.
+pub fn spec_guard(specs_text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in specs_text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("SWZ_SPECS_{h:016X}")
+}
+
+// ---- names --------------------------------------------------------------------------------------------------
+
+/// A name usable as a C++ identifier in any header: `[A-Za-z_][A-Za-z0-9_]*`, no C or C++ keyword, and not
+/// reserved for the implementation (`_Foo`, `__x`, `a__b`; [lex.name]: also reserved for the C library).
+fn check_identifier(name: &str) -> Result<(), HeaderError> {
+    let mut chars = name.chars();
+    let ident = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ident || CPP_KEYWORDS.contains(&name) || C_KEYWORDS.contains(&name) {
+        return Err(HeaderError::NotAnIdentifier(name.to_string()));
+    }
+    let b = name.as_bytes();
+    if name.contains("__") || (b[0] == b'_' && b.len() > 1 && b[1].is_ascii_uppercase()) {
+        return Err(HeaderError::ReservedIdentifier(name.to_string()));
+    }
+    Ok(())
+}
+
+/// Whether the header (or what it relies on) already gives `name` a meaning inside `namespace swz`: its own
+/// types and functions, every `raster_*` and `SWZ_*`, the integer types it uses, and CUDA's built-in variables
+/// (a type alias named `gridDim` would break `launch_bid()`).
+fn header_defines(name: &str) -> bool {
+    RESERVED.contains(&name) || name.starts_with("raster_") || name.starts_with("SWZ_")
+}
+
 /// Names the header defines in `namespace swz` (besides every `raster_*`), refused for named specs.
-const RESERVED: [&str; 6] = [
+const RESERVED: [&str; 13] = [
     "Swizzle",
     "Tile",
     "LaunchGrid",
     "detail",
     "launch_bid",
     "swz",
+    "uint32_t",
+    "int32_t",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "threadIdx",
+    "warpSize",
 ];
 
-const CPP_KEYWORDS: [&str; 62] = [
+/// C++23 keywords and alternative tokens ([lex.key], [lex.digraph]), plus the identifiers with special meaning
+/// (`final`, `override`, `import`, `module`) that would only confuse.
+const CPP_KEYWORDS: [&str; 96] = [
     "alignas",
     "alignof",
+    "and",
+    "and_eq",
     "asm",
     "auto",
+    "bitand",
+    "bitor",
     "bool",
     "break",
     "case",
     "catch",
     "char",
+    "char16_t",
+    "char32_t",
+    "char8_t",
     "class",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "compl",
+    "concept",
     "const",
-    "constexpr",
     "const_cast",
+    "consteval",
+    "constexpr",
+    "constinit",
     "continue",
     "decltype",
     "default",
@@ -207,49 +317,72 @@ const CPP_KEYWORDS: [&str; 62] = [
     "export",
     "extern",
     "false",
+    "final",
     "float",
     "for",
     "friend",
     "goto",
     "if",
+    "import",
     "inline",
     "int",
     "long",
+    "module",
     "mutable",
     "namespace",
     "new",
     "noexcept",
+    "not",
+    "not_eq",
     "nullptr",
     "operator",
+    "or",
+    "or_eq",
+    "override",
     "private",
     "protected",
     "public",
     "register",
+    "reinterpret_cast",
+    "requires",
     "return",
     "short",
     "signed",
     "sizeof",
     "static",
+    "static_assert",
+    "static_cast",
     "struct",
     "switch",
     "template",
     "this",
+    "thread_local",
     "throw",
     "true",
     "try",
     "typedef",
+    "typeid",
     "typename",
     "union",
     "unsigned",
     "using",
+    "virtual",
     "void",
+    "volatile",
+    "wchar_t",
+    "while",
+    "xor",
+    "xor_eq",
 ];
+
+/// C keywords that are not C++ ones (the rest start with `_` and a capital: reserved anyway).
+const C_KEYWORDS: [&str; 3] = ["restrict", "typeof", "typeof_unqual"];
 
 /// Include guard, integer types, and `SWZ_HD`.
 const PRELUDE: &str = r#"// swz.cuh: generated by swizzle-core @VERSION@ (`swz emit-header` or swizzle_core::cuda). Do not edit.
 // Host C++17 (g++, clang++) and device (nvcc, NVRTC without toolkit includes).
-#ifndef SWZ_CUH_GENERATED
-#define SWZ_CUH_GENERATED
+#ifndef SWZ_CUH_LIBRARY
+#define SWZ_CUH_LIBRARY
 
 #if defined(__CUDACC_RTC__)
 // NVRTC has no <cstdint> without the toolkit's include path.
