@@ -38,17 +38,18 @@ pub fn expand(input: TokenStream) -> TokenStream {
     // `mixed_site`: the binding cannot capture a local of the user's. (A `let` pattern still resolves to a const
     // item of the same name, which hygiene does not cover: hence a name no user const has.)
     let var = syn::Ident::new("__swizzle_core_smem", Span::mixed_site());
-    let size_panic = panic_at(&smem);
+    let text = syn::Ident::new("text", Span::mixed_site());
+    let size_panic = panic_at(&smem, &text);
     let size = quote_spanned! {smem.span()=>
         let #var: ::swizzle_core::pattern::Smem = #smem;
-        if let ::core::option::Option::Some(text) = ::swizzle_core::verify::check_size(&#var).as_str() {
+        if let ::core::option::Option::Some(#text) = ::swizzle_core::verify::check_size(&#var).as_str() {
             #size_panic
         }
     };
     let checks = patterns.iter().map(|p| {
-        let panic = panic_at(p);
+        let panic = panic_at(p, &text);
         quote_spanned! {p.span()=>
-            if let ::core::option::Option::Some(text) = ::swizzle_core::verify::check(&#var, #p).as_str() {
+            if let ::core::option::Option::Some(#text) = ::swizzle_core::verify::check(&#var, #p).as_str() {
                 #panic
             }
         }
@@ -61,14 +62,14 @@ pub fn expand(input: TokenStream) -> TokenStream {
     }
 }
 
-/// `::core::panic!("{}", text);` whose span covers all of `expr`: the compiler reports a const panic at the
+/// `::core::panic!("{}", text);` (`text`: the message binding) whose span covers all of `expr`: the compiler reports a const panic at the
 /// `panic!` call, and a call's span runs from its path (given `expr`'s first token's span) to its closing
 /// parenthesis (given the last token's span). `syn::Error::new_spanned` uses the same trick.
-fn panic_at(expr: &Expr) -> TokenStream {
+fn panic_at(expr: &Expr, text: &syn::Ident) -> TokenStream {
     let mut tokens = expr.to_token_stream().into_iter();
     let start = tokens.next().map_or_else(Span::call_site, |t| t.span());
     let end = tokens.last().map_or(start, |t| t.span());
-    let mut args = Group::new(Delimiter::Parenthesis, quote!("{}", text));
+    let mut args = Group::new(Delimiter::Parenthesis, quote!("{}", #text));
     args.set_span(end);
     let path = quote_spanned!(start=> ::core::panic!);
     quote!(#path #args;)
