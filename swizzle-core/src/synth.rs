@@ -17,6 +17,16 @@
 //! **Nothing works.** Then the answer is the candidate with the fewest total wavefronts over all patterns, plus the
 //! smallest row padding (a multiple of the widest access, up to 128 bytes) that is conflict-free, if any.
 //!
+//! **Pruning.** Every candidate keeps the byte-address bits below `M_min = log2(widest access)` in place (each
+//! layer XORs bits `>= M >= M_min` using bits `>= M_min`) and maps distinct 4-byte words to distinct words. So in a
+//! one-phase instruction (8/16/32-bit `lds`/`sts`) the words whose bits `2..M_min` read `r` can only reach the
+//! `32 >> (M_min - 2)` banks with those low bits: that instruction costs at least `ceil(n_r / (32 >> (M_min - 2)))`
+//! wavefronts under *every* candidate ([`lower_bound`]). When that bound already exceeds a pattern's ideal (an f32
+//! column read next to 16-byte accesses: 32 words, 8 reachable banks, 4-way at best), no candidate can be
+//! conflict-free: the conflict-free search is skipped. The cheapest candidate is then found by branch and bound:
+//! a candidate's cost stops being summed once it reaches the best so far, and the search ends when a candidate
+//! meets the bound.
+//!
 //! Minimality is by construction (every candidate with fewer bits was checked and failed); the tests re-check it
 //! by walking the whole domain.
 //!
@@ -31,6 +41,7 @@
 //! assert_eq!(s.in_elems(), Some(SwizzleFn::Single(Swizzle::new(3, 3, 3)))); // Sw<3,3,3> on f16
 //! ```
 
+use crate::bank;
 use crate::compose::{Composed, SwizzleFn};
 use crate::pattern::{Layout, Pattern, Smem, TileReport};
 use crate::swizzle::Swizzle;
@@ -88,6 +99,9 @@ pub struct Synthesis {
     pub evidence: Vec<Evidence>,
     /// Candidates checked.
     pub tried: usize,
+    /// A lower bound on the total wavefronts under any candidate, and the ideal total ([`lower_bound`]). When
+    /// the bound exceeds the ideal, no XOR swizzle can be conflict-free, and the search for one was skipped.
+    pub bound: (u64, u64),
 }
 
 impl Synthesis {
@@ -158,6 +172,57 @@ pub fn all_conflict_free(smem: &Smem, patterns: &[Pattern]) -> bool {
     patterns.iter().all(|&p| verify::is_conflict_free(smem, p))
 }
 
+/// Total wavefronts of `patterns` on `smem`, or `None` once the sum reaches `limit` (the branch-and-bound step).
+fn cost_below(smem: &Smem, patterns: &[Pattern], limit: u64) -> Option<u64> {
+    let mut sum = 0u64;
+    for p in patterns {
+        let op = p.op(smem.tile.elem);
+        for i in 0..p.instructions(smem.tile) {
+            sum += bank::wavefronts(op, &p.addrs(smem, i)) as u64;
+            if sum >= limit {
+                return None;
+            }
+        }
+    }
+    Some(sum)
+}
+
+/// `(bound, ideal)`: a lower bound on the total wavefronts of `patterns` under every candidate of the search
+/// domain, and their ideal total (see "Pruning" in the module doc). `smem` is the unswizzled tile. Instructions
+/// the argument does not cover (wider accesses, matrices, sub-word pinning) count their ideal.
+pub fn lower_bound(smem: &Smem, patterns: &[Pattern]) -> (u64, u64) {
+    let min_m = widest_access(smem, patterns).trailing_zeros();
+    let (mut bound, mut ideal) = (0u64, 0u64);
+    for p in patterns {
+        let op = p.op(smem.tile.elem);
+        for i in 0..p.instructions(smem.tile) {
+            let addrs = p.addrs(smem, i);
+            let best = bank::ideal(op, &addrs) as u64;
+            ideal += best;
+            let one_phase = op.phase_lanes() == bank::WARP as u32
+                && op.address_lanes() == bank::WARP as u32
+                && op.bytes_per_lane() <= 4;
+            if !one_phase || min_m <= 2 {
+                bound += best;
+                continue;
+            }
+            // Distinct words per residue of bits 2..min_m, over the 32 >> (min_m - 2) banks that residue reaches.
+            let classes = 1usize << (min_m - 2);
+            let reach = (32 >> (min_m - 2)).max(1) as u64;
+            let mut words: Vec<u32> = addrs.iter().map(|a| a >> 2).collect();
+            words.sort_unstable();
+            words.dedup();
+            let mut n = vec![0u64; classes];
+            for w in words {
+                n[(w as usize) & (classes - 1)] += 1;
+            }
+            let worst = n.iter().map(|&k| k.div_ceil(reach)).max().unwrap_or(1);
+            bound += worst.max(best);
+        }
+    }
+    (bound, ideal)
+}
+
 fn total_cost(smem: &Smem, patterns: &[Pattern]) -> (u64, u64) {
     patterns.iter().fold((0, 0), |(w, i), p| {
         let r = p.report(smem);
@@ -168,47 +233,66 @@ fn total_cost(smem: &Smem, patterns: &[Pattern]) -> (u64, u64) {
 /// Find the smallest XOR swizzle (or two-layer composition) making every pattern conflict-free on `smem`'s tile.
 /// `smem`'s own layout is the "before" of the evidence; the search replaces it.
 pub fn synthesize(smem: &Smem, patterns: &[Pattern]) -> Synthesis {
+    synthesize_with_progress(smem, patterns, &mut |_, _| {})
+}
+
+/// [`synthesize`], calling `progress(checked, total)` before each candidate (one search phase at a time: `total`
+/// is that phase's candidate count), so a caller can report a long search.
+pub fn synthesize_with_progress(
+    smem: &Smem,
+    patterns: &[Pattern],
+    progress: &mut dyn FnMut(usize, usize),
+) -> Synthesis {
     let tile_only = smem.with_layout(on_bytes(SwizzleFn::Single(Swizzle::IDENTITY)));
     let with = |f: SwizzleFn| tile_only.with_layout(on_bytes(f));
     let mut tried = 1;
+    let (bound, ideal) = lower_bound(&tile_only, patterns);
     let answer = 'search: {
         if all_conflict_free(&tile_only, patterns) {
             break 'search Answer::Unswizzled;
         }
         let singles = candidates(smem, patterns);
-        for &s in &singles {
-            tried += 1;
-            if all_conflict_free(&with(SwizzleFn::Single(s)), patterns) {
-                break 'search Answer::Single(s);
-            }
-        }
         let mut pairs: Vec<(Swizzle, Swizzle)> = singles
             .iter()
             .flat_map(|&a| singles.iter().map(move |&b| (a, b)))
             .filter(|&(a, b)| matches!(a.then(b), SwizzleFn::Composed(_)))
             .collect();
         pairs.sort_by_key(|(a, b)| a.bits + b.bits); // stable: keeps the single order within a total
-        for &(a, b) in &pairs {
-            tried += 1;
-            let c = Composed::new(a, b);
-            if all_conflict_free(&with(SwizzleFn::Composed(c)), patterns) {
-                break 'search Answer::TwoLayers(c);
+        let all = || {
+            singles.iter().map(|&s| SwizzleFn::Single(s)).chain(
+                pairs
+                    .iter()
+                    .map(|&(a, b)| SwizzleFn::Composed(Composed::new(a, b))),
+            )
+        };
+        let total = singles.len() + pairs.len();
+        if bound == ideal {
+            for (k, f) in all().enumerate() {
+                progress(k, total);
+                tried += 1;
+                if all_conflict_free(&with(f), patterns) {
+                    break 'search match f {
+                        SwizzleFn::Single(s) => Answer::Single(s),
+                        SwizzleFn::Composed(c) => Answer::TwoLayers(c),
+                    };
+                }
             }
         }
-        // Nothing is conflict-free: the cheapest candidate, and padding.
+        // Nothing is conflict-free: the cheapest candidate (branch and bound), and padding.
         let (mut best, mut best_cost) = (
             SwizzleFn::Single(Swizzle::IDENTITY),
             total_cost(&tile_only, patterns),
         );
-        let all = singles.iter().map(|&s| SwizzleFn::Single(s)).chain(
-            pairs
-                .iter()
-                .map(|&(a, b)| SwizzleFn::Composed(Composed::new(a, b))),
-        );
-        for f in all {
-            let cost = total_cost(&with(f), patterns);
-            if cost.0 < best_cost.0 {
-                (best, best_cost) = (f, cost);
+        for (k, f) in all().enumerate() {
+            progress(k, total);
+            if best_cost.0 <= bound {
+                break; // nothing can do better than the bound
+            }
+            if bound > ideal {
+                tried += 1; // not counted by the (skipped) conflict-free search
+            }
+            if let Some(cost) = cost_below(&with(f), patterns, best_cost.0) {
+                (best, best_cost) = (f, (cost, best_cost.1));
             }
         }
         let step = widest_access(smem, patterns).max(4);
@@ -227,6 +311,7 @@ pub fn synthesize(smem: &Smem, patterns: &[Pattern]) -> Synthesis {
         answer,
         evidence: Vec::new(),
         tried,
+        bound: (bound, ideal),
     };
     let after = s.smem_after();
     s.evidence = patterns
@@ -266,7 +351,23 @@ impl fmt::Display for Synthesis {
                 ideal,
                 padding,
             } => {
-                writeln!(f, "no XOR swizzle (one or two layers) is conflict-free; best {best} on bytes costs {wavefronts} wavefronts (ideal {ideal})")?;
+                write!(
+                    f,
+                    "no XOR swizzle (one or two layers) is conflict-free; best {best} on bytes"
+                )?;
+                if let Some(el) = self.in_elems() {
+                    write!(f, " = {el} on {e}")?;
+                }
+                writeln!(f, " costs {wavefronts} wavefronts (ideal {ideal})")?;
+                let (bound, ideal_total) = self.bound;
+                if bound > ideal_total {
+                    writeln!(
+                        f,
+                        "why: every swizzle that keeps each {}-byte access whole leaves address bits below it in \
+                         place, so no layout of this tile costs fewer than {bound} wavefronts",
+                        widest_access(&self.smem, &self.evidence.iter().map(|e| e.pattern).collect::<Vec<_>>())
+                    )?;
+                }
                 match padding {
                     Some(p) => {
                         writeln!(f, "suggestion: pad each row by {p} bytes (conflict-free)")?
@@ -385,5 +486,77 @@ mod tests {
         assert_eq!(ideal, 32 + 32);
         assert_eq!(wavefronts, 32 + 32 * 4, "best {best}");
         assert!(s.to_string().contains("no row padding up to 128 bytes"));
+    }
+
+    /// The pruning is sound: on small tiles, no candidate (one or two layers) costs less than `lower_bound`, and
+    /// the branch-and-bound answer is the exhaustive minimum.
+    #[test]
+    fn lower_bound_holds_for_every_candidate_and_best_is_the_minimum() {
+        let cases: [(Smem, &[Pattern]); 3] = [
+            (
+                Smem::row_major(32, 32, Elem::F32),
+                &[Pattern::ROW16, Pattern::COL_LD],
+            ),
+            (
+                Smem::row_major(32, 64, Elem::F32),
+                &[Pattern::COL_LD, Pattern::LDMATRIX_X4],
+            ),
+            (
+                Smem::row_major(32, 64, Elem::F16),
+                &[Pattern::COL_LD, Pattern::ROW16],
+            ),
+        ];
+        for (smem, pats) in cases {
+            let (bound, ideal) = lower_bound(&smem, pats);
+            assert!(bound > ideal, "{smem}: the case should be unfixable");
+            let singles = candidates(&smem, pats);
+            let mut min = total_cost(&smem, pats).0;
+            for &a in &singles {
+                let one = smem.with_layout(on_bytes(SwizzleFn::Single(a)));
+                min = min.min(total_cost(&one, pats).0);
+                for &b in &singles {
+                    let two = smem.with_layout(on_bytes(a.then(b)));
+                    let c = total_cost(&two, pats).0;
+                    assert!(c >= bound, "{smem}: {a} then {b} costs {c} < bound {bound}");
+                    min = min.min(c);
+                }
+            }
+            let Answer::Impossible { wavefronts, .. } = synthesize(&smem, pats).answer else {
+                panic!("{smem}: expected no conflict-free swizzle")
+            };
+            assert_eq!(wavefronts, min, "{smem}");
+        }
+    }
+
+    /// The cases a user waited minutes for (no solution, nothing printed) are answered at once.
+    #[test]
+    fn unfixable_patterns_are_known_early() {
+        for (rows, cols) in [(64, 64), (128, 128), (256, 224)] {
+            let smem = Smem::row_major(rows, cols, Elem::F32);
+            let pats = [Pattern::COL_LD, Pattern::LDMATRIX_X4];
+            let t = std::time::Instant::now();
+            let s = synthesize(&smem, &pats);
+            assert!(matches!(s.answer, Answer::Impossible { .. }), "{smem}");
+            assert!(
+                t.elapsed() < std::time::Duration::from_secs(20),
+                "{smem}: {:?}",
+                t.elapsed()
+            );
+        }
+    }
+
+    #[test]
+    fn progress_is_reported_per_candidate() {
+        let smem = Smem::row_major(16, 256, Elem::F16);
+        let pats = [Pattern::LDMATRIX_X4, Pattern::LDMATRIX_X4.viewed_as(16)];
+        let mut calls = Vec::new();
+        let s = synthesize_with_progress(&smem, &pats, &mut |k, total| calls.push((k, total)));
+        assert!(matches!(s.answer, Answer::TwoLayers(_)));
+        assert_eq!(
+            calls.len(),
+            s.tried - 1,
+            "one call per candidate after the unswizzled tile"
+        );
+        assert!(calls.iter().enumerate().all(|(i, &(k, t))| k == i && k < t));
     }
 }
