@@ -8,7 +8,11 @@
 //! `--then B,M,S` adds a second layer (element offsets); `--pad BYTES` pads each row instead. Patterns are the names
 //! of `swizzle_core::pattern::Pattern` (`row16`, `ldmatrix.x4`, `ldmatrix.x4.b`, `ldmatrix.x4.trans`,
 //! `stmatrix.x4`, `col.ld`, `col.st`, `row.ld`, `row.st`, `mma.acc`), optionally `@COLS` to walk the tile's memory
-//! viewed as rows of COLS elements. Conflicts are reported, not errors: the exit code is 0 unless input is bad.
+//! viewed as rows of COLS elements.
+//!
+//! Exit code (for CI): 0 when every pattern is conflict-free, 1 when any instruction of any pattern costs more than
+//! its ideal (the report is printed in full first, then one line on stderr naming the conflicting patterns), 2 on
+//! bad input.
 use crate::apply::{parse_swizzle, Spec};
 use std::path::PathBuf;
 use swizzle_core::bank::map;
@@ -63,6 +67,10 @@ impl TileArgs {
 }
 
 #[derive(clap::Args)]
+#[command(
+    after_help = "Exit status: 0 every pattern is conflict-free, 1 some pattern has a bank conflict (report \
+                  printed, then one line on stderr naming the patterns), 2 bad input."
+)]
 pub struct Args {
     #[command(flatten)]
     tile: TileArgs,
@@ -110,16 +118,20 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
     Ok(Layout::Swizzled { swizzle, unit })
 }
 
-pub fn run(args: Args) -> Result<(), String> {
+pub fn run(args: Args) -> Result<crate::Verdict, String> {
     let (plain, patterns) = args.tile.parse()?;
     let smem = plain.with_layout(layout(&args, plain.tile.elem)?);
     let mut worst: Option<(u64, String, swizzle_core::bank::Report)> = None;
+    let mut conflicting: Vec<String> = Vec::new();
     outln!("{smem}");
     for p in &patterns {
         p.check_on(&smem)
             .map_err(|e| format!("--pattern {p}: {e}"))?;
         let r = p.report(&smem);
         out!("{r}");
+        if r.conflicts() > 0 {
+            conflicting.push(p.to_string());
+        }
         if let Some((i, rep)) = &r.worst {
             outln!("  bank map of instruction {i}:");
             for line in map::ascii(rep).lines() {
@@ -141,5 +153,14 @@ pub fn run(args: Args) -> Result<(), String> {
         std::fs::rename(&tmp, path)
             .map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
     }
-    Ok(())
+    Ok(if conflicting.is_empty() {
+        crate::Verdict::Clean
+    } else {
+        crate::Verdict::Conflicts(format!(
+            "bank conflicts in {} of {} pattern(s): {}",
+            conflicting.len(),
+            patterns.len(),
+            conflicting.join(", ")
+        ))
+    })
 }

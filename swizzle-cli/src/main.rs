@@ -1,7 +1,8 @@
 //! `swz`: inspect swizzles and rasters, check bank conflicts, emit the CUDA header, run the kernels.
 //!
 //! Each subcommand lives in its own module with an `Args` (clap) and a `run` returning `Result<(), String>`.
-//! Any error prints one line on stderr and exits with code 2 (clap's usage errors exit 2 as well).
+//! Any error prints one line on stderr and exits with code 2 (clap's usage errors exit 2 as well). `check` and
+//! `synth` exit 1 when they checked and found a conflict (see [`Verdict`]); 0 means clean.
 // Doc comments here are clap's --help text (`ORDER[:PARAM]`), not rustdoc links.
 #![allow(rustdoc::broken_intra_doc_links)]
 
@@ -43,7 +44,9 @@ mod wavefronts;
 #[command(
     name = "swz",
     version,
-    about = "Checked GPU shared-memory swizzles and threadblock rasters"
+    about = "Checked GPU shared-memory swizzles and threadblock rasters",
+    after_help = "Exit status: 0 success (for check/synth: conflict-free), 1 check found a bank conflict or synth \
+                  found no conflict-free swizzle, 2 bad input or any other error (one line on stderr)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -70,6 +73,13 @@ enum Command {
     Bench(bench::Args),
     /// The main job: report the shipped kernels' layouts; with a GPU also verify and benchmark them.
     Report(report::Args),
+}
+
+/// What a checking subcommand found. `Conflicts` exits 1 after its one-line reason on stderr ("checked, and it
+/// conflicts"), so CI can tell a finding (1) from bad input (2) and from a clean run (0).
+pub enum Verdict {
+    Clean,
+    Conflicts(String),
 }
 
 /// A failed write to stdout, as an error message; a closed pipe exits 0 at once instead.
@@ -118,23 +128,31 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let clean = |r: Result<(), String>| r.map(|()| Verdict::Clean);
     let result = match cli.command {
-        Command::Apply(a) => apply::run(a),
-        Command::Raster(a) => raster::run(a),
-        Command::Show(a) => show::run(a),
-        Command::Wavefronts(a) => wavefronts::run(a),
+        Command::Apply(a) => clean(apply::run(a)),
+        Command::Raster(a) => clean(raster::run(a)),
+        Command::Show(a) => clean(show::run(a)),
+        Command::Wavefronts(a) => clean(wavefronts::run(a)),
         Command::Check(a) => check::run(a),
         Command::Synth(a) => synth::run(a),
-        Command::EmitHeader(a) => emit_header::run(a),
-        Command::Bench(a) => bench::run(a),
-        Command::Report(a) => report::run(a),
+        Command::EmitHeader(a) => clean(emit_header::run(a)),
+        Command::Bench(a) => clean(bench::run(a)),
+        Command::Report(a) => clean(report::run(a)),
     };
-    if let Err(reason) = result {
-        eprintln!("swz: {reason}");
-        std::process::exit(2);
-    }
     // Flush here so a closed pipe is reported (quietly) rather than lost at exit.
     if let Err(e) = std::io::Write::flush(&mut std::io::stdout()) {
         exit_on_stdout_error(e);
+    }
+    match result {
+        Ok(Verdict::Clean) => {}
+        Ok(Verdict::Conflicts(reason)) => {
+            eprintln!("swz: {reason}");
+            std::process::exit(1);
+        }
+        Err(reason) => {
+            eprintln!("swz: {reason}");
+            std::process::exit(2);
+        }
     }
 }

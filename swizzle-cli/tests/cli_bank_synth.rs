@@ -9,8 +9,14 @@ fn swz(args: &[&str]) -> Output {
 }
 
 fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
+    stdout_exit(out, 0)
+}
+
+/// The output of a run that must exit with `code`.
+fn stdout_exit(out: &Output, code: i32) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -89,19 +95,22 @@ fn check_reports_and_draws_the_worst_instruction() {
     let dir = std::env::temp_dir().join(format!("swz-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("map.svg");
-    let text = stdout(&swz(&[
-        "check",
-        "--tile",
-        "64x64",
-        "--elem",
-        "f16",
-        "--pattern",
-        "ldmatrix.x4",
-        "--pattern",
-        "row16",
-        "--svg",
-        svg.to_str().unwrap(),
-    ]));
+    let text = stdout_exit(
+        &swz(&[
+            "check",
+            "--tile",
+            "64x64",
+            "--elem",
+            "f16",
+            "--pattern",
+            "ldmatrix.x4",
+            "--pattern",
+            "row16",
+            "--svg",
+            svg.to_str().unwrap(),
+        ]),
+        1,
+    );
     assert!(
         text.contains(
             "ldmatrix.x4: 16 instructions, 512 wavefronts (ideal 64, 448 conflicts, 8.00x)"
@@ -162,6 +171,95 @@ fn bad_tile_or_pattern_exits_2_with_one_line() {
             String::from_utf8_lossy(&out.stderr).lines().count(),
             1,
             "{args:?}"
+        );
+    }
+}
+
+/// For CI: `check` exits 0 clean, 1 on a conflict (one stderr line naming the patterns), 2 on bad input; `synth`
+/// exits 0 with an answer, 1 when no XOR swizzle is conflict-free.
+#[test]
+fn exit_codes_say_clean_conflict_or_bad_input() {
+    let check = |extra: &[&str]| {
+        swz(&[
+            &[
+                "check",
+                "--tile",
+                "64x64",
+                "--elem",
+                "f16",
+                "--pattern",
+                "row16",
+                "--pattern",
+                "ldmatrix.x4",
+            ],
+            extra,
+        ]
+        .concat())
+    };
+    let clean = check(&["--swizzle", "3,3,3"]);
+    assert_eq!(clean.status.code(), Some(0));
+    assert!(clean.stderr.is_empty());
+    let conflict = check(&[]);
+    assert_eq!(conflict.status.code(), Some(1));
+    let err = String::from_utf8(conflict.stderr).unwrap();
+    assert_eq!(
+        err,
+        "swz: bank conflicts in 1 of 2 pattern(s): ldmatrix.x4\n"
+    );
+    assert!(String::from_utf8(conflict.stdout)
+        .unwrap()
+        .contains("448 conflicts"));
+    assert_eq!(check(&["--swizzle", "3,3,2"]).status.code(), Some(2));
+    let help = String::from_utf8(swz(&["check", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("Exit status: 0 every pattern is conflict-free, 1 some pattern"),
+        "{help}"
+    );
+    let help = String::from_utf8(swz(&["synth", "--help"]).stdout).unwrap();
+    assert!(help.contains("1 no XOR swizzle is conflict-free"), "{help}");
+}
+
+/// The no-solution cases a user waited 5 s / 61 s / 152 s for, silently: now answered at once (the pruning
+/// bound), with exit 1, the reason, and the best candidate in bytes and in the tile's element unit.
+#[test]
+fn synth_without_a_solution_is_fast_and_exits_1() {
+    for tile in ["64x64", "128x128", "256x224"] {
+        let t = std::time::Instant::now();
+        let out = swz(&[
+            "synth",
+            "--tile",
+            tile,
+            "--elem",
+            "f32",
+            "--pattern",
+            "col.ld",
+            "--pattern",
+            "ldmatrix.x4",
+        ]);
+        let elapsed = t.elapsed();
+        let text = stdout_exit(&out, 1);
+        assert!(
+            elapsed < std::time::Duration::from_secs(30),
+            "{tile}: {elapsed:?}"
+        );
+        let first = text.lines().next().unwrap();
+        assert!(
+            first.starts_with("no XOR swizzle (one or two layers) is conflict-free; best Sw<")
+                && first.contains(" on bytes = Sw<")
+                && first.contains(" on f32 costs "),
+            "{tile}: {first}"
+        );
+        assert!(
+            text.contains("\nwhy: every swizzle that keeps each 16-byte access whole"),
+            "{text}"
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.lines()
+                .last()
+                .unwrap()
+                .starts_with("swz: no conflict-free XOR swizzle for "),
+            "{err}"
         );
     }
 }
