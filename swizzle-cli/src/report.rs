@@ -1,9 +1,12 @@
 //! `swz report`: the main job. One command, two modes:
-//! - **no GPU** (no driver, or no device): the layouts of the shipped shared-memory kernels (spec, the header
-//!   line the kernel compiles with, the bank model's verdict on each smem access, bank maps of the first write
-//!   and read instruction), then `no CUDA driver found — layout report only`;
+//! - **no GPU** (no driver, or no device): a summary table of the shipped shared-memory layouts (family, kernel,
+//!   layout, cost of each smem access, verdict; [`summary`]), then per layout the spec, the header line the kernel
+//!   compiles with and the bank model's report on each smem access (bank maps with `--verbose`), then
+//!   `no CUDA driver found — layout report only`;
 //! - **GPU**: the same layout report, then a quick correctness pass of every shipped kernel (random data,
 //!   poisoned output, odd and even sizes, fp32 and fp16), then the bandwidth tables.
+//!
+//! `--json FILE` writes `{"mode", "layouts": [...], "benchmark": {...} or null}` in both modes.
 
 use crate::bench::{print_report, write_outputs};
 use gpu_kernels::bench::{BenchConfig, Report};
@@ -13,6 +16,8 @@ use gpu_kernels::transpose::{check_all, Transpose};
 use gpu_kernels::{Elem, Error, Gpu};
 use std::path::PathBuf;
 use swizzle_core::bank::map::ascii;
+
+mod summary;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -25,12 +30,12 @@ pub struct Args {
     /// Timed runs per kernel (GPU mode).
     #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     iters: usize,
-    /// Also print the bank map of every conflict-free access (conflicting ones always get their worst
-    /// instruction's map).
-    #[arg(long)]
-    bank_maps: bool,
-    /// Write the benchmark tables as JSON (GPU mode).
-    #[arg(long)]
+    /// Print the bank maps (32 rows each): the worst instruction of each conflicting access, the first of each
+    /// conflict-free one.
+    #[arg(long, short, visible_alias = "bank-maps")]
+    verbose: bool,
+    /// Write the report as JSON: the layouts (always, GPU or not) and, in GPU mode, the benchmark tables.
+    #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// GPU ordinal.
     #[arg(long, default_value_t = 0)]
@@ -57,8 +62,18 @@ pub fn run(args: Args) -> Result<(), String> {
         None if args.layout_only => outln!("mode: layout report only (--layout-only)\n"),
         None => outln!("mode: no CUDA driver found — layout report only\n"),
     }
-    layout_report(args.bank_maps);
+    let rows = summary::rows();
+    outln!("## Summary\n\n{}", summary::table(&rows));
+    layout_report(args.verbose);
+    let mode = match (&gpu, args.layout_only) {
+        (Some(_), _) => "gpu",
+        (None, true) => "layout-only",
+        (None, false) => "no-driver",
+    };
     let Some(gpu) = gpu else {
+        if let Some(path) = &args.json {
+            write_json(path, mode, &rows, None)?;
+        }
         if !args.layout_only {
             outln!("no CUDA driver found — layout report only");
         }
@@ -80,11 +95,33 @@ pub fn run(args: Args) -> Result<(), String> {
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
     outln!("## Benchmark (transpose, GB/s counts bytes read + written)\n");
     print_report(&report);
-    write_outputs(&report, args.json.as_ref(), None)?;
+    write_outputs(&report, None, None)?;
+    if let Some(path) = &args.json {
+        let bench: serde_json::Value =
+            serde_json::from_str(&report.json()).map_err(|e| e.to_string())?;
+        write_json(path, mode, &rows, Some(bench))?;
+    }
     outln!(
         "mode: GPU — layouts reported, {} kernels verified, tables above",
         shipped_count()
     );
+    Ok(())
+}
+
+/// Write `{"mode", "layouts", "benchmark"}` to `path` and say so.
+fn write_json(
+    path: &std::path::Path,
+    mode: &str,
+    rows: &[summary::Row],
+    bench: Option<serde_json::Value>,
+) -> Result<(), String> {
+    let mut v = summary::json(rows);
+    v["mode"] = mode.into();
+    v["benchmark"] = bench.unwrap_or(serde_json::Value::Null);
+    let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
+    std::fs::write(path, text + "\n")
+        .map_err(|e| format!("--json: writing {}: {e}", path.display()))?;
+    outln!("wrote {}", path.display());
     Ok(())
 }
 
@@ -99,6 +136,9 @@ fn open(device: usize) -> Result<Option<Gpu>, String> {
 
 fn layout_report(bank_maps: bool) {
     outln!("## Shared-memory layouts of the shipped transpose kernels\n");
+    if !bank_maps {
+        outln!("(bank maps: `swz report --verbose`)\n");
+    }
     outln!(
         "Predicted by swizzle-core's bank model on each kernel's own smem lane addresses \
          (gpu_kernels::transpose::smem); padded and swizzled specs are also checked conflict-free at compile time.\n"
@@ -109,15 +149,18 @@ fn layout_report(bank_maps: bool) {
         for access in Access::BOTH {
             let r = spec.tile_report(access);
             out!("{r}");
-            // A conflicting access always gets the bank map of its worst instruction (that is the evidence);
-            // --bank-maps adds the first instruction of every access, conflict-free ones included.
+            // --verbose: a conflicting access gets the bank map of its worst instruction (the evidence), a
+            // conflict-free one the map of its first instruction.
+            if !bank_maps {
+                continue;
+            }
             if let (Some((i, worst)), true) = (&r.worst, r.conflicts() > 0) {
                 outln!(
                     "bank map, worst {} instruction ({i}):\n{}",
                     access.name(),
                     ascii(worst)
                 );
-            } else if bank_maps {
+            } else {
                 let first = spec.accesses(access)[0].report();
                 outln!(
                     "bank map, first {} instruction:\n{}",

@@ -55,3 +55,84 @@ fn without_a_driver_report_says_layout_only_and_bench_fails_cleanly() {
     let err = String::from_utf8_lossy(&bench.stderr);
     assert!(err.starts_with("swz: no CUDA driver found"), "{err}");
 }
+
+/// The report opens with one summary table (one row per shipped layout, the unpadded baselines marked as
+/// conflicting by design); the 32-row bank maps only come with `--verbose`.
+#[test]
+fn report_starts_with_a_summary_and_keeps_bank_maps_for_verbose() {
+    let out = swz(&["report", "--layout-only"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("mode: layout report only"));
+    assert_eq!(lines.next(), Some(""));
+    assert_eq!(lines.next(), Some("## Summary"));
+    assert_eq!(lines.next(), Some(""));
+    assert_eq!(
+        lines.next(),
+        Some("| family | kernel | layout | smem write | smem read | verdict |")
+    );
+    assert!(text.contains(
+        "| transpose | smem-unpadded-t32 fp32 | unpadded | 32.00x | 1.00x | conflicts by design |"
+    ));
+    assert!(text.contains(
+        "| transpose | smem-swizzled-t64v4 fp32 | Sw<3,2,6> on fp32 | 1.00x | 1.00x | conflict-free |"
+    ));
+    assert!(text.contains(" 0 unexpected conflicts"));
+    assert!(!text.contains("| CONFLICTS |"));
+    // The summary comes before any detail.
+    assert!(text.find("## Summary").unwrap() < text.find("### smem-").unwrap());
+    assert!(!text.contains("bank map, "), "bank maps without --verbose");
+    let verbose = String::from_utf8(swz(&["report", "--layout-only", "--verbose"]).stdout).unwrap();
+    assert!(verbose.contains("bank map, worst write instruction (0):"));
+    assert!(verbose.lines().count() > 3 * text.lines().count());
+}
+
+/// `--json FILE` without a GPU writes the layout report (never a silent exit 0 with no file).
+#[test]
+fn json_without_a_gpu_writes_the_layout_report() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-layouts.json");
+    let _ = std::fs::remove_file(&path);
+    let out = swz(&["report", "--layout-only", "--json", path.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!("wrote {}", path.display())),
+        "{text}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["mode"], "layout-only");
+    assert!(v["benchmark"].is_null());
+    let layouts = v["layouts"].as_array().unwrap();
+    assert!(layouts.len() >= 20);
+    let unpadded = layouts
+        .iter()
+        .find(|l| l["kernel"] == "smem-unpadded-t32 fp32")
+        .unwrap();
+    assert_eq!(unpadded["verdict"], "conflicts by design");
+    assert_eq!(unpadded["accesses"][0]["access"], "write");
+    assert_eq!(unpadded["accesses"][0]["wavefronts"], 1024);
+    assert_eq!(unpadded["accesses"][0]["ideal"], 32);
+    assert!(layouts
+        .iter()
+        .filter(|l| l["layout"] != "unpadded")
+        .all(|l| l["verdict"] == "conflict-free"));
+    // A path that cannot be written is an error, exit 2.
+    let bad = swz(&[
+        "report",
+        "--layout-only",
+        "--json",
+        "/nonexistent/dir/r.json",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr)
+        .starts_with("swz: --json: writing /nonexistent/dir/r.json"));
+}
