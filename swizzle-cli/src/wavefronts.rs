@@ -4,16 +4,25 @@
 //! phase the worst bank with its lanes) and the bank map. Addresses are byte addresses in lane order; all 32 are
 //! required (for `ldmatrix/stmatrix.x1/.x2` the lanes past `8N` are ignored but still given).
 //!
-//! `--batch` reads JSON lines `{"op": "lds128", "addrs": [32 ints]}` from stdin and writes exactly one JSON line
-//! per input line, in order: `{"wavefronts": N, "ideal": I, "conflicts": C}`. A line that cannot be analysed
-//! (bad JSON, unknown op, not 32 addresses, misaligned address, blank line) gets `{"error": "line K: reason"}`
-//! instead, so output line K always answers input line K; after the whole input, if any line was bad, one summary
-//! line goes to stderr and the exit code is 2.
+//! `--batch` reads JSON lines from stdin (see [`BATCH_HELP`], which is also the `--help` text): one answer line
+//! per non-blank input line, in order, each carrying its input line number. Input is read as bytes, so a line
+//! that is not UTF-8 is one bad line, not the end of the batch.
 use serde::Deserialize;
 use std::io::{BufRead, BufWriter, Write};
 use swizzle_core::bank::{self, check_addrs, map, Op};
 
+/// The `--batch` format, for `--help` and the README.
+pub const BATCH_HELP: &str = "\
+--batch: JSON lines on stdin, one instruction per line:
+  {\"op\": \"lds128\", \"addrs\": [a0, ..., a31]}
+One JSON line on stdout per non-blank input line, in input order, with the input line number (1-based):
+  {\"line\":1,\"wavefronts\":4,\"ideal\":4,\"conflicts\":0}
+  {\"line\":2,\"error\":\"unknown op \\\"lds7\\\" ...\"}      (bad JSON, unknown op, not 32 addresses, misaligned, not UTF-8)
+Blank lines are skipped. Exit status 0 when every line was answered, 2 when any line was bad (after all lines
+are answered; one summary line on stderr).";
+
 #[derive(clap::Args)]
+#[command(after_help = BATCH_HELP)]
 pub struct Args {
     /// The instruction: lds8..lds128, sts8..sts128, ldmatrix.x1|x2|x4[.trans], stmatrix.x1|x2|x4[.trans].
     #[arg(long, required_unless_present = "batch")]
@@ -26,7 +35,7 @@ pub struct Args {
         allow_hyphen_values = true
     )]
     addrs: Option<String>,
-    /// Read JSON lines from stdin, write one JSON answer line per input line.
+    /// Read JSON lines from stdin, write one JSON answer line per non-blank input line (format below).
     #[arg(long, conflicts_with_all = ["op", "addrs"])]
     batch: bool,
 }
@@ -62,7 +71,7 @@ struct Line {
     addrs: Vec<u32>,
 }
 
-/// Answer one input line: the JSON to print, or the reason it is bad.
+/// Answer one input line: the JSON fields to print, or the reason it is bad.
 fn answer(line: &str) -> Result<String, String> {
     let l: Line = serde_json::from_str(line)
         .map_err(|e| format!("not {{\"op\": ..., \"addrs\": [...]}}: {e}"))?;
@@ -70,26 +79,60 @@ fn answer(line: &str) -> Result<String, String> {
     let addrs = check_addrs(op, &l.addrs).map_err(|e| e.to_string())?;
     let r = bank::report(op, &addrs);
     Ok(format!(
-        r#"{{"wavefronts":{},"ideal":{},"conflicts":{}}}"#,
+        r#""wavefronts":{},"ideal":{},"conflicts":{}"#,
         r.wavefronts,
         r.ideal,
         r.conflicts()
     ))
 }
 
+/// One input line as bytes: its answer line, or for a bad line the error line and `line K: reason`; `None` for
+/// a blank line (skipped).
+fn answer_bytes(number: usize, bytes: &[u8]) -> Option<Result<String, (String, String)>> {
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let answer = match std::str::from_utf8(bytes) {
+        Ok(text) => answer(text),
+        Err(e) => Err(format!(
+            "not UTF-8 (invalid byte at offset {})",
+            e.valid_up_to()
+        )),
+    };
+    Some(match answer {
+        Ok(fields) => Ok(format!(r#"{{"line":{number},{fields}}}"#)),
+        Err(reason) => Err((
+            format!(
+                r#"{{"line":{number},"error":{}}}"#,
+                serde_json::Value::from(reason.as_str())
+            ),
+            format!("line {number}: {reason}"),
+        )),
+    })
+}
+
 fn batch() -> Result<(), String> {
-    let stdin = std::io::stdin().lock();
+    let mut stdin = std::io::stdin().lock();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let (mut bad, mut first_bad) = (0usize, None);
-    for (i, line) in stdin.lines().enumerate() {
-        let line = line.map_err(|e| format!("reading stdin: {e}"))?;
-        let text = match answer(&line) {
-            Ok(json) => json,
-            Err(reason) => {
-                let reason = format!("line {}: {reason}", i + 1);
+    let mut buf = Vec::new();
+    for number in 1.. {
+        buf.clear();
+        let n = stdin
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("reading stdin: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        let text = match answer_bytes(number, &buf) {
+            None => continue,
+            Some(Ok(json)) => json,
+            Some(Err((json, reason))) => {
                 bad += 1;
-                first_bad.get_or_insert_with(|| reason.clone());
-                serde_json::json!({ "error": reason }).to_string()
+                first_bad.get_or_insert(reason);
+                json
             }
         };
         writeln!(out, "{text}").map_err(crate::stdout_failed)?;
@@ -98,7 +141,7 @@ fn batch() -> Result<(), String> {
     match first_bad {
         None => Ok(()),
         Some(first) => Err(format!(
-            "{bad} bad input line(s), answered with {{\"error\"}}; first: {first}"
+            "{bad} bad input line(s), answered with {{\"line\", \"error\"}}; first: {first}"
         )),
     }
 }

@@ -4,6 +4,10 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn swz(args: &[&str], stdin: &str) -> Output {
+    swz_bytes(args, stdin.as_bytes())
+}
+
+fn swz_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
         .args(args)
         .stdin(Stdio::piped())
@@ -11,12 +15,7 @@ fn swz(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run swz");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -71,17 +70,61 @@ fn batch_bad_lines_keep_one_answer_per_line_and_exit_2() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 4);
-    assert_eq!(lines[0], r#"{"wavefronts":32,"ideal":1,"conflicts":31}"#);
+    assert_eq!(
+        lines[0],
+        r#"{"line":1,"wavefronts":32,"ideal":1,"conflicts":31}"#
+    );
     assert!(
-        lines[1].starts_with(r#"{"error":"line 2: "#),
+        lines[1].starts_with(r#"{"line":2,"error":"not {"#),
         "{}",
         lines[1]
     );
     assert!(lines[2].contains("unknown op"), "{}", lines[2]);
-    assert_eq!(lines[3], lines[0]);
+    assert_eq!(lines[3], lines[0].replace(r#""line":1"#, r#""line":4"#));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("swz: 2 bad input line(s)"), "{stderr}");
+    assert!(stderr.contains("first: line 2: not {"), "{stderr}");
+}
+
+/// Input is bytes: an invalid UTF-8 line is one error object (with its line number) and the batch goes on; blank
+/// lines (CRLF included) are skipped, and every answer names the line it answers.
+#[test]
+fn batch_reads_bytes_skips_blank_lines_and_numbers_answers() {
+    let good = format!(
+        r#"{{"op": "lds32", "addrs": {:?}}}"#,
+        (0..32).map(|l| 4 * l).collect::<Vec<u32>>()
+    );
+    let mut input = Vec::new();
+    input.extend_from_slice(good.as_bytes());
+    input.extend_from_slice(b"\r\n\n   \r\n");
+    input.extend_from_slice(b"{\"op\": \"lds32\xff\"}\n");
+    input.extend_from_slice(good.as_bytes()); // last line without a newline
+    let out = swz_bytes(&["wavefronts", "--batch"], &input);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert_eq!(lines[0]["line"], 1);
+    assert_eq!(lines[0]["wavefronts"], 1);
+    assert_eq!(lines[1]["line"], 4);
+    assert_eq!(lines[1]["error"], "not UTF-8 (invalid byte at offset 13)");
+    assert_eq!(lines[2]["line"], 5);
+    assert_eq!(lines[2]["conflicts"], 0);
+    // Only blank lines: nothing to answer, exit 0.
+    let blank = swz(&["wavefronts", "--batch"], "\n \n\t\n");
+    assert_eq!(blank.status.code(), Some(0));
+    assert!(blank.stdout.is_empty());
+    // The format is documented in --help.
+    let help = String::from_utf8(swz(&["wavefronts", "--help"], "").stdout).unwrap();
+    assert!(
+        help.contains(r#"{"line":1,"wavefronts":4,"ideal":4,"conflicts":0}"#),
+        "{help}"
+    );
+    assert!(help.contains("Blank lines are skipped"), "{help}");
 }
 
 #[test]
