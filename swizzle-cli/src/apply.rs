@@ -8,7 +8,8 @@ use swizzle_core::Swizzle;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The swizzle: `B,M,S` (e.g. `3,3,3`), `Sw<B,M,S>`, or a byte mode (`SW32`, `SW64`, `SW128`, `NONE`).
+    /// The swizzle: `B,M,S` (e.g. `3,3,3`; `S` may be negative), `Sw<B,M,S>`, or a byte mode (`SW32`, `SW64`,
+    /// `SW128`, `NONE`: byte addresses).
     #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
     swizzle: String,
     /// Offsets `A..B`: from A (included) to B (excluded).
@@ -35,14 +36,70 @@ impl Spec {
     }
 }
 
-/// Parse `--swizzle`: a byte-mode name, or anything `Swizzle::from_str` takes (the rule's message on failure).
+/// Parse `--swizzle`: a byte-mode name, or `B,M,S` / `Sw<B,M,S>` ([`parse_bms`]).
 pub fn parse_swizzle(text: &str) -> Result<Spec, String> {
     if let Some(mode) = ByteMode::from_name(text.trim()) {
         return Ok(Spec::Mode(mode));
     }
-    text.parse::<Swizzle>()
+    parse_bms(text)
         .map(Spec::Plain)
         .map_err(|e| format!("--swizzle: {e}"))
+}
+
+/// The byte modes as a list for messages: `NONE, SW32, SW64, SW128`.
+fn mode_names() -> String {
+    ByteMode::ALL.map(|m| m.name()).join(", ")
+}
+
+/// `B,M,S` or `Sw<B,M,S>`, with a message that names what is wrong: a mis-spelled byte mode, a field that is not
+/// an integer, a negative `B` or `M`, a number out of range; otherwise the swizzle rule's own message.
+pub fn parse_bms(text: &str) -> Result<Swizzle, String> {
+    let t = text.trim();
+    let inner = t
+        .strip_prefix("Sw<")
+        .and_then(|r| r.strip_suffix('>'))
+        .unwrap_or(t);
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    if parts.len() != 3 {
+        let upper = t.to_ascii_uppercase();
+        if ByteMode::from_name(&upper).is_some() {
+            return Err(format!(
+                "{t:?}: byte modes are upper-case, did you mean {upper}? (modes: {})",
+                mode_names()
+            ));
+        }
+        if upper.starts_with("SW") || upper == "NONE" {
+            return Err(format!(
+                "unknown byte mode {t:?}: expected one of {} (they act on byte addresses)",
+                mode_names()
+            ));
+        }
+        return Err(format!(
+            "expected B,M,S (e.g. 3,3,3), Sw<B,M,S>, or a byte mode ({}), got {t:?}",
+            mode_names()
+        ));
+    }
+    let mut fields = [0i64; 3];
+    for (i, (key, part)) in ["B", "M", "S"].iter().zip(&parts).enumerate() {
+        let digits = part.strip_prefix('-').unwrap_or(part);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("{key} = {part:?} is not an integer (in {t:?})"));
+        }
+        let n: i64 = part
+            .parse()
+            .map_err(|_| format!("{key} = {part} is out of range: B + M + |S| must be <= 32"))?;
+        if n < 0 && *key != "S" {
+            return Err(format!("{key} must be >= 0, got {n}"));
+        }
+        if n.unsigned_abs() > 32 {
+            return Err(format!(
+                "{key} = {n} is out of range: B + M + |S| must be <= 32"
+            ));
+        }
+        fields[i] = n;
+    }
+    Swizzle::try_new(fields[0] as u32, fields[1] as u32, fields[2] as i32)
+        .map_err(|e| e.to_string())
 }
 
 /// Parse `A..B` into the half-open range of `u32` offsets (`B <= u32::MAX`).

@@ -16,6 +16,29 @@ pub fn parse_tile_dims(text: &str) -> Result<(u32, u32), String> {
         .ok_or_else(|| format!("--tile: expected ROWSxCOLS (e.g. 64x64), got {text:?}"))
 }
 
+/// A byte count (`--pad`): a non-negative integer. Negative numbers reach this parser (`allow_hyphen_values`) so
+/// the message is about the value, not an "unexpected argument '-1'".
+pub fn parse_bytes(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<i64>() {
+        Ok(n) if n < 0 => Err(format!("expected a byte count >= 0, got {n}")),
+        Ok(n) => u32::try_from(n).map_err(|_| format!("{n} bytes is out of range")),
+        Err(_) => Err(format!(
+            "expected a byte count (an integer >= 0), got {text:?}"
+        )),
+    }
+}
+
+/// Write `text` to `path` through a temporary file beside it (so a reader never sees half a file); errors name
+/// `flag` and the user's path, never the temporary one, and the temporary file is removed.
+pub fn write_file(flag: &str, path: &std::path::Path, text: &str) -> Result<(), String> {
+    let tmp = path.with_extension("swz-tmp");
+    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{flag}: cannot write {}: {e}", path.display())
+    })
+}
+
 /// `show`, `check` and `synth` walk a tile element by element or instruction by instruction: refuse tiles that
 /// could not be a block's shared memory anyway, instead of running for minutes.
 pub fn fits_smem(tile: &Tile) -> Result<(), String> {

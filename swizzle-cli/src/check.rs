@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use swizzle_core::bank::map;
 use swizzle_core::compose::{Composed, SwizzleFn};
 use swizzle_core::pattern::{Layout, Pattern, Smem};
-use swizzle_core::tile::{Order, Tile};
+use swizzle_core::tile::{Order, Tile, MAX_SMEM_BYTES};
 use swizzle_core::units::{Elem, Unit};
 use swizzle_core::Swizzle;
 
@@ -81,7 +81,7 @@ pub struct Args {
     #[arg(long, value_name = "B,M,S", requires = "swizzle")]
     then: Option<String>,
     /// Pad each row by this many bytes instead of swizzling.
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true, value_parser = crate::args::parse_bytes)]
     pad: Option<u32>,
     /// Write the bank map of the worst instruction as SVG.
     #[arg(long, value_name = "FILE")]
@@ -105,7 +105,7 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
     let swizzle = match &args.then {
         None => SwizzleFn::Single(first),
         Some(t) => {
-            let second: Swizzle = t.parse().map_err(|e| format!("--then: {e}"))?;
+            let second: Swizzle = crate::apply::parse_bms(t).map_err(|e| format!("--then: {e}"))?;
             if unit == Unit::Bytes {
                 return Err(
                     "--then: give --swizzle as B,M,S (element offsets) when adding a second layer"
@@ -121,6 +121,12 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
 pub fn run(args: Args) -> Result<crate::Verdict, String> {
     let (plain, patterns) = args.tile.parse()?;
     let smem = plain.with_layout(layout(&args, plain.tile.elem)?);
+    if smem.bytes() > MAX_SMEM_BYTES as u64 {
+        return Err(format!(
+            "--pad: {smem} occupies {} bytes; one block's shared memory holds at most {MAX_SMEM_BYTES} (227 KiB on sm_90)",
+            smem.bytes()
+        ));
+    }
     let mut worst: Option<(u64, String, swizzle_core::bank::Report)> = None;
     let mut conflicting: Vec<String> = Vec::new();
     outln!("{smem}");
@@ -147,11 +153,7 @@ pub fn run(args: Args) -> Result<crate::Verdict, String> {
         }
     }
     if let (Some(path), Some((_, title, rep))) = (&args.svg, &worst) {
-        let tmp = path.with_extension("svg.tmp");
-        std::fs::write(&tmp, map::svg(rep, title))
-            .map_err(|e| format!("--svg: writing {}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path)
-            .map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
+        crate::args::write_file("--svg", path, &map::svg(rep, title))?;
     }
     Ok(if conflicting.is_empty() {
         crate::Verdict::Clean

@@ -4,6 +4,10 @@
 //! `--grid` is the TILE grid. Every order launches exactly that grid except `cutlass`, which launches
 //! `(GX << log_tile) x ceil(GY / 2^log_tile)` blocks; its padding blocks compute nothing and print as `bid - -`.
 //! Bad input is one line on stderr and exit code 2 (see `main.rs`).
+//!
+//! Limits: the launch grid must be launchable (`gridDim.y <= 65535`; `gridDim.x <= 2^31 - 1` is the order's own
+//! check), and a grid of more than [`MAX_LINES`] blocks is refused unless `--all` (print them all) or `--limit N`
+//! (print the first N) says what is wanted: `65535x65535` would be 4.3 billion lines.
 use std::io::Write;
 use swizzle_core::raster::{Grid, Raster};
 
@@ -15,17 +19,30 @@ use swizzle_core::raster::{Grid, Raster};
                         swz raster --order cutlass:2 --grid 5x3\n  swz raster --order morton --grid 16x8"
 )]
 pub struct Args {
-    /// The order: identity, strip, cutlass, group-m, serpentine, morton, diagonal. The parameter may be given
-    /// here (`strip:4`, `strip(tile=4)`) or with --tile.
+    /// The order: identity, strip, cutlass, group-m (also group_m), serpentine, morton, diagonal. The parameter may
+    /// be given here (`strip:4`, `strip(tile=4)`, `group-m(group=8)`) or with --tile.
     #[arg(long, value_name = "ORDER")]
     order: String,
-    /// The order's parameter: tile (strip), log_tile (cutlass), group (group-m), panel (serpentine).
-    #[arg(long, value_name = "T", visible_aliases = ["log-tile", "group", "panel"])]
+    /// The order's parameter: tile (strip), log-tile (cutlass), group (group-m), panel (serpentine). Each may
+    /// also be spelled as the macro spells it (log_tile, group_m).
+    #[arg(long, value_name = "T", visible_aliases = ["log-tile", "group", "panel"], aliases = ["log_tile", "group_m", "group-m"])]
     tile: Option<u32>,
     /// The tile grid, GXxGY (e.g. 32x8).
     #[arg(long, value_name = "GXxGY")]
     grid: String,
+    /// Print only the first N launched blocks.
+    #[arg(long, value_name = "N", conflicts_with = "all")]
+    limit: Option<u64>,
+    /// Print every launched block even when there are more than 1048576.
+    #[arg(long)]
+    all: bool,
 }
+
+/// Most blocks printed without `--all` or `--limit`.
+pub const MAX_LINES: u64 = 1 << 20;
+
+/// CUDA's limit on `gridDim.y` (and `.z`).
+pub const MAX_GRID_Y: u32 = 65535;
 
 /// The raster named by `--order` and `--tile` (the parameter given once, in either place).
 pub fn parse_order(order: &str, tile: Option<u32>) -> Result<Raster, String> {
@@ -46,7 +63,26 @@ pub fn run(args: Args) -> Result<(), String> {
     let raster = parse_order(&args.order, args.tile)?;
     let grid: Grid = args.grid.parse().map_err(|e| format!("--grid: {e}"))?;
     raster.validate(grid).map_err(|e| e.to_string())?;
-    let launched = raster.launch_grid(grid).blocks() as u32;
+    let launch = raster.launch_grid(grid);
+    if launch.y > MAX_GRID_Y {
+        return Err(format!(
+            "--grid {grid}: launch grid {launch} has gridDim.y = {} > {MAX_GRID_Y}, CUDA's limit (put the long side \
+             along x)",
+            launch.y
+        ));
+    }
+    let blocks = launch.blocks();
+    if blocks > u32::MAX as u64 {
+        return Err(format!(
+            "--grid {grid}: launch grid {launch} has {blocks} blocks, more than a 32-bit block index reaches"
+        ));
+    }
+    if blocks > MAX_LINES && !args.all && args.limit.is_none() {
+        return Err(format!(
+            "--grid {grid}: {blocks} blocks, more than {MAX_LINES} lines; add --limit N for the first N, or --all"
+        ));
+    }
+    let launched = blocks.min(args.limit.unwrap_or(u64::MAX)) as u32;
 
     // A closed pipe (`swz raster ... | head`) ends the program quietly inside `stdout_failed`.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

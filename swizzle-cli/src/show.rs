@@ -75,11 +75,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let color = Color::parse(&args.color)?;
     out!("{}", grid(&st));
     if let Some(path) = &args.svg {
-        let tmp = path.with_extension("svg.tmp");
-        std::fs::write(&tmp, svg(&st, color))
-            .map_err(|e| format!("--svg: writing {}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path)
-            .map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
+        crate::args::write_file("--svg", path, &svg(&st, color))?;
     }
     Ok(())
 }

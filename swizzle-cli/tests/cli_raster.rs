@@ -184,3 +184,71 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// Raster parameters are spelled one way in the docs (`group-m`, `--group`, as `Display` prints
+/// `group-m(group=8)`), and the macro's spellings (`group_m`, `log_tile`) are accepted too.
+#[test]
+fn macro_and_cli_spellings_are_both_accepted() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_swz"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let documented = run(&[
+        "raster", "--order", "group-m", "--group", "2", "--grid", "3x4",
+    ]);
+    for args in [
+        &[
+            "raster", "--order", "group_m", "--group", "2", "--grid", "3x4",
+        ][..],
+        &[
+            "raster",
+            "--order",
+            "group-m",
+            "--group-m",
+            "2",
+            "--grid",
+            "3x4",
+        ][..],
+        &[
+            "raster",
+            "--order",
+            "group_m",
+            "--group_m",
+            "2",
+            "--grid",
+            "3x4",
+        ][..],
+        &["raster", "--order", "group-m:2", "--grid", "3x4"][..],
+        &["raster", "--order", "group-m(group=2)", "--grid", "3x4"][..],
+    ] {
+        assert_eq!(run(args), documented, "{args:?}");
+    }
+    assert_eq!(
+        run(&[
+            "raster",
+            "--order",
+            "cutlass",
+            "--log_tile",
+            "1",
+            "--grid",
+            "3x4"
+        ]),
+        run(&[
+            "raster",
+            "--order",
+            "cutlass",
+            "--log-tile",
+            "1",
+            "--grid",
+            "3x4"
+        ])
+    );
+}

@@ -411,6 +411,17 @@ pub struct ParsePatternError(pub String);
 
 impl fmt::Display for ParsePatternError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A known name with a bad view: the column count is what is wrong.
+        if let Some((name, cols)) = self.0.trim().split_once('@') {
+            if Pattern::ALL.iter().any(|p| p.name() == name.trim()) {
+                return write!(
+                    f,
+                    "pattern {:?}: @COLS is the row width (in elements) to view the tile's memory as, a whole \
+                     number >= 1; got {cols:?}",
+                    self.0
+                );
+            }
+        }
         let names: Vec<&str> = Pattern::ALL.iter().map(|p| p.name()).collect();
         write!(
             f,
