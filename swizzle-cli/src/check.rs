@@ -120,7 +120,7 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
 
 pub fn run(args: Args) -> Result<crate::Verdict, String> {
     let (plain, patterns) = args.tile.parse()?;
-    let smem = plain.with_layout(layout(&args, plain.tile.elem)?);
+    let smem = plain.with_layout(layout(&args, plain.tile().elem)?);
     if smem.bytes() > MAX_SMEM_BYTES as u64 {
         return Err(format!(
             "--pad: {smem} occupies {} bytes; one block's shared memory holds at most {MAX_SMEM_BYTES} (227 KiB on sm_90)",

@@ -41,7 +41,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     Ok(match s.answer {
         Answer::Impossible { .. } => Verdict::Conflicts(format!(
             "no conflict-free XOR swizzle for {} (see the best candidate above)",
-            smem.tile
+            smem.tile()
         )),
         _ => Verdict::Clean,
     })

@@ -38,6 +38,11 @@
 //! assert!(text.contains("return raster_strip(bid, gx, gy, 4u);"));
 //! ```
 
+mod spec;
+
+pub use spec::{layout_type, swizzle_type, Spec, CUDA_LAYOUT};
+
+use crate::pattern::Smem;
 use crate::raster::{self, Raster, RasterError};
 use crate::swizzle::cuda_swizzle_template;
 use crate::Swizzle;
@@ -59,6 +64,9 @@ pub const HEADER_NAME: &str = "swz.cuh";
 pub struct Header {
     swizzles: Vec<(String, Swizzle)>,
     rasters: Vec<(String, Raster)>,
+    /// Named layouts and spec structs, rendered (see `cuda/spec.rs`), with the toolkit headers they need.
+    specs: Vec<(String, String)>,
+    includes: Vec<&'static str>,
     /// Include guard of the named specs; `None`: derived from their text ([`spec_guard`]).
     guard: Option<String>,
 }
@@ -132,6 +140,39 @@ impl Header {
         Ok(self)
     }
 
+    /// Add `using NAME = swz::Layout<...>;` for a shared-memory layout. Panics on a bad name.
+    pub fn layout(self, name: &str, smem: Smem) -> Header {
+        self.try_layout(name, smem)
+            .unwrap_or_else(|e| panic!("Header::layout: {e}"))
+    }
+
+    /// [`Header::layout`], returning the reason a name is refused.
+    pub fn try_layout(mut self, name: &str, smem: Smem) -> Result<Header, HeaderError> {
+        self.check_name(name)?;
+        let text = format!("\n// {smem}\nusing {name} = {};\n", layout_type(&smem));
+        self.specs.push((name.to_string(), text));
+        Ok(self)
+    }
+
+    /// Add a kernel's whole spec as `struct NAME { ... };` (see [`Spec`]). Panics on a bad name.
+    pub fn spec(self, spec: Spec) -> Header {
+        self.try_spec(spec)
+            .unwrap_or_else(|e| panic!("Header::spec: {e}"))
+    }
+
+    /// [`Header::spec`], returning the reason a name is refused.
+    pub fn try_spec(mut self, spec: Spec) -> Result<Header, HeaderError> {
+        self.check_name(spec.name())?;
+        spec.validate()?;
+        for h in spec.includes() {
+            if !self.includes.contains(&h) {
+                self.includes.push(h);
+            }
+        }
+        self.specs.push((spec.name().to_string(), spec.render()));
+        Ok(self)
+    }
+
     /// Set the include guard of the named specs (default: derived from their contents, see [`spec_guard`]).
     /// The name must be a usable macro name: an identifier, not reserved, not one of the header's own.
     ///
@@ -160,6 +201,7 @@ impl Header {
             .iter()
             .map(|(n, _)| n)
             .chain(self.rasters.iter().map(|(n, _)| n))
+            .chain(self.specs.iter().map(|(n, _)| n))
             .any(|n| n == name)
         {
             return Err(HeaderError::Duplicate(name.to_string()));
@@ -173,6 +215,8 @@ impl Header {
         out.push_str(&PRELUDE.replace("@VERSION@", env!("CARGO_PKG_VERSION")));
         out.push_str("namespace swz {\n\n// ---- XOR swizzle (swizzle_core::swizzle) ----\n\n");
         out.push_str(&cuda_swizzle_template());
+        out.push_str("\n\n// ---- shared-memory layouts (swizzle_core::pattern::Smem) ----\n\n");
+        out.push_str(CUDA_LAYOUT);
         out.push_str("\n\n// ---- threadblock orders (swizzle_core::raster) ----\n\n");
         out.push_str(TYPES);
         for f in raster::CUDA_FUNCTIONS {
@@ -187,8 +231,18 @@ impl Header {
         let specs = self.named_specs();
         if !specs.is_empty() {
             let guard = self.guard.clone().unwrap_or_else(|| spec_guard(&specs));
+            // The toolkit headers the specs need go inside the specs' guard: the library guard may already be
+            // defined by a header with other specs.
+            let mut includes = String::new();
+            if !self.includes.is_empty() {
+                includes.push_str("#if defined(__CUDACC__) || defined(__CUDACC_RTC__)\n");
+                for h in &self.includes {
+                    includes.push_str(&format!("#include <{h}>\n"));
+                }
+                includes.push_str("#endif\n\n");
+            }
             out.push_str(&format!(
-                "\n// ---- named specs ----\n#ifndef {guard}\n#define {guard}\n\nnamespace swz {{\n{specs}\n}}  // namespace swz\n\n#endif  // {guard}\n"
+                "\n// ---- named specs ----\n#ifndef {guard}\n#define {guard}\n\n{includes}namespace swz {{\n{specs}\n}}  // namespace swz\n\n#endif  // {guard}\n"
             ));
         }
         out
@@ -205,6 +259,9 @@ impl Header {
         }
         for (name, r) in &self.rasters {
             out.push_str(&raster_alias(name, r));
+        }
+        for (_, text) in &self.specs {
+            out.push_str(text);
         }
         out
     }
@@ -258,8 +315,10 @@ fn header_defines(name: &str) -> bool {
 }
 
 /// Names the header defines in `namespace swz` (besides every `raster_*`), refused for named specs.
-const RESERVED: [&str; 13] = [
+const RESERVED: [&str; 15] = [
     "Swizzle",
+    "Layout",
+    "Compose",
     "Tile",
     "LaunchGrid",
     "detail",

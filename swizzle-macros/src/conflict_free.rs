@@ -1,5 +1,5 @@
-//! `assert_conflict_free!(SMEM, PATTERN, ...)`: a `const _: ()` that evaluates swizzle-core's checks on the tile
-//! and each pattern, so a conflict fails the build. Written as a proc macro (not `macro_rules!`) for one reason:
+//! `assert_conflict_free!(SMEM, ACCESS, ...)`: a `const _: ()` that evaluates swizzle-core's checks on the tile
+//! and each access (a `WarpAccess`, or a `Pattern`: both have `.warp()`), so a conflict fails the build. Written as a proc macro (not `macro_rules!`) for one reason:
 //! each check's `panic!` carries the span of its own argument, so the compiler's error points at the pattern that
 //! conflicts (or at the tile, when the tile itself is too large), not at the whole call.
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
@@ -49,7 +49,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let checks = patterns.iter().map(|p| {
         let panic = panic_at(p, &text);
         quote_spanned! {p.span()=>
-            if let ::core::option::Option::Some(#text) = ::swizzle_core::verify::check(&#var, #p).as_str() {
+            if let ::core::option::Option::Some(#text) = ::swizzle_core::verify::check_warp(&#var, &(#p).warp()).as_str() {
                 #panic
             }
         }
