@@ -193,17 +193,16 @@ impl Variant {
         }
     }
 
-    /// The named layouts the kernel indexes through (C++ name, layout).
+    /// The named layouts the kernels index through (C++ name, layout): all four problems' buffers, shipped or
+    /// unswizzled (one `.cu` holds the four kernels, so one header serves them all).
     pub fn layouts(&self) -> Vec<(&'static str, Smem)> {
-        match self.problem {
-            Problem::Power => vec![("P1Smem", self.keep(P1))],
-            Problem::Halves => vec![("P2Smem", self.keep(P2))],
-            Problem::TwoModes => vec![("P21Smem", self.keep(P21))],
-            Problem::Interleaved => vec![
-                ("P31Mode1", self.keep(P31_MODE1)),
-                ("P31Mode2", self.keep(P31_MODE2)),
-            ],
-        }
+        vec![
+            ("P1Smem", self.keep(P1)),
+            ("P2Smem", self.keep(P2)),
+            ("P21Smem", self.keep(P21)),
+            ("P31Mode1", self.keep(P31_MODE1)),
+            ("P31Mode2", self.keep(P31_MODE2)),
+        ]
     }
 
     /// Every shared-memory instruction one launch issues, as data (`n` = 1.1's power; ignored by the others).
@@ -557,10 +556,10 @@ pub fn max_rel_err(got: &[f32], want: &[f32]) -> f64 {
 }
 
 /// The tolerance each output is held to: f32 outputs differ from the host only by summation order (16 products
-/// of f16 values: well under 1e-5 relative); f16 outputs add one f16 rounding (2^-11 relative).
+/// of f16 values; the tensor cores may round the sum differently: under 1e-4); f16 outputs add one f16 rounding (2^-11 relative).
 pub fn tolerance(problem: Problem) -> f64 {
     match problem {
-        Problem::Halves | Problem::TwoModes => 1e-5,
+        Problem::Halves | Problem::TwoModes => 1e-4,
         // 1.1 rounds after every step exactly as the host does; summation order can flip a rounding, which then
         // propagates contracted (the matrix is stochastic): a few f16 ulps.
         Problem::Power => 4e-3,
