@@ -96,7 +96,11 @@ fn compare(paths: &[&str]) -> Result<bool, String> {
     }
     let vs = Variant::all();
     if rows.len() != vs.len() {
-        return Err(format!("{} profiled launches for {} variants", rows.len(), vs.len()));
+        return Err(format!(
+            "{} profiled launches for {} variants",
+            rows.len(),
+            vs.len()
+        ));
     }
     let mut ok = true;
     println!("| variant | ldmatrix instr | lds wavefronts | sts wavefronts | ld excess (ldmatrix + lds) | st excess (stmatrix + sts) | all smem wavefronts |");
@@ -108,8 +112,14 @@ fn compare(paths: &[&str]) -> Result<bool, String> {
         let get = |k: &str| m.get(k).copied().unwrap_or(f64::NAN);
         let cells = [
             (get("smsp__inst_executed_op_ldsm.sum"), ldsm.0),
-            (get("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), lds.1),
-            (get("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), sts.1),
+            (
+                get("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+                lds.1,
+            ),
+            (
+                get("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+                sts.1,
+            ),
             (
                 get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
                 ldsm.1 - ldsm.2 + lds.1 - lds.2,
