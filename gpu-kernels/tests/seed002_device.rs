@@ -1,39 +1,23 @@
-//! Seed 002's four problems on the GPU against host references: random inputs (fresh seeds per run), poisoned
-//! outputs, shipped layouts and the unswizzled baselines (same kernels, identity layouts: same answers).
+//! Seed 002's four problems on the GPU against host references, through the frame's verification runner:
+//! seeded random inputs (1.1: a random row-stochastic matrix), outputs poisoned with 0xFF, shipped layouts and the
+//! unswizzled baselines (same kernels, identity layouts: same answers). 1.1 runs with n in 1, 2, 3, 7, 16, 64,
+//! 100 (the sizes are `16x16xn`).
 
-use gpu_kernels::seed002::{self, Problem, Variant};
+use gpu_kernels::frame::{verify, Family, Size};
+use gpu_kernels::seed002::{Problem, Variant, SEED002};
 use gpu_kernels::Gpu;
 
 fn gpu() -> Gpu {
     Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
 }
 
-fn check(gpu: &Gpu, v: Variant, n: u32, seed: u64) -> Option<String> {
-    let outs = seed002::run(gpu, v, n, seed).unwrap_or_else(|e| panic!("{}: {e}", v.name()));
-    let tol = seed002::tolerance(v.problem);
-    for (i, (got, want)) in outs.iter().enumerate() {
-        let err = seed002::max_rel_err(got, want);
-        eprintln!(
-            "{} n={n} seed={seed} output {i}: max rel err {err:.2e} (tolerance {tol:.0e})",
-            v.name()
-        );
-        if !(err <= tol) {
-            return Some(format!(
-                "{} n={n} seed={seed} output {i}: {err:.3e} > {tol:.0e}",
-                v.name()
-            ));
-        }
-    }
-    None
-}
-
-fn check_all(problem: Problem, ns: &[u32]) {
+fn check(problem: Problem) {
     let gpu = gpu();
     let mut failures = Vec::new();
     for v in [Variant::shipped(problem), Variant::baseline(problem)] {
-        for &n in ns {
-            for seed in [1u64, 2, 3] {
-                failures.extend(check(&gpu, v, n, seed * 7919 + n as u64));
+        for size in SEED002.verify_sizes() {
+            if let Err(e) = verify::verify(&gpu, &SEED002, &v, size) {
+                failures.push(e.to_string());
             }
         }
     }
@@ -43,33 +27,34 @@ fn check_all(problem: Problem, ns: &[u32]) {
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn power_1_1() {
-    check_all(Problem::Power, &[1, 2, 3, 7, 16, 64, 100]);
+    check(Problem::Power);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn halves_1_2() {
-    check_all(Problem::Halves, &[1]);
+    check(Problem::Halves);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn two_modes_2_1() {
-    check_all(Problem::TwoModes, &[1]);
+    check(Problem::TwoModes);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn interleaved_3_1() {
-    check_all(Problem::Interleaved, &[1]);
+    check(Problem::Interleaved);
 }
 
-/// One launch of every variant, for compute-sanitizer (memcheck, racecheck, synccheck).
+/// The whole family through the registry (what `swz report` runs), and one launch of every variant for
+/// compute-sanitizer (memcheck, racecheck, synccheck).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn sanitizer_pass() {
     let gpu = gpu();
     for v in Variant::all() {
-        assert_eq!(check(&gpu, v, 3, 11), None);
+        verify::verify(&gpu, &SEED002, &v, Size::mnk(16, 16, 3)).unwrap_or_else(|e| panic!("{e}"));
     }
 }

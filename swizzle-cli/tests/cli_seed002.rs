@@ -2,7 +2,7 @@
 //! (`gpu_kernels::seed002`): the answer a user gets from the CLI is the layout the kernel indexes through.
 use gpu_kernels::seed002;
 use std::process::Command;
-use swizzle_core::pattern::{Layout, Smem};
+use swizzle_core::Smem;
 
 fn synth(tile: &str, patterns: &[&str]) -> String {
     let mut args = vec!["synth", "--tile", tile, "--elem", "f16"];
@@ -29,10 +29,8 @@ fn synth(tile: &str, patterns: &[&str]) -> String {
 }
 
 fn shipped(smem: Smem) -> String {
-    match smem.layout {
-        Layout::Swizzled { swizzle, .. } => swizzle.to_string(),
-        Layout::Padded { .. } => panic!("a padded layout"),
-    }
+    assert_eq!(smem.pad_bytes(), 0, "a padded layout");
+    smem.swizzle().to_string()
 }
 
 #[test]

@@ -3,47 +3,41 @@
 //! order) with the bank model's predictions from the same variants' declared accesses and prints a markdown
 //! table. Exit 1 if any ldmatrix or store count differs from the prediction.
 
-use gpu_kernels::seed002::{self, Variant};
+use gpu_kernels::frame::{verify::verify, Family, Size};
+use gpu_kernels::seed002::{Variant, SEED002};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
+use swizzle_core::bank::Op;
 
 const N: u32 = 8;
 
-/// Predicted (instructions, wavefronts, ideal) per kind: "ldsm", "lds", "sts" (sts128 + stmatrix).
+/// Predicted (instructions, wavefronts, ideal) per kind: "ldsm", "stsm", "lds", "sts".
 fn predict(v: Variant) -> BTreeMap<&'static str, (u64, u64, u64)> {
     let mut m = BTreeMap::new();
-    for a in v.accesses(N) {
-        let key = if a.is_ldmatrix() {
-            "ldsm"
-        } else if a.is_store() {
-            if matches!(
-                a.pattern.op(a.smem.tile.elem),
-                swizzle_core::bank::Op::Stmatrix { .. }
-            ) {
-                "stsm"
-            } else {
-                "sts"
-            }
-        } else {
-            "lds"
+    for (a, times) in v.uses_per_launch(N) {
+        let key = match a.access.op(&a.smem) {
+            Op::Ldmatrix { .. } => "ldsm",
+            Op::Stmatrix { .. } => "stsm",
+            Op::Lds(_) => "lds",
+            Op::Sts(_) => "sts",
         };
-        let (i, w, id) = a.cost();
+        let r = a.access.report(&a.smem);
+        let t = times as u64;
         let e = m.entry(key).or_insert((0, 0, 0));
-        *e = (e.0 + i, e.1 + w, e.2 + id);
+        *e = (
+            e.0 + r.instructions as u64 * t,
+            e.1 + r.wavefronts * t,
+            e.2 + r.ideal * t,
+        );
     }
     m
 }
 
+/// One verified launch of every variant, in [`Variant::all`] order (what `compare` expects from ncu).
 fn run() -> Result<(), String> {
     let gpu = gpu_kernels::Gpu::open(0).map_err(|e| e.to_string())?;
     for v in Variant::all() {
-        let outs = seed002::run(&gpu, v, N, 5).map_err(|e| format!("{}: {e}", v.name()))?;
-        for (got, want) in &outs {
-            let err = seed002::max_rel_err(got, want);
-            if !(err <= seed002::tolerance(v.problem)) {
-                return Err(format!("{}: wrong result ({err:.2e})", v.name()));
-            }
-        }
+        verify(&gpu, &SEED002, &v, Size::mnk(16, 16, N)).map_err(|e| e.to_string())?;
         eprintln!("ran {}", v.name());
     }
     Ok(())
@@ -154,7 +148,7 @@ fn main() -> ExitCode {
         ["compare", ref paths @ ..] if !paths.is_empty() => compare(paths),
         ["header"] => {
             for v in Variant::all() {
-                println!("// ==== {}\n{}", v.name(), v.header());
+                println!("// ==== {}\n{}", v.name(), SEED002.header(&v).render());
             }
             Ok(true)
         }
