@@ -3,7 +3,7 @@
 //! and a percentage of the peer. How one number is made (rotation over > L2, warm-up, CUDA events, median) is
 //! [`crate::bench::time`].
 
-use super::verify::{launch, random_inputs, DeviceBufs};
+use super::verify::{launch, DeviceBufs};
 use super::{Family, Peer, Size};
 use crate::bench::{self, BenchConfig, Progress, Row, Stats, Table};
 use crate::runtime::{Error, Gpu, Result};
@@ -75,7 +75,7 @@ pub fn time_spec<F: Family>(
     let buffers = family.buffers(spec, size);
     let set_bytes: usize = buffers.iter().map(|b| b.bytes()).sum();
     let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
-    let inputs = random_inputs(&buffers, size);
+    let inputs = family.inputs(spec, size, &buffers);
     let mut dev = (0..sets)
         .map(|_| DeviceBufs::new(gpu, buffers.clone(), &inputs))
         .collect::<Result<Vec<_>>>()?;

@@ -236,7 +236,7 @@ pub struct SpecAccess {
 }
 
 /// Most access kinds one spec may list.
-pub const MAX_ACCESSES: usize = 8;
+pub const MAX_ACCESSES: usize = 16;
 
 /// A spec's [`SpecAccess`]es, built in `const` (`Accesses::new().with(..).with(..)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,6 +322,11 @@ pub trait Family: Sync + Send + 'static {
     }
     /// The buffers, inputs and outputs, in the order [`Arg::Buf`] indexes them.
     fn buffers(&self, spec: &Self::Spec, size: Size) -> Vec<Buffer>;
+    /// The host inputs for `size` (one per [`Role::Input`] buffer). Default: seeded random values
+    /// ([`verify::random_inputs`]); a family whose problem needs bounded or structured inputs overrides it.
+    fn inputs(&self, _spec: &Self::Spec, size: Size, buffers: &[Buffer]) -> Vec<HostBuf> {
+        verify::random_inputs(buffers, size)
+    }
     /// Grid, block, shared memory and arguments for `size`. An error for a size the variant cannot run.
     fn launch(&self, spec: &Self::Spec, size: Size) -> Result<Launch>;
     /// The expected outputs (one per [`Role::Output`] buffer, in order) for `inputs` (one per input buffer).

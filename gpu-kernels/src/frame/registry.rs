@@ -6,13 +6,16 @@
 
 use super::bench::sweep;
 use super::profile::{predictions, SpecPrediction};
-use super::verify::{launch, random_inputs, verify, DeviceBufs};
+use super::verify::{launch, verify, DeviceBufs};
 use super::{Family, Size, SpecAccess};
 use crate::bench::{BenchConfig, Table};
 use crate::runtime::{Error, Gpu, Result};
 
 /// Every kernel family, in the order the reports print them. One line per family.
-pub static FAMILIES: &[&dyn DynFamily] = &[&crate::transpose::family::TRANSPOSE];
+pub static FAMILIES: &[&dyn DynFamily] = &[
+    &crate::transpose::family::TRANSPOSE,
+    &crate::seed002::SEED002,
+];
 
 /// The family called `name`.
 pub fn find(name: &str) -> Option<&'static dyn DynFamily> {
@@ -155,7 +158,7 @@ impl<F: Family> DynFamily for F {
             l.config.shared_mem_bytes = bytes;
         }
         let buffers = self.buffers(&spec, size);
-        let inputs = random_inputs(&buffers, size);
+        let inputs = self.inputs(&spec, size, &buffers);
         let mut dev = DeviceBufs::new(gpu, buffers, &inputs)?;
         launch(gpu, &kernel, &l, &mut dev.bufs)?;
         gpu.sync()

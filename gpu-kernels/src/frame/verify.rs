@@ -117,7 +117,7 @@ pub fn launch(gpu: &Gpu, kernel: &Kernel, l: &Launch, bufs: &mut [CudaSlice<u8>]
 pub fn verify<F: Family>(gpu: &Gpu, family: &F, spec: &F::Spec, size: Size) -> Result<()> {
     let what = || format!("{} {} on {size}", family.name(), family.spec_name(spec));
     let buffers = family.buffers(spec, size);
-    let inputs = random_inputs(&buffers, size);
+    let inputs = family.inputs(spec, size, &buffers);
     let kernel = family.prepare(gpu, spec, &[])?;
     let l = family.launch(spec, size)?;
     let mut dev = DeviceBufs::new(gpu, buffers.clone(), &inputs)?;
