@@ -1,10 +1,13 @@
-//! `swz emit-header [-o FILE] [--swizzle NAME=B,M,S ...] [--raster NAME=ORDER[:PARAM] ...] [--guard MACRO]`: write
-//! the generated CUDA/C++ header (`swizzle_core::cuda`) to stdout or FILE, with optional named specs.
+//! `swz emit-header [-o FILE] [--swizzle NAME=B,M,S ...] [--raster NAME=ORDER[:PARAM] ...] [--layout ...]
+//! [--guard MACRO]`: write the generated CUDA/C++ header (`swizzle_core::cuda`) to stdout or FILE, with optional
+//! named specs.
 //!
 //! Bad input is one line on stderr and exit code 2 (see `main.rs`).
 use std::path::PathBuf;
 use swizzle_core::cuda::Header;
 use swizzle_core::raster::Raster;
+use swizzle_core::units::Unit;
+use swizzle_core::Smem;
 
 #[derive(clap::Args)]
 #[command(
@@ -13,6 +16,9 @@ use swizzle_core::raster::Raster;
                         --swizzle SmemA=3,3,3      ->  using SmemA = swz::Swizzle<3, 3, 3>;\n  \
                         --raster GemmOrder=strip:4 ->  struct GemmOrder { tile_of(bid, gx, gy); launch_grid(gx, gy); \
                         here(); }\n\n\
+                        --layout A=64x64:f16:3,3,3 ->  using A = swz::Layout<64, 64, 2, false, swz::Swizzle<3, 3, 3>, 2, 0>; \
+                        (A::offset(row, col), A::byte_offset, A::BYTES; unit and padding are template arguments)\n  \
+                        --swizzle A=SW128 needs --unit (bytes, or the element type whose offsets it acts on)\n\n\
                         Names must be C++ identifiers that are not keywords, not reserved (`_Foo`, `__x`) and not \
                         the header's own (Swizzle, Tile, uint32_t, raster_*, ...). Include guards: the library part \
                         is guarded by SWZ_CUH_LIBRARY, the named specs by SWZ_SPECS_<hash of their text> (or \
@@ -29,6 +35,19 @@ pub struct Args {
     /// A named raster, NAME=ORDER[:PARAM] (e.g. GemmOrder=strip:4, T=diagonal); repeatable.
     #[arg(long, value_name = "NAME=ORDER[:PARAM]")]
     raster: Vec<String>,
+    /// A named shared-memory layout, NAME=ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col] (SWIZZLE: none,
+    /// B,M,S, B,M,S+B,M,S, or SW32/SW64/SW128 on bytes); emits `using NAME = swz::Layout<...>` with
+    /// `offset(row, col)`; repeatable.
+    #[arg(
+        long,
+        value_name = "NAME=ROWSxCOLS:ELEM:SWIZZLE[:pad=P]",
+        allow_hyphen_values = true
+    )]
+    layout: Vec<String>,
+    /// The unit a byte-mode `--swizzle` (SW32/SW64/SW128) is emitted for: `bytes` (byte addresses) or an element
+    /// type (its element offsets). Required for byte modes: a bare `swz::Swizzle` does not say what it counts.
+    #[arg(long, value_name = "UNIT")]
+    unit: Option<String>,
     /// Include guard of the named specs (default: SWZ_SPECS_ and a hash of their text). The library part always
     /// has the guard SWZ_CUH_LIBRARY, so several generated headers can be included together.
     #[arg(long, value_name = "MACRO")]
@@ -42,16 +61,35 @@ fn named<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str), String> {
         .ok_or_else(|| format!("{flag}: expected NAME=VALUE, got {text:?}"))
 }
 
-/// The header the arguments describe.
-pub fn build(
+/// The header the arguments describe: named swizzles (byte modes need `unit`), rasters, layouts and the guard.
+pub fn build_with(
     swizzles: &[String],
     rasters: &[String],
+    layouts: &[String],
+    unit: Option<&str>,
     guard: Option<&str>,
 ) -> Result<Header, String> {
     let mut header = Header::new();
+    let unit = unit
+        .map(|u| {
+            Unit::from_name(&crate::args::canonical_elem(u))
+                .ok_or_else(|| format!("--unit: unknown unit {u:?} (bytes, f16, f32, ...)"))
+        })
+        .transpose()?;
     for s in swizzles {
         let (name, spec) = named("--swizzle", s)?;
-        let sw = crate::apply::parse_swizzle(spec)?.swizzle();
+        let sw = match (crate::apply::parse_swizzle(spec)?, unit) {
+            (crate::apply::Spec::Plain(sw), _) => sw,
+            (crate::apply::Spec::Mode(m), Some(u)) => m.swizzle_for(u),
+            (crate::apply::Spec::Mode(m), None) => {
+                return Err(format!(
+                    "--swizzle {name}={m}: a byte mode acts on byte addresses; say what the kernel indexes with \
+                     --unit bytes (emits {} on bytes) or --unit f16/f32/... (element offsets), or emit a whole \
+                     layout with --layout {name}=ROWSxCOLS:ELEM:{m}",
+                    m.swizzle()
+                ))
+            }
+        };
         header = header
             .try_swizzle(name, sw)
             .map_err(|e| format!("--swizzle: {e}"))?;
@@ -63,6 +101,13 @@ pub fn build(
             .try_raster(name, raster)
             .map_err(|e| format!("--raster: {e}"))?;
     }
+    for l in layouts {
+        let (name, spec) = named("--layout", l)?;
+        let smem: Smem = spec.parse().map_err(|e| format!("--layout {name}: {e}"))?;
+        header = header
+            .try_layout(name, smem)
+            .map_err(|e| format!("--layout: {e}"))?;
+    }
     if let Some(g) = guard {
         header = header.try_guard(g).map_err(|e| format!("--guard: {e}"))?;
     }
@@ -70,7 +115,14 @@ pub fn build(
 }
 
 pub fn run(args: Args) -> Result<(), String> {
-    let text = build(&args.swizzle, &args.raster, args.guard.as_deref())?.render();
+    let text = build_with(
+        &args.swizzle,
+        &args.raster,
+        &args.layout,
+        args.unit.as_deref(),
+        args.guard.as_deref(),
+    )?
+    .render();
     match &args.output {
         Some(path) => {
             std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))

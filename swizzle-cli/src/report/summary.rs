@@ -1,44 +1,58 @@
 //! The summary layer of `swz report`: one row per shipped shared-memory layout (family, kernel, layout, what each
 //! smem access costs against its ideal, verdict), printed first as a table and written as JSON by `--json`.
 //!
-//! Verdicts: `conflict-free`; `conflicts by design` for the deliberate baselines (the unpadded tiles the padded
-//! and swizzled kernels are measured against, see `gpu_kernels::transpose::smem`); `CONFLICTS` for anything else
-//! (a shipped layout that should be conflict-free and is not).
-use gpu_kernels::transpose::smem::{Access, Layout, SmemSpec, SPECS};
+//! Rows come from gpu-kernels' family registry (every family's specs and their accesses as data). Verdicts:
+//! `conflict-free`; `conflicts by design` for the deliberate baselines (specs whose family marks an access as
+//! conflicting on purpose, e.g. the unpadded transpose tiles and the unswizzled seed 002 kernels); `CONFLICTS` for
+//! anything else (a shipped layout that should be conflict-free and is not).
+use gpu_kernels::frame::{registry::SpecInfo, FAMILIES};
 use serde_json::{json, Value};
 use swizzle_core::pattern::TileReport;
 
-/// One layout of one shipped kernel.
+/// One shipped spec of one family.
 pub struct Row {
     pub family: &'static str,
     pub kernel: String,
+    /// The distinct shared-memory layouts its accesses touch.
     pub layout: String,
-    /// Per smem access: its name and the bank model's tile report.
+    /// Per smem access: its label and the bank model's tile report.
     pub accesses: Vec<(&'static str, TileReport)>,
+    /// The family declares (some of) its accesses as conflicting on purpose: a baseline.
     pub baseline: bool,
 }
 
 impl Row {
-    fn of(spec: &SmemSpec) -> Row {
-        let layout = match spec.layout() {
-            Layout::Unpadded => "unpadded".to_string(),
-            Layout::Padded => format!("padded +{} {}", spec.pad, spec.elem),
-            Layout::Swizzled => format!("{} on {}", spec.swizzle, spec.elem),
-        };
+    fn of(family: &'static str, spec: &SpecInfo) -> Row {
+        let mut layouts: Vec<String> = Vec::new();
+        for a in &spec.accesses {
+            let l = a.smem.to_string();
+            if !layouts.contains(&l) {
+                layouts.push(l);
+            }
+        }
         Row {
-            family: "transpose",
+            family,
             kernel: format!("{} {}", spec.name, spec.elem),
-            layout,
-            accesses: Access::BOTH
+            layout: layouts.join("; "),
+            accesses: spec
+                .accesses
                 .iter()
-                .map(|&a| (a.name(), spec.tile_report(a)))
+                .map(|a| (a.label, a.access.report(&a.smem)))
                 .collect(),
-            baseline: spec.layout() == Layout::Unpadded,
+            baseline: spec.accesses.iter().any(|a| !a.conflict_free),
         }
     }
 
     pub fn conflicts(&self) -> bool {
         self.accesses.iter().any(|(_, r)| r.conflicts() > 0)
+    }
+
+    /// The access with the most wavefronts per ideal wavefront.
+    fn worst(&self) -> Option<&(&'static str, TileReport)> {
+        self.accesses.iter().max_by(|(_, a), (_, b)| {
+            let r = |t: &TileReport| t.wavefronts as f64 / t.ideal.max(1) as f64;
+            r(a).total_cmp(&r(b))
+        })
     }
 
     pub fn verdict(&self) -> &'static str {
@@ -50,9 +64,17 @@ impl Row {
     }
 }
 
-/// Every shipped layout, in the order of the detailed report.
+/// Every shipped spec with shared-memory accesses, family by family, in the order of the detailed report.
 pub fn rows() -> Vec<Row> {
-    SPECS.iter().map(Row::of).collect()
+    FAMILIES
+        .iter()
+        .flat_map(|f| {
+            f.spec_infos()
+                .into_iter()
+                .filter(|s| !s.accesses.is_empty())
+                .map(move |s| Row::of(f.name(), &s))
+        })
+        .collect()
 }
 
 /// `wavefronts / ideal` as `1.00x`.
@@ -63,22 +85,18 @@ fn ratio(r: &TileReport) -> String {
 /// The summary as a markdown table, with a count line under it.
 pub fn table(rows: &[Row]) -> String {
     let mut s = String::from(
-        "| family | kernel | layout | smem write | smem read | verdict |\n|---|---|---|---:|---:|---|\n",
+        "| family | kernel | layout | worst smem access | verdict |\n|---|---|---|---|---|\n",
     );
     for r in rows {
-        let cost = |name: &str| {
-            r.accesses
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map_or("-".to_string(), |(_, t)| ratio(t))
-        };
+        let worst = r
+            .worst()
+            .map_or("-".to_string(), |(name, t)| format!("{name} {}", ratio(t)));
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} |\n",
             r.family,
             r.kernel,
             r.layout,
-            cost("write"),
-            cost("read"),
+            worst,
             r.verdict()
         ));
     }
@@ -87,7 +105,7 @@ pub fn table(rows: &[Row]) -> String {
     let bad = rows.len() - free - by_design;
     s.push_str(&format!(
         "\n{} layouts: {free} conflict-free, {by_design} conflict by design (baselines), {bad} unexpected conflicts \
-         (smem write/read: wavefronts per ideal wavefront, 1.00x = conflict-free)\n",
+         (worst smem access: wavefronts per ideal wavefront, 1.00x = conflict-free)\n",
         rows.len()
     ));
     s
