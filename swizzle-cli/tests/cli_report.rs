@@ -58,8 +58,8 @@ fn without_a_driver_report_says_layout_only_and_bench_fails_cleanly() {
     assert!(err.starts_with("swz: no CUDA driver found"), "{err}");
 }
 
-/// The report opens with one summary table (one row per shipped layout, the unpadded baselines marked as
-/// conflicting by design); the 32-row bank maps only come with `--verbose`.
+/// The report opens with one summary table (one row per shipped spec of every registered family, the baselines
+/// marked as conflicting by design); the 32-row bank maps only come with `--verbose`.
 #[test]
 fn report_starts_with_a_summary_and_keeps_bank_maps_for_verbose() {
     let out = swz(&["report", "--layout-only"]);
@@ -75,13 +75,20 @@ fn report_starts_with_a_summary_and_keeps_bank_maps_for_verbose() {
     assert_eq!(lines.next(), Some(""));
     assert_eq!(
         lines.next(),
-        Some("| family | kernel | layout | smem write | smem read | verdict |")
+        Some("| family | kernel | layout | worst smem access | verdict |")
     );
     assert!(text.contains(
-        "| transpose | smem-unpadded-t32 f32 | unpadded | 32.00x | 1.00x | conflicts by design |"
+        "| transpose | smem-unpadded-t32 f32 | 32x32 f32 row-major, unswizzled | write 32.00x | conflicts by design |"
     ));
     assert!(text.contains(
-        "| transpose | smem-swizzled-t64v4 f32 | Sw<3,2,6> on f32 | 1.00x | 1.00x | conflict-free |"
+        "| transpose | smem-swizzled-t64v4 f32 | 64x64 f32 row-major, Sw<3,2,6> on f32 | read 1.00x | conflict-free |"
+    ));
+    // Every registered family is listed, not only the transpose.
+    assert!(text.contains(
+        "| seed002 | 2.1-two-modes f16 | 16x256 f16 row-major, Sw<1,6,-2> then Sw<3,3,5> on f16 | mode 2 B 1.00x | conflict-free |"
+    ));
+    assert!(text.contains(
+        "| seed002 | 2.1-two-modes.unswizzled f16 | 16x256 f16 row-major, unswizzled | mode 1 B 8.00x | conflicts by design |"
     ));
     assert!(text.contains(" 0 unexpected conflicts"));
     assert!(!text.contains("| CONFLICTS |"));
@@ -123,10 +130,14 @@ fn json_without_a_gpu_writes_the_layout_report() {
     assert_eq!(unpadded["accesses"][0]["access"], "write");
     assert_eq!(unpadded["accesses"][0]["wavefronts"], 1024);
     assert_eq!(unpadded["accesses"][0]["ideal"], 32);
+    // Every row is either conflict-free or a declared baseline.
     assert!(layouts
         .iter()
-        .filter(|l| l["layout"] != "unpadded")
-        .all(|l| l["verdict"] == "conflict-free"));
+        .all(|l| l["verdict"] == "conflict-free" || l["verdict"] == "conflicts by design"));
+    assert!(layouts
+        .iter()
+        .filter(|l| l["verdict"] == "conflicts by design")
+        .all(|l| l["layout"].as_str().unwrap().contains("unswizzled")));
     // A path that cannot be written is an error, exit 2.
     let bad = swz(&[
         "report",
