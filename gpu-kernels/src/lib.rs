@@ -8,6 +8,7 @@ pub mod bench;
 pub mod elem;
 mod header;
 pub mod runtime;
+pub mod stencil;
 pub mod transpose;
 
 pub use elem::{Elem, Element};
