@@ -79,12 +79,13 @@ fn stencil_small_sizes_i32() {
     assert_none(check::<i32>(&gpu(), &SMALL, &RADII, &SPECS));
 }
 
-/// Every radius 1..=16 on a size that is no multiple of any tile.
+/// The radii 1..=16 the small-size tests leave out, on a size that is no multiple of any tile: with those,
+/// every radius runs.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
-fn stencil_every_radius_fp32() {
-    let radii: Vec<u32> = (1..=MAX_RADIUS).collect();
-    assert_none(check::<f32>(&gpu(), &[77_777], &radii, &SPECS));
+fn stencil_other_radii_fp32() {
+    let radii: Vec<u32> = (1..=MAX_RADIUS).filter(|k| !RADII.contains(k)).collect();
+    assert_none(check::<f32>(&gpu(), &[77_777, 1_000_003], &radii, &SPECS));
 }
 
 /// The largest size, 2^27 + 13 (the seed's 2^27, not a multiple of any block's outputs).
