@@ -72,6 +72,7 @@ pub fn table<V: Value>(
         ),
         reference: "cuMemcpyDtoD of the input".into(),
         reference_gbps: ref_gbps,
+        unit: "GB/s".into(),
         rows: vec![row::<V>("D2D copy", "-", n, copy_bytes, &d2d, ref_gbps)],
     };
     for s in specs.iter().filter(|s| s.supports(k)) {

@@ -13,6 +13,7 @@
 //! bit.
 
 pub mod bench;
+pub mod family;
 pub mod smem;
 
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
@@ -372,6 +373,14 @@ impl ValueType {
         match self {
             ValueType::F32 => "fp32",
             ValueType::I32 => "i32",
+        }
+    }
+
+    /// The same type as swizzle-core (and the frame) names it.
+    pub const fn elem(self) -> swizzle_core::Elem {
+        match self {
+            ValueType::F32 => swizzle_core::Elem::F32,
+            ValueType::I32 => swizzle_core::Elem::I32,
         }
     }
 }

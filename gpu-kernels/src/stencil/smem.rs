@@ -11,9 +11,10 @@
 //!
 //! Why `k` does not matter for a verdict: the read instructions at radius `k` are the first `window_vecs(k)` of
 //! those at [`MAX_RADIUS`](super::MAX_RADIUS), with the same addresses, and the fill instructions at `k` are a
-//! prefix of those at `MAX_RADIUS` too. So the build checks every spec at `MAX_RADIUS` (the tests check every k).
+//! prefix of those at `MAX_RADIUS` too. So the build checks every spec at `MAX_RADIUS` (`family.rs`, through the
+//! frame's `assert_specs_conflict_free!`); the tests check every k.
 
-use super::{Method, StencilSpec, BLOCK, MAX_RADIUS, SPECS, VEC16};
+use super::{StencilSpec, BLOCK, VEC16};
 use swizzle_core::bank::{self, Op, Width};
 
 /// Which smem instruction of the kernel.
@@ -159,7 +160,8 @@ impl StencilSpec {
     }
 }
 
-/// The shared-memory specs that must be conflict-free: all but the deliberate baseline.
+/// The shared-memory specs that must be conflict-free: all but the deliberate baseline. (The build checks them
+/// through the frame, on the thread-value layouts of `family.rs`, which the tests equate with the lanes here.)
 pub const CHECKED: [StencilSpec; 4] = [
     super::SMEM_P1,
     super::SMEM_P2,
@@ -167,52 +169,10 @@ pub const CHECKED: [StencilSpec; 4] = [
     super::SMEM_P8,
 ];
 
-// Checked at build time: the bank model finds no conflict in any fill or read of the checked specs (at
-// MAX_RADIUS, which covers every smaller k: see the module docs), and every smem spec is either checked or the
-// named baseline.
-const _: () = {
-    let mut i = 0;
-    while i < CHECKED.len() {
-        if !CHECKED[i].smem_conflict_free(MAX_RADIUS) {
-            panic!("a shipped shared-memory stencil has bank conflicts (see stencil/smem.rs)");
-        }
-        i += 1;
-    }
-    let mut i = 0;
-    while i < SPECS.len() {
-        let s = SPECS[i];
-        if matches!(s.method, Method::Smem) && !is_checked(&s) && !is_baseline(&s) {
-            panic!("a shared-memory stencil spec is neither in smem::CHECKED nor the unswizzled baseline");
-        }
-        i += 1;
-    }
-};
-
-const fn is_checked(s: &StencilSpec) -> bool {
-    let mut i = 0;
-    while i < CHECKED.len() {
-        let c = &CHECKED[i];
-        if c.per_thread == s.per_thread
-            && c.swizzle.bits == s.swizzle.bits
-            && c.swizzle.base == s.swizzle.base
-            && c.swizzle.shift == s.swizzle.shift
-        {
-            return true;
-        }
-        i += 1;
-    }
-    false
-}
-
-const fn is_baseline(s: &StencilSpec) -> bool {
-    let b = super::SMEM_P8_UNSWIZZLED;
-    s.per_thread == b.per_thread && s.swizzle.is_identity()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stencil::{SMEM_P1, SMEM_P8, SMEM_P8_UNSWIZZLED};
+    use crate::stencil::{Method, MAX_RADIUS, SMEM_P1, SMEM_P8, SMEM_P8_UNSWIZZLED, SPECS};
 
     /// The fill stores every tile element exactly once; each thread's reads cover its window exactly, in range.
     #[test]
