@@ -41,7 +41,7 @@ impl Variant {
     }
 
     /// The shared-memory tile as the frame's layout: one row of [`StencilSpec::smem_elems`] elements under the
-    /// spec's swizzle (element `j` of the tile at `TileSwz::apply(j)`, as in `stencil.cu`).
+    /// spec's swizzle (element `j` of the tile at `Spec::Smem::offset(0, j)` in `stencil.cu`).
     pub const fn smem(&self) -> Smem {
         Smem::row_major(1, self.spec.smem_elems(self.k), self.elem())
             .with_swizzle(self.spec.swizzle)
@@ -203,13 +203,12 @@ impl Family for StencilFamily {
     }
 
     fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
-        crate::header::build(v.spec.swizzle, None)
+        v.spec.header(v.value, v.k)
     }
 
-    /// The spec's own source: `swz.cuh` with `TileSwz`, the generated register cache for shfl, and the `-D`
-    /// options of [`StencilSpec::options`].
+    /// The spec's own source: `swz.cuh` with `struct Spec`, and `stencil_rc.cuh` with the register cache.
     fn compile_unit(&self, v: &Variant) -> (Source, Vec<String>) {
-        (v.spec.source(v.k), v.spec.options(v.value, v.k))
+        (v.spec.source(v.value, v.k), Vec::new())
     }
 
     fn entry(&self, _v: &Variant) -> &'static str {
@@ -308,10 +307,8 @@ mod tests {
         }
         assert_eq!(VARIANTS[0].elem(), Elem::F32);
         assert_eq!(VARIANTS[N_VARIANTS - 1].elem(), Elem::I32);
-        assert!(STENCIL
-            .compile_unit(&VARIANTS[N_VARIANTS - 1])
-            .1
-            .contains(&"-DELEM=int".to_string()));
+        let (src, opts) = STENCIL.compile_unit(&VARIANTS[N_VARIANTS - 1]);
+        assert!(opts.is_empty() && src.headers[0].text.contains("using T = int;"));
     }
 
     /// The thread-value layouts issue exactly the addresses `smem.rs` derives lane by lane from the kernel (full

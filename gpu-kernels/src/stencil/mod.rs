@@ -5,9 +5,11 @@
 //! memory, from a shared-memory tile with its halo, or from the warp's register cache through `__shfl_sync`), how
 //! many consecutive outputs a thread computes (1, 2, 4 or 8; its accesses are that many elements wide, up to 16
 //! bytes) and, for shared memory, the tile's swizzle. The radius `k` and the element type ([`Value`]: fp32, or
-//! i32 with C's truncating division) are compile-time constants of each NVRTC compile. The register cache's
-//! shuffle schedule comes from [`swizzle_core::register_cache::RegisterCache`] through a generated header; the
-//! shared-memory accesses are declared in [`smem`] and checked by the bank model at build time.
+//! i32 with C's truncating division) are compile-time constants of each NVRTC compile: every number the kernel
+//! uses reaches it through the generated `struct Spec` ([`StencilSpec::header`]), the register cache's shuffle
+//! schedule through the generated `swz::StencilRc` ([`swizzle_core::register_cache::RegisterCache`]). The
+//! shared-memory accesses are declared lane by lane in [`smem`] and as thread-value layouts in [`family`] (the
+//! frame's [`Family`](crate::frame::Family), whose build-time bank check reads them).
 //!
 //! Sums run in input order and divide once, on the GPU and in [`stencil_host`], so fp32 results compare bit for
 //! bit.
@@ -19,9 +21,9 @@ pub mod smem;
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
 use cudarc::driver::{CudaSlice, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
 use swizzle_core::register_cache::RegisterCache;
-use swizzle_core::{swizzle, Swizzle};
+use swizzle_core::{swizzle, Smem, Swizzle};
 
-/// The kernel source, compiled per (spec, k, element type) with `-D` options.
+/// The kernel source, compiled per (spec, k, element type) with the headers of [`StencilSpec::source`].
 pub const SOURCE: &str = include_str!("stencil.cu");
 
 /// The include name of the generated register-cache struct (`swz::StencilRc`).
@@ -62,7 +64,7 @@ impl Method {
         }
     }
 
-    /// `METHOD` in `stencil.cu`.
+    /// `Spec::METHOD` in `stencil.cu`.
     const fn cuda_id(self) -> u32 {
         match self {
             Method::Global => 0,
@@ -159,39 +161,54 @@ impl StencilSpec {
         }
     }
 
-    /// The `-D` options for radius `k` and element type `v`.
-    pub fn options(&self, v: ValueType, k: u32) -> Vec<String> {
-        let mut o = vec![
-            format!("-DELEM={}", v.c_type()),
-            format!("-DMETHOD={}", self.method.cuda_id()),
-            format!("-DK={k}"),
-            format!("-DPER={}", self.per_thread),
-            format!("-DVEC={}", self.vec()),
-            format!("-DBLOCK={BLOCK}"),
-        ];
-        if self.method == Method::Smem {
-            o.push(format!("-DTILE_ELEMS={}", self.tile_elems(k)));
-            o.push(format!("-DSMEM_ELEMS={}", self.smem_elems(k)));
-        }
-        o
+    /// The shared-memory tile as a layout: one row of [`StencilSpec::smem_elems`] elements of `v` under the
+    /// spec's swizzle (tile element `j` at `Smem::offset(0, j)`; allocated for every spec, used by smem ones).
+    pub const fn smem(&self, v: ValueType, k: u32) -> Smem {
+        Smem::row_major(1, self.smem_elems(k), v.elem()).with_swizzle(self.swizzle)
     }
 
-    /// The NVRTC source with its generated headers (`swz.cuh` with `TileSwz`; `stencil_rc.cuh` for shfl).
-    pub fn source(&self, k: u32) -> Source {
-        let mut headers = vec![Header {
-            name: crate::header::HEADER_NAME.into(),
-            text: crate::header::render(self.swizzle, None),
-        }];
-        if let Some(rc) = self.register_cache(k) {
-            headers.push(Header {
-                name: RC_HEADER_NAME.into(),
-                text: rc.cuda_struct("StencilRc"),
-            });
+    /// The register cache the kernel's header carries at radius `k`: the spec's own for shfl; for the other
+    /// methods the one-output-per-lane cache (the header always declares one; only shfl kernels use it).
+    pub const fn header_cache(&self, k: u32) -> RegisterCache {
+        match self.register_cache(k) {
+            Some(rc) => rc,
+            None => RegisterCache::new(self.per_thread, k),
         }
+    }
+
+    /// The generated header `swz.cuh` for element type `v` at radius `k`: swizzle-core's header with
+    /// `struct Spec` (every number `stencil.cu` uses: METHOD, K, PER, VEC, BLOCK, TILE_ELEMS, the element type
+    /// `T` and the tile layout `Smem`).
+    pub fn header(&self, v: ValueType, k: u32) -> swizzle_core::cuda::Header {
+        let spec = swizzle_core::cuda::Spec::new("Spec")
+            .doc(format!("{self}; k = {k}, {v}"))
+            .elem("T", v.elem())
+            .int("METHOD", self.method.cuda_id() as i64)
+            .int("K", k as i64)
+            .int("PER", self.per_thread as i64)
+            .int("VEC", self.vec() as i64)
+            .int("BLOCK", BLOCK as i64)
+            .int("TILE_ELEMS", self.tile_elems(k) as i64)
+            .layout("Smem", self.smem(v, k));
+        crate::header::build(self.swizzle, None).spec(spec)
+    }
+
+    /// The NVRTC source with its generated headers: `swz.cuh` ([`StencilSpec::header`]) and `stencil_rc.cuh`
+    /// (`swz::StencilRc`, [`StencilSpec::header_cache`]). No `-D` options: every number is in the headers.
+    pub fn source(&self, v: ValueType, k: u32) -> Source {
         Source {
             name: "stencil.cu".into(),
             text: SOURCE.into(),
-            headers,
+            headers: vec![
+                Header {
+                    name: crate::header::HEADER_NAME.into(),
+                    text: self.header(v, k).render(),
+                },
+                Header {
+                    name: RC_HEADER_NAME.into(),
+                    text: self.header_cache(k).cuda_struct("StencilRc"),
+                },
+            ],
         }
     }
 
@@ -219,7 +236,7 @@ impl StencilSpec {
     /// Compile (or fetch from the cache) and load this variant for `v` at radius `k`.
     pub fn prepare(&self, gpu: &Gpu, v: ValueType, k: u32) -> Result<Kernel> {
         self.check_k(k)?;
-        gpu.kernel(&self.source(k), &self.options(v, k), "stencil")
+        gpu.kernel(&self.source(v, k), &[], "stencil")
     }
 
     /// Queue the stencil of the first `n` elements of `input` into `output` with a kernel from
@@ -635,30 +652,35 @@ mod tests {
     }
 
     #[test]
-    fn options_and_headers_follow_the_spec() {
-        let o = SMEM_P8.options(ValueType::I32, 5);
+    fn headers_carry_every_number_of_the_spec() {
+        let src = SMEM_P8.source(ValueType::I32, 5);
+        let h = &src.headers[0].text;
         for want in [
-            "-DELEM=int",
-            "-DMETHOD=1",
-            "-DK=5",
-            "-DPER=8",
-            "-DVEC=4",
-            "-DBLOCK=256",
+            "using T = int;",
+            "static constexpr int METHOD = 1;",
+            "static constexpr int K = 5;",
+            "static constexpr int PER = 8;",
+            "static constexpr int VEC = 4;",
+            "static constexpr int BLOCK = 256;",
+            // 255 * 8 + ceil(18 / 4) * 4 = 2060 inputs; the Sw<1,2,3> period is 64 elements: 2112 allocated.
+            "static constexpr int TILE_ELEMS = 2060;",
+            "using Smem = swz::Layout<1, 2112, 4, false, swz::Swizzle<1, 2, 3>, 4, 0>;",
         ] {
-            assert!(o.iter().any(|x| x == want), "{o:?}");
+            assert!(h.contains(want), "{want} not in\n{h}");
         }
-        // Tile: 255 * 8 + ceil(18 / 4) * 4 = 2060 inputs; the Sw<1,2,3> period is 64 elements.
         assert_eq!(SMEM_P8.tile_elems(5), 2060);
         assert_eq!(SMEM_P8.smem_elems(5), 2112);
-        assert!(o.iter().any(|x| x == "-DTILE_ELEMS=2060"));
-        let src = SHFL_P4.source(3);
-        assert_eq!(src.headers.len(), 2);
+        assert_eq!(src.headers[1].name, RC_HEADER_NAME);
+        let shfl = SHFL_P4.source(ValueType::F32, 3);
         assert_eq!(
-            src.headers[1].text,
+            shfl.headers[1].text,
             RegisterCache::new(4, 3).cuda_struct("StencilRc")
         );
-        assert!(src.headers[0].text.contains("TileSwz"));
-        assert_eq!(GLOBAL_P2.source(3).headers.len(), 1);
+        assert!(shfl.headers[0].text.contains("using T = float;"));
+        assert!(shfl.headers[0]
+            .text
+            .contains("static constexpr int METHOD = 2;"));
+        assert_eq!(GLOBAL_P2.header_cache(3), RegisterCache::new(2, 3));
         assert_eq!(
             (
                 GLOBAL_P1.vec(),
@@ -668,6 +690,10 @@ mod tests {
             ),
             (1, 2, 4, 4)
         );
+        // The kernel text names no spec number itself.
+        for retyped in ["-DK", "#define K", "TILE_ELEMS =", "256"] {
+            assert!(!SOURCE.contains(retyped), "{retyped}");
+        }
         // Every smem allocation fits the 48 KiB of static shared memory.
         for s in SPECS {
             assert!(s.smem_elems(MAX_RADIUS) * 4 <= 48 * 1024, "{s}");

@@ -2,7 +2,7 @@
 //!
 //! Index math, mirrored from `stencil` with `METHOD == 1` in `stencil.cu` (change both together):
 //! ```text
-//!   thread t = 32 * warp + lane of the block; tile element j lives at element offset TileSwz::apply(j)
+//!   thread t = 32 * warp + lane of the block; tile element j lives at Spec::Smem::offset(0, j)
 //!   fill, iteration i:  sts128 of tile elements 4 * (i * BLOCK + t) .. + 4     (while < TILE_ELEMS)
 //!   read, access c:     lds(4 * VEC bytes) of tile elements t * P + c * VEC .. + VEC,   c < window_vecs(k)
 //! ```

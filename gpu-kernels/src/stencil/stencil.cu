@@ -9,8 +9,9 @@
 // output; inputs and outputs move VEC elements per access (VEC = PER up to 16 bytes). Sums run in input order
 // (A[i] first), then one division: fp32 results are bit-identical to the host reference, int divides as C does.
 //
-// -D options, all from the Rust spec: ELEM (float or int), METHOD, K, PER, VEC, BLOCK; for smem also TILE_ELEMS
-// (inputs staged per block) and SMEM_ELEMS (its allocation); the smem layout is TileSwz from swz.cuh.
+// Every number comes from the generated header (gpu-kernels/src/stencil/mod.rs, StencilSpec::header): swz::Spec
+// holds METHOD, K, PER, VEC, BLOCK, TILE_ELEMS, the element type T and the shared-memory tile Smem (a layout with
+// offset(row, col), the spec's swizzle included); stencil_rc.cuh holds the register cache swz::StencilRc.
 //
 // Fixed against the seed's listings: `s[...]` for `smem[...]` (did not compile); the smem allocation of
 // blockDim + k elements for a tile that needs blockDim + 2k (the seed's launches use 4104 B at k = 2 and 4116 B at
@@ -19,16 +20,12 @@
 // left are read by the shuffles; on Volta and later the active mask is not even a convergence guarantee): here
 // every lane of a warp that has any output stays, and every shuffle names the full mask.
 #include "swz.cuh"
-#if METHOD == 2
 #include "stencil_rc.cuh"
-#endif
 
-#if !defined(ELEM) || !defined(METHOD) || !defined(K) || !defined(PER) || !defined(VEC) || !defined(BLOCK)
-#error "define ELEM, METHOD, K, PER, VEC and BLOCK"
-#endif
-
-typedef ELEM T;
+typedef swz::Spec S;
+typedef S::T T;
 typedef unsigned int u32;
+constexpr u32 K = S::K, PER = S::PER, VEC = S::VEC, BLOCK = S::BLOCK;
 static_assert(sizeof(T) == 4, "the stencil kernels move 4-byte elements");
 static_assert(PER % VEC == 0 && VEC * sizeof(T) <= 16, "VEC divides PER, at most 16 bytes");
 static_assert(BLOCK % 32 == 0, "whole warps");
@@ -107,9 +104,8 @@ __device__ __forceinline__ void sum_window(T (&out)[PER], const T* w) {
     }
 }
 
-#if METHOD == 0
 // ---- global: the window from global memory ----------------------------------------------------------------------
-extern "C" __global__ void __launch_bounds__(BLOCK) stencil(T* __restrict__ b, const T* __restrict__ a, u32 n) {
+__device__ __forceinline__ void stencil_global(T* __restrict__ b, const T* __restrict__ a, u32 n) {
     const u32 m = n - 2 * K;
     const u32 o0 = (blockIdx.x * BLOCK + threadIdx.x) * PER;
     if (o0 >= m) return;
@@ -121,40 +117,36 @@ extern "C" __global__ void __launch_bounds__(BLOCK) stencil(T* __restrict__ b, c
     finish(out, b, o0, m);
 }
 
-#elif METHOD == 1
 // ---- smem: tile + halo in shared memory -------------------------------------------------------------------------
 // The block's inputs start at its first output b0: TILE_ELEMS >= (BLOCK - 1) * PER + WIN_VECS * VEC of them (the
 // last thread's whole window, rounded to 16-byte fills), filled with 16-byte loads and sts128, then read back
-// VEC at a time. Element j of the tile lives at TileSwz::apply(j) (the identity unless the spec swizzles: with
-// PER = 8 the lanes' 16-byte reads are 32 bytes apart, and the swizzle spreads them over all banks).
-#if !defined(TILE_ELEMS) || !defined(SMEM_ELEMS)
-#error "define TILE_ELEMS and SMEM_ELEMS"
-#endif
+// VEC at a time. Tile element j lives at S::Smem::offset(0, j): a one-row layout carrying the spec's swizzle (the
+// identity unless the spec swizzles: with PER = 8 the lanes' 16-byte reads are 32 bytes apart, and the swizzle
+// spreads them over all banks).
 constexpr u32 FILL = 16 / sizeof(T);
-static_assert(TILE_ELEMS % FILL == 0 && TILE_ELEMS >= (BLOCK - 1) * PER + WIN_VECS * VEC, "tile covers the windows");
-static_assert(SMEM_ELEMS >= TILE_ELEMS, "allocation holds the tile");
+static_assert(S::TILE_ELEMS % FILL == 0 && S::TILE_ELEMS >= (BLOCK - 1) * PER + WIN_VECS * VEC, "tile covers the windows");
+static_assert(S::Smem::ROWS == 1 && S::Smem::COLS >= S::TILE_ELEMS && S::Smem::ELEM_BYTES == sizeof(T), "Smem holds the tile");
 
-extern "C" __global__ void __launch_bounds__(BLOCK) stencil(T* __restrict__ b, const T* __restrict__ a, u32 n) {
-    __shared__ __align__(16) T s[SMEM_ELEMS];
+__device__ __forceinline__ void stencil_smem(T* __restrict__ b, const T* __restrict__ a, u32 n) {
+    __shared__ __align__(16) T s[S::Smem::BYTES / sizeof(T)];
     const u32 m = n - 2 * K;
     const u32 b0 = blockIdx.x * BLOCK * PER;
-    for (u32 i = threadIdx.x * FILL; i < TILE_ELEMS; i += BLOCK * FILL) {
+    for (u32 i = threadIdx.x * FILL; i < S::TILE_ELEMS; i += BLOCK * FILL) {
         T r[FILL];
         load_guarded<FILL>(r, a, b0 + i, n);
-        store<FILL>(s + swz::TileSwz::apply(i), r);
+        store<FILL>(s + S::Smem::offset(0, i), r);
     }
     __syncthreads();
     const u32 l0 = threadIdx.x * PER;
     if (b0 + l0 >= m) return;
     T w[WIN_VECS * VEC];
 #pragma unroll
-    for (u32 c = 0; c < WIN_VECS; ++c) load_shared<VEC>(w + c * VEC, s + swz::TileSwz::apply(l0 + c * VEC));
+    for (u32 c = 0; c < WIN_VECS; ++c) load_shared<VEC>(w + c * VEC, s + S::Smem::offset(0, l0 + c * VEC));
     T out[PER];
     sum_window(out, w);
     finish(out, b, b0 + l0, m);
 }
 
-#elif METHOD == 2
 // ---- shfl: the register cache -----------------------------------------------------------------------------------
 // swz::StencilRc is generated from swizzle_core::register_cache::RegisterCache { per_lane: PER, radius: K }: which
 // warp input each (lane, register) holds, and per step t which lane to read (source_lane) and what each lane
@@ -163,7 +155,7 @@ typedef swz::StencilRc Rc;
 static_assert(Rc::per_lane == PER && Rc::radius == K && Rc::warp == 32, "the cache was generated for this spec");
 static_assert(Rc::registers % VEC == 0, "registers load VEC at a time");
 
-extern "C" __global__ void __launch_bounds__(BLOCK) stencil(T* __restrict__ b, const T* __restrict__ a, u32 n) {
+__device__ __forceinline__ void stencil_shfl(T* __restrict__ b, const T* __restrict__ a, u32 n) {
     const u32 m = n - 2 * K;
     const u32 lane = threadIdx.x % 32;
     const u32 w0 = (blockIdx.x * BLOCK + threadIdx.x - lane) * PER; // the warp's first output and input
@@ -192,6 +184,15 @@ extern "C" __global__ void __launch_bounds__(BLOCK) stencil(T* __restrict__ b, c
     finish(out, b, w0 + lane * PER, m);
 }
 
-#else
-#error "METHOD is 0 (global), 1 (smem) or 2 (shfl)"
-#endif
+// ---- the kernel: one method per spec ----------------------------------------------------------------------------
+static_assert(S::METHOD >= 0 && S::METHOD <= 2, "METHOD is 0 (global), 1 (smem) or 2 (shfl)");
+
+extern "C" __global__ void __launch_bounds__(BLOCK) stencil(T* __restrict__ b, const T* __restrict__ a, u32 n) {
+    if constexpr (S::METHOD == 0) {
+        stencil_global(b, a, n);
+    } else if constexpr (S::METHOD == 1) {
+        stencil_smem(b, a, n);
+    } else {
+        stencil_shfl(b, a, n);
+    }
+}
