@@ -342,6 +342,11 @@ pub trait Family: Sync + Send + 'static {
     fn verify_sizes(&self) -> Vec<Size>;
     /// Default sizes of the benchmark tables (inputs larger than L2).
     fn bench_sizes(&self) -> Vec<Size>;
+    /// The problem of side `n` (what `swz bench --sizes N` means): `n x n` unless the family says otherwise
+    /// (a GEMM: `n x n x n`).
+    fn size_of(&self, n: u32) -> Size {
+        Size::mn(n, n)
+    }
     /// Options for the profiler's "shared memory only" build (`-DSMEM_ONLY=1`): the same smem instructions
     /// with no global traffic; empty when the family has none.
     fn smem_only_options(&self, _spec: &Self::Spec) -> Vec<String> {

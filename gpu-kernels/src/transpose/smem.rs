@@ -293,15 +293,25 @@ impl SmemSpec {
             && self.swizzle.period() <= (self.tile * self.tile) as u64
     }
 
-    /// The `-D` options that select this spec in `transpose.cu` (ELEM is added by the caller).
+    /// The spec as the C++ struct `swz::Spec` the kernel reads every number from: `T`, `TILE`, `VEC`,
+    /// `BLOCK_Y`, `STREAM`, the layout `Smem` (with `offset(row, col)`) and the block order `Order`.
+    pub fn cuda_spec(&self) -> swizzle_core::cuda::Spec {
+        swizzle_core::cuda::Spec::new("Spec")
+            .doc(self.to_string())
+            .bits_of("T", self.elem)
+            .int("TILE", self.tile.into())
+            .int("VEC", self.vec.into())
+            .int("BLOCK_Y", self.block_y.into())
+            .flag("STREAM", self.streaming)
+            .layout("Smem", self.smem())
+            .order("Order", self.raster)
+    }
+
+    /// The NVRTC switches (no numbers of the spec: those are in [`SmemSpec::cuda_spec`]): `-DSMEM_KERNEL=1`
+    /// compiles `transposeSmem`, and `-DMIN_BLOCKS=N` when the spec asks for an occupancy target (an explicit
+    /// minimum of 1 would change the register budget, so it is left out then).
     pub fn options(&self) -> Vec<String> {
-        let mut o = vec![
-            format!("-DTILE={}", self.tile),
-            format!("-DVEC={}", self.vec),
-            format!("-DBLOCK_Y={}", self.block_y),
-            format!("-DPAD={}", self.pad),
-            format!("-DSTREAM={}", u32::from(self.streaming)),
-        ];
+        let mut o = vec!["-DSMEM_KERNEL=1".to_string()];
         if self.min_blocks > 1 {
             o.push(format!("-DMIN_BLOCKS={}", self.min_blocks));
         }
