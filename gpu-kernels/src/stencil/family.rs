@@ -50,11 +50,11 @@ impl Variant {
     /// The smem fill and read of one block as thread-value layouts (shared-memory variants only; see
     /// `smem.rs` for the same accesses lane by lane, which the tests compare with these):
     /// ```text
-    ///   fill: lane l, warp instruction g  ->  tile element 4 * (32 * g + l)     (sts128; full warp instructions)
+    ///   fill: lane l, warp instruction g  ->  tile element 4 * (32 * g + l)     (sts128)
     ///   read: lane l, access c, warp w    ->  tile element (32 * w + l) * P + c * VEC     (lds of VEC elements)
     /// ```
-    /// The fill's last warp instruction may be partial (idle lanes past the tile); it is left out, as a subset
-    /// of a conflict-free instruction's lanes is conflict-free too.
+    /// The fill runs to [`StencilSpec::fill_elems`] (whole warp instructions) and every thread reads its window,
+    /// so these are exactly the instructions every block issues, whatever `n` (what the profiler compares).
     pub const fn accesses(&self) -> Accesses {
         if !matches!(self.spec.method, Method::Smem) {
             return Accesses::new();
@@ -65,7 +65,7 @@ impl Variant {
             Some(w) => Op::Lds(w),
             None => panic!("stencil smem read is not 4, 8 or 16 bytes"),
         };
-        let fill_instrs = s.tile_elems(self.k) / (VEC16 * 32);
+        let fill_instrs = s.fill_elems(self.k) / (VEC16 * 32);
         let must = !is_baseline(s);
         Accesses::new()
             .with(SpecAccess {
@@ -280,6 +280,11 @@ impl Family for StencilFamily {
     /// `tests/stencil_device.rs`).
     fn verify_sizes(&self) -> Vec<Size> {
         vec![Size::mn(1, 77_777), Size::mn(1, 1_000_003)]
+    }
+
+    /// `n` inputs (`swz bench stencil --sizes N`, `smem_profile run stencil N`): `1 x n`.
+    fn size_of(&self, n: u32) -> Size {
+        Size::mn(1, n)
     }
 
     /// The issue's sizes: 2^27 (the seed's) and 2^28.

@@ -112,10 +112,17 @@ impl StencilSpec {
         ((BLOCK - 1) * self.per_thread + self.window_vecs(k) * self.vec()).next_multiple_of(VEC16)
     }
 
-    /// Shared memory allocated per block, in elements: the tile rounded up to the swizzle's period (a swizzle
+    /// Shared memory the fill stores: the tile rounded up to whole warp instructions of 16-byte stores (128
+    /// elements), the part past [`StencilSpec::tile_elems`] with zeros and no global load. So every fill
+    /// instruction has all 32 lanes active, and every block issues the same shared-memory instructions.
+    pub const fn fill_elems(&self, k: u32) -> u32 {
+        self.tile_elems(k).next_multiple_of(32 * VEC16)
+    }
+
+    /// Shared memory allocated per block, in elements: the fill rounded up to the swizzle's period (a swizzle
     /// permutes offsets within each period, so every swizzled offset stays inside).
     pub const fn smem_elems(&self, k: u32) -> u32 {
-        self.tile_elems(k)
+        self.fill_elems(k)
             .next_multiple_of(self.swizzle.period() as u32)
     }
 
@@ -177,8 +184,8 @@ impl StencilSpec {
     }
 
     /// The generated header `swz.cuh` for element type `v` at radius `k`: swizzle-core's header with
-    /// `struct Spec` (every number `stencil.cu` uses: METHOD, K, PER, VEC, BLOCK, TILE_ELEMS, the element type
-    /// `T` and the tile layout `Smem`).
+    /// `struct Spec` (every number `stencil.cu` uses: METHOD, K, PER, VEC, BLOCK, TILE_ELEMS, FILL_ELEMS, the
+    /// element type `T` and the tile layout `Smem`).
     pub fn header(&self, v: ValueType, k: u32) -> swizzle_core::cuda::Header {
         let spec = swizzle_core::cuda::Spec::new("Spec")
             .doc(format!("{self}; k = {k}, {v}"))
@@ -189,8 +196,9 @@ impl StencilSpec {
             .int("VEC", self.vec() as i64)
             .int("BLOCK", BLOCK as i64)
             .int("TILE_ELEMS", self.tile_elems(k) as i64)
+            .int("FILL_ELEMS", self.fill_elems(k) as i64)
             .layout("Smem", self.smem(v, k));
-        crate::header::build(self.swizzle, None).spec(spec)
+        swizzle_core::cuda::Header::new().spec(spec)
     }
 
     /// The NVRTC source with its generated headers: `swz.cuh` ([`StencilSpec::header`]) and `stencil_rc.cuh`
@@ -201,7 +209,7 @@ impl StencilSpec {
             text: SOURCE.into(),
             headers: vec![
                 Header {
-                    name: crate::header::HEADER_NAME.into(),
+                    name: swizzle_core::cuda::HEADER_NAME.into(),
                     text: self.header(v, k).render(),
                 },
                 Header {
@@ -662,14 +670,15 @@ mod tests {
             "static constexpr int PER = 8;",
             "static constexpr int VEC = 4;",
             "static constexpr int BLOCK = 256;",
-            // 255 * 8 + ceil(18 / 4) * 4 = 2060 inputs; the Sw<1,2,3> period is 64 elements: 2112 allocated.
+            // 255 * 8 + ceil(18 / 4) * 4 = 2060 inputs, filled as 17 warp instructions of 128 elements.
             "static constexpr int TILE_ELEMS = 2060;",
-            "using Smem = swz::Layout<1, 2112, 4, false, swz::Swizzle<1, 2, 3>, 4, 0>;",
+            "static constexpr int FILL_ELEMS = 2176;",
+            "using Smem = swz::Layout<1, 2176, 4, false, swz::Swizzle<1, 2, 3>, 4, 0>;",
         ] {
             assert!(h.contains(want), "{want} not in\n{h}");
         }
         assert_eq!(SMEM_P8.tile_elems(5), 2060);
-        assert_eq!(SMEM_P8.smem_elems(5), 2112);
+        assert_eq!(SMEM_P8.smem_elems(5), 2176);
         assert_eq!(src.headers[1].name, RC_HEADER_NAME);
         let shfl = SHFL_P4.source(ValueType::F32, 3);
         assert_eq!(

@@ -3,11 +3,11 @@
 //! Index math, mirrored from `stencil` with `METHOD == 1` in `stencil.cu` (change both together):
 //! ```text
 //!   thread t = 32 * warp + lane of the block; tile element j lives at Spec::Smem::offset(0, j)
-//!   fill, iteration i:  sts128 of tile elements 4 * (i * BLOCK + t) .. + 4     (while < TILE_ELEMS)
+//!   fill, iteration i:  sts128 of tile elements 4 * (i * BLOCK + t) .. + 4     (while < FILL_ELEMS)
 //!   read, access c:     lds(4 * VEC bytes) of tile elements t * P + c * VEC .. + VEC,   c < window_vecs(k)
 //! ```
-//! Every full warp instruction of one block is costed; the fill's last iteration may leave lanes idle, and a
-//! subset of a conflict-free instruction's lanes is conflict-free too.
+//! FILL_ELEMS is a multiple of 128 elements, so each fill warp instruction has all 32 lanes active or is not
+//! issued; every thread reads its whole window. Every block issues exactly these instructions, whatever `n`.
 //!
 //! Why `k` does not matter for a verdict: the read instructions at radius `k` are the first `window_vecs(k)` of
 //! those at [`MAX_RADIUS`](super::MAX_RADIUS), with the same addresses, and the fill instructions at `k` are a
@@ -70,7 +70,7 @@ impl StencilSpec {
     /// Instructions of `access` each thread issues at radius `k` (the fill's last may be partial).
     pub const fn smem_instructions(&self, access: Access, k: u32) -> u32 {
         match access {
-            Access::Fill => self.tile_elems(k).div_ceil(VEC16 * BLOCK),
+            Access::Fill => self.fill_elems(k).div_ceil(VEC16 * BLOCK),
             Access::Read => self.window_vecs(k),
         }
     }
@@ -89,7 +89,7 @@ impl StencilSpec {
         match access {
             Access::Fill => {
                 let j = VEC16 * (instr * BLOCK + t);
-                if j < self.tile_elems(k) {
+                if j < self.fill_elems(k) {
                     Some(j)
                 } else {
                     None
@@ -174,7 +174,8 @@ mod tests {
     use super::*;
     use crate::stencil::{Method, MAX_RADIUS, SMEM_P1, SMEM_P8, SMEM_P8_UNSWIZZLED, SPECS};
 
-    /// The fill stores every tile element exactly once; each thread's reads cover its window exactly, in range.
+    /// The fill stores every element up to `fill_elems` exactly once, in whole warp instructions; each thread's
+    /// reads cover its window exactly, inside the tile.
     #[test]
     fn fills_cover_the_tile_and_reads_the_windows() {
         for s in SPECS.iter().filter(|s| s.method == Method::Smem) {
@@ -193,7 +194,19 @@ mod tests {
                     }
                 }
                 let filled = seen.iter().filter(|&&c| c == 1).count() as u32;
-                assert_eq!(filled, tile, "{s} k={k}");
+                assert_eq!(filled, s.fill_elems(k), "{s} k={k}");
+                assert!(s.fill_elems(k) >= tile);
+                for w in 0..BLOCK / 32 {
+                    for i in 0..s.smem_instructions(Access::Fill, k) {
+                        let active = (0..32)
+                            .filter(|&l| s.smem_element(Access::Fill, k, w, i, l).is_some())
+                            .count();
+                        assert!(
+                            active == 0 || active == 32,
+                            "{s} k={k}: a partial fill instruction"
+                        );
+                    }
+                }
                 assert!(seen.iter().all(|&c| c <= 1), "{s} k={k}");
                 for t in 0..BLOCK {
                     let (w, l) = (t / 32, t % 32);

@@ -119,26 +119,34 @@ __device__ __forceinline__ void stencil_global(T* __restrict__ b, const T* __res
 
 // ---- smem: tile + halo in shared memory -------------------------------------------------------------------------
 // The block's inputs start at its first output b0: TILE_ELEMS >= (BLOCK - 1) * PER + WIN_VECS * VEC of them (the
-// last thread's whole window, rounded to 16-byte fills), filled with 16-byte loads and sts128, then read back
-// VEC at a time. Tile element j lives at S::Smem::offset(0, j): a one-row layout carrying the spec's swizzle (the
-// identity unless the spec swizzles: with PER = 8 the lanes' 16-byte reads are 32 bytes apart, and the swizzle
-// spreads them over all banks).
+// last thread's whole window, rounded to 16-byte fills), loaded with 16-byte loads and stored with sts128. The
+// fill runs to FILL_ELEMS (whole warp instructions of 128 elements), storing zeros past TILE_ELEMS without a
+// global load, and every thread reads its window back (VEC at a time) whether or not its outputs lie below m
+// (stores are guarded): so every block issues the same shared-memory instructions, all with 32 active lanes, as
+// the accesses declared in smem.rs / family.rs. Tile element j lives at S::Smem::offset(0, j): a one-row layout
+// carrying the spec's swizzle (the identity unless the spec swizzles: with PER = 8 the lanes' 16-byte reads are
+// 32 bytes apart, and the swizzle spreads them over all banks).
 constexpr u32 FILL = 16 / sizeof(T);
 static_assert(S::TILE_ELEMS % FILL == 0 && S::TILE_ELEMS >= (BLOCK - 1) * PER + WIN_VECS * VEC, "tile covers the windows");
-static_assert(S::Smem::ROWS == 1 && S::Smem::COLS >= S::TILE_ELEMS && S::Smem::ELEM_BYTES == sizeof(T), "Smem holds the tile");
+static_assert(S::FILL_ELEMS % (32 * FILL) == 0 && S::FILL_ELEMS >= S::TILE_ELEMS, "the fill is whole warp instructions");
+static_assert(S::Smem::ROWS == 1 && S::Smem::COLS >= S::FILL_ELEMS && S::Smem::ELEM_BYTES == sizeof(T), "Smem holds the fill");
 
 __device__ __forceinline__ void stencil_smem(T* __restrict__ b, const T* __restrict__ a, u32 n) {
     __shared__ __align__(16) T s[S::Smem::BYTES / sizeof(T)];
     const u32 m = n - 2 * K;
     const u32 b0 = blockIdx.x * BLOCK * PER;
-    for (u32 i = threadIdx.x * FILL; i < S::TILE_ELEMS; i += BLOCK * FILL) {
+    for (u32 i = threadIdx.x * FILL; i < S::FILL_ELEMS; i += BLOCK * FILL) {
         T r[FILL];
-        load_guarded<FILL>(r, a, b0 + i, n);
+        if (i < S::TILE_ELEMS) {
+            load_guarded<FILL>(r, a, b0 + i, n);
+        } else {
+#pragma unroll
+            for (u32 e = 0; e < FILL; ++e) r[e] = T(0);
+        }
         store<FILL>(s + S::Smem::offset(0, i), r);
     }
     __syncthreads();
     const u32 l0 = threadIdx.x * PER;
-    if (b0 + l0 >= m) return;
     T w[WIN_VECS * VEC];
 #pragma unroll
     for (u32 c = 0; c < WIN_VECS; ++c) load_shared<VEC>(w + c * VEC, s + S::Smem::offset(0, l0 + c * VEC));
