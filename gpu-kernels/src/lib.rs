@@ -10,6 +10,7 @@ pub mod elem;
 pub mod frame;
 pub mod runtime;
 pub mod seed002;
+pub mod stencil;
 pub mod transpose;
 
 pub use elem::{Elem, Element};

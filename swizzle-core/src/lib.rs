@@ -15,6 +15,8 @@ pub mod tile;
 pub mod units;
 // Threadblock orders.
 pub mod raster;
+// Warp register caches (shuffle schedules).
+pub mod register_cache;
 // The bank-conflict model, access patterns, compile-time verification, synthesis.
 pub mod bank;
 pub mod pattern;

@@ -15,6 +15,7 @@ use crate::runtime::{Error, Gpu, Result};
 pub static FAMILIES: &[&dyn DynFamily] = &[
     &crate::transpose::family::TRANSPOSE,
     &crate::seed002::SEED002,
+    &crate::stencil::family::STENCIL,
 ];
 
 /// The family called `name`.

@@ -1,0 +1,429 @@
+//! The stencil family on the frame: a variant is a [`StencilSpec`] compiled at one radius for one element type;
+//! launch, buffers, host reference ([`stencil_host`]), the shared-memory accesses as thread-value layouts (the
+//! frame's compile-time check reads them), measure (input read + output written once) and peer (a D2D copy of
+//! the input).
+//!
+//! The problem size is `Size::mn(1, n)`: `n` inputs, `n - 2k` outputs.
+
+use super::{
+    stencil_host, Method, StencilSpec, Value, ValueType, BLOCK, SMEM_P8_UNSWIZZLED, SPECS, VEC16,
+};
+use crate::frame::{
+    Accesses, Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+};
+use crate::runtime::{Error, Result, Source};
+use swizzle_core::bank::{Op, Width};
+use swizzle_core::{Elem, Smem, WarpAccess};
+
+/// The radii the family ships (and `swz bench stencil` measures): the issue's.
+pub const RADII: [u32; 5] = super::bench::RADII;
+
+/// The element types.
+pub const TYPES: [ValueType; 2] = ValueType::ALL;
+
+/// One stencil variant: a spec at radius `k` on one element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    pub spec: StencilSpec,
+    pub k: u32,
+    pub value: ValueType,
+}
+
+impl Variant {
+    /// The table name of the spec (the frame's compile-time check prefixes its messages with it).
+    pub const fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    /// The element type as the frame names it.
+    pub const fn elem(&self) -> Elem {
+        self.value.elem()
+    }
+
+    /// The shared-memory tile as the frame's layout: one row of [`StencilSpec::smem_elems`] elements under the
+    /// spec's swizzle (element `j` of the tile at `Spec::Smem::offset(0, j)` in `stencil.cu`).
+    pub const fn smem(&self) -> Smem {
+        Smem::row_major(1, self.spec.smem_elems(self.k), self.elem())
+            .with_swizzle(self.spec.swizzle)
+    }
+
+    /// The smem fill and read of one block as thread-value layouts (shared-memory variants only; see
+    /// `smem.rs` for the same accesses lane by lane, which the tests compare with these):
+    /// ```text
+    ///   fill: lane l, warp instruction g  ->  tile element 4 * (32 * g + l)     (sts128)
+    ///   read: lane l, access c, warp w    ->  tile element (32 * w + l) * P + c * VEC     (lds of VEC elements)
+    /// ```
+    /// The fill runs to [`StencilSpec::fill_elems`] (whole warp instructions) and every thread reads its window,
+    /// so these are exactly the instructions every block issues, whatever `n` (what the profiler compares).
+    pub const fn accesses(&self) -> Accesses {
+        if !matches!(self.spec.method, Method::Smem) {
+            return Accesses::new();
+        }
+        let s = &self.spec;
+        let (p, vec) = (s.per_thread, s.vec());
+        let read_op = match Width::from_bytes(vec * 4) {
+            Some(w) => Op::Lds(w),
+            None => panic!("stencil smem read is not 4, 8 or 16 bytes"),
+        };
+        let fill_instrs = s.fill_elems(self.k) / (VEC16 * 32);
+        let must = !is_baseline(s);
+        Accesses::new()
+            .with(SpecAccess {
+                label: "fill",
+                smem: self.smem(),
+                access: WarpAccess::new("fill", Op::STS128)
+                    .lane(32, 0, VEC16)
+                    .instr(fill_instrs, 0, VEC16 * 32),
+                conflict_free: must,
+            })
+            .with(SpecAccess {
+                label: "read",
+                smem: self.smem(),
+                access: WarpAccess::new("read", read_op)
+                    .lane(32, 0, p)
+                    .instr(s.window_vecs(self.k), 0, vec)
+                    .instr(BLOCK / 32, 0, 32 * p),
+                conflict_free: must,
+            })
+    }
+}
+
+/// The deliberately conflicting baseline (no swizzle at 8 outputs per thread).
+const fn is_baseline(s: &StencilSpec) -> bool {
+    s.per_thread == SMEM_P8_UNSWIZZLED.per_thread
+        && s.swizzle.is_identity()
+        && matches!(s.method, Method::Smem)
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} k={} {}", self.spec, self.k, self.value)
+    }
+}
+
+const N_VARIANTS: usize = TYPES.len() * RADII.len() * SPECS.len();
+
+/// Every shipped variant: per element type, per radius, every spec (the order of the tables).
+pub const VARIANTS: [Variant; N_VARIANTS] = {
+    let mut v = [Variant {
+        spec: SPECS[0],
+        k: 1,
+        value: ValueType::F32,
+    }; N_VARIANTS];
+    let mut i = 0;
+    while i < N_VARIANTS {
+        let (e, rest) = (
+            i / (RADII.len() * SPECS.len()),
+            i % (RADII.len() * SPECS.len()),
+        );
+        v[i] = Variant {
+            spec: SPECS[rest % SPECS.len()],
+            k: RADII[rest / SPECS.len()],
+            value: TYPES[e],
+        };
+        i += 1;
+    }
+    v
+};
+
+/// The shared-memory variants the build checks: every smem spec at the largest radius, fp32. That covers every
+/// shipped variant: the smem instructions at radius `k` are a prefix of those at `MAX_RADIUS` with the same
+/// addresses (`smem.rs`; tested for every k), and i32 has the same 4-byte element addresses as fp32.
+pub const CHECKED: [Variant; 5] = {
+    let mut v = [VARIANTS[0]; 5];
+    let (mut i, mut n) = (0, 0);
+    while i < SPECS.len() {
+        if matches!(SPECS[i].method, Method::Smem) {
+            v[n] = Variant {
+                spec: SPECS[i],
+                k: super::MAX_RADIUS,
+                value: ValueType::F32,
+            };
+            n += 1;
+        }
+        i += 1;
+    }
+    assert!(n == 5, "CHECKED lists every shared-memory spec");
+    v
+};
+
+// Every shared-memory variant the family ships is conflict-free on its fill and read (the baseline excepted), by
+// the frame's one check.
+crate::assert_specs_conflict_free!(CHECKED);
+
+/// The stencil family (registered in [`crate::frame::FAMILIES`]).
+pub struct StencilFamily;
+
+/// The registry's instance.
+pub static STENCIL: StencilFamily = StencilFamily;
+
+fn values<V: Value>(h: &HostBuf, from: impl Fn([u8; 4]) -> V) -> Vec<V> {
+    h.bytes
+        .chunks_exact(4)
+        .map(|b| from([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
+fn host_buf<V: Value>(elem: Elem, v: &[V]) -> HostBuf {
+    HostBuf {
+        elem,
+        bytes: v.iter().flat_map(|x| x.bits().to_le_bytes()).collect(),
+    }
+}
+
+impl Family for StencilFamily {
+    type Spec = Variant;
+
+    fn name(&self) -> &'static str {
+        "stencil"
+    }
+
+    fn about(&self) -> &'static str {
+        "1D k-stencil (seed 003): global loads, shared-memory tile + halo, and the warp register cache"
+    }
+
+    fn source(&self) -> (&'static str, &'static str) {
+        ("stencil.cu", super::SOURCE)
+    }
+
+    fn specs(&self) -> Vec<Variant> {
+        VARIANTS.to_vec()
+    }
+
+    fn spec_name(&self, v: &Variant) -> String {
+        format!("{} k={}", v.spec.name, v.k)
+    }
+
+    fn elem(&self, v: &Variant) -> Elem {
+        v.elem()
+    }
+
+    fn block_label(&self, v: &Variant) -> String {
+        format!("{BLOCK}x{}", v.spec.per_thread)
+    }
+
+    fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
+        v.spec.header(v.value, v.k)
+    }
+
+    /// The spec's own source: `swz.cuh` with `struct Spec`, and `stencil_rc.cuh` with the register cache.
+    fn compile_unit(&self, v: &Variant) -> (Source, Vec<String>) {
+        (v.spec.source(v.value, v.k), Vec::new())
+    }
+
+    fn entry(&self, _v: &Variant) -> &'static str {
+        "stencil"
+    }
+
+    /// `[A (n), B (n - 2k)]`; `size` is `1 x n`.
+    fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
+        let n = size.n as usize;
+        vec![
+            Buffer::input("A", v.elem(), n),
+            Buffer::output("B", v.elem(), n.saturating_sub(2 * v.k as usize)),
+        ]
+    }
+
+    /// `stencil(B, A, n)`. An error when `n <= 2k` (no output: the stencil's own tests cover that case).
+    fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
+        if size.m != 1 {
+            return Err(Error::Invalid(format!(
+                "stencil sizes are 1 x n, got {size}"
+            )));
+        }
+        let config = v.spec.launch_config(size.n as usize, v.k)?.ok_or_else(|| {
+            Error::Invalid(format!("{}: n = {} <= 2k: no output", v.spec.name, size.n))
+        })?;
+        Ok(Launch {
+            config,
+            args: vec![Arg::Buf(1), Arg::Buf(0), Arg::U32(size.n)],
+        })
+    }
+
+    /// [`stencil_host`] in the variant's own arithmetic (fp32 sums in input order and one division; i32 with
+    /// C's truncating division): bit-exact.
+    fn reference(&self, v: &Variant, _size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
+        let k = v.k as usize;
+        vec![match v.value {
+            ValueType::F32 => host_buf(
+                v.elem(),
+                &stencil_host(&values(&inputs[0], f32::from_le_bytes), k),
+            ),
+            ValueType::I32 => host_buf(
+                v.elem(),
+                &stencil_host(&values(&inputs[0], i32::from_le_bytes), k),
+            ),
+        }]
+    }
+
+    fn tolerance(&self, _v: &Variant) -> Tolerance {
+        Tolerance::Exact
+    }
+
+    fn accesses(&self, v: &Variant) -> Vec<SpecAccess> {
+        v.accesses().to_vec()
+    }
+
+    /// Input read once, output written once: `n * 4 + (n - 2k) * 4` bytes.
+    fn measure(&self, v: &Variant, size: Size) -> Measure {
+        let n = size.n as u64;
+        Measure::Bytes((n + n.saturating_sub(2 * v.k as u64)) * v.elem().bytes() as u64)
+    }
+
+    fn peer(&self, v: &Variant, size: Size) -> Peer {
+        Peer::CopyD2D {
+            bytes: size.n as u64 * v.elem().bytes() as u64,
+        }
+    }
+
+    /// Sizes that are no multiple of any block's outputs (the edge cases, `n <= 2k` included, are in
+    /// `tests/stencil_device.rs`).
+    fn verify_sizes(&self) -> Vec<Size> {
+        vec![Size::mn(1, 77_777), Size::mn(1, 1_000_003)]
+    }
+
+    /// `n` inputs (`swz bench stencil --sizes N`, `smem_profile run stencil N`): `1 x n`.
+    fn size_of(&self, n: u32) -> Size {
+        Size::mn(1, n)
+    }
+
+    /// The issue's sizes: 2^27 (the seed's) and 2^28.
+    fn bench_sizes(&self) -> Vec<Size> {
+        super::bench::SIZES
+            .iter()
+            .map(|&n| Size::mn(1, n as u32))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stencil::smem::Access;
+
+    #[test]
+    fn variants_are_every_spec_radius_and_type_once() {
+        let specs = STENCIL.specs();
+        assert_eq!(specs.len(), 2 * 5 * 13);
+        let mut seen = std::collections::HashSet::new();
+        for v in &specs {
+            assert!(seen.insert((v.spec.name, v.k, v.value)), "{v}");
+            assert!(v.spec.supports(v.k), "{v}");
+        }
+        assert_eq!(VARIANTS[0].elem(), Elem::F32);
+        assert_eq!(VARIANTS[N_VARIANTS - 1].elem(), Elem::I32);
+        let (src, opts) = STENCIL.compile_unit(&VARIANTS[N_VARIANTS - 1]);
+        assert!(opts.is_empty() && src.headers[0].text.contains("using T = int;"));
+    }
+
+    /// The thread-value layouts issue exactly the addresses `smem.rs` derives lane by lane from the kernel (full
+    /// warp instructions of the fill; every read), so the frame's check and the stencil's own agree.
+    #[test]
+    fn accesses_are_the_lane_by_lane_ones() {
+        for v in VARIANTS.iter().filter(|v| v.spec.method == Method::Smem) {
+            let list = v.accesses();
+            assert_eq!(list.len(), 2, "{v}");
+            for (i, access) in [Access::Fill, Access::Read].into_iter().enumerate() {
+                let a = list.get(i);
+                let mut theirs: Vec<[u32; 32]> = (0..a.access.instructions(&a.smem))
+                    .map(|n| a.access.addrs(&a.smem, n))
+                    .collect();
+                let mut ours: Vec<[u32; 32]> = (0..BLOCK / 32)
+                    .flat_map(|w| {
+                        (0..v.spec.smem_instructions(access, v.k))
+                            .filter_map(move |n| v.spec.smem_lanes(access, v.k, w, n))
+                    })
+                    .collect();
+                theirs.sort_unstable();
+                ours.sort_unstable();
+                assert_eq!(theirs, ours, "{v} {access:?}");
+                assert_eq!(a.conflict_free, v.spec.name != "smem-p8-unswizzled", "{v}");
+                assert_eq!(
+                    a.access.report(&a.smem).conflicts() == 0,
+                    v.spec.smem_cost(access, v.k).conflicts() == 0,
+                    "{v} {access:?}"
+                );
+            }
+        }
+        assert!(VARIANTS
+            .iter()
+            .filter(|v| v.spec.method != Method::Smem)
+            .all(|v| v.accesses().is_empty()));
+    }
+
+    /// The frame's check is not vacuous here: on the unswizzled baseline it names the read's conflict; on every
+    /// checked variant it is quiet, and `CHECKED` is every smem spec at the largest radius.
+    #[test]
+    fn the_frame_check_fires_on_the_baseline_only() {
+        let base = Variant {
+            spec: SMEM_P8_UNSWIZZLED,
+            k: super::super::MAX_RADIUS,
+            value: ValueType::F32,
+        };
+        let read = base.accesses().get(1);
+        let m = swizzle_core::verify::check_warp(&read.smem, &read.access);
+        let text = m
+            .as_str()
+            .expect("the unswizzled 8-per-thread read conflicts");
+        assert!(text.contains("read") && text.contains("bank"), "{text}");
+        let fill = base.accesses().get(0);
+        assert_eq!(
+            swizzle_core::verify::check_warp(&fill.smem, &fill.access).as_str(),
+            None
+        );
+        for v in CHECKED {
+            for a in v.accesses().to_vec() {
+                assert_eq!(a.conflict_free, v.spec.name != "smem-p8-unswizzled");
+                if a.conflict_free {
+                    assert_eq!(
+                        swizzle_core::verify::check_warp(&a.smem, &a.access).as_str(),
+                        None,
+                        "{v}"
+                    );
+                }
+            }
+        }
+        let smem_specs = SPECS.iter().filter(|s| s.method == Method::Smem).count();
+        assert_eq!(CHECKED.len(), smem_specs);
+    }
+
+    #[test]
+    fn reference_is_the_stencil() {
+        let v = VARIANTS
+            .iter()
+            .find(|v| v.k == 2 && v.value == ValueType::I32)
+            .unwrap();
+        let input = HostBuf::random(Elem::I32, 100, 7);
+        let out = &STENCIL.reference(v, Size::mn(1, 100), std::slice::from_ref(&input))[0];
+        assert_eq!(out.len(), 96);
+        for i in 0..96 {
+            let sum: f64 = (i..=i + 4).map(|j| input.get(j)).sum();
+            assert_eq!(out.get(i), (sum / 5.0).trunc(), "{i}");
+        }
+        let f = VARIANTS
+            .iter()
+            .find(|v| v.k == 1 && v.value == ValueType::F32)
+            .unwrap();
+        let x = HostBuf::random(Elem::F32, 10, 3);
+        let out = &STENCIL.reference(f, Size::mn(1, 10), std::slice::from_ref(&x))[0];
+        let a: Vec<f32> = (0..3).map(|j| x.get(j) as f32).collect();
+        assert_eq!(out.get(0) as f32, (a[0] + a[1] + a[2]) / 3.0);
+    }
+
+    #[test]
+    fn launches_and_measures() {
+        let v = VARIANTS[0];
+        let l = STENCIL.launch(&v, Size::mn(1, 1000)).unwrap();
+        assert_eq!(l.args, vec![Arg::Buf(1), Arg::Buf(0), Arg::U32(1000)]);
+        assert!(STENCIL.launch(&v, Size::mn(1, 2)).is_err());
+        assert!(STENCIL.launch(&v, Size::mn(2, 1000)).is_err());
+        assert_eq!(
+            STENCIL.measure(&v, Size::mn(1, 1000)),
+            Measure::Bytes((1000 + 998) * 4)
+        );
+        assert_eq!(
+            STENCIL.peer(&v, Size::mn(1, 1000)),
+            Peer::CopyD2D { bytes: 4000 }
+        );
+    }
+}

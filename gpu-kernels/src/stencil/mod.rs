@@ -1,0 +1,711 @@
+//! The 1D k-stencil of seed 003: `B[i] = (A[i] + ... + A[i + 2k]) / (2k + 1)` for `i < n - 2k`, from
+//! `stencil.cu` beside this file.
+//!
+//! A variant is a [`StencilSpec`]: how a thread gets its window of inputs ([`Method`]: straight from global
+//! memory, from a shared-memory tile with its halo, or from the warp's register cache through `__shfl_sync`), how
+//! many consecutive outputs a thread computes (1, 2, 4 or 8; its accesses are that many elements wide, up to 16
+//! bytes) and, for shared memory, the tile's swizzle. The radius `k` and the element type ([`Value`]: fp32, or
+//! i32 with C's truncating division) are compile-time constants of each NVRTC compile: every number the kernel
+//! uses reaches it through the generated `struct Spec` ([`StencilSpec::header`]), the register cache's shuffle
+//! schedule through the generated `swz::StencilRc` ([`swizzle_core::register_cache::RegisterCache`]). The
+//! shared-memory accesses are declared lane by lane in [`smem`] and as thread-value layouts in [`family`] (the
+//! frame's [`Family`](crate::frame::Family), whose build-time bank check reads them).
+//!
+//! Sums run in input order and divide once, on the GPU and in [`stencil_host`], so fp32 results compare bit for
+//! bit.
+
+pub mod bench;
+pub mod family;
+pub mod smem;
+
+use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
+use cudarc::driver::{CudaSlice, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
+use swizzle_core::register_cache::RegisterCache;
+use swizzle_core::{swizzle, Smem, Swizzle};
+
+/// The kernel source, compiled per (spec, k, element type) with the headers of [`StencilSpec::source`].
+pub const SOURCE: &str = include_str!("stencil.cu");
+
+/// The include name of the generated register-cache struct (`swz::StencilRc`).
+pub const RC_HEADER_NAME: &str = "stencil_rc.cuh";
+
+/// Threads per block of every variant.
+pub const BLOCK: u32 = 256;
+
+/// The largest radius every variant supports (the register cache with one output per lane stops here: its halo
+/// must fit one extra register row, `2k <= 32`).
+pub const MAX_RADIUS: u32 = 16;
+
+/// The largest `n` a launch takes (indices are 32-bit in the kernels, with room for a window past the end).
+pub const MAX_N: usize = (1 << 31) - 1024;
+
+/// Elements per 16-byte access (every element type here is 4 bytes).
+const VEC16: u32 = 4;
+
+/// Where a thread's window of `P + 2k` inputs comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Method {
+    /// Straight from global memory through the read-only (L1-cached) path: neighbours' windows overlap in L1.
+    Global,
+    /// Seed 003's shared-memory kernel: the block stages its inputs and the halo, then reads windows back.
+    Smem,
+    /// The register cache: each warp loads its inputs once, lanes read each other's registers with `__shfl_sync`.
+    Shfl,
+}
+
+impl Method {
+    pub const ALL: [Method; 3] = [Method::Global, Method::Smem, Method::Shfl];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Global => "global",
+            Method::Smem => "smem",
+            Method::Shfl => "shfl",
+        }
+    }
+
+    /// `Spec::METHOD` in `stencil.cu`.
+    const fn cuda_id(self) -> u32 {
+        match self {
+            Method::Global => 0,
+            Method::Smem => 1,
+            Method::Shfl => 2,
+        }
+    }
+}
+
+/// One stencil variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StencilSpec {
+    /// The table name.
+    pub name: &'static str,
+    pub method: Method,
+    /// `P`: consecutive outputs per thread (1, 2, 4 or 8).
+    pub per_thread: u32,
+    /// The shared-memory tile's swizzle on element offsets (the identity for the other methods).
+    pub swizzle: Swizzle,
+}
+
+impl StencilSpec {
+    /// Elements per global / shared access: `P`, up to 16 bytes.
+    pub const fn vec(&self) -> u32 {
+        if self.per_thread < VEC16 {
+            self.per_thread
+        } else {
+            VEC16
+        }
+    }
+
+    /// Outputs one block computes.
+    pub const fn outputs_per_block(&self) -> u32 {
+        BLOCK * self.per_thread
+    }
+
+    /// Accesses of [`StencilSpec::vec`] elements that cover one thread's window of `P + 2k` inputs.
+    pub const fn window_vecs(&self, k: u32) -> u32 {
+        (self.per_thread + 2 * k).div_ceil(self.vec())
+    }
+
+    /// Shared memory: inputs staged per block, from the block's first output through the last thread's last
+    /// window access, rounded up to whole 16-byte fills.
+    pub const fn tile_elems(&self, k: u32) -> u32 {
+        ((BLOCK - 1) * self.per_thread + self.window_vecs(k) * self.vec()).next_multiple_of(VEC16)
+    }
+
+    /// Shared memory the fill stores: the tile rounded up to whole warp instructions of 16-byte stores (128
+    /// elements), the part past [`StencilSpec::tile_elems`] with zeros and no global load. So every fill
+    /// instruction has all 32 lanes active, and every block issues the same shared-memory instructions.
+    pub const fn fill_elems(&self, k: u32) -> u32 {
+        self.tile_elems(k).next_multiple_of(32 * VEC16)
+    }
+
+    /// Shared memory allocated per block, in elements: the fill rounded up to the swizzle's period (a swizzle
+    /// permutes offsets within each period, so every swizzled offset stays inside).
+    pub const fn smem_elems(&self, k: u32) -> u32 {
+        self.fill_elems(k)
+            .next_multiple_of(self.swizzle.period() as u32)
+    }
+
+    /// The register cache of this spec at radius `k` (shfl only).
+    pub const fn register_cache(&self, k: u32) -> Option<RegisterCache> {
+        match self.method {
+            Method::Shfl => match RegisterCache::try_new(self.per_thread, k) {
+                Ok(rc) => Some(rc),
+                Err(_) => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether this spec runs radius `k`: `1 <= k <= MAX_RADIUS`, and the register cache fits.
+    pub const fn supports(&self, k: u32) -> bool {
+        k >= 1
+            && k <= MAX_RADIUS
+            && match self.method {
+                Method::Shfl => self.register_cache(k).is_some(),
+                _ => true,
+            }
+    }
+
+    /// Shape rules the kernel's `static_assert`s state too.
+    pub const fn is_valid(&self) -> bool {
+        self.per_thread.is_power_of_two()
+            && self.per_thread <= 8
+            && (matches!(self.method, Method::Smem) || self.swizzle.is_identity())
+            && self.swizzle.period() <= 1 << 16
+            // the swizzle moves whole 16-byte fills
+            && (self.swizzle.is_identity() || (1u32 << self.swizzle.base) >= VEC16)
+    }
+
+    fn check_k(&self, k: u32) -> Result<()> {
+        if self.supports(k) {
+            Ok(())
+        } else {
+            Err(Error::Invalid(format!(
+                "{}: radius {k} is not supported (1..={MAX_RADIUS}, and 2k <= 32 * P for the register cache)",
+                self.name
+            )))
+        }
+    }
+
+    /// The shared-memory tile as a layout: one row of [`StencilSpec::smem_elems`] elements of `v` under the
+    /// spec's swizzle (tile element `j` at `Smem::offset(0, j)`; allocated for every spec, used by smem ones).
+    pub const fn smem(&self, v: ValueType, k: u32) -> Smem {
+        Smem::row_major(1, self.smem_elems(k), v.elem()).with_swizzle(self.swizzle)
+    }
+
+    /// The register cache the kernel's header carries at radius `k`: the spec's own for shfl; for the other
+    /// methods the one-output-per-lane cache (the header always declares one; only shfl kernels use it).
+    pub const fn header_cache(&self, k: u32) -> RegisterCache {
+        match self.register_cache(k) {
+            Some(rc) => rc,
+            None => RegisterCache::new(self.per_thread, k),
+        }
+    }
+
+    /// The generated header `swz.cuh` for element type `v` at radius `k`: swizzle-core's header with
+    /// `struct Spec` (every number `stencil.cu` uses: METHOD, K, PER, VEC, BLOCK, TILE_ELEMS, FILL_ELEMS, the
+    /// element type `T` and the tile layout `Smem`).
+    pub fn header(&self, v: ValueType, k: u32) -> swizzle_core::cuda::Header {
+        let spec = swizzle_core::cuda::Spec::new("Spec")
+            .doc(format!("{self}; k = {k}, {v}"))
+            .elem("T", v.elem())
+            .int("METHOD", self.method.cuda_id() as i64)
+            .int("K", k as i64)
+            .int("PER", self.per_thread as i64)
+            .int("VEC", self.vec() as i64)
+            .int("BLOCK", BLOCK as i64)
+            .int("TILE_ELEMS", self.tile_elems(k) as i64)
+            .int("FILL_ELEMS", self.fill_elems(k) as i64)
+            .layout("Smem", self.smem(v, k));
+        swizzle_core::cuda::Header::new().spec(spec)
+    }
+
+    /// The NVRTC source with its generated headers: `swz.cuh` ([`StencilSpec::header`]) and `stencil_rc.cuh`
+    /// (`swz::StencilRc`, [`StencilSpec::header_cache`]). No `-D` options: every number is in the headers.
+    pub fn source(&self, v: ValueType, k: u32) -> Source {
+        Source {
+            name: "stencil.cu".into(),
+            text: SOURCE.into(),
+            headers: vec![
+                Header {
+                    name: swizzle_core::cuda::HEADER_NAME.into(),
+                    text: self.header(v, k).render(),
+                },
+                Header {
+                    name: RC_HEADER_NAME.into(),
+                    text: self.header_cache(k).cuda_struct("StencilRc"),
+                },
+            ],
+        }
+    }
+
+    /// The launch for `n` inputs at radius `k`, or `None` when there is no output (`n <= 2k`).
+    pub fn launch_config(&self, n: usize, k: u32) -> Result<Option<LaunchConfig>> {
+        self.check_k(k)?;
+        if n > MAX_N {
+            return Err(Error::Invalid(format!(
+                "{}: n = {n} is above {MAX_N}",
+                self.name
+            )));
+        }
+        let m = n.saturating_sub(2 * k as usize);
+        if m == 0 {
+            return Ok(None);
+        }
+        let blocks = m.div_ceil(self.outputs_per_block() as usize) as u32;
+        Ok(Some(LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        }))
+    }
+
+    /// Compile (or fetch from the cache) and load this variant for `v` at radius `k`.
+    pub fn prepare(&self, gpu: &Gpu, v: ValueType, k: u32) -> Result<Kernel> {
+        self.check_k(k)?;
+        gpu.kernel(&self.source(v, k), &[], "stencil")
+    }
+
+    /// Queue the stencil of the first `n` elements of `input` into `output` with a kernel from
+    /// [`StencilSpec::prepare`] (compiled for the same `k` and element type). Nothing is launched when `n <= 2k`.
+    pub fn launch_prepared<V: Value>(
+        &self,
+        gpu: &Gpu,
+        kernel: &Kernel,
+        k: u32,
+        input: &CudaSlice<V>,
+        output: &mut CudaSlice<V>,
+        n: usize,
+    ) -> Result<()> {
+        let Some(cfg) = self.launch_config(n, k)? else {
+            return Ok(());
+        };
+        let m = n - 2 * k as usize;
+        if input.len() < n || output.len() < m {
+            return Err(Error::Invalid(format!(
+                "{}: buffers of {} and {} elements for n = {n}, k = {k}",
+                self.name,
+                input.len(),
+                output.len()
+            )));
+        }
+        let n32 = n as u32;
+        gpu.launch(kernel, cfg, |a| {
+            a.arg(output).arg(input).arg(&n32);
+        })
+    }
+
+    /// [`StencilSpec::prepare`] then [`StencilSpec::launch_prepared`].
+    pub fn launch<V: Value>(
+        &self,
+        gpu: &Gpu,
+        k: u32,
+        input: &CudaSlice<V>,
+        output: &mut CudaSlice<V>,
+        n: usize,
+    ) -> Result<()> {
+        let kernel = self.prepare(gpu, V::TYPE, k)?;
+        self.launch_prepared(gpu, &kernel, k, input, output, n)
+    }
+}
+
+impl std::fmt::Display for StencilSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} window, {} outputs/thread, {} B accesses, block {BLOCK}",
+            self.name,
+            self.method.name(),
+            self.per_thread,
+            self.vec() * 4
+        )?;
+        if self.method == Method::Smem {
+            write!(f, ", tile {}", self.swizzle)?;
+        }
+        Ok(())
+    }
+}
+
+const fn spec(name: &'static str, method: Method, per_thread: u32, sw: Swizzle) -> StencilSpec {
+    let s = StencilSpec {
+        name,
+        method,
+        per_thread,
+        swizzle: sw,
+    };
+    assert!(s.is_valid(), "invalid stencil spec");
+    s
+}
+
+const ID: Swizzle = Swizzle::IDENTITY;
+
+pub const GLOBAL_P1: StencilSpec = spec("global-p1", Method::Global, 1, ID);
+pub const GLOBAL_P2: StencilSpec = spec("global-p2", Method::Global, 2, ID);
+pub const GLOBAL_P4: StencilSpec = spec("global-p4", Method::Global, 4, ID);
+pub const GLOBAL_P8: StencilSpec = spec("global-p8", Method::Global, 8, ID);
+/// Seed 003's shared-memory kernel (one output per thread), fixed.
+pub const SMEM_P1: StencilSpec = spec("smem-p1", Method::Smem, 1, ID);
+pub const SMEM_P2: StencilSpec = spec("smem-p2", Method::Smem, 2, ID);
+pub const SMEM_P4: StencilSpec = spec("smem-p4", Method::Smem, 4, ID);
+/// Eight outputs per thread read two 16-byte vectors 32 bytes apart across lanes: lanes 0 and 4 of each
+/// 8-lane phase hit the same banks (2 wavefronts where 1 would do). `Sw<1,2,3>` XORs 16-byte-chunk bit 3 into
+/// chunk bit 0, so each phase covers all 8 bank groups (see `smem.rs`).
+pub const SMEM_P8: StencilSpec = spec("smem-p8", Method::Smem, 8, swizzle!(B = 1, M = 2, S = 3));
+/// [`SMEM_P8`] without the swizzle: the baseline that conflicts.
+pub const SMEM_P8_UNSWIZZLED: StencilSpec = spec("smem-p8-unswizzled", Method::Smem, 8, ID);
+/// Seed 003's register-cache kernel (one output per lane), fixed.
+pub const SHFL_P1: StencilSpec = spec("shfl-p1", Method::Shfl, 1, ID);
+pub const SHFL_P2: StencilSpec = spec("shfl-p2", Method::Shfl, 2, ID);
+pub const SHFL_P4: StencilSpec = spec("shfl-p4", Method::Shfl, 4, ID);
+pub const SHFL_P8: StencilSpec = spec("shfl-p8", Method::Shfl, 8, ID);
+
+/// Every shipped variant.
+pub const SPECS: [StencilSpec; 13] = [
+    GLOBAL_P1,
+    GLOBAL_P2,
+    GLOBAL_P4,
+    GLOBAL_P8,
+    SMEM_P1,
+    SMEM_P2,
+    SMEM_P4,
+    SMEM_P8,
+    SMEM_P8_UNSWIZZLED,
+    SHFL_P1,
+    SHFL_P2,
+    SHFL_P4,
+    SHFL_P8,
+];
+
+// Every register cache a shipped spec can be compiled with serves every read inside the warp: checked here, at
+// build time, for every radius the spec supports (a failure names the spec's cache and the first bad read).
+const _: () = {
+    let mut i = 0;
+    while i < SPECS.len() {
+        let mut k = 1;
+        while k <= MAX_RADIUS {
+            if let Some(rc) = SPECS[i].register_cache(k) {
+                if rc.check().is_err() {
+                    panic!(
+                        "a shipped register cache reads an element its source lane does not hold"
+                    );
+                }
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+};
+
+/// The element types of the stencil.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ValueType {
+    F32,
+    I32,
+}
+
+impl ValueType {
+    pub const ALL: [ValueType; 2] = [ValueType::F32, ValueType::I32];
+
+    pub const fn c_type(self) -> &'static str {
+        match self {
+            ValueType::F32 => "float",
+            ValueType::I32 => "int",
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            ValueType::F32 => "fp32",
+            ValueType::I32 => "i32",
+        }
+    }
+
+    /// The same type as swizzle-core (and the frame) names it.
+    pub const fn elem(self) -> swizzle_core::Elem {
+        match self {
+            ValueType::F32 => swizzle_core::Elem::F32,
+            ValueType::I32 => swizzle_core::Elem::I32,
+        }
+    }
+}
+
+impl std::fmt::Display for ValueType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A host element type of the stencil: its arithmetic exactly as the kernel does it.
+pub trait Value:
+    DeviceRepr + ValidAsZeroBits + Copy + Default + Send + Sync + std::fmt::Debug + 'static
+{
+    const TYPE: ValueType;
+    /// The byte the output is poisoned with: every byte of it makes a value the stencil cannot produce (a NaN
+    /// for fp32; for i32 `0x80808080`, far outside the range of any average of [`Value::random`] inputs).
+    const POISON: u8;
+    fn add(self, other: Self) -> Self;
+    /// Division by the window length, as C divides (IEEE for fp32, truncation toward zero for int).
+    fn div(self, d: u32) -> Self;
+    fn bits(self) -> u32;
+    /// `n` seeded random values (never all zeros): uniform in `[-1, 1)` for fp32, in `[-2^24, 2^24)` for i32 (so
+    /// 33-term sums cannot overflow).
+    fn random(n: usize, seed: u64) -> Vec<Self>;
+}
+
+impl Value for f32 {
+    const TYPE: ValueType = ValueType::F32;
+    const POISON: u8 = 0xFF;
+    fn add(self, other: f32) -> f32 {
+        self + other
+    }
+    fn div(self, d: u32) -> f32 {
+        self / d as f32
+    }
+    fn bits(self) -> u32 {
+        self.to_bits()
+    }
+    fn random(n: usize, seed: u64) -> Vec<f32> {
+        crate::elem::random::<f32>(n, seed)
+    }
+}
+
+impl Value for i32 {
+    const TYPE: ValueType = ValueType::I32;
+    const POISON: u8 = 0x80;
+    fn add(self, other: i32) -> i32 {
+        self.wrapping_add(other)
+    }
+    fn div(self, d: u32) -> i32 {
+        self / d as i32
+    }
+    fn bits(self) -> u32 {
+        self as u32
+    }
+    fn random(n: usize, seed: u64) -> Vec<i32> {
+        crate::elem::random::<f32>(n, seed)
+            .into_iter()
+            .map(|u| (u * (1 << 24) as f32) as i32)
+            .collect()
+    }
+}
+
+/// The host reference: `out[i] = (a[i] + a[i+1] + ... + a[i+2k]) / (2k+1)` summed left to right, for
+/// `i < a.len() - 2k` (empty when `a.len() <= 2k`). Large inputs are split over the host's cores.
+///
+/// ```
+/// use gpu_kernels::stencil::stencil_host;
+/// // Seed 003's example: the 1-stencil of 0..8.
+/// assert_eq!(stencil_host(&[0, 1, 2, 3, 4, 5, 6, 7], 1), vec![1, 2, 3, 4, 5, 6]);
+/// assert_eq!(stencil_host(&[-7, 0, 0], 1), vec![-2]); // C division truncates toward zero
+/// ```
+pub fn stencil_host<V: Value>(a: &[V], k: usize) -> Vec<V> {
+    let m = a.len().saturating_sub(2 * k);
+    let mut out = vec![V::default(); m];
+    let one = |i: usize| {
+        let mut acc = a[i];
+        for s in 1..=2 * k {
+            acc = acc.add(a[i + s]);
+        }
+        acc.div(2 * k as u32 + 1)
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let chunk = m.div_ceil(threads).max(1 << 16);
+    std::thread::scope(|s| {
+        for (c, part) in out.chunks_mut(chunk).enumerate() {
+            s.spawn(move || {
+                for (j, o) in part.iter_mut().enumerate() {
+                    *o = one(c * chunk + j);
+                }
+            });
+        }
+    });
+    out
+}
+
+/// Elements past the output that a check also poisons and expects untouched (a write past `n - 2k` shows).
+pub const GUARD: usize = 64;
+
+/// A correctness check on one input: random values (never zeros), the output (and [`GUARD`] elements after it)
+/// poisoned before every launch, every output compared bit for bit with [`stencil_host`].
+pub struct Check<V: Value> {
+    pub n: usize,
+    host_in: Vec<V>,
+    dev_in: CudaSlice<V>,
+    dev_out: CudaSlice<V>,
+    expect: Vec<(u32, Vec<V>)>,
+}
+
+impl<V: Value> Check<V> {
+    /// Upload a fresh random input of `n` elements (seeded by `n`).
+    pub fn new(gpu: &Gpu, n: usize) -> Result<Check<V>> {
+        let host_in = V::random(n, 0x57e9c11 ^ n as u64);
+        let dev_in = gpu.upload(&host_in)?;
+        let dev_out = gpu.zeros::<V>(n + GUARD)?;
+        Ok(Check {
+            n,
+            host_in,
+            dev_in,
+            dev_out,
+            expect: Vec::new(),
+        })
+    }
+
+    fn expected(&mut self, k: u32) -> &[V] {
+        if let Some(i) = self.expect.iter().position(|(kk, _)| *kk == k) {
+            return &self.expect[i].1;
+        }
+        let e = stencil_host(&self.host_in, k as usize);
+        self.expect.push((k, e));
+        &self.expect.last().expect("just pushed").1
+    }
+
+    /// Run `kernel` (spec `s` compiled at radius `k`) once and compare. The error names the variant, `n`, `k`
+    /// and the first wrong element.
+    pub fn run(&mut self, gpu: &Gpu, s: &StencilSpec, kernel: &Kernel, k: u32) -> Result<()> {
+        gpu.fill_bytes(&mut self.dev_out, V::POISON)?;
+        s.launch_prepared(gpu, kernel, k, &self.dev_in, &mut self.dev_out, self.n)?;
+        gpu.sync().map_err(|e| {
+            Error::Mismatch(format!("{} {} n={} k={k}: {e}", s.name, V::TYPE, self.n))
+        })?;
+        let got = gpu.download(&self.dev_out)?;
+        let n = self.n;
+        let expect = self.expected(k);
+        let m = expect.len();
+        let poison = u32::from_ne_bytes([V::POISON; 4]);
+        let bad = got[..m]
+            .iter()
+            .zip(expect)
+            .filter(|(g, e)| g.bits() != e.bits())
+            .count();
+        let past = got[m..].iter().filter(|v| v.bits() != poison).count();
+        if bad == 0 && past == 0 {
+            return Ok(());
+        }
+        let unwritten = got[..m].iter().filter(|v| v.bits() == poison).count();
+        let first = (0..m).find(|&i| got[i].bits() != expect[i].bits());
+        Err(Error::Mismatch(format!(
+            "{} {} n={n} k={k}: {bad} of {m} outputs wrong ({unwritten} never written), {past} of the {} elements \
+             after the output written{}",
+            s.name,
+            V::TYPE,
+            got.len() - m,
+            first.map_or(String::new(), |i| format!(
+                "; first at {i}: got {:?}, expected {:?}",
+                got[i], expect[i]
+            ))
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_reference_matches_the_definition() {
+        let a: Vec<i32> = (0..1000).map(|i| (i * 7919) % 1001 - 500).collect();
+        for k in [1usize, 2, 5, 16] {
+            let got = stencil_host(&a, k);
+            assert_eq!(got.len(), 1000 - 2 * k);
+            for (i, g) in got.iter().enumerate() {
+                let sum: i32 = a[i..=i + 2 * k].iter().sum();
+                assert_eq!(*g, sum / (2 * k as i32 + 1), "k={k} i={i}");
+            }
+        }
+        assert!(stencil_host(&a[..4], 2).is_empty());
+        assert!(stencil_host::<f32>(&[], 1).is_empty());
+        // fp32: left-to-right sums, one IEEE division.
+        let f: Vec<f32> = f32::random(300_000, 3);
+        let got = stencil_host(&f, 3);
+        for i in [0, 1, 65_535, 65_536, 299_993] {
+            let mut acc = f[i];
+            for s in 1..=6 {
+                acc += f[i + s];
+            }
+            assert_eq!(got[i].to_bits(), (acc / 7.0).to_bits(), "i={i}");
+        }
+    }
+
+    #[test]
+    fn random_inputs_are_nonzero_and_small_enough() {
+        let v = i32::random(100_000, 1);
+        assert!(v.iter().all(|x| (-(1 << 24)..(1 << 24)).contains(x)));
+        assert!(v.iter().filter(|x| **x == 0).count() < 10);
+        // A 33-term window cannot overflow, and the i32 poison is no average.
+        assert!(33i64 * (1 << 24) < i32::MAX as i64);
+        assert!((i32::from_ne_bytes([i32::POISON; 4]) as i64).abs() > 1 << 24);
+        assert!(f32::from_bits(u32::from_ne_bytes([f32::POISON; 4])).is_nan());
+    }
+
+    #[test]
+    fn launches_cover_every_output_once_and_no_more() {
+        for s in SPECS {
+            for k in 1..=MAX_RADIUS {
+                assert_eq!(
+                    s.supports(k),
+                    s.method != Method::Shfl || 2 * k <= 32 * s.per_thread
+                );
+                if !s.supports(k) {
+                    assert!(s.launch_config(100, k).is_err());
+                    continue;
+                }
+                for n in [
+                    1usize,
+                    2 * k as usize,
+                    2 * k as usize + 1,
+                    1000,
+                    1 << 20,
+                    (1 << 27) + 13,
+                ] {
+                    let cfg = s.launch_config(n, k).unwrap();
+                    let m = n.saturating_sub(2 * k as usize);
+                    match cfg {
+                        None => assert_eq!(m, 0, "{s} n={n} k={k}"),
+                        Some(c) => {
+                            let per_block = s.outputs_per_block() as usize;
+                            let blocks = c.grid_dim.0 as usize;
+                            assert!(
+                                blocks * per_block >= m && (blocks - 1) * per_block < m,
+                                "{s} n={n}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(GLOBAL_P1.launch_config(MAX_N + 1, 1).is_err());
+        assert!(GLOBAL_P1.launch_config(100, 0).is_err());
+        assert!(GLOBAL_P1.launch_config(100, MAX_RADIUS + 1).is_err());
+    }
+
+    #[test]
+    fn headers_carry_every_number_of_the_spec() {
+        let src = SMEM_P8.source(ValueType::I32, 5);
+        let h = &src.headers[0].text;
+        for want in [
+            "using T = int;",
+            "static constexpr int METHOD = 1;",
+            "static constexpr int K = 5;",
+            "static constexpr int PER = 8;",
+            "static constexpr int VEC = 4;",
+            "static constexpr int BLOCK = 256;",
+            // 255 * 8 + ceil(18 / 4) * 4 = 2060 inputs, filled as 17 warp instructions of 128 elements.
+            "static constexpr int TILE_ELEMS = 2060;",
+            "static constexpr int FILL_ELEMS = 2176;",
+            "using Smem = swz::Layout<1, 2176, 4, false, swz::Swizzle<1, 2, 3>, 4, 0>;",
+        ] {
+            assert!(h.contains(want), "{want} not in\n{h}");
+        }
+        assert_eq!(SMEM_P8.tile_elems(5), 2060);
+        assert_eq!(SMEM_P8.smem_elems(5), 2176);
+        assert_eq!(src.headers[1].name, RC_HEADER_NAME);
+        let shfl = SHFL_P4.source(ValueType::F32, 3);
+        assert_eq!(
+            shfl.headers[1].text,
+            RegisterCache::new(4, 3).cuda_struct("StencilRc")
+        );
+        assert!(shfl.headers[0].text.contains("using T = float;"));
+        assert!(shfl.headers[0]
+            .text
+            .contains("static constexpr int METHOD = 2;"));
+        assert_eq!(GLOBAL_P2.header_cache(3), RegisterCache::new(2, 3));
+        assert_eq!(
+            (
+                GLOBAL_P1.vec(),
+                GLOBAL_P2.vec(),
+                GLOBAL_P4.vec(),
+                GLOBAL_P8.vec()
+            ),
+            (1, 2, 4, 4)
+        );
+        // The kernel text names no spec number itself.
+        for retyped in ["-DK", "#define K", "TILE_ELEMS =", "256"] {
+            assert!(!SOURCE.contains(retyped), "{retyped}");
+        }
+        // Every smem allocation fits the 48 KiB of static shared memory.
+        for s in SPECS {
+            assert!(s.smem_elems(MAX_RADIUS) * 4 <= 48 * 1024, "{s}");
+        }
+    }
+}

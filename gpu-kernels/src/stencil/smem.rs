@@ -1,0 +1,302 @@
+//! The shared-memory stencil's accesses, lane by lane, and the bank model's verdict on them.
+//!
+//! Index math, mirrored from `stencil` with `METHOD == 1` in `stencil.cu` (change both together):
+//! ```text
+//!   thread t = 32 * warp + lane of the block; tile element j lives at Spec::Smem::offset(0, j)
+//!   fill, iteration i:  sts128 of tile elements 4 * (i * BLOCK + t) .. + 4     (while < FILL_ELEMS)
+//!   read, access c:     lds(4 * VEC bytes) of tile elements t * P + c * VEC .. + VEC,   c < window_vecs(k)
+//! ```
+//! FILL_ELEMS is a multiple of 128 elements, so each fill warp instruction has all 32 lanes active or is not
+//! issued; every thread reads its whole window. Every block issues exactly these instructions, whatever `n`.
+//!
+//! Why `k` does not matter for a verdict: the read instructions at radius `k` are the first `window_vecs(k)` of
+//! those at [`MAX_RADIUS`](super::MAX_RADIUS), with the same addresses, and the fill instructions at `k` are a
+//! prefix of those at `MAX_RADIUS` too. So the build checks every spec at `MAX_RADIUS` (`family.rs`, through the
+//! frame's `assert_specs_conflict_free!`); the tests check every k.
+
+use super::{StencilSpec, BLOCK, VEC16};
+use swizzle_core::bank::{self, Op, Width};
+
+/// Which smem instruction of the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Access {
+    /// The tile and its halo are stored, 16 bytes per lane.
+    Fill,
+    /// Each thread reads its window back, `VEC` elements per access.
+    Read,
+}
+
+impl Access {
+    pub const BOTH: [Access; 2] = [Access::Fill, Access::Read];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Access::Fill => "fill",
+            Access::Read => "read",
+        }
+    }
+}
+
+/// The bank model's totals for one access kind of one block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Cost {
+    pub wavefronts: u32,
+    pub ideal: u32,
+    /// Full warp instructions costed.
+    pub instructions: u32,
+    /// The most wavefronts one instruction costs, and its (warp, instruction).
+    pub worst: u32,
+    pub worst_at: (u32, u32),
+}
+
+impl Cost {
+    pub const fn conflicts(&self) -> u32 {
+        self.wavefronts - self.ideal
+    }
+}
+
+impl StencilSpec {
+    /// The warp instruction of `access`.
+    pub const fn smem_op(&self, access: Access) -> Op {
+        match access {
+            Access::Fill => Op::Sts(Width::B128),
+            Access::Read => match Width::from_bytes(self.vec() * 4) {
+                Some(w) => Op::Lds(w),
+                None => panic!("stencil smem access is not 4, 8 or 16 bytes"),
+            },
+        }
+    }
+
+    /// Instructions of `access` each thread issues at radius `k` (the fill's last may be partial).
+    pub const fn smem_instructions(&self, access: Access, k: u32) -> u32 {
+        match access {
+            Access::Fill => self.fill_elems(k).div_ceil(VEC16 * BLOCK),
+            Access::Read => self.window_vecs(k),
+        }
+    }
+
+    /// The tile element `lane` of `warp` touches first in instruction `instr` of `access`, or `None` when the
+    /// lane issues nothing there (past the tile in the fill).
+    pub const fn smem_element(
+        &self,
+        access: Access,
+        k: u32,
+        warp: u32,
+        instr: u32,
+        lane: u32,
+    ) -> Option<u32> {
+        let t = warp * 32 + lane;
+        match access {
+            Access::Fill => {
+                let j = VEC16 * (instr * BLOCK + t);
+                if j < self.fill_elems(k) {
+                    Some(j)
+                } else {
+                    None
+                }
+            }
+            Access::Read => Some(t * self.per_thread + instr * self.vec()),
+        }
+    }
+
+    /// The 32 byte addresses of one full warp instruction, or `None` if some lane is idle.
+    pub const fn smem_lanes(
+        &self,
+        access: Access,
+        k: u32,
+        warp: u32,
+        instr: u32,
+    ) -> Option<[u32; 32]> {
+        let mut a = [0u32; 32];
+        let mut l = 0;
+        while l < 32 {
+            match self.smem_element(access, k, warp, instr, l) {
+                Some(j) => a[l as usize] = self.swizzle.apply(j) * 4,
+                None => return None,
+            }
+            l += 1;
+        }
+        Some(a)
+    }
+
+    /// The bank model's verdict on every full instruction of `access` one block issues at radius `k`.
+    pub const fn smem_cost(&self, access: Access, k: u32) -> Cost {
+        let mut c = Cost {
+            wavefronts: 0,
+            ideal: 0,
+            instructions: 0,
+            worst: 0,
+            worst_at: (0, 0),
+        };
+        let op = self.smem_op(access);
+        let mut w = 0;
+        while w < BLOCK / 32 {
+            let mut i = 0;
+            while i < self.smem_instructions(access, k) {
+                if let Some(addrs) = self.smem_lanes(access, k, w, i) {
+                    let wf = bank::wavefronts(op, &addrs);
+                    c.wavefronts += wf;
+                    c.ideal += bank::ideal(op, &addrs);
+                    c.instructions += 1;
+                    if wf > c.worst {
+                        c.worst = wf;
+                        c.worst_at = (w, i);
+                    }
+                }
+                i += 1;
+            }
+            w += 1;
+        }
+        c
+    }
+
+    /// No smem instruction costs more than its ideal at radius `k`.
+    pub const fn smem_conflict_free(&self, k: u32) -> bool {
+        let (f, r) = (
+            self.smem_cost(Access::Fill, k),
+            self.smem_cost(Access::Read, k),
+        );
+        f.wavefronts == f.ideal && r.wavefronts == r.ideal
+    }
+}
+
+/// The shared-memory specs that must be conflict-free: all but the deliberate baseline. (The build checks them
+/// through the frame, on the thread-value layouts of `family.rs`, which the tests equate with the lanes here.)
+pub const CHECKED: [StencilSpec; 4] = [
+    super::SMEM_P1,
+    super::SMEM_P2,
+    super::SMEM_P4,
+    super::SMEM_P8,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stencil::{Method, MAX_RADIUS, SMEM_P1, SMEM_P8, SMEM_P8_UNSWIZZLED, SPECS};
+
+    /// The fill stores every element up to `fill_elems` exactly once, in whole warp instructions; each thread's
+    /// reads cover its window exactly, inside the tile.
+    #[test]
+    fn fills_cover_the_tile_and_reads_the_windows() {
+        for s in SPECS.iter().filter(|s| s.method == Method::Smem) {
+            for k in 1..=MAX_RADIUS {
+                let tile = s.tile_elems(k);
+                let mut seen = vec![0u32; s.smem_elems(k) as usize];
+                for w in 0..BLOCK / 32 {
+                    for i in 0..s.smem_instructions(Access::Fill, k) {
+                        for l in 0..32 {
+                            if let Some(j) = s.smem_element(Access::Fill, k, w, i, l) {
+                                for e in 0..VEC16 {
+                                    seen[s.swizzle.apply(j + e) as usize] += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+                let filled = seen.iter().filter(|&&c| c == 1).count() as u32;
+                assert_eq!(filled, s.fill_elems(k), "{s} k={k}");
+                assert!(s.fill_elems(k) >= tile);
+                for w in 0..BLOCK / 32 {
+                    for i in 0..s.smem_instructions(Access::Fill, k) {
+                        let active = (0..32)
+                            .filter(|&l| s.smem_element(Access::Fill, k, w, i, l).is_some())
+                            .count();
+                        assert!(
+                            active == 0 || active == 32,
+                            "{s} k={k}: a partial fill instruction"
+                        );
+                    }
+                }
+                assert!(seen.iter().all(|&c| c <= 1), "{s} k={k}");
+                for t in 0..BLOCK {
+                    let (w, l) = (t / 32, t % 32);
+                    let mut window: Vec<u32> = (0..s.smem_instructions(Access::Read, k))
+                        .flat_map(|c| {
+                            let j = s.smem_element(Access::Read, k, w, c, l).unwrap();
+                            (j..j + s.vec()).collect::<Vec<_>>()
+                        })
+                        .collect();
+                    window.truncate((s.per_thread + 2 * k) as usize);
+                    let want: Vec<u32> =
+                        (t * s.per_thread..t * s.per_thread + s.per_thread + 2 * k).collect();
+                    assert_eq!(window, want, "{s} k={k} t={t}");
+                    let last = s.smem_element(
+                        Access::Read,
+                        k,
+                        w,
+                        s.smem_instructions(Access::Read, k) - 1,
+                        l,
+                    );
+                    assert!(
+                        last.unwrap() + s.vec() <= tile,
+                        "{s} k={k} t={t} reads past the tile"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The build checks `MAX_RADIUS` only; every k gives the same verdict (and the instruction sets are prefixes).
+    #[test]
+    fn every_radius_has_the_verdict_of_max_radius() {
+        for s in SPECS.iter().filter(|s| s.method == Method::Smem) {
+            let at_max = s.smem_conflict_free(MAX_RADIUS);
+            for k in 1..=MAX_RADIUS {
+                assert_eq!(s.smem_conflict_free(k), at_max, "{s} k={k}");
+                for a in Access::BOTH {
+                    for w in 0..BLOCK / 32 {
+                        for i in 0..s.smem_instructions(a, k) {
+                            if let Some(l) = s.smem_lanes(a, k, w, i) {
+                                assert_eq!(
+                                    Some(l),
+                                    s.smem_lanes(a, MAX_RADIUS, w, i),
+                                    "{s} {a:?} k={k}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The check is not vacuous: lds128 serves 8 lanes per phase (4 phases, ideal 4 wavefronts); without its
+    /// swizzle the 8-outputs-per-thread read puts lanes 32 bytes apart, so lanes 0 and 4 of each phase hit the
+    /// same banks and every read costs 8 wavefronts.
+    #[test]
+    fn the_unswizzled_p8_read_conflicts_and_the_swizzle_fixes_it() {
+        let base = SMEM_P8_UNSWIZZLED.smem_cost(Access::Read, 5);
+        assert_eq!(base.worst, 8, "{base:?}");
+        assert_eq!(base.wavefronts, 2 * base.ideal, "{base:?}");
+        assert_eq!(SMEM_P8_UNSWIZZLED.smem_cost(Access::Fill, 5).conflicts(), 0);
+        assert!(!SMEM_P8_UNSWIZZLED.smem_conflict_free(1));
+        let fixed = SMEM_P8.smem_cost(Access::Read, 5);
+        assert_eq!(
+            (fixed.conflicts(), fixed.instructions),
+            (0, base.instructions)
+        );
+        // The seed's one-output-per-thread kernel: 4-byte reads of consecutive words, 1 wavefront each.
+        let seed = SMEM_P1.smem_cost(Access::Read, 2);
+        assert_eq!((seed.wavefronts, seed.instructions), (5 * 8, 5 * 8));
+        // And the same bank map through swizzle-core's report, for the first read of warp 0.
+        let lanes = SMEM_P8_UNSWIZZLED
+            .smem_lanes(Access::Read, 5, 0, 0)
+            .unwrap();
+        let r = bank::report(SMEM_P8_UNSWIZZLED.smem_op(Access::Read), &lanes);
+        assert_eq!((r.wavefronts, r.ideal), (8, 4));
+    }
+
+    /// Every checked spec is conflict-free at every radius, fill and read.
+    #[test]
+    fn checked_specs_are_conflict_free() {
+        for s in CHECKED {
+            for k in 1..=MAX_RADIUS {
+                for a in Access::BOTH {
+                    let c = s.smem_cost(a, k);
+                    assert_eq!(c.conflicts(), 0, "{s} {a:?} k={k}: {c:?}");
+                    assert!(c.instructions > 0);
+                }
+            }
+        }
+    }
+}
