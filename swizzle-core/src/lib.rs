@@ -15,6 +15,8 @@ pub mod tile;
 pub mod units;
 // Threadblock orders.
 pub mod raster;
+// The L2 traffic model of a tiled GEMM under a raster.
+pub mod l2;
 // The bank-conflict model, access patterns, compile-time verification, synthesis.
 pub mod bank;
 pub mod pattern;
