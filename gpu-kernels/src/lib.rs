@@ -2,10 +2,11 @@
 //! and the kernel families, each kernel's `.cu` source beside the Rust that launches and checks it.
 //!
 //! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`](mod@bench) (the timing harness) -> one module
-//! per family ([`transpose`]).
+//! per family ([`transpose`], [`matmul_l2`]).
 
 pub mod bench;
 pub mod elem;
+pub mod matmul_l2;
 mod header;
 pub mod runtime;
 pub mod transpose;
