@@ -6,8 +6,8 @@
 
 pub mod bench;
 pub mod elem;
-pub mod matmul_l2;
 mod header;
+pub mod matmul_l2;
 pub mod runtime;
 pub mod transpose;
 

@@ -16,13 +16,18 @@ fn check(shapes: &[Gemm]) {
     let mut failures = Vec::new();
     for &gemm in shapes {
         let all = MatmulL2::all();
-        let f = matmul_l2::check_all(&gpu, gemm, &all)
-            .unwrap_or_else(|e| panic!("{gemm} setup: {e}"));
+        let f =
+            matmul_l2::check_all(&gpu, gemm, &all).unwrap_or_else(|e| panic!("{gemm} setup: {e}"));
         let ran = all.iter().filter(|v| v.runs_on(gemm)).count();
         eprintln!("{gemm}: {ran} orders checked, {} failed", f.len());
         failures.extend(f);
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -69,10 +74,16 @@ fn cublas_sgemm_is_fp32() {
         .iter()
         .zip(&expect)
         .map(|(g, e)| (g - e).abs())
-        .fold(0f32, |w, d| if d.is_nan() { f32::INFINITY } else { w.max(d) });
+        .fold(
+            0f32,
+            |w, d| if d.is_nan() { f32::INFINITY } else { w.max(d) },
+        );
     eprintln!("cuBLAS SGEMM {gemm}: max |err| = {worst:e}");
     // fp32: ~1e-5 here; TF32 (10-bit mantissa products): ~1e-2.
-    assert!(worst <= 2.0 * k as f32 * f32::EPSILON, "cuBLAS SGEMM max |err| {worst} (TF32?)");
+    assert!(
+        worst <= 2.0 * k as f32 * f32::EPSILON,
+        "cuBLAS SGEMM max |err| {worst} (TF32?)"
+    );
 }
 
 /// Compiles every variant with NVRTC for sm_90 and prints ptxas' register report: the kernel must fit two
@@ -84,16 +95,30 @@ fn every_order_compiles_for_sm90_with_two_blocks_per_sm() {
     for v in MatmulL2::all() {
         let (src, mut opts) = v.source();
         opts.push("--ptxas-options=-v".into());
-        let out = gpu_kernels::runtime::compile(&src, "sm_90", &opts).unwrap_or_else(|e| panic!("{v}: {e}"));
+        let out = gpu_kernels::runtime::compile(&src, "sm_90", &opts)
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
         let used: Vec<&str> = out.log.lines().filter(|l| l.contains("Used")).collect();
         eprintln!("{v}: {}", used.join(" "));
         for l in out.log.lines().filter(|l| l.contains("bytes stack frame")) {
-            assert!(l.contains(" 0 bytes stack frame") && l.contains(" 0 bytes spill"), "{v}: {l}");
+            assert!(
+                l.contains(" 0 bytes stack frame") && l.contains(" 0 bytes spill"),
+                "{v}: {l}"
+            );
         }
         let regs = used
             .iter()
-            .find_map(|l| l.split("Used ").nth(1)?.split(' ').next()?.parse::<u32>().ok())
+            .find_map(|l| {
+                l.split("Used ")
+                    .nth(1)?
+                    .split(' ')
+                    .next()?
+                    .parse::<u32>()
+                    .ok()
+            })
             .unwrap_or_else(|| panic!("{v}: no register count in {:?}", out.log));
-        assert!(regs <= 32, "{v}: {regs} registers > 32: one 1024-thread block per SM");
+        assert!(
+            regs <= 32,
+            "{v}: {regs} registers > 32: one 1024-thread block per SM"
+        );
     }
 }

@@ -11,6 +11,9 @@ use std::path::PathBuf;
 pub enum Family {
     /// Matrix transpose: the seed-004 kernels and the shared-memory tiled transposes.
     Transpose,
+    /// Seed 000's fp32 smem matmul under every block order, cuBLAS SGEMM as the reference, with the L2 model's
+    /// prediction per row (--shapes, --orders, --once).
+    MatmulL2,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -42,7 +45,7 @@ pub enum SeedBlocks {
 pub struct Args {
     /// Kernel family.
     #[arg(value_enum)]
-    family: Family,
+    pub family: Family,
     /// Square matrix sizes (N for N x N).
     #[arg(long, value_delimiter = ',', default_values_t = [2048u32, 8192, 16384], value_parser = clap::value_parser!(u32).range(1..=65536))]
     sizes: Vec<u32>,
@@ -54,23 +57,37 @@ pub struct Args {
     seed_blocks: SeedBlocks,
     /// Timed runs per kernel (the median is reported).
     #[arg(long, default_value_t = 25, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
-    iters: usize,
+    pub iters: usize,
     /// Untimed warm-up runs per kernel.
     #[arg(long, default_value_t = 3)]
-    warmup: usize,
+    pub warmup: usize,
     /// Write everything measured (device, date, command, every row) as JSON.
     #[arg(long)]
-    json: Option<PathBuf>,
+    pub json: Option<PathBuf>,
     /// Write every row as CSV.
     #[arg(long)]
-    csv: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
     /// GPU ordinal.
     #[arg(long, default_value_t = 0)]
-    device: usize,
+    pub device: usize,
+    /// matmul-l2: GEMM shapes MxNxK (default: the seed's six).
+    #[arg(long, value_delimiter = ',', value_name = "MxNxK")]
+    pub shapes: Vec<String>,
+    /// matmul-l2: block orders, e.g. identity,strip:4,group-m:8 (default: the study's fourteen).
+    #[arg(long, value_delimiter = ',', value_name = "ORDER[:P]")]
+    pub orders: Vec<String>,
+    /// matmul-l2: launch each (shape, order) once and print the cases, nothing timed (for ncu).
+    #[arg(long)]
+    pub once: bool,
+    /// matmul-l2: time budget per row in ms (iterations = budget / one run, at least 3, at most --iters).
+    #[arg(long, default_value_t = 300.0)]
+    pub budget_ms: f64,
 }
 
 pub fn run(args: Args) -> Result<(), String> {
-    let Family::Transpose = args.family;
+    if let Family::MatmulL2 = args.family {
+        return crate::bench_matmul_l2::run(&args);
+    }
     let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
     let cfg = BenchConfig {
         warmup: args.warmup,

@@ -31,8 +31,11 @@ macro_rules! out {
 mod apply;
 mod args;
 mod bench;
+mod bench_matmul_l2;
 mod check;
 mod emit_header;
+mod l2;
+mod plot;
 mod raster;
 mod report;
 mod show;
@@ -66,6 +69,8 @@ enum Command {
     Synth(synth::Args),
     /// Write the generated CUDA/C++ header.
     EmitHeader(emit_header::Args),
+    /// Predict a GEMM's DRAM reads and L2 hit rate under a block order (the L2 traffic model).
+    L2(l2::Args),
     /// Run a benchmark family on the GPU.
     Bench(bench::Args),
     /// The main job: report the shipped kernels' layouts; with a GPU also verify and benchmark them.
@@ -88,7 +93,7 @@ fn exit_on_stdout_error(e: std::io::Error) -> ! {
 /// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
 fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, bench or report"
+        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, bench or report"
             .to_string();
     }
     let text = e.to_string();
@@ -126,6 +131,7 @@ fn main() {
         Command::Check(a) => check::run(a),
         Command::Synth(a) => synth::run(a),
         Command::EmitHeader(a) => emit_header::run(a),
+        Command::L2(a) => l2::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Report(a) => report::run(a),
     };

@@ -9,24 +9,29 @@
 //! How the model runs:
 //! 1. **Launch order.** The raster gives the tile of each launch bid ([`Raster::tile_of`]); idle bids (CUTLASS
 //!    padding) are dropped, because they retire at once and free their slot.
-//! 2. **Waves.** The GPU holds `sms x resident` blocks at a time and hands out blocks in launch order, so the
-//!    blocks are cut into waves of that many consecutive active blocks. Blocks of one kernel take the same time, so
-//!    a wave starts together and ends together.
-//! 3. **Lockstep.** Inside a wave every block is at the same K step: step `s` of the wave touches `A[y, s]` and
-//!    `B[s, x]` of each of its blocks, in launch order, before step `s + 1`.
-//! 4. **LRU L2.** Each touch goes through an LRU cache of `l2_bytes`. The unit is the chunk: every line of a chunk
-//!    is touched at the same moment, so an LRU over lines keeps or drops a chunk's lines together and an LRU over
-//!    chunks gives the same answer (exactly when rows are line-aligned, i.e. `K * elem` and `N * elem` multiples of
-//!    128 B; to within a line per row otherwise). A miss reads the chunk's sectors from DRAM.
-//! 5. **Counting like ncu.** Requested bytes are whole 32-byte sectors of each row a chunk covers. The L2 hit rate
-//!    ncu reports (`lts__t_sector_hit_rate.pct`) counts every sector access, the stores of `C` included; stores
-//!    allocate in L2 without reading DRAM, so the model counts them as hits ([`Prediction::l2_hit_rate`]); the
-//!    loads alone give [`Prediction::read_hit_rate`].
+//! 2. **Schedule.** The GPU holds `w = sms x resident` blocks at a time and hands out blocks in launch order. Time
+//!    runs in ticks of one K step; block `j` starts at a tick given by the [`Schedule`]: in lockstep waves of `w`
+//!    (`(j / w) * ks`), staggered like a sliding window (`j * ks / w`, the steady state blocks drift into), or a
+//!    blend of the two (the default, [`Schedule::CALIBRATED`]).
+//! 3. **Touches.** At each tick every running block touches its `A[y, s]` and `B[s, x]` chunks, in launch order;
+//!    after its last K step it stores its `C` tile, which takes L2 space too (stores allocate in L2; no DRAM read).
+//! 4. **LRU L2.** Each touch goes through an LRU cache of [`Machine::effective_l2_bytes`] (one partition's worth
+//!    on a partitioned L2). The unit is the chunk: every line of a chunk is touched at the same moment, so an LRU
+//!    over lines keeps or drops a chunk's lines together and an LRU over chunks gives the same answer (exactly
+//!    when rows are line-aligned, i.e. `K * elem` and `N * elem` multiples of 128 B; to within a line per row
+//!    otherwise). A miss reads the chunk's sectors from DRAM.
+//! 5. **Counting like ncu.** Requested bytes are whole 32-byte sectors of each row a chunk covers. ncu's L2 hit
+//!    rate (`lts__t_sector_hit_rate.pct`) counts every sector lookup: the stores of `C` (which allocate in L2
+//!    without a DRAM read, so they hit) and the second lookup in the home partition of far lines
+//!    ([`ncu_hit_rate`], [`Prediction::l2_hit_rate`]); the loads alone give [`Prediction::read_hit_rate`].
 //!
-//! What it leaves out (so the error is ours to state, not hidden): blocks of a wave drift apart in K; the H100's
-//! L2 is two partitions with a fabric between them; L2 replacement is not true LRU; L1 may keep a line between
-//! two warps of a block (this kernel's loads touch each line once per block, so it does not). BENCHMARKS.md
-//! compares the model with Nsight Compute per shape and order.
+//! Cost: one LRU touch per (block, K step, operand), O(1) each over dense arrays: 8192^3 in 32^3 tiles is 33.5 M
+//! touches, about a second on one core.
+//!
+//! What it leaves out (so the error is ours to state, not hidden): the L2's real replacement policy and set
+//! hashing; which SMs sit near which partition; L1 hits between the two blocks of one SM (they lower the L2 load
+//! requests ncu sees by up to 15%). The capacity share and the stagger are fitted to one H100's measurements;
+//! BENCHMARKS.md compares the model with Nsight Compute per shape and order, with the error.
 //!
 //! ```
 //! use swizzle_core::l2::{predict, Gemm, L2Config, Machine};
@@ -130,7 +135,10 @@ pub struct Machine {
     pub sms: u32,
     /// Blocks resident per SM at once (occupancy).
     pub resident: u32,
+    /// The physical L2 size.
     pub l2_bytes: u64,
+    /// L2 partitions (2 on A100, H100, H200). See [`Machine::effective_l2_bytes`].
+    pub partitions: u32,
 }
 
 impl Machine {
@@ -139,12 +147,14 @@ impl Machine {
         sms: 132,
         resident: 2,
         l2_bytes: 50 << 20,
+        partitions: 2,
     };
     /// H200: 132 SMs, 60 MiB L2; 2 resident blocks.
     pub const H200: Machine = Machine {
         sms: 132,
         resident: 2,
         l2_bytes: 60 << 20,
+        partitions: 2,
     };
 
     /// `h100` or `h200`.
@@ -156,9 +166,98 @@ impl Machine {
         }
     }
 
+    /// The LRU capacity the model uses: one partition's share, `l2_bytes / partitions`. On a partitioned L2 an SM
+    /// looks a line up in its near partition first and, on a miss, in the line's home partition across the
+    /// fabric; the near partition keeps a copy. Data that SMs on both sides read (all of A and B here) is
+    /// therefore held twice, and the distinct data the L2 keeps is about one partition's worth. (Fitted too: 25 MiB
+    /// on the H100 matches the measured DRAM bytes best of the sizes tried, see BENCHMARKS.md.)
+    pub const fn effective_l2_bytes(&self) -> u64 {
+        self.l2_bytes
+            / if self.partitions == 0 {
+                1
+            } else {
+                self.partitions as u64
+            }
+    }
+
     /// Blocks running at once: one wave.
     pub const fn wave(&self) -> u64 {
         self.sms as u64 * self.resident as u64
+    }
+}
+
+/// The orders of the seed-000 study (and what `swz l2 --order all` ranks): identity (the seed's matmul_smem),
+/// strip 2/4/8 (strip 4 is the seed's matmul_swizzle), Triton's group-m 4/8/16, serpentine 4/8, morton (power-of-two
+/// grids only), diagonal, CUTLASS log_tile 1/2/3.
+pub const STUDY_ORDERS: [Raster; 14] = [
+    Raster::Identity,
+    Raster::Strip { tile: 2 },
+    Raster::Strip { tile: 4 },
+    Raster::Strip { tile: 8 },
+    Raster::GroupM { group: 4 },
+    Raster::GroupM { group: 8 },
+    Raster::GroupM { group: 16 },
+    Raster::Serpentine { panel: 4 },
+    Raster::Serpentine { panel: 8 },
+    Raster::Morton,
+    Raster::Diagonal,
+    Raster::Cutlass { log_tile: 1 },
+    Raster::Cutlass { log_tile: 2 },
+    Raster::Cutlass { log_tile: 3 },
+];
+
+/// When each block starts, in ticks (one tick = one K step of every running block).
+///
+/// Two limits, and a blend of them (`stagger_pct`, 0..=100):
+/// - **lockstep** (0): waves of `w = sms x resident` blocks start together and run in step; block `j` starts at
+///   `(j / w) * ks`.
+/// - **staggered** (100): the steady state a real GPU drifts into, since blocks never take exactly the same time:
+///   a slot frees every `ks / w` ticks and the next block in launch order takes it, so block `j` starts at
+///   `j * ks / w` and the running set is a sliding window of `w` consecutive blocks at staggered K steps.
+///
+/// A blend starts block `j` at `(1 - p) * lockstep + p * staggered` (p = `stagger_pct / 100`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Schedule {
+    pub stagger_pct: u32,
+}
+
+impl Schedule {
+    pub const LOCKSTEP: Schedule = Schedule { stagger_pct: 0 };
+    pub const STAGGERED: Schedule = Schedule { stagger_pct: 100 };
+    /// Halfway: what fits the H100 measurements best (of 0, 50, 75, 100 %; BENCHMARKS.md). The default.
+    pub const CALIBRATED: Schedule = Schedule { stagger_pct: 50 };
+
+    /// The tick block `j` (active blocks counted in launch order) starts at, for a wave of `w` and `ks` K steps.
+    pub const fn start_tick(&self, j: u64, w: u64, ks: u64) -> u64 {
+        let p = if self.stagger_pct > 100 {
+            100
+        } else {
+            self.stagger_pct
+        } as u64;
+        ((100 - p) * ((j / w) * ks) + p * (j * ks / w)) / 100
+    }
+
+    /// `lockstep`, `staggered`, or `stagger=P%`.
+    pub fn name(&self) -> String {
+        match self.stagger_pct {
+            0 => "lockstep".into(),
+            100 => "staggered".into(),
+            p => format!("stagger={p}%"),
+        }
+    }
+
+    /// `lockstep`, `staggered` or a percentage 0..=100.
+    pub fn from_name(s: &str) -> Option<Schedule> {
+        match s.trim() {
+            "lockstep" => Some(Schedule::LOCKSTEP),
+            "staggered" => Some(Schedule::STAGGERED),
+            p => p
+                .trim_end_matches('%')
+                .parse::<u32>()
+                .ok()
+                .filter(|&p| p <= 100)
+                .map(|stagger_pct| Schedule { stagger_pct }),
+        }
     }
 }
 
@@ -170,6 +269,7 @@ pub struct L2Config {
     pub elem_bytes: u32,
     pub raster: Raster,
     pub machine: Machine,
+    pub schedule: Schedule,
 }
 
 impl L2Config {
@@ -181,6 +281,7 @@ impl L2Config {
             elem_bytes: 4,
             raster,
             machine,
+            schedule: Schedule::CALIBRATED,
         }
     }
 
@@ -229,7 +330,8 @@ pub struct Prediction {
     pub compulsory_bytes: u64,
     /// Loads that hit: `1 - dram_read / l2_read`.
     pub read_hit_rate: f64,
-    /// What ncu's `lts__t_sector_hit_rate` counts: loads and stores, stores as hits.
+    /// What ncu's `lts__t_sector_hit_rate` would report: loads and stores, stores as hits, the partition fabric's
+    /// second lookups counted ([`ncu_hit_rate`]).
     pub l2_hit_rate: f64,
     /// Number of waves of `sms x resident` blocks.
     pub waves: u64,
@@ -319,6 +421,29 @@ impl Lru {
     }
 }
 
+/// The hit rate ncu's `lts__t_sector_hit_rate` reports for `reads` bytes of loads of which `misses` go to DRAM
+/// and `writes` bytes of stores, on an L2 of `partitions` partitions. With `f = 1 - 1 / partitions` of the lines
+/// homed in the far partition, a far store is looked up twice (near, then home: both hits) and a far miss twice
+/// (near miss, home miss). ncu counts every lookup, so
+/// `hit = (reads - misses + (1 + f) writes) / (reads + (1 + f) writes + f misses)`. One partition: the plain
+/// `1 - misses / (reads + writes)`. (Near misses that hit in the home partition are not modelled: they lower the
+/// measured rate further, by up to 15 points at 4096^3, see BENCHMARKS.md.)
+///
+/// ```
+/// use swizzle_core::l2::ncu_hit_rate;
+/// assert_eq!(ncu_hit_rate(100, 25, 0, 1), 0.75);
+/// assert_eq!(ncu_hit_rate(100, 20, 0, 2), 80.0 / 110.0);
+/// ```
+pub fn ncu_hit_rate(reads: u64, misses: u64, writes: u64, partitions: u32) -> f64 {
+    let f = 1.0 - 1.0 / partitions.max(1) as f64;
+    let (r, d, w) = (reads as f64, misses as f64, writes as f64);
+    let lookups = r + (1.0 + f) * w + f * d;
+    if lookups == 0.0 {
+        return 1.0;
+    }
+    (r - d + (1.0 + f) * w) / lookups
+}
+
 /// Run the model (see the module docs).
 pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
     let (g, t, m) = (cfg.gemm, cfg.tile, cfg.machine);
@@ -345,7 +470,9 @@ pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
     let ks = g.k.div_ceil(t.bk);
     // Chunk ids: A[y, s] = y * ks + s, then B[s, x] = a_chunks + s * gx + x.
     let a_chunks = grid.y as u64 * ks as u64;
-    let chunks = a_chunks + ks as u64 * grid.x as u64;
+    let b_end = a_chunks + ks as u64 * grid.x as u64;
+    // Then the C tiles (stores allocate in L2 too): b_end + y * gx + x.
+    let chunks = b_end + grid.blocks();
     if chunks >= NIL as u64 {
         return Err(L2Error::TooLarge);
     }
@@ -356,13 +483,17 @@ pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
     let k_len = |s: u32| t.bk.min(g.k - s * t.bk);
     let a_bytes = |y: u32, s: u32| chunk_bytes(a_rows(y), k_len(s), eb);
     let b_bytes = |s: u32, x: u32| chunk_bytes(k_len(s), b_cols(x), eb);
+    let c_bytes = |y: u32, x: u32| chunk_bytes(a_rows(y), b_cols(x), eb);
     let size_of = |c: u32| {
         let c = c as u64;
         if c < a_chunks {
             a_bytes((c / ks as u64) as u32, (c % ks as u64) as u32)
-        } else {
+        } else if c < b_end {
             let c = c - a_chunks;
             b_bytes((c / grid.x as u64) as u32, (c % grid.x as u64) as u32)
+        } else {
+            let c = c - b_end;
+            c_bytes((c / grid.x as u64) as u32, (c % grid.x as u64) as u32)
         }
     };
 
@@ -372,39 +503,60 @@ pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
         .filter_map(|bid| cfg.raster.tile_of(bid, grid))
         .collect();
 
-    // Steps 2-4: waves in lockstep through the LRU.
-    let mut lru = Lru::new(chunks as usize, m.l2_bytes);
+    // Steps 2-4: each block's K steps at their ticks (one tick = one K step of every running block), in launch
+    // order inside a tick, through the LRU.
+    let mut lru = Lru::new(chunks as usize, m.effective_l2_bytes());
     let (mut requested, mut missed) = (0u64, 0u64);
-    let wave = m.wave().min(u32::MAX as u64) as usize;
-    let mut waves = 0u64;
-    for blocks in tiles.chunks(wave) {
-        waves += 1;
-        for s in 0..ks {
-            for &(x, y) in blocks {
-                let (ab, bb) = (a_bytes(y, s), b_bytes(s, x));
-                requested += ab + bb;
-                if !lru.touch(y * ks + s, ab, size_of) {
-                    missed += ab;
-                }
-                if !lru.touch((a_chunks + (s * grid.x + x) as u64) as u32, bb, size_of) {
-                    missed += bb;
-                }
+    let (n, w, ks64) = (tiles.len() as u64, m.wave(), ks as u64);
+    let start = |j: u64| cfg.schedule.start_tick(j, w, ks64);
+    let (mut lo, mut hi, mut tick) = (0u64, 0u64, 0u64);
+    while lo < n {
+        while hi < n && start(hi) <= tick {
+            hi += 1;
+        }
+        for j in lo..hi {
+            let step = tick - start(j);
+            if step >= ks64 {
+                continue;
+            }
+            let ((x, y), s) = (tiles[j as usize], step as u32);
+            let (ab, bb) = (a_bytes(y, s), b_bytes(s, x));
+            requested += ab + bb;
+            if !lru.touch(y * ks + s, ab, size_of) {
+                missed += ab;
+            }
+            if !lru.touch((a_chunks + (s * grid.x + x) as u64) as u32, bb, size_of) {
+                missed += bb;
+            }
+            if step + 1 == ks64 {
+                // The block stores its C tile: it takes L2 space (no DRAM read).
+                lru.touch(
+                    (b_end + y as u64 * grid.x as u64 + x as u64) as u32,
+                    c_bytes(y, x),
+                    size_of,
+                );
             }
         }
+        // Blocks are finished in launch order (starts never decrease), so retire from the front.
+        while lo < hi && tick + 1 - start(lo) >= ks64 {
+            lo += 1;
+        }
+        tick += 1;
     }
+    let waves = n.div_ceil(w);
 
     let writes: u64 = tiles
         .iter()
         .map(|&(x, y)| chunk_bytes(a_rows(y), b_cols(x), eb))
         .sum();
-    let compulsory = (0..chunks as u32).map(size_of).sum();
+    let compulsory = (0..b_end as u32).map(size_of).sum();
     Ok(Prediction {
         l2_read_bytes: requested,
         dram_read_bytes: missed,
         l2_write_bytes: writes,
         compulsory_bytes: compulsory,
         read_hit_rate: 1.0 - missed as f64 / requested as f64,
-        l2_hit_rate: 1.0 - missed as f64 / (requested + writes) as f64,
+        l2_hit_rate: ncu_hit_rate(requested, missed, writes, m.partitions),
         waves,
     })
 }
@@ -423,7 +575,9 @@ mod tests {
                 sms,
                 resident,
                 l2_bytes: l2,
+                partitions: 1,
             },
+            schedule: Schedule::LOCKSTEP,
         }
     }
 
@@ -446,7 +600,14 @@ mod tests {
         // Compulsory bytes of a ragged shape by hand: A 97x75 fp32 rows are 300 B, sectors of 32 B: in chunks of
         // 32 columns, 128 + 128 + (11 columns = 44 B -> 64 B) = 320 B per row. B 75x131: 4 chunks of 32 columns
         // (128 B each) + 3 columns (12 B -> 32 B) = 544 B per row.
-        let p = predict(&cfg(Gemm::new(97, 131, 75), Raster::Identity, 1, 1, 1 << 30)).unwrap();
+        let p = predict(&cfg(
+            Gemm::new(97, 131, 75),
+            Raster::Identity,
+            1,
+            1,
+            1 << 30,
+        ))
+        .unwrap();
         assert_eq!(p.compulsory_bytes, 97 * 320 + 75 * 544);
     }
 
@@ -454,14 +615,7 @@ mod tests {
     /// chunk (4 KiB) misses, so DRAM = L2 requests = 2 chunks per K step per block.
     #[test]
     fn tiny_l2_misses_everything() {
-        let p = predict(&cfg(
-            Gemm::new(64, 96, 128),
-            Raster::Identity,
-            1,
-            1,
-            4096,
-        ))
-        .unwrap();
+        let p = predict(&cfg(Gemm::new(64, 96, 128), Raster::Identity, 1, 1, 4096)).unwrap();
         let blocks = 2 * 3;
         let steps = 4;
         assert_eq!(p.l2_read_bytes, blocks * steps * 2 * 4096);
@@ -471,11 +625,29 @@ mod tests {
         assert_eq!(p.waves, 6);
     }
 
-    /// Worked example of in-wave sharing: a 2x2 tile grid in one wave, K = 32 (one step), L2 of 4 chunks. The
-    /// four blocks touch A0 B0, A0 B1, A1 B0, A1 B1: 4 misses, 4 hits.
+    /// Worked example of in-wave sharing: a 2x2 tile grid in one wave, K = 32 (one step), L2 of 8 chunks. The
+    /// four blocks touch A0 B0 (store C00), A0 B1 (C01), A1 B0 (C10), A1 B1 (C11): 4 load misses, 4 load hits.
+    /// With room for only 4 chunks the stores push B0 out before the third block needs it again, and B1 before
+    /// the fourth: 6 misses (A0 B0 B1 A1 B0 B1).
     #[test]
     fn one_wave_shares_panels() {
-        let p = predict(&cfg(Gemm::new(64, 64, 32), Raster::Identity, 4, 1, 4 * 4096)).unwrap();
+        let small = predict(&cfg(
+            Gemm::new(64, 64, 32),
+            Raster::Identity,
+            4,
+            1,
+            4 * 4096,
+        ))
+        .unwrap();
+        assert_eq!(small.dram_read_bytes, 6 * 4096);
+        let p = predict(&cfg(
+            Gemm::new(64, 64, 32),
+            Raster::Identity,
+            4,
+            1,
+            8 * 4096,
+        ))
+        .unwrap();
         assert_eq!(p.l2_read_bytes, 8 * 4096);
         assert_eq!(p.dram_read_bytes, 4 * 4096);
         assert_eq!(p.read_hit_rate, 0.5);

@@ -54,7 +54,10 @@ impl Table {
         );
         for r in &self.rows {
             let (d, h) = match (r.predicted_dram_bytes, r.predicted_l2_hit_rate) {
-                (Some(d), Some(h)) => (format!("{:.3}", d as f64 / 1e9), format!("{:.1}%", 100.0 * h)),
+                (Some(d), Some(h)) => (
+                    format!("{:.3}", d as f64 / 1e9),
+                    format!("{:.1}%", 100.0 * h),
+                ),
                 _ => ("-".into(), "-".into()),
             };
             let _ = writeln!(
@@ -82,7 +85,9 @@ impl Buffers {
         Ok(Buffers {
             a: (0..sets).map(|_| gpu.upload(&ha)).collect::<Result<_>>()?,
             b: (0..sets).map(|_| gpu.upload(&hb)).collect::<Result<_>>()?,
-            c: (0..sets).map(|_| gpu.zeros::<f32>(m * n)).collect::<Result<_>>()?,
+            c: (0..sets)
+                .map(|_| gpu.zeros::<f32>(m * n))
+                .collect::<Result<_>>()?,
         })
     }
 }
@@ -151,6 +156,7 @@ pub fn table(
             sms: gpu.props().sm_count,
             resident,
             l2_bytes: gpu.props().l2_bytes as u64,
+            partitions: 2,
         };
         let pred = predict(&v.l2_config(gemm, machine))
             .ok()

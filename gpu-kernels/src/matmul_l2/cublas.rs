@@ -48,8 +48,14 @@ impl Sgemm {
         gemm: Gemm,
     ) -> Result<()> {
         let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
-        if a.len() < m * k || b.len() < k * n || c.len() < m * n || gemm.m.max(gemm.n).max(gemm.k) > i32::MAX as u32 {
-            return Err(Error::Invalid(format!("cuBLAS SGEMM: bad buffers or shape for {gemm}")));
+        if a.len() < m * k
+            || b.len() < k * n
+            || c.len() < m * n
+            || gemm.m.max(gemm.n).max(gemm.k) > i32::MAX as u32
+        {
+            return Err(Error::Invalid(format!(
+                "cuBLAS SGEMM: bad buffers or shape for {gemm}"
+            )));
         }
         let cfg = GemmConfig {
             transa: sys::cublasOperation_t::CUBLAS_OP_N,

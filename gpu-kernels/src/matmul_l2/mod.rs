@@ -33,25 +33,8 @@ pub struct MatmulL2 {
     pub order: Raster,
 }
 
-/// The orders of the study: identity (the seed's matmul_smem), strip 2/4/8 (strip 4 is the seed's
-/// matmul_swizzle), Triton's group-m 4/8/16, serpentine 4, morton (power-of-two grids only), diagonal, CUTLASS
-/// log_tile 1/2/3.
-pub const ORDERS: [Raster; 14] = [
-    Raster::Identity,
-    Raster::Strip { tile: 2 },
-    Raster::Strip { tile: 4 },
-    Raster::Strip { tile: 8 },
-    Raster::GroupM { group: 4 },
-    Raster::GroupM { group: 8 },
-    Raster::GroupM { group: 16 },
-    Raster::Serpentine { panel: 4 },
-    Raster::Serpentine { panel: 8 },
-    Raster::Morton,
-    Raster::Diagonal,
-    Raster::Cutlass { log_tile: 1 },
-    Raster::Cutlass { log_tile: 2 },
-    Raster::Cutlass { log_tile: 3 },
-];
+/// The orders of the study (swizzle-core's list, shared with `swz l2 --order all`).
+pub use swizzle_core::l2::STUDY_ORDERS as ORDERS;
 
 /// The seed's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
 pub const SEED_SHAPES: [Gemm; 6] = [
@@ -96,6 +79,7 @@ impl MatmulL2 {
             elem_bytes: 4,
             raster: self.order,
             machine,
+            schedule: swizzle_core::l2::Schedule::STAGGERED,
         }
     }
 
@@ -118,15 +102,21 @@ impl MatmulL2 {
     /// The launch: the order's launch grid over the tile grid, `TILE x TILE` threads.
     pub fn launch_config(&self, gemm: Gemm) -> Result<LaunchConfig> {
         if gemm.m == 0 || gemm.n == 0 || gemm.k == 0 {
-            return Err(Error::Invalid(format!("{}: empty GEMM {gemm}", self.name())));
+            return Err(Error::Invalid(format!(
+                "{}: empty GEMM {gemm}",
+                self.name()
+            )));
         }
         if gemm.m > i32::MAX as u32 || gemm.n > i32::MAX as u32 || gemm.k > i32::MAX as u32 {
-            return Err(Error::Invalid(format!("{}: {gemm} exceeds int", self.name())));
+            return Err(Error::Invalid(format!(
+                "{}: {gemm} exceeds int",
+                self.name()
+            )));
         }
         let tiles = Self::tile_grid(gemm);
-        self.order.validate(tiles).map_err(|e| {
-            Error::Invalid(format!("{} on a {tiles} tile grid: {e}", self.name()))
-        })?;
+        self.order
+            .validate(tiles)
+            .map_err(|e| Error::Invalid(format!("{} on a {tiles} tile grid: {e}", self.name())))?;
         let launch = self.order.launch_grid(tiles);
         if launch.y > 65535 {
             return Err(Error::Invalid(format!(
@@ -192,7 +182,10 @@ impl std::fmt::Display for MatmulL2 {
 /// The host reference `C = A * B` (row-major), accumulated in f64.
 pub fn matmul_host(a: &[f32], b: &[f32], gemm: Gemm) -> Vec<f32> {
     let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
-    assert!(a.len() == m * k && b.len() == k * n, "matmul_host: buffer sizes for {gemm}");
+    assert!(
+        a.len() == m * k && b.len() == k * n,
+        "matmul_host: buffer sizes for {gemm}"
+    );
     let mut c = vec![0f64; m * n];
     for i in 0..m {
         for p in 0..k {

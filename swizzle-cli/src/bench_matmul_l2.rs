@@ -1,0 +1,75 @@
+//! `swz bench matmul-l2`: seed 000's study on this GPU. Per shape, cuBLAS SGEMM (fp32, no TF32) and then every
+//! order: time, TFLOP/s, % of cuBLAS, and the L2 model's predicted DRAM bytes and hit rate for this GPU.
+//! `--once` launches each case once and times nothing: run it under `ncu --kernel-name matmul_l2`.
+
+use crate::bench::Args;
+use gpu_kernels::bench::{today_utc, BenchConfig};
+use gpu_kernels::matmul_l2::bench::{profile_once, sweep};
+use gpu_kernels::matmul_l2::{MatmulL2, ORDERS, SEED_SHAPES};
+use gpu_kernels::Gpu;
+use swizzle_core::l2::Gemm;
+
+/// `--shapes` (default: the seed's six) and `--orders` (default: the study's list).
+fn cases(args: &Args) -> Result<(Vec<Gemm>, Vec<MatmulL2>), String> {
+    let shapes = if args.shapes.is_empty() {
+        SEED_SHAPES.to_vec()
+    } else {
+        args.shapes
+            .iter()
+            .map(|s| s.parse::<Gemm>().map_err(|e| format!("--shapes: {e}")))
+            .collect::<Result<_, _>>()?
+    };
+    let orders = if args.orders.is_empty() {
+        ORDERS.to_vec()
+    } else {
+        args.orders
+            .iter()
+            .map(|o| crate::raster::parse_order(o, None))
+            .collect::<Result<_, _>>()?
+    };
+    Ok((shapes, orders.into_iter().map(MatmulL2::new).collect()))
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let (shapes, variants) = cases(args)?;
+    let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
+    outln!("device: {}", gpu.props());
+    if args.once {
+        for case in profile_once(&gpu, &shapes, &variants).map_err(|e| e.to_string())? {
+            outln!("launched {case}");
+        }
+        return Ok(());
+    }
+    let cfg = BenchConfig {
+        warmup: args.warmup,
+        iters: args.iters,
+        ..BenchConfig::default()
+    };
+    let tables =
+        sweep(&gpu, &shapes, &variants, &cfg, args.budget_ms).map_err(|e| e.to_string())?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    outln!(
+        "date: {}   command: {command}   median of up to {} runs (>= 3, ~{} ms per row) after {} warm-up, buffers \
+         rotated over >= {}x L2\n",
+        today_utc(),
+        cfg.iters,
+        args.budget_ms,
+        cfg.warmup,
+        cfg.l2_factor
+    );
+    for t in &tables {
+        outln!("{}", t.markdown());
+    }
+    if let Some(path) = &args.json {
+        let doc = serde_json::json!({
+            "device": gpu.props(),
+            "date": today_utc(),
+            "command": command,
+            "tables": tables,
+        });
+        let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        outln!("wrote {}", path.display());
+    }
+    Ok(())
+}
