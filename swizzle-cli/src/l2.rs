@@ -210,7 +210,7 @@ pub fn run(args: Args) -> Result<(), String> {
         let compulsory = results.first().map_or(0, |(_, p)| p.compulsory_bytes);
         let svg = bars_svg(
             &format!("Predicted DRAM reads, GEMM {} ({})", base.gemm, args.elem),
-            &what,
+            &what.replacen(", L2", "\nL2", 1),
             &bars,
             compulsory,
         );

@@ -41,8 +41,11 @@ pub fn raster_svg(raster: Raster, grid: Grid, wave: u64) -> String {
         (768 / grid.x.max(grid.y)).max(2)
     };
     let labels = cell >= 24;
-    let (left, top) = (40u32, 56u32);
-    let (w, h) = (left + grid.x * cell + 20, top + grid.y * cell + 44);
+    let (left, top) = (40u32, 74u32);
+    let (w, h) = (
+        (left + grid.x * cell + 20).max(440),
+        top + grid.y * cell + 44,
+    );
     let active = grid.blocks();
     // Launch position (among active blocks) of every tile.
     let mut pos = vec![0u64; active as usize];
@@ -66,7 +69,11 @@ pub fn raster_svg(raster: Raster, grid: Grid, wave: u64) -> String {
     );
     let _ = writeln!(
         s,
-        r#"<text x="{left}" y="40" fill="dimgray">colour = launch order (dark: first, yellow: last); red outline = first wave ({} blocks)</text>"#,
+        r#"<text x="{left}" y="40" fill="dimgray">colour: launch order (dark first, yellow last)</text>"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="{left}" y="58" fill="crimson">outline: the first wave ({} blocks)</text>"#,
         wave.min(active)
     );
     for y in 0..grid.y {
@@ -149,7 +156,8 @@ pub struct Bar {
 /// Predicted DRAM bytes per order as horizontal bars (in the order given), with `compulsory` dashed.
 pub fn bars_svg(title: &str, subtitle: &str, bars: &[Bar], compulsory: u64) -> String {
     let (label_w, bar_w, row) = (190u32, 520u32, 26u32);
-    let (left, top) = (16u32, 64u32);
+    let lines: Vec<&str> = subtitle.lines().collect();
+    let (left, top) = (16u32, 48 + 18 * lines.len() as u32);
     let w = left + label_w + bar_w + 190;
     let h = top + row * bars.len() as u32 + 48;
     let max = bars
@@ -172,11 +180,14 @@ pub fn bars_svg(title: &str, subtitle: &str, bars: &[Bar], compulsory: u64) -> S
         r#"<text x="{left}" y="22" font-size="16" font-weight="bold">{}</text>"#,
         xml(title)
     );
-    let _ = writeln!(
-        s,
-        r#"<text x="{left}" y="44" fill="dimgray">{}</text>"#,
-        xml(subtitle)
-    );
+    for (i, l) in lines.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r#"<text x="{left}" y="{}" fill="dimgray">{}</text>"#,
+            44 + 18 * i as u32,
+            xml(l)
+        );
+    }
     for (i, b) in bars.iter().enumerate() {
         let y = top + i as u32 * row;
         let t = b.bytes as f64 / max;
@@ -197,7 +208,7 @@ pub fn bars_svg(title: &str, subtitle: &str, bars: &[Bar], compulsory: u64) -> S
         );
         let _ = writeln!(
             s,
-            r#"<text x="{}" y="{}">{:.2} GB   hit {:.1}%</text>"#,
+            r#"<text x="{}" y="{}">{:.3} GB   hit {:.1}%</text>"#,
             x0 + scale(b.bytes).max(1) + 6,
             y + 17,
             b.bytes as f64 / 1e9,
@@ -235,7 +246,7 @@ mod tests {
         }
         // Strip 4, first wave of 6: tiles (0..4, 0) and (0..2, 1): 4 + 2 top edges... the outline exists.
         assert!(svg.contains("stroke=\"crimson\""));
-        assert!(svg.contains("first wave (6 blocks)"));
+        assert!(svg.contains("the first wave (6 blocks)"));
     }
 
     #[test]
