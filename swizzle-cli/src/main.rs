@@ -31,10 +31,10 @@ macro_rules! out {
 mod apply;
 mod args;
 mod bench;
-mod bench_matmul_l2;
 mod check;
 mod emit_header;
 mod l2;
+mod l2_study;
 mod plot;
 mod raster;
 mod report;
@@ -71,6 +71,8 @@ enum Command {
     EmitHeader(emit_header::Args),
     /// Predict a GEMM's DRAM reads and L2 hit rate under a block order (the L2 traffic model).
     L2(l2::Args),
+    /// On the GPU: seed 000's L2 study (every shape x order, cuBLAS beside, the model's prediction per row).
+    L2Study(l2_study::Args),
     /// Run a benchmark family on the GPU.
     Bench(bench::Args),
     /// The main job: report the shipped kernels' layouts; with a GPU also verify and benchmark them.
@@ -93,7 +95,7 @@ fn exit_on_stdout_error(e: std::io::Error) -> ! {
 /// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
 fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, bench or report"
+        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, l2-study, bench or report"
             .to_string();
     }
     let text = e.to_string();
@@ -132,6 +134,7 @@ fn main() {
         Command::Synth(a) => synth::run(a),
         Command::EmitHeader(a) => emit_header::run(a),
         Command::L2(a) => l2::run(a),
+        Command::L2Study(a) => l2_study::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Report(a) => report::run(a),
     };

@@ -14,9 +14,9 @@ pub struct Sgemm {
 }
 
 fn blas_err(what: &'static str) -> impl Fn(cudarc::cublas::result::CublasError) -> Error {
-    move |e| Error::Blas {
-        what,
-        msg: format!("{e:?}"),
+    move |e| Error::Cublas {
+        what: what.to_string(),
+        detail: format!("{e:?}"),
     }
 }
 
@@ -25,9 +25,10 @@ impl Sgemm {
     pub fn new(gpu: &Gpu) -> Result<Sgemm> {
         // SAFETY: only dlopen-probes the library.
         if !unsafe { sys::is_culib_present() } {
-            return Err(Error::Blas {
-                what: "dlopen",
-                msg: "libcublas not found (add the CUDA toolkit's lib64 to LD_LIBRARY_PATH)".into(),
+            return Err(Error::Cublas {
+                what: "dlopen".into(),
+                detail: "libcublas not found (add the CUDA toolkit's lib64 to LD_LIBRARY_PATH)"
+                    .into(),
             });
         }
         let blas = CudaBlas::new(gpu.stream().clone()).map_err(blas_err("cublasCreate"))?;

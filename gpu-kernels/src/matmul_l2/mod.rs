@@ -5,18 +5,23 @@
 //! output, K steps of [`TILE`]. Any shape: ragged edges are zero-padded in shared memory. The same tile feeds the
 //! L2 model ([`swizzle_core::l2`]) through [`MatmulL2::l2_config`].
 //!
-//! - [`bench`]: time and TFLOP/s per (shape, order), cuBLAS SGEMM (fp32, pedantic math: no TF32) in the same run.
-//! - [`cublas`]: the SGEMM peer.
+//! - [`family`]: the family on the frame (`swz bench matmul-l2`, `swz report`, verification, registry).
+//! - [`bench`]: the L2 study (`swz l2-study`): time and TFLOP/s per (shape, order), cuBLAS SGEMM (fp32, no TF32)
+//!   in the same run, the L2 model's prediction beside each row; `--once` for Nsight Compute.
+//! - [`cublas`]: the SGEMM peer of the study.
 
 pub mod bench;
 pub mod cublas;
+pub mod family;
 
+use crate::frame::{Accesses, SpecAccess};
 use crate::runtime::error::DriverContext;
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use swizzle_core::bank::Op;
 use swizzle_core::l2::{BlockTile, Gemm, L2Config, Machine};
 use swizzle_core::raster::{Grid, Raster};
-use swizzle_core::Swizzle;
+use swizzle_core::{Elem, Smem, WarpAccess};
 
 /// The `.cu` source, embedded (the device machine runs binaries only).
 pub const SOURCE: &str = include_str!("matmul_l2.cu");
@@ -27,11 +32,62 @@ pub const TILE: u32 = 32;
 /// The block tile the L2 model sees.
 pub const BLOCK_TILE: BlockTile = BlockTile::new(TILE, TILE, TILE);
 
+/// The shared-memory tiles `As` and `Bs`: plain row-major `TILE x TILE` fp32 (the seed's `__shared__ float
+/// s[32][32]`): every access below is conflict-free on it, so it needs no padding or swizzle.
+pub const SMEM: Smem = Smem::row_major(TILE, TILE, Elem::F32);
+
+/// The kernel's shared-memory instructions as data (warp `w` of a block is thread row `ty = w`, lane = `tx`):
+/// - stores `As[ty][tx] = A[..]`, `Bs[ty][tx] = B[..]`: lane -> column, warp -> row (a row per warp);
+/// - `As[ty][k]` in the inner loop: every lane the same word (a broadcast), one instruction per `k`;
+/// - `Bs[k][tx]`: lane -> column, one instruction per `k` (row).
+///
+/// The reads list warp 0's 32 instructions: warp `ty` reads the same `Bs` words and `As` words one 128-byte
+/// row lower (the same banks), so every warp conflicts alike, and the compile-time check stays small.
+pub const ACCESSES: Accesses = Accesses::new()
+    .with(SpecAccess {
+        label: "A, B store",
+        smem: SMEM,
+        access: WarpAccess::new("sts tile", Op::STS32)
+            .lane(TILE, 0, 1)
+            .instr(TILE, 1, 0),
+        conflict_free: true,
+    })
+    .with(SpecAccess {
+        label: "A read (broadcast)",
+        smem: SMEM,
+        access: WarpAccess::new("lds As[ty][k]", Op::LDS32)
+            .lane(TILE, 0, 0)
+            .instr(TILE, 0, 1),
+        conflict_free: true,
+    })
+    .with(SpecAccess {
+        label: "B read",
+        smem: SMEM,
+        access: WarpAccess::new("lds Bs[k][tx]", Op::LDS32)
+            .lane(TILE, 0, 1)
+            .instr(TILE, 1, 0),
+        conflict_free: true,
+    });
+
 /// One variant: the seed kernel with a block order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MatmulL2 {
     pub order: Raster,
 }
+
+/// Every shipped variant: one per order of the study (what the frame verifies, benchmarks and checks at compile
+/// time).
+pub const SPECS: [MatmulL2; ORDERS.len()] = {
+    let mut v = [MatmulL2::new(Raster::Identity); ORDERS.len()];
+    let mut i = 0;
+    while i < ORDERS.len() {
+        v[i] = MatmulL2::new(ORDERS[i]);
+        i += 1;
+    }
+    v
+};
+
+crate::assert_specs_conflict_free!(SPECS);
 
 /// The orders of the study (swizzle-core's list, shared with `swz l2 --order all`).
 pub use swizzle_core::l2::STUDY_ORDERS as ORDERS;
@@ -57,8 +113,35 @@ impl MatmulL2 {
     }
 
     /// `matmul-l2 strip(tile=4)`.
-    pub fn name(&self) -> String {
+    pub fn label(&self) -> String {
         format!("matmul-l2 {}", self.order)
+    }
+
+    /// The order's name (`strip`, ...), for the compile-time check's messages.
+    pub const fn name(&self) -> &'static str {
+        self.order.name()
+    }
+
+    /// The shared-memory accesses (the same for every order).
+    pub const fn accesses(&self) -> Accesses {
+        ACCESSES
+    }
+
+    /// The spec as the C++ struct `swz::Spec` the kernel reads every number from: `T`, `TILE`, the layouts
+    /// `SmemA`, `SmemB` and the block order `Order`.
+    pub fn cuda_spec(&self) -> swizzle_core::cuda::Spec {
+        swizzle_core::cuda::Spec::new("Spec")
+            .doc(self.label())
+            .elem("T", Elem::F32)
+            .int("TILE", TILE.into())
+            .layout("SmemA", SMEM)
+            .layout("SmemB", SMEM)
+            .order("Order", self.order)
+    }
+
+    /// The generated header for this variant.
+    pub fn header(&self) -> swizzle_core::cuda::Header {
+        swizzle_core::cuda::Header::new().spec(self.cuda_spec())
     }
 
     /// The output tile grid of `gemm` (x along N, y along M).
@@ -86,8 +169,8 @@ impl MatmulL2 {
     /// The NVRTC source with its generated header (the order as `swz::TileOrder`) and options.
     pub fn source(&self) -> (Source, Vec<String>) {
         let header = Header {
-            name: crate::header::HEADER_NAME.into(),
-            text: crate::header::render(Swizzle::IDENTITY, Some(self.order)),
+            name: swizzle_core::cuda::HEADER_NAME.into(),
+            text: self.header().render(),
         };
         (
             Source {
@@ -95,7 +178,7 @@ impl MatmulL2 {
                 text: SOURCE.into(),
                 headers: vec![header],
             },
-            vec![format!("-DTILE={TILE}")],
+            Vec::new(),
         )
     }
 
@@ -104,24 +187,24 @@ impl MatmulL2 {
         if gemm.m == 0 || gemm.n == 0 || gemm.k == 0 {
             return Err(Error::Invalid(format!(
                 "{}: empty GEMM {gemm}",
-                self.name()
+                self.label()
             )));
         }
         if gemm.m > i32::MAX as u32 || gemm.n > i32::MAX as u32 || gemm.k > i32::MAX as u32 {
             return Err(Error::Invalid(format!(
                 "{}: {gemm} exceeds int",
-                self.name()
+                self.label()
             )));
         }
         let tiles = Self::tile_grid(gemm);
         self.order
             .validate(tiles)
-            .map_err(|e| Error::Invalid(format!("{} on a {tiles} tile grid: {e}", self.name())))?;
+            .map_err(|e| Error::Invalid(format!("{} on a {tiles} tile grid: {e}", self.label())))?;
         let launch = self.order.launch_grid(tiles);
         if launch.y > 65535 {
             return Err(Error::Invalid(format!(
                 "{}: launch grid {launch} has more than 65535 rows",
-                self.name()
+                self.label()
             )));
         }
         Ok(LaunchConfig {
@@ -151,7 +234,7 @@ impl MatmulL2 {
         if a.len() < m * k || b.len() < k * n || c.len() < m * n {
             return Err(Error::Invalid(format!(
                 "{}: buffers of {}, {}, {} elements for {gemm}",
-                self.name(),
+                self.label(),
                 a.len(),
                 b.len(),
                 c.len()
@@ -175,7 +258,7 @@ impl MatmulL2 {
 
 impl std::fmt::Display for MatmulL2 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name())
+        f.write_str(&self.label())
     }
 }
 
@@ -320,6 +403,36 @@ mod tests {
             assert_eq!(opts, &srcs[0].1);
             let call = v.order.cuda_call("bid", "gx", "gy");
             assert!(src.headers[0].text.contains(&call), "{v}: {call}");
+            assert!(src.headers[0]
+                .text
+                .contains("static constexpr int TILE = 32;"));
+        }
+        assert_eq!(SPECS.len(), ORDERS.len());
+    }
+
+    /// The declared accesses against the kernel's index math, derived independently: warp w = thread row ty,
+    /// lane = tx; `As[ty][k]` is one word per warp instruction, `Bs[k][tx]` one row.
+    #[test]
+    fn accesses_match_the_kernel_index_math() {
+        let a = ACCESSES.to_vec();
+        assert_eq!(a.len(), 3);
+        let (st, ar, br) = (a[0].access, a[1].access, a[2].access);
+        for ty in 0..TILE {
+            for tx in 0..TILE {
+                assert_eq!(st.coord(&SMEM, ty, tx), (ty, tx));
+            }
+        }
+        // Warp 0 (ty = 0) in the inner loop.
+        for k in 0..TILE {
+            for tx in 0..TILE {
+                assert_eq!(ar.coord(&SMEM, k, tx), (0, k));
+                assert_eq!(br.coord(&SMEM, k, tx), (k, tx));
+            }
+        }
+        // Another warp's As words are one row lower: the same banks.
+        assert_eq!(SMEM.byte_addr(5, 7) % 128, SMEM.byte_addr(0, 7) % 128);
+        for s in &a {
+            assert_eq!(s.access.report(&SMEM).conflicts(), 0, "{}", s.label);
         }
     }
 }

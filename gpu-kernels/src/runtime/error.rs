@@ -31,12 +31,12 @@ pub enum Error {
     /// A kernel launch (or the work it queued) failed.
     #[error("launch of {kernel} failed: {source}")]
     Launch { kernel: String, source: DriverError },
-    /// A cuBLAS call failed (or libcublas could not be loaded).
-    #[error("cuBLAS error in {what}: {msg}")]
-    Blas { what: &'static str, msg: String },
     /// An argument the caller passed makes no sense (a zero size, a block shape the kernel cannot run with...).
     #[error("invalid argument: {0}")]
     Invalid(String),
+    /// A cuBLAS call failed (the peer of GEMM families).
+    #[error("cuBLAS error in {what}: {detail}")]
+    Cublas { what: String, detail: String },
     /// A GPU result differs from the host reference.
     #[error("wrong result: {0}")]
     Mismatch(String),
