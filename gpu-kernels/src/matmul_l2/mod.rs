@@ -319,7 +319,11 @@ impl Check {
             .map_err(|e| Error::Mismatch(format!("{v} on {}: {e}", self.gemm)))?;
         let got = gpu.download(&self.c)?;
         let tol = 2.0 * self.gemm.k as f32 * f32::EPSILON;
-        let wrong = |i: usize| !((got[i] - self.expect[i]).abs() <= tol);
+        // NaN (the poison, or a wrong value) is wrong too.
+        let wrong = |i: usize| {
+            let d = (got[i] - self.expect[i]).abs();
+            d.is_nan() || d > tol
+        };
         let n = self.expect.len();
         let bad = (0..n).filter(|&i| wrong(i)).count();
         if bad == 0 {
