@@ -684,6 +684,54 @@ mod tests {
         }
     }
 
+    /// Exhaustive over small problems: every order (parameters up to 3, CUTLASS log_tile up to 2), every tile grid
+    /// up to 5x5 with 1 to 3 K steps, three schedules, four L2 sizes: DRAM reads lie between the compulsory bytes
+    /// and the requests, the hit rates are rates, and a schedule changes nothing when one wave holds every block.
+    #[test]
+    fn bounds_hold_on_every_small_problem() {
+        for gx in 1..=5u32 {
+            for gy in 1..=5u32 {
+                for ks in 1..=3u32 {
+                    let gemm = Gemm::new(32 * gy - 3, 32 * gx, 32 * ks - 1);
+                    for r in Raster::sweep(3, 2) {
+                        let mut all_in_one_wave = Vec::new();
+                        for l2 in [4096u64, 3 * 4096, 16 * 4096, 1 << 30] {
+                            for pct in [0, 50, 100] {
+                                let mut c = cfg(gemm, r, 2, 2, l2);
+                                c.schedule = Schedule { stagger_pct: pct };
+                                let Ok(p) = predict(&c) else {
+                                    assert!(matches!(r, Raster::Morton));
+                                    continue;
+                                };
+                                let what = format!("{gemm} {r} l2={l2} stagger={pct}");
+                                assert!(
+                                    p.dram_read_bytes >= p.compulsory_bytes.min(p.l2_read_bytes),
+                                    "{what}"
+                                );
+                                assert!(p.dram_read_bytes <= p.l2_read_bytes, "{what}");
+                                assert!((0.0..=1.0).contains(&p.read_hit_rate), "{what}");
+                                assert!((0.0..=1.0).contains(&p.l2_hit_rate), "{what}");
+                                if l2 == 1 << 30 {
+                                    assert_eq!(p.dram_read_bytes, p.compulsory_bytes, "{what}");
+                                }
+                                let mut one_wave = c;
+                                one_wave.machine.sms = 64;
+                                all_in_one_wave.push(predict(&one_wave).unwrap().dram_read_bytes);
+                            }
+                            if let Some(&first) = all_in_one_wave.first() {
+                                assert!(
+                                    all_in_one_wave.iter().all(|&d| d == first),
+                                    "{gemm} {r} l2={l2}"
+                                );
+                            }
+                            all_in_one_wave.clear();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn bad_input_is_an_error() {
         let z = cfg(Gemm::new(0, 4, 4), Raster::Identity, 1, 1, 1 << 20);
