@@ -19,6 +19,9 @@
 #                                                                     -> ncu-FAMILY-csv.tar.gz, ncu_compare-FAMILY.md
 #   bench      swz bench FAMILY (the family's default sizes)                  -> bench-FAMILY.md, bench-FAMILY.json
 #   report     swz report (the main job, GPU mode)                                   -> report.md
+#   l2-tests   the matmul-l2 GPU tests only (every order, ragged shapes, cuBLAS fp32)  -> l2-tests.log
+#   l2-bench   swz l2-study: seed 000's six shapes x every order + cuBLAS SGEMM -> l2-bench.md, l2-bench.json
+#   l2-ncu     ncu L2 hit rate and DRAM bytes of every (shape, order), each launched once -> l2-ncu.csv, l2-cases.txt
 # Each step prints a short summary; the full output is under $OUT. Exit status: 1 if any step failed.
 set -u
 OUT=${OUT:-/tmp/gpu-kernels-out}
@@ -101,6 +104,48 @@ for s in "$@"; do
     $B/swz report >"$OUT/report.md" 2>&1
     note $? "swz report"
     grep -E "^mode|^## |variants at|wrong|^reference|\| (D2D copy|cuBLAS)" "$OUT/report.md" | head -40
+    ;;
+  l2-tests)
+    step l2-tests
+    timeout 120 $B/test-gpu-kernels-matmul_l2_device --include-ignored --test-threads=1 --nocapture \
+      >"$OUT/l2-tests.log" 2>&1
+    note $? "matmul_l2_device tests"
+    grep -E "^test |test result|orders checked|max \|err\||Used|panicked" "$OUT/l2-tests.log" | head -40
+    ;;
+  l2-bench)
+    step l2-bench
+    unset NVIDIA_TF32_OVERRIDE
+    timeout 150 $B/swz l2-study --budget-ms ${L2_BUDGET_MS:-150} --warmup 2 --json "$OUT/l2-bench.json" \
+      >"$OUT/l2-bench.md" 2>&1
+    note $? "swz l2-study"
+    grep -E "^device|^matmul-l2|^reference|^\| (identity|strip\(tile=4|group-m\(group=8|cuBLAS)" "$OUT/l2-bench.md"
+    ;;
+  l2-ncu)
+    step l2-ncu
+    # Every (shape, order) launched once by `swz l2-study --once`, profiled once each (--kernel-name
+    # matmul_l2 skips nothing else: the program launches no other kernel). ncu flushes L2 before each profiled
+    # kernel (--cache-control all, the default), as the model starts from an empty L2. The extended metrics split
+    # the hit rate into its reads, writes and the partition fabric; if this ncu lacks one, the two basic ones.
+    L2_BASIC=lts__t_sector_hit_rate.pct,dram__bytes_read.sum,gpu__time_duration.sum
+    L2_EXT=$L2_BASIC,dram__bytes_write.sum,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_ltcfabric.sum
+    ncu_l2() {  # ncu_l2 METRICS LOGFILE TIMEOUT swz-args...
+      local m=$1 log=$2 t=$3; shift 3
+      timeout "$t" ncu --clock-control none --kernel-name matmul_l2 --print-units base --csv --log-file "$log" \
+        --metrics "$m" $B/swz l2-study --once "$@"
+    }
+    M=$L2_EXT
+    if ! ncu_l2 "$M" "$OUT/l2-ncu-probe.csv" 60 --shapes 1024x1024x128 --orders identity >/dev/null 2>"$OUT/l2-ncu-probe.err" \
+      || ! grep -q lts__t_sectors_srcunit_ltcfabric "$OUT/l2-ncu-probe.csv"; then
+      echo "extended L2 metrics refused; basic set"; cat "$OUT/l2-ncu-probe.err" | head -5; M=$L2_BASIC
+    fi
+    rm -f "$OUT/l2-ncu-probe.csv"
+    ncu_l2 "$M" "$OUT/l2-ncu.csv" ${L2_NCU_T1:-100} \
+      --shapes 1024x1024x1024,2048x2048x2048,4096x4096x4096,1024x1024x128,16384x16384x128 >"$OUT/l2-cases.txt"
+    note $? "ncu matmul-l2 (five shapes)"
+    ncu_l2 "$M" "$OUT/l2-ncu-8192.csv" ${L2_NCU_T2:-70} --shapes 8192x8192x8192 ${L2_ORDERS_8192:-} >>"$OUT/l2-cases.txt"
+    note $? "ncu matmul-l2 (8192^3)"
+    grep -c launched "$OUT/l2-cases.txt"
+    grep -h "lts__t_sector_hit_rate\|dram__bytes_read" "$OUT"/l2-ncu*.csv | head -4
     ;;
   *) echo "unknown step $s"; failed+=("$s") ;;
   esac

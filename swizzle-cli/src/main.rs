@@ -34,6 +34,9 @@ mod args;
 mod bench;
 mod check;
 mod emit_header;
+mod l2;
+mod l2_study;
+mod plot;
 mod raster;
 mod report;
 mod show;
@@ -69,6 +72,10 @@ enum Command {
     Synth(synth::Args),
     /// Write the generated CUDA/C++ header.
     EmitHeader(emit_header::Args),
+    /// Predict a GEMM's DRAM reads and L2 hit rate under a block order (the L2 traffic model).
+    L2(l2::Args),
+    /// On the GPU: seed 000's L2 study (every shape x order, cuBLAS beside, the model's prediction per row).
+    L2Study(l2_study::Args),
     /// Run a benchmark family on the GPU.
     Bench(bench::Args),
     /// The main job: report the shipped kernels' layouts; with a GPU also verify and benchmark them.
@@ -98,7 +105,7 @@ fn exit_on_stdout_error(e: std::io::Error) -> ! {
 /// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
 fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, bench or report"
+        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, l2-study, bench or report"
             .to_string();
     }
     let text = e.to_string();
@@ -137,6 +144,8 @@ fn main() {
         Command::Check(a) => check::run(a),
         Command::Synth(a) => synth::run(a),
         Command::EmitHeader(a) => clean(emit_header::run(a)),
+        Command::L2(a) => clean(l2::run(a)),
+        Command::L2Study(a) => clean(l2_study::run(a)),
         Command::Bench(a) => clean(bench::run(a)),
         Command::Report(a) => clean(report::run(a)),
     };

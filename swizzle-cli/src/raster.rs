@@ -36,6 +36,15 @@ pub struct Args {
     /// Print every launched block even when there are more than 1048576.
     #[arg(long)]
     all: bool,
+    /// Also draw the grid as an SVG: tiles coloured by launch order, the first wave outlined.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<std::path::PathBuf>,
+    /// SMs, for the first wave of --svg (SMs x resident blocks).
+    #[arg(long, default_value_t = 132, value_parser = clap::value_parser!(u32).range(1..))]
+    sms: u32,
+    /// Blocks resident per SM, for the first wave of --svg.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    resident: u32,
 }
 
 /// Most blocks printed without `--all` or `--limit`.
@@ -83,6 +92,10 @@ pub fn run(args: Args) -> Result<(), String> {
         ));
     }
     let launched = blocks.min(args.limit.unwrap_or(u64::MAX)) as u32;
+    if let Some(path) = &args.svg {
+        let svg = crate::plot::raster_svg(raster, grid, args.sms as u64 * args.resident as u64);
+        std::fs::write(path, svg).map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
+    }
 
     // A closed pipe (`swz raster ... | head`) ends the program quietly inside `stdout_failed`.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

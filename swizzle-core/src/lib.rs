@@ -17,6 +17,8 @@ pub mod units;
 pub mod raster;
 // Warp register caches (shuffle schedules).
 pub mod register_cache;
+// The L2 traffic model of a tiled GEMM under a raster.
+pub mod l2;
 // The bank-conflict model, access patterns, compile-time verification, synthesis.
 pub mod bank;
 pub mod pattern;

@@ -16,6 +16,7 @@ pub static FAMILIES: &[&dyn DynFamily] = &[
     &crate::transpose::family::TRANSPOSE,
     &crate::seed002::SEED002,
     &crate::stencil::family::STENCIL,
+    &crate::matmul_l2::family::MATMUL_L2,
 ];
 
 /// The family called `name`.

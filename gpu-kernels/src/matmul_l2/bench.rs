@@ -1,0 +1,213 @@
+//! `swz bench matmul-l2`: every order on each shape, timed the harness's way (rotated buffers over 4x L2, warm-up,
+//! CUDA events, median), with cuBLAS SGEMM on the same buffers in the same run as the reference, and the L2
+//! model's prediction for this GPU beside each row.
+//!
+//! [`profile_once`] launches each (shape, order) exactly once and nothing else, for Nsight Compute
+//! (`ncu --kernel-name matmul_l2`): one profiled launch per case, no `--launch-skip` bookkeeping.
+
+use super::cublas::Sgemm;
+use super::MatmulL2;
+use crate::bench::{self, BenchConfig, Progress, Stats};
+use crate::runtime::{Gpu, Result};
+use cudarc::driver::CudaSlice;
+use std::fmt::Write as _;
+use swizzle_core::l2::{predict, Gemm, Machine};
+
+/// One measured row.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Row {
+    /// `identity`, `strip(tile=4)`, ... or `cuBLAS SGEMM`.
+    pub order: String,
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    pub runs: usize,
+    pub tflops: f64,
+    /// Percent of cuBLAS SGEMM's TFLOP/s in the same run.
+    pub pct_of_cublas: f64,
+    /// The L2 model's DRAM read bytes and ncu-style hit rate for this GPU (None for cuBLAS).
+    pub predicted_dram_bytes: Option<u64>,
+    pub predicted_l2_hit_rate: Option<f64>,
+}
+
+/// One shape: cuBLAS first, then every order.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Table {
+    pub gemm: String,
+    /// Blocks per SM the driver's occupancy calculator allows (the model's `resident`).
+    pub resident: u32,
+    pub rotating_sets: usize,
+    pub rows: Vec<Row>,
+}
+
+impl Table {
+    pub fn markdown(&self) -> String {
+        let cublas = self.rows.first().map_or(0.0, |r| r.tflops);
+        let mut s = format!(
+            "matmul-l2 {} fp32 ({} rotating buffer sets, {} blocks/SM)\nreference: cuBLAS SGEMM (fp32, no TF32) = \
+             {cublas:.2} TFLOP/s\n\n| order | time (ms) | TFLOP/s | % of cuBLAS | model DRAM (GB) | model L2 hit |\n\
+             |---|--:|--:|--:|--:|--:|\n",
+            self.gemm, self.rotating_sets, self.resident
+        );
+        for r in &self.rows {
+            let (d, h) = match (r.predicted_dram_bytes, r.predicted_l2_hit_rate) {
+                (Some(d), Some(h)) => (
+                    format!("{:.3}", d as f64 / 1e9),
+                    format!("{:.1}%", 100.0 * h),
+                ),
+                _ => ("-".into(), "-".into()),
+            };
+            let _ = writeln!(
+                s,
+                "| {} | {:.3} | {:.2} | {:.1}% | {d} | {h} |",
+                r.order, r.median_ms, r.tflops, r.pct_of_cublas
+            );
+        }
+        s
+    }
+}
+
+/// Device buffers for one shape: `sets` rotating (A, B, C) triples.
+struct Buffers {
+    a: Vec<CudaSlice<f32>>,
+    b: Vec<CudaSlice<f32>>,
+    c: Vec<CudaSlice<f32>>,
+}
+
+impl Buffers {
+    fn new(gpu: &Gpu, gemm: Gemm, sets: usize) -> Result<Buffers> {
+        let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
+        let ha = crate::elem::random::<f32>(m * k, 0xa);
+        let hb = crate::elem::random::<f32>(k * n, 0xb);
+        Ok(Buffers {
+            a: (0..sets).map(|_| gpu.upload(&ha)).collect::<Result<_>>()?,
+            b: (0..sets).map(|_| gpu.upload(&hb)).collect::<Result<_>>()?,
+            c: (0..sets)
+                .map(|_| gpu.zeros::<f32>(m * n))
+                .collect::<Result<_>>()?,
+        })
+    }
+}
+
+/// Time `run` with as many iterations as fit in about `budget_ms` (at least 3, at most `cfg.iters`), after
+/// `cfg.warmup` warm-up runs: the 8192^3 cases take ~0.2 s a run, the 1024^3 ones ~0.2 ms.
+fn time_budgeted(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    budget_ms: f64,
+    mut run: impl FnMut(usize) -> Result<()>,
+) -> Result<Stats> {
+    let once = gpu.time_ms(|| run(0))? as f64;
+    let iters = ((budget_ms / once.max(1e-3)) as usize).clamp(3, cfg.iters.max(3));
+    let cfg = BenchConfig {
+        iters,
+        warmup: cfg.warmup,
+        ..*cfg
+    };
+    bench::time(gpu, &cfg, run)
+}
+
+/// Measure cuBLAS and `variants` (those that run on `gemm`) on one shape.
+pub fn table(
+    gpu: &Gpu,
+    gemm: Gemm,
+    variants: &[MatmulL2],
+    cfg: &BenchConfig,
+    budget_ms: f64,
+    progress: Option<&Progress>,
+) -> Result<Table> {
+    let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
+    let set_bytes = 4 * (m * k + k * n + m * n);
+    let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
+    let mut buf = Buffers::new(gpu, gemm, sets)?;
+    let sgemm = Sgemm::new(gpu)?;
+    let peer = time_budgeted(gpu, cfg, budget_ms, |i| {
+        let s = i % sets;
+        sgemm.run(&buf.a[s], &buf.b[s], &mut buf.c[s], gemm)
+    })?;
+    let tflops = |s: &Stats| gemm.flops() as f64 / (s.median_ms * 1e-3) / 1e12;
+    let ref_tflops = tflops(&peer);
+    let row = |order: String, s: &Stats, pred: Option<(u64, f64)>| Row {
+        order,
+        m: gemm.m,
+        n: gemm.n,
+        k: gemm.k,
+        median_ms: s.median_ms,
+        min_ms: s.min_ms,
+        max_ms: s.max_ms,
+        runs: s.runs,
+        tflops: tflops(s),
+        pct_of_cublas: 100.0 * tflops(s) / ref_tflops,
+        predicted_dram_bytes: pred.map(|p| p.0),
+        predicted_l2_hit_rate: pred.map(|p| p.1),
+    };
+    let mut rows = vec![row("cuBLAS SGEMM".into(), &peer, None)];
+    let mut resident = 0;
+    for v in variants.iter().filter(|v| v.runs_on(gemm)) {
+        if let Some(p) = progress {
+            p.step(&format!("{gemm} {}", v.order));
+        }
+        let kernel = v.prepare(gpu)?;
+        resident = v.resident_blocks(&kernel)?;
+        let machine = Machine {
+            sms: gpu.props().sm_count,
+            resident,
+            l2_bytes: gpu.props().l2_bytes as u64,
+            partitions: 2,
+        };
+        let pred = predict(&v.l2_config(gemm, machine))
+            .ok()
+            .map(|p| (p.dram_read_bytes, p.l2_hit_rate));
+        let stats = time_budgeted(gpu, cfg, budget_ms, |i| {
+            let s = i % sets;
+            v.launch_prepared(gpu, &kernel, &buf.a[s], &buf.b[s], &mut buf.c[s], gemm)
+        })?;
+        rows.push(row(v.order.to_string(), &stats, pred));
+    }
+    Ok(Table {
+        gemm: gemm.to_string(),
+        resident,
+        rotating_sets: sets,
+        rows,
+    })
+}
+
+/// One table per shape.
+pub fn sweep(
+    gpu: &Gpu,
+    shapes: &[Gemm],
+    variants: &[MatmulL2],
+    cfg: &BenchConfig,
+    budget_ms: f64,
+) -> Result<Vec<Table>> {
+    let total: usize = shapes
+        .iter()
+        .map(|g| variants.iter().filter(|v| v.runs_on(*g)).count())
+        .sum();
+    let progress = Progress::new(total as u64, "bench matmul-l2");
+    let tables = shapes
+        .iter()
+        .map(|g| table(gpu, *g, variants, cfg, budget_ms, Some(&progress)))
+        .collect::<Result<Vec<_>>>()?;
+    progress.finish();
+    Ok(tables)
+}
+
+/// Launch each variant once per shape (nothing else), in order, synchronising after each: the cases Nsight
+/// Compute profiles. Prints one line per launch (`shape order`) so ncu's rows can be matched to cases.
+pub fn profile_once(gpu: &Gpu, shapes: &[Gemm], variants: &[MatmulL2]) -> Result<Vec<String>> {
+    let mut cases = Vec::new();
+    for &gemm in shapes {
+        let mut buf = Buffers::new(gpu, gemm, 1)?;
+        for v in variants.iter().filter(|v| v.runs_on(gemm)) {
+            let kernel = v.prepare(gpu)?;
+            v.launch_prepared(gpu, &kernel, &buf.a[0], &buf.b[0], &mut buf.c[0], gemm)?;
+            gpu.sync()?;
+            cases.push(format!("{gemm} {}", v.order));
+        }
+    }
+    Ok(cases)
+}

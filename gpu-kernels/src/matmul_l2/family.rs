@@ -1,0 +1,167 @@
+//! The matmul-l2 family on the frame: one spec per block order ([`super::SPECS`]), fp32 GEMM buffers, the f64 host
+//! reference, cuBLAS (fp32 compute) as the peer.
+
+use super::{matmul_host, MatmulL2, SPECS, TILE};
+use crate::frame::{
+    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+};
+use crate::runtime::{Result, Source};
+use swizzle_core::l2::Gemm;
+use swizzle_core::Elem;
+
+/// The family (registered in [`crate::frame::FAMILIES`]).
+pub struct MatmulL2Family;
+
+/// The registry's instance.
+pub static MATMUL_L2: MatmulL2Family = MatmulL2Family;
+
+impl Family for MatmulL2Family {
+    type Spec = MatmulL2;
+
+    fn name(&self) -> &'static str {
+        "matmul-l2"
+    }
+
+    fn about(&self) -> &'static str {
+        "seed 000's fp32 smem matmul (32x32 tiles) under every threadblock order; `swz l2` predicts its L2 traffic"
+    }
+
+    fn source(&self) -> (&'static str, &'static str) {
+        ("matmul_l2.cu", super::SOURCE)
+    }
+
+    fn specs(&self) -> Vec<MatmulL2> {
+        SPECS.to_vec()
+    }
+
+    fn spec_name(&self, s: &MatmulL2) -> String {
+        s.label()
+    }
+
+    fn elem(&self, _s: &MatmulL2) -> Elem {
+        Elem::F32
+    }
+
+    fn block_label(&self, _s: &MatmulL2) -> String {
+        format!("({TILE},{TILE})")
+    }
+
+    fn header(&self, s: &MatmulL2) -> swizzle_core::cuda::Header {
+        s.header()
+    }
+
+    fn compile_unit(&self, s: &MatmulL2) -> (Source, Vec<String>) {
+        s.source()
+    }
+
+    fn entry(&self, _s: &MatmulL2) -> &'static str {
+        "matmul_l2"
+    }
+
+    /// `[A (m x k), B (k x n), C (m x n)]`.
+    fn buffers(&self, _s: &MatmulL2, size: Size) -> Vec<Buffer> {
+        let (m, n, k) = (size.m as usize, size.n as usize, size.k as usize);
+        vec![
+            Buffer::input("A", Elem::F32, m * k),
+            Buffer::input("B", Elem::F32, k * n),
+            Buffer::output("C", Elem::F32, m * n),
+        ]
+    }
+
+    /// `matmul_l2(A, B, C, M, N, K)`.
+    fn launch(&self, s: &MatmulL2, size: Size) -> Result<Launch> {
+        let config = s.launch_config(Gemm::new(size.m, size.n, size.k))?;
+        Ok(Launch {
+            config,
+            args: vec![
+                Arg::Buf(0),
+                Arg::Buf(1),
+                Arg::Buf(2),
+                Arg::I32(size.m as i32),
+                Arg::I32(size.n as i32),
+                Arg::I32(size.k as i32),
+            ],
+        })
+    }
+
+    fn reference(&self, _s: &MatmulL2, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
+        let a: Vec<f32> = inputs[0].to_f64().into_iter().map(|v| v as f32).collect();
+        let b: Vec<f32> = inputs[1].to_f64().into_iter().map(|v| v as f32).collect();
+        let c = matmul_host(&a, &b, Gemm::new(size.m, size.n, size.k));
+        let c: Vec<f64> = c.into_iter().map(f64::from).collect();
+        vec![HostBuf::from_f64(Elem::F32, &c)]
+    }
+
+    /// fp32 sums of up to a few thousand products of values in [-1, 1): rounding stays under 1e-3 absolute; a
+    /// missing or doubled product moves an output by up to 1.
+    fn tolerance(&self, _s: &MatmulL2) -> Tolerance {
+        Tolerance::Close {
+            abs: 1e-3,
+            rel: 1e-5,
+        }
+    }
+
+    fn accesses(&self, s: &MatmulL2) -> Vec<SpecAccess> {
+        s.accesses().to_vec()
+    }
+
+    fn measure(&self, _s: &MatmulL2, size: Size) -> Measure {
+        Measure::Flops(Gemm::new(size.m, size.n, size.k).flops())
+    }
+
+    fn peer(&self, _s: &MatmulL2, size: Size) -> Peer {
+        Peer::CublasGemm {
+            m: size.m,
+            n: size.n,
+            k: size.k,
+            ab: Elem::F32,
+            c: Elem::F32,
+        }
+    }
+
+    /// The frame runs every spec at every size and Morton needs a power-of-two tile grid, so M and N here are
+    /// powers of two in tiles; K is ragged (a partial last K step). The ragged M and N shapes (Morton skipped)
+    /// are in `tests/matmul_l2_device.rs`.
+    fn verify_sizes(&self) -> Vec<Size> {
+        vec![
+            Size::mnk(64, 64, 75),
+            Size::mnk(256, 512, 97),
+            Size::mnk(1024, 1024, 128),
+        ]
+    }
+
+    /// The seed's 2048^3 and 4096^3 (the L2 study with every shape is `swz l2-study`).
+    fn bench_sizes(&self) -> Vec<Size> {
+        vec![Size::mnk(2048, 2048, 2048), Size::mnk(4096, 4096, 4096)]
+    }
+
+    fn size_of(&self, n: u32) -> Size {
+        Size::square(n, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spec_launches_at_every_verify_size() {
+        for s in MATMUL_L2.specs() {
+            for size in MATMUL_L2.verify_sizes() {
+                let l = MATMUL_L2.launch(&s, size).unwrap();
+                assert_eq!(l.args.len(), 6);
+                assert_eq!(MATMUL_L2.buffers(&s, size).len(), 3);
+            }
+        }
+    }
+
+    #[test]
+    fn reference_is_the_product() {
+        let s = SPECS[0];
+        let size = Size::mnk(2, 2, 3);
+        let a = HostBuf::from_f64(Elem::F32, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let b = HostBuf::from_f64(Elem::F32, &[7.0, 8.0, 9.0, 10.0, 11.0, 12.0]);
+        let c = &MATMUL_L2.reference(&s, size, &[a, b])[0];
+        assert_eq!(c.to_f64(), vec![58.0, 64.0, 139.0, 154.0]);
+    }
+}

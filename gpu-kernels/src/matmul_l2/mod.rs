@@ -1,0 +1,442 @@
+//! The fp32 shared-memory matmul of seed 000 under every threadblock order: one kernel (`matmul_l2.cu`), whose
+//! variants differ only by the raster spec the header bakes in ([`MatmulL2::order`]).
+//!
+//! `C = A * B`, row-major fp32, `A` is `M x K`, `B` is `K x N`; [`TILE`] x [`TILE`] output tiles, one thread per
+//! output, K steps of [`TILE`]. Any shape: ragged edges are zero-padded in shared memory. The same tile feeds the
+//! L2 model ([`swizzle_core::l2`]) through [`MatmulL2::l2_config`].
+//!
+//! - [`family`]: the family on the frame (`swz bench matmul-l2`, `swz report`, verification, registry).
+//! - [`bench`]: the L2 study (`swz l2-study`): time and TFLOP/s per (shape, order), cuBLAS SGEMM (fp32, no TF32)
+//!   in the same run, the L2 model's prediction beside each row; `--once` for Nsight Compute.
+//! - [`cublas`]: the SGEMM peer of the study.
+
+pub mod bench;
+pub mod cublas;
+pub mod family;
+
+use crate::frame::{Accesses, SpecAccess};
+use crate::runtime::error::DriverContext;
+use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use swizzle_core::bank::Op;
+use swizzle_core::l2::{BlockTile, Gemm, L2Config, Machine};
+use swizzle_core::raster::{Grid, Raster};
+use swizzle_core::{Elem, Smem, WarpAccess};
+
+/// The `.cu` source, embedded (the device machine runs binaries only).
+pub const SOURCE: &str = include_str!("matmul_l2.cu");
+
+/// Output tile side, threads per block side and K step (the seed's `BLOCK_SIZE`): passed as `-DTILE`.
+pub const TILE: u32 = 32;
+
+/// The block tile the L2 model sees.
+pub const BLOCK_TILE: BlockTile = BlockTile::new(TILE, TILE, TILE);
+
+/// The shared-memory tiles `As` and `Bs`: plain row-major `TILE x TILE` fp32 (the seed's `__shared__ float
+/// s[32][32]`): every access below is conflict-free on it, so it needs no padding or swizzle.
+pub const SMEM: Smem = Smem::row_major(TILE, TILE, Elem::F32);
+
+/// The kernel's shared-memory instructions as data (warp `w` of a block is thread row `ty = w`, lane = `tx`):
+/// - stores `As[ty][tx] = A[..]`, `Bs[ty][tx] = B[..]`: lane -> column, warp -> row (a row per warp);
+/// - `As[ty][k]` in the inner loop: every lane the same word (a broadcast), one instruction per `k`;
+/// - `Bs[k][tx]`: lane -> column, one instruction per `k` (row).
+///
+/// The reads list warp 0's 32 instructions: warp `ty` reads the same `Bs` words and `As` words one 128-byte
+/// row lower (the same banks), so every warp conflicts alike, and the compile-time check stays small.
+pub const ACCESSES: Accesses = Accesses::new()
+    .with(SpecAccess {
+        label: "A, B store",
+        smem: SMEM,
+        access: WarpAccess::new("sts tile", Op::STS32)
+            .lane(TILE, 0, 1)
+            .instr(TILE, 1, 0),
+        conflict_free: true,
+    })
+    .with(SpecAccess {
+        label: "A read (broadcast)",
+        smem: SMEM,
+        access: WarpAccess::new("lds As[ty][k]", Op::LDS32)
+            .lane(TILE, 0, 0)
+            .instr(TILE, 0, 1),
+        conflict_free: true,
+    })
+    .with(SpecAccess {
+        label: "B read",
+        smem: SMEM,
+        access: WarpAccess::new("lds Bs[k][tx]", Op::LDS32)
+            .lane(TILE, 0, 1)
+            .instr(TILE, 1, 0),
+        conflict_free: true,
+    });
+
+/// One variant: the seed kernel with a block order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MatmulL2 {
+    pub order: Raster,
+}
+
+/// Every shipped variant: one per order of the study (what the frame verifies, benchmarks and checks at compile
+/// time).
+pub const SPECS: [MatmulL2; ORDERS.len()] = {
+    let mut v = [MatmulL2::new(Raster::Identity); ORDERS.len()];
+    let mut i = 0;
+    while i < ORDERS.len() {
+        v[i] = MatmulL2::new(ORDERS[i]);
+        i += 1;
+    }
+    v
+};
+
+crate::assert_specs_conflict_free!(SPECS);
+
+/// The orders of the study (swizzle-core's list, shared with `swz l2 --order all`).
+pub use swizzle_core::l2::STUDY_ORDERS as ORDERS;
+
+/// The seed's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
+pub const SEED_SHAPES: [Gemm; 6] = [
+    Gemm::new(1024, 1024, 1024),
+    Gemm::new(2048, 2048, 2048),
+    Gemm::new(4096, 4096, 4096),
+    Gemm::new(8192, 8192, 8192),
+    Gemm::new(1024, 1024, 128),
+    Gemm::new(16384, 16384, 128),
+];
+
+impl MatmulL2 {
+    pub const fn new(order: Raster) -> MatmulL2 {
+        MatmulL2 { order }
+    }
+
+    /// Every variant of the study.
+    pub fn all() -> Vec<MatmulL2> {
+        ORDERS.iter().map(|r| MatmulL2::new(*r)).collect()
+    }
+
+    /// `matmul-l2 strip(tile=4)`.
+    pub fn label(&self) -> String {
+        format!("matmul-l2 {}", self.order)
+    }
+
+    /// The order's name (`strip`, ...), for the compile-time check's messages.
+    pub const fn name(&self) -> &'static str {
+        self.order.name()
+    }
+
+    /// The shared-memory accesses (the same for every order).
+    pub const fn accesses(&self) -> Accesses {
+        ACCESSES
+    }
+
+    /// The spec as the C++ struct `swz::Spec` the kernel reads every number from: `T`, `TILE`, the layouts
+    /// `SmemA`, `SmemB` and the block order `Order`.
+    pub fn cuda_spec(&self) -> swizzle_core::cuda::Spec {
+        swizzle_core::cuda::Spec::new("Spec")
+            .doc(self.label())
+            .elem("T", Elem::F32)
+            .int("TILE", TILE.into())
+            .layout("SmemA", SMEM)
+            .layout("SmemB", SMEM)
+            .order("Order", self.order)
+    }
+
+    /// The generated header for this variant.
+    pub fn header(&self) -> swizzle_core::cuda::Header {
+        swizzle_core::cuda::Header::new().spec(self.cuda_spec())
+    }
+
+    /// The output tile grid of `gemm` (x along N, y along M).
+    pub fn tile_grid(gemm: Gemm) -> Grid {
+        Grid::new(gemm.n.div_ceil(TILE), gemm.m.div_ceil(TILE))
+    }
+
+    /// Can this order run on `gemm`'s tile grid (Morton needs power-of-two sides)?
+    pub fn runs_on(&self, gemm: Gemm) -> bool {
+        gemm.m > 0 && gemm.n > 0 && self.order.validate(Self::tile_grid(gemm)).is_ok()
+    }
+
+    /// The L2 model's configuration for this kernel on `machine`.
+    pub fn l2_config(&self, gemm: Gemm, machine: Machine) -> L2Config {
+        L2Config {
+            gemm,
+            tile: BLOCK_TILE,
+            elem_bytes: 4,
+            raster: self.order,
+            machine,
+            schedule: swizzle_core::l2::Schedule::STAGGERED,
+        }
+    }
+
+    /// The NVRTC source with its generated header (the order as `swz::TileOrder`) and options.
+    pub fn source(&self) -> (Source, Vec<String>) {
+        let header = Header {
+            name: swizzle_core::cuda::HEADER_NAME.into(),
+            text: self.header().render(),
+        };
+        (
+            Source {
+                name: "matmul_l2.cu".into(),
+                text: SOURCE.into(),
+                headers: vec![header],
+            },
+            Vec::new(),
+        )
+    }
+
+    /// The launch: the order's launch grid over the tile grid, `TILE x TILE` threads.
+    pub fn launch_config(&self, gemm: Gemm) -> Result<LaunchConfig> {
+        if gemm.m == 0 || gemm.n == 0 || gemm.k == 0 {
+            return Err(Error::Invalid(format!(
+                "{}: empty GEMM {gemm}",
+                self.label()
+            )));
+        }
+        if gemm.m > i32::MAX as u32 || gemm.n > i32::MAX as u32 || gemm.k > i32::MAX as u32 {
+            return Err(Error::Invalid(format!(
+                "{}: {gemm} exceeds int",
+                self.label()
+            )));
+        }
+        let tiles = Self::tile_grid(gemm);
+        self.order
+            .validate(tiles)
+            .map_err(|e| Error::Invalid(format!("{} on a {tiles} tile grid: {e}", self.label())))?;
+        let launch = self.order.launch_grid(tiles);
+        if launch.y > 65535 {
+            return Err(Error::Invalid(format!(
+                "{}: launch grid {launch} has more than 65535 rows",
+                self.label()
+            )));
+        }
+        Ok(LaunchConfig {
+            grid_dim: (launch.x, launch.y, 1),
+            block_dim: (TILE, TILE, 1),
+            shared_mem_bytes: 0,
+        })
+    }
+
+    /// Compile (or fetch from the module cache) and load the kernel.
+    pub fn prepare(&self, gpu: &Gpu) -> Result<Kernel> {
+        let (src, options) = self.source();
+        gpu.kernel(&src, &options, "matmul_l2")
+    }
+
+    /// Queue `c = a * b` with a kernel from [`MatmulL2::prepare`].
+    pub fn launch_prepared(
+        &self,
+        gpu: &Gpu,
+        kernel: &Kernel,
+        a: &CudaSlice<f32>,
+        b: &CudaSlice<f32>,
+        c: &mut CudaSlice<f32>,
+        gemm: Gemm,
+    ) -> Result<()> {
+        let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
+        if a.len() < m * k || b.len() < k * n || c.len() < m * n {
+            return Err(Error::Invalid(format!(
+                "{}: buffers of {}, {}, {} elements for {gemm}",
+                self.label(),
+                a.len(),
+                b.len(),
+                c.len()
+            )));
+        }
+        let cfg = self.launch_config(gemm)?;
+        let (mi, ni, ki) = (gemm.m as i32, gemm.n as i32, gemm.k as i32);
+        gpu.launch(kernel, cfg, |args| {
+            args.arg(a).arg(b).arg(c).arg(&mi).arg(&ni).arg(&ki);
+        })
+    }
+
+    /// Blocks of this kernel one SM holds at once on `gpu` (the `resident` of the L2 model).
+    pub fn resident_blocks(&self, kernel: &Kernel) -> Result<u32> {
+        kernel
+            .func
+            .occupancy_max_active_blocks_per_multiprocessor(TILE * TILE, 0, None)
+            .ctx("cuOccupancyMaxActiveBlocksPerMultiprocessor")
+    }
+}
+
+impl std::fmt::Display for MatmulL2 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+/// The host reference `C = A * B` (row-major), accumulated in f64.
+pub fn matmul_host(a: &[f32], b: &[f32], gemm: Gemm) -> Vec<f32> {
+    let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
+    assert!(
+        a.len() == m * k && b.len() == k * n,
+        "matmul_host: buffer sizes for {gemm}"
+    );
+    let mut c = vec![0f64; m * n];
+    for i in 0..m {
+        for p in 0..k {
+            let av = a[i * k + p] as f64;
+            let row = &b[p * n..(p + 1) * n];
+            for (cv, bv) in c[i * n..(i + 1) * n].iter_mut().zip(row) {
+                *cv += av * *bv as f64;
+            }
+        }
+    }
+    c.into_iter().map(|v| v as f32).collect()
+}
+
+/// A correctness check on one shape: random `A` and `B` in [-1, 1) (never zeros), `C` poisoned with 0xFF (NaN),
+/// one launch per variant, every element compared with the f64 host reference within fp32 rounding of a K-term
+/// sum (`|err| <= 2 K eps max|a||b|`, loose enough for any summation order, tight enough to catch a wrong
+/// element: a missing or doubled product moves the sum by up to 1, hundreds of times more).
+pub struct Check {
+    pub gemm: Gemm,
+    expect: Vec<f32>,
+    a: CudaSlice<f32>,
+    b: CudaSlice<f32>,
+    c: CudaSlice<f32>,
+}
+
+impl Check {
+    pub fn new(gpu: &Gpu, gemm: Gemm) -> Result<Check> {
+        let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
+        let seed = ((gemm.m as u64) << 40) ^ ((gemm.n as u64) << 20) ^ gemm.k as u64;
+        let ha = crate::elem::random::<f32>(m * k, seed);
+        let hb = crate::elem::random::<f32>(k * n, seed ^ 0xb);
+        let expect = matmul_host(&ha, &hb, gemm);
+        Ok(Check {
+            gemm,
+            expect,
+            a: gpu.upload(&ha)?,
+            b: gpu.upload(&hb)?,
+            c: gpu.zeros::<f32>(m * n)?,
+        })
+    }
+
+    /// Run `v` once and compare; the error names the variant, the shape and the first wrong element.
+    pub fn run(&mut self, gpu: &Gpu, v: &MatmulL2) -> Result<()> {
+        gpu.fill_bytes(&mut self.c, 0xFF)?;
+        let kernel = v.prepare(gpu)?;
+        v.launch_prepared(gpu, &kernel, &self.a, &self.b, &mut self.c, self.gemm)?;
+        gpu.sync()
+            .map_err(|e| Error::Mismatch(format!("{v} on {}: {e}", self.gemm)))?;
+        let got = gpu.download(&self.c)?;
+        let tol = 2.0 * self.gemm.k as f32 * f32::EPSILON;
+        // NaN (the poison, or a wrong value) is wrong too.
+        let wrong = |i: usize| {
+            let d = (got[i] - self.expect[i]).abs();
+            d.is_nan() || d > tol
+        };
+        let n = self.expect.len();
+        let bad = (0..n).filter(|&i| wrong(i)).count();
+        if bad == 0 {
+            return Ok(());
+        }
+        let poison = got.iter().filter(|v| v.to_bits() == u32::MAX).count();
+        let first = (0..n).find(|&i| wrong(i)).unwrap_or(0);
+        let cols = self.gemm.n as usize;
+        Err(Error::Mismatch(format!(
+            "{v} on {}: {bad} of {n} outputs wrong ({poison} never written); first at ({}, {}): got {}, expected {}",
+            self.gemm,
+            first / cols,
+            first % cols,
+            got[first],
+            self.expect[first]
+        )))
+    }
+}
+
+/// Check every variant of `variants` that runs on `gemm`; the failures, one line each.
+pub fn check_all(gpu: &Gpu, gemm: Gemm, variants: &[MatmulL2]) -> Result<Vec<String>> {
+    let mut check = Check::new(gpu, gemm)?;
+    Ok(variants
+        .iter()
+        .filter(|v| v.runs_on(gemm))
+        .filter_map(|v| check.run(gpu, v).err().map(|e| e.to_string()))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_matmul_matches_a_worked_example() {
+        // [1 2 3; 4 5 6] * [7 8; 9 10; 11 12] = [58 64; 139 154]
+        let a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let b = [7.0, 8.0, 9.0, 10.0, 11.0, 12.0];
+        assert_eq!(
+            matmul_host(&a, &b, Gemm::new(2, 2, 3)),
+            [58.0, 64.0, 139.0, 154.0]
+        );
+    }
+
+    /// Every launched tile grid covers the output, on ragged shapes too, and Morton is refused off powers of two.
+    #[test]
+    fn launch_configs_cover_the_output() {
+        for gemm in [
+            Gemm::new(1, 1, 1),
+            Gemm::new(97, 131, 75),
+            Gemm::new(1024, 1024, 128),
+            Gemm::new(16384, 16384, 128),
+        ] {
+            for v in MatmulL2::all() {
+                let Ok(cfg) = v.launch_config(gemm) else {
+                    assert!(!v.runs_on(gemm), "{v} {gemm}");
+                    assert!(matches!(v.order, Raster::Morton));
+                    continue;
+                };
+                let tiles = MatmulL2::tile_grid(gemm);
+                let launched = cfg.grid_dim.0 as u64 * cfg.grid_dim.1 as u64;
+                let active = (0..launched as u32)
+                    .filter(|&b| v.order.tile_of(b, tiles).is_some())
+                    .count() as u64;
+                assert_eq!(active, tiles.blocks(), "{v} {gemm}");
+                assert!(tiles.x * TILE >= gemm.n && tiles.y * TILE >= gemm.m);
+                assert_eq!(cfg.block_dim, (TILE, TILE, 1));
+            }
+        }
+        assert!(MatmulL2::new(Raster::Identity)
+            .launch_config(Gemm::new(0, 4, 4))
+            .is_err());
+    }
+
+    /// The header each variant compiles with carries its own order, and nothing else differs.
+    #[test]
+    fn variants_differ_only_by_their_order() {
+        let srcs: Vec<_> = MatmulL2::all().iter().map(|v| v.source()).collect();
+        for (v, (src, opts)) in MatmulL2::all().iter().zip(&srcs) {
+            assert_eq!(src.text, SOURCE);
+            assert_eq!(opts, &srcs[0].1);
+            let call = v.order.cuda_call("bid", "gx", "gy");
+            assert!(src.headers[0].text.contains(&call), "{v}: {call}");
+            assert!(src.headers[0]
+                .text
+                .contains("static constexpr int TILE = 32;"));
+        }
+        assert_eq!(SPECS.len(), ORDERS.len());
+    }
+
+    /// The declared accesses against the kernel's index math, derived independently: warp w = thread row ty,
+    /// lane = tx; `As[ty][k]` is one word per warp instruction, `Bs[k][tx]` one row.
+    #[test]
+    fn accesses_match_the_kernel_index_math() {
+        let a = ACCESSES.to_vec();
+        assert_eq!(a.len(), 3);
+        let (st, ar, br) = (a[0].access, a[1].access, a[2].access);
+        for ty in 0..TILE {
+            for tx in 0..TILE {
+                assert_eq!(st.coord(&SMEM, ty, tx), (ty, tx));
+            }
+        }
+        // Warp 0 (ty = 0) in the inner loop.
+        for k in 0..TILE {
+            for tx in 0..TILE {
+                assert_eq!(ar.coord(&SMEM, k, tx), (0, k));
+                assert_eq!(br.coord(&SMEM, k, tx), (k, tx));
+            }
+        }
+        // Another warp's As words are one row lower: the same banks.
+        assert_eq!(SMEM.byte_addr(5, 7) % 128, SMEM.byte_addr(0, 7) % 128);
+        for s in &a {
+            assert_eq!(s.access.report(&SMEM).conflicts(), 0, "{}", s.label);
+        }
+    }
+}

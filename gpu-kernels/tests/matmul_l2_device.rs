@@ -1,0 +1,124 @@
+//! The seed-000 matmul under every order against the f64 host reference: random inputs in [-1, 1), output
+//! poisoned with NaN, shapes that are and are not multiples of the 32x32 tile (Morton only where the tile grid has
+//! power-of-two sides). And the cuBLAS peer: its SGEMM must be fp32 (TF32 would miss the fp32 tolerance).
+
+use gpu_kernels::matmul_l2::cublas::Sgemm;
+use gpu_kernels::matmul_l2::{self, matmul_host, MatmulL2};
+use gpu_kernels::Gpu;
+use swizzle_core::l2::Gemm;
+
+fn gpu() -> Gpu {
+    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
+}
+
+fn check(shapes: &[Gemm]) {
+    let gpu = gpu();
+    let mut failures = Vec::new();
+    for &gemm in shapes {
+        let all = MatmulL2::all();
+        let f =
+            matmul_l2::check_all(&gpu, gemm, &all).unwrap_or_else(|e| panic!("{gemm} setup: {e}"));
+        let ran = all.iter().filter(|v| v.runs_on(gemm)).count();
+        eprintln!("{gemm}: {ran} orders checked, {} failed", f.len());
+        failures.extend(f);
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn every_order_on_ragged_shapes() {
+    check(&[
+        Gemm::new(1, 1, 1),
+        Gemm::new(97, 131, 75),
+        Gemm::new(33, 65, 1),
+        Gemm::new(257, 255, 129),
+        Gemm::new(1000, 600, 300),
+        Gemm::new(31, 2049, 40),
+    ]);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn every_order_on_tile_multiples() {
+    // 64^3: a 2x2 grid (Morton runs); 256x512x96: 16x8 tiles, a wide power-of-two grid; 1024x1024x128: a seed shape.
+    check(&[
+        Gemm::new(64, 64, 64),
+        Gemm::new(256, 512, 96),
+        Gemm::new(1024, 1024, 128),
+    ]);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn cublas_sgemm_is_fp32() {
+    let gpu = gpu();
+    let gemm = Gemm::new(300, 200, 1024);
+    let (m, n, k) = (300usize, 200usize, 1024usize);
+    let a = gpu_kernels::elem::random::<f32>(m * k, 1);
+    let b = gpu_kernels::elem::random::<f32>(k * n, 2);
+    let expect = matmul_host(&a, &b, gemm);
+    let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
+    let mut dc = gpu.zeros::<f32>(m * n).unwrap();
+    gpu.fill_bytes(&mut dc, 0xFF).unwrap();
+    let sgemm = Sgemm::new(&gpu).expect("cuBLAS");
+    sgemm.run(&da, &db, &mut dc, gemm).unwrap();
+    gpu.sync().unwrap();
+    let got = gpu.download(&dc).unwrap();
+    let worst = got
+        .iter()
+        .zip(&expect)
+        .map(|(g, e)| (g - e).abs())
+        .fold(
+            0f32,
+            |w, d| if d.is_nan() { f32::INFINITY } else { w.max(d) },
+        );
+    eprintln!("cuBLAS SGEMM {gemm}: max |err| = {worst:e}");
+    // fp32: ~1e-5 here; TF32 (10-bit mantissa products): ~1e-2.
+    assert!(
+        worst <= 2.0 * k as f32 * f32::EPSILON,
+        "cuBLAS SGEMM max |err| {worst} (TF32?)"
+    );
+}
+
+/// Compiles every variant with NVRTC for sm_90 and prints ptxas' register report: the kernel must fit two
+/// 1024-thread blocks per SM (<= 32 registers) with no local memory. Needs only libnvrtc.
+#[test]
+#[ignore = "needs libnvrtc (CUDA 13)"]
+fn every_order_compiles_for_sm90_with_two_blocks_per_sm() {
+    assert!(gpu_kernels::nvrtc_available(), "libnvrtc.so.13 not found");
+    for v in MatmulL2::all() {
+        let (src, mut opts) = v.source();
+        opts.push("--ptxas-options=-v".into());
+        let out = gpu_kernels::runtime::compile(&src, "sm_90", &opts)
+            .unwrap_or_else(|e| panic!("{v}: {e}"));
+        let used: Vec<&str> = out.log.lines().filter(|l| l.contains("Used")).collect();
+        eprintln!("{v}: {}", used.join(" "));
+        for l in out.log.lines().filter(|l| l.contains("bytes stack frame")) {
+            assert!(
+                l.contains(" 0 bytes stack frame") && l.contains(" 0 bytes spill"),
+                "{v}: {l}"
+            );
+        }
+        let regs = used
+            .iter()
+            .find_map(|l| {
+                l.split("Used ")
+                    .nth(1)?
+                    .split(' ')
+                    .next()?
+                    .parse::<u32>()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("{v}: no register count in {:?}", out.log));
+        assert!(
+            regs <= 32,
+            "{v}: {regs} registers > 32: one 1024-thread block per SM"
+        );
+    }
+}

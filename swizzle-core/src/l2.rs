@@ -1,0 +1,746 @@
+//! An L2 traffic model for a tiled GEMM under a threadblock order: predict, before running, how many bytes a
+//! block order makes the GPU read from DRAM and what L2 hit rate Nsight Compute will report.
+//!
+//! The kernel modelled is the classic shared-memory GEMM `C = A * B` (row-major, `A` is `M x K`, `B` is `K x N`):
+//! the block computing output tile `(x, y)` walks `K` in steps of `BK`, loading at step `s` the `BM x BK` chunk
+//! `A[y, s]` of its row panel and the `BK x BN` chunk `B[s, x]` of its column panel, and finally writes its
+//! `BM x BN` tile of `C`.
+//!
+//! How the model runs:
+//! 1. **Launch order.** The raster gives the tile of each launch bid ([`Raster::tile_of`]); idle bids (CUTLASS
+//!    padding) are dropped, because they retire at once and free their slot.
+//! 2. **Schedule.** The GPU holds `w = sms x resident` blocks at a time and hands out blocks in launch order. Time
+//!    runs in ticks of one K step; block `j` starts at a tick given by the [`Schedule`]: in lockstep waves of `w`
+//!    (`(j / w) * ks`), staggered like a sliding window (`j * ks / w`, the steady state blocks drift into), or a
+//!    blend of the two (the default, [`Schedule::CALIBRATED`]).
+//! 3. **Touches.** At each tick every running block touches its `A[y, s]` and `B[s, x]` chunks, in launch order;
+//!    after its last K step it stores its `C` tile, which takes L2 space too (stores allocate in L2; no DRAM read).
+//! 4. **LRU L2.** Each touch goes through an LRU cache of [`Machine::effective_l2_bytes`] (one partition's worth
+//!    on a partitioned L2). The unit is the chunk: every line of a chunk is touched at the same moment, so an LRU
+//!    over lines keeps or drops a chunk's lines together and an LRU over chunks gives the same answer (exactly
+//!    when rows are line-aligned, i.e. `K * elem` and `N * elem` multiples of 128 B; to within a line per row
+//!    otherwise). A miss reads the chunk's sectors from DRAM.
+//! 5. **Counting like ncu.** Requested bytes are whole 32-byte sectors of each row a chunk covers. ncu's L2 hit
+//!    rate (`lts__t_sector_hit_rate.pct`) counts every sector lookup: the stores of `C` (which allocate in L2
+//!    without a DRAM read, so they hit) and the second lookup in the home partition of far lines
+//!    ([`ncu_hit_rate`], [`Prediction::l2_hit_rate`]); the loads alone give [`Prediction::read_hit_rate`].
+//!
+//! Cost: one LRU touch per (block, K step, operand), O(1) each over dense arrays: 8192^3 in 32^3 tiles is 33.5 M
+//! touches, about a second on one core.
+//!
+//! What it leaves out (so the error is ours to state, not hidden): the L2's real replacement policy and set
+//! hashing; which SMs sit near which partition; L1 hits between the two blocks of one SM (they lower the L2 load
+//! requests ncu sees by up to 15%). The capacity share and the stagger are fitted to one H100's measurements;
+//! BENCHMARKS.md compares the model with Nsight Compute per shape and order, with the error.
+//!
+//! ```
+//! use swizzle_core::l2::{predict, Gemm, L2Config, Machine};
+//! use swizzle_core::raster::Raster;
+//! // 256^3 fp32 in 32^3 tiles fits in a 50 MiB L2: DRAM reads are the compulsory A + B, once.
+//! let cfg = L2Config::new(Gemm::new(256, 256, 256), Raster::Identity, Machine::H100);
+//! let p = predict(&cfg).unwrap();
+//! assert_eq!(p.dram_read_bytes, 2 * 256 * 256 * 4);
+//! ```
+
+use crate::raster::{Grid, Raster, RasterError};
+use core::fmt;
+use core::str::FromStr;
+
+/// A GEMM shape: `C (M x N) = A (M x K) * B (K x N)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Gemm {
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+}
+
+impl Gemm {
+    pub const fn new(m: u32, n: u32, k: u32) -> Gemm {
+        Gemm { m, n, k }
+    }
+
+    /// Floating-point operations of one product, `2 M N K`.
+    pub const fn flops(&self) -> u64 {
+        2 * self.m as u64 * self.n as u64 * self.k as u64
+    }
+}
+
+impl fmt::Display for Gemm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}x{}", self.m, self.n, self.k)
+    }
+}
+
+/// Parses `AxBxC` (three positive integers) for [`Gemm`] and [`BlockTile`].
+fn parse_triple(s: &str, what: &str, example: &str) -> Result<(u32, u32, u32), String> {
+    let bad = || format!("expected {what} as {example}, got {s:?}");
+    let v: Vec<u32> = s
+        .trim()
+        .split(['x', 'X'])
+        .map(|p| p.trim().parse::<u32>().ok().filter(|&v| v > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    match v[..] {
+        [a, b, c] => Ok((a, b, c)),
+        _ => Err(bad()),
+    }
+}
+
+impl FromStr for Gemm {
+    type Err = String;
+
+    /// `MxNxK`, e.g. `4096x4096x4096`.
+    fn from_str(s: &str) -> Result<Gemm, String> {
+        let (m, n, k) = parse_triple(s, "a GEMM shape", "MxNxK (e.g. 4096x4096x4096)")?;
+        Ok(Gemm::new(m, n, k))
+    }
+}
+
+/// A block tile `BM x BN x BK`: the block computes `BM x BN` outputs and steps through K by `BK`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockTile {
+    pub bm: u32,
+    pub bn: u32,
+    pub bk: u32,
+}
+
+impl BlockTile {
+    /// The seed kernel's tile: 32 x 32 outputs, K steps of 32.
+    pub const SEED: BlockTile = BlockTile::new(32, 32, 32);
+
+    pub const fn new(bm: u32, bn: u32, bk: u32) -> BlockTile {
+        BlockTile { bm, bn, bk }
+    }
+}
+
+impl fmt::Display for BlockTile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}x{}", self.bm, self.bn, self.bk)
+    }
+}
+
+impl FromStr for BlockTile {
+    type Err = String;
+
+    /// `BMxBNxBK`, e.g. `32x32x32`.
+    fn from_str(s: &str) -> Result<BlockTile, String> {
+        let (bm, bn, bk) = parse_triple(s, "a block tile", "BMxBNxBK (e.g. 32x32x32)")?;
+        Ok(BlockTile::new(bm, bn, bk))
+    }
+}
+
+/// The parts of the GPU the model needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Machine {
+    pub sms: u32,
+    /// Blocks resident per SM at once (occupancy).
+    pub resident: u32,
+    /// The physical L2 size.
+    pub l2_bytes: u64,
+    /// L2 partitions (2 on A100, H100, H200). See [`Machine::effective_l2_bytes`].
+    pub partitions: u32,
+}
+
+impl Machine {
+    /// H100 SXM: 132 SMs, 50 MiB L2; 2 resident blocks (the seed kernel's 1024-thread blocks, 2048 threads/SM).
+    pub const H100: Machine = Machine {
+        sms: 132,
+        resident: 2,
+        l2_bytes: 50 << 20,
+        partitions: 2,
+    };
+    /// H200: 132 SMs, 60 MiB L2; 2 resident blocks.
+    pub const H200: Machine = Machine {
+        sms: 132,
+        resident: 2,
+        l2_bytes: 60 << 20,
+        partitions: 2,
+    };
+
+    /// `h100` or `h200`.
+    pub fn preset(name: &str) -> Option<Machine> {
+        match name {
+            "h100" => Some(Machine::H100),
+            "h200" => Some(Machine::H200),
+            _ => None,
+        }
+    }
+
+    /// The LRU capacity the model uses: one partition's share, `l2_bytes / partitions`. On a partitioned L2 an SM
+    /// looks a line up in its near partition first and, on a miss, in the line's home partition across the
+    /// fabric; the near partition keeps a copy. Data that SMs on both sides read (all of A and B here) is
+    /// therefore held twice, and the distinct data the L2 keeps is about one partition's worth. (Fitted too: 25 MiB
+    /// on the H100 matches the measured DRAM bytes best of the sizes tried, see BENCHMARKS.md.)
+    pub const fn effective_l2_bytes(&self) -> u64 {
+        self.l2_bytes
+            / if self.partitions == 0 {
+                1
+            } else {
+                self.partitions as u64
+            }
+    }
+
+    /// Blocks running at once: one wave.
+    pub const fn wave(&self) -> u64 {
+        self.sms as u64 * self.resident as u64
+    }
+}
+
+/// The orders of the seed-000 study (and what `swz l2 --order all` ranks): identity (the seed's matmul_smem),
+/// strip 2/4/8 (strip 4 is the seed's matmul_swizzle), Triton's group-m 4/8/16, serpentine 4/8, morton (power-of-two
+/// grids only), diagonal, CUTLASS log_tile 1/2/3.
+pub const STUDY_ORDERS: [Raster; 14] = [
+    Raster::Identity,
+    Raster::Strip { tile: 2 },
+    Raster::Strip { tile: 4 },
+    Raster::Strip { tile: 8 },
+    Raster::GroupM { group: 4 },
+    Raster::GroupM { group: 8 },
+    Raster::GroupM { group: 16 },
+    Raster::Serpentine { panel: 4 },
+    Raster::Serpentine { panel: 8 },
+    Raster::Morton,
+    Raster::Diagonal,
+    Raster::Cutlass { log_tile: 1 },
+    Raster::Cutlass { log_tile: 2 },
+    Raster::Cutlass { log_tile: 3 },
+];
+
+/// When each block starts, in ticks (one tick = one K step of every running block).
+///
+/// Two limits, and a blend of them (`stagger_pct`, 0..=100):
+/// - **lockstep** (0): waves of `w = sms x resident` blocks start together and run in step; block `j` starts at
+///   `(j / w) * ks`.
+/// - **staggered** (100): the steady state a real GPU drifts into, since blocks never take exactly the same time:
+///   a slot frees every `ks / w` ticks and the next block in launch order takes it, so block `j` starts at
+///   `j * ks / w` and the running set is a sliding window of `w` consecutive blocks at staggered K steps.
+///
+/// A blend starts block `j` at `(1 - p) * lockstep + p * staggered` (p = `stagger_pct / 100`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Schedule {
+    pub stagger_pct: u32,
+}
+
+impl Schedule {
+    pub const LOCKSTEP: Schedule = Schedule { stagger_pct: 0 };
+    pub const STAGGERED: Schedule = Schedule { stagger_pct: 100 };
+    /// Halfway: what fits the H100 measurements best (of 0, 50, 75, 100 %; BENCHMARKS.md). The default.
+    pub const CALIBRATED: Schedule = Schedule { stagger_pct: 50 };
+
+    /// The tick block `j` (active blocks counted in launch order) starts at, for a wave of `w` and `ks` K steps.
+    pub const fn start_tick(&self, j: u64, w: u64, ks: u64) -> u64 {
+        let p = if self.stagger_pct > 100 {
+            100
+        } else {
+            self.stagger_pct
+        } as u64;
+        ((100 - p) * ((j / w) * ks) + p * (j * ks / w)) / 100
+    }
+
+    /// `lockstep`, `staggered`, or `stagger=P%`.
+    pub fn name(&self) -> String {
+        match self.stagger_pct {
+            0 => "lockstep".into(),
+            100 => "staggered".into(),
+            p => format!("stagger={p}%"),
+        }
+    }
+
+    /// `lockstep`, `staggered` or a percentage 0..=100.
+    pub fn from_name(s: &str) -> Option<Schedule> {
+        match s.trim() {
+            "lockstep" => Some(Schedule::LOCKSTEP),
+            "staggered" => Some(Schedule::STAGGERED),
+            p => p
+                .trim_end_matches('%')
+                .parse::<u32>()
+                .ok()
+                .filter(|&p| p <= 100)
+                .map(|stagger_pct| Schedule { stagger_pct }),
+        }
+    }
+}
+
+/// Everything one prediction depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct L2Config {
+    pub gemm: Gemm,
+    pub tile: BlockTile,
+    pub elem_bytes: u32,
+    pub raster: Raster,
+    pub machine: Machine,
+    pub schedule: Schedule,
+}
+
+impl L2Config {
+    /// The seed kernel's configuration: 32x32x32 tiles, fp32.
+    pub const fn new(gemm: Gemm, raster: Raster, machine: Machine) -> L2Config {
+        L2Config {
+            gemm,
+            tile: BlockTile::SEED,
+            elem_bytes: 4,
+            raster,
+            machine,
+            schedule: Schedule::CALIBRATED,
+        }
+    }
+
+    /// The output tile grid: `ceil(N / BN) x ceil(M / BM)` (x runs along N, as in [`crate::raster`]).
+    pub const fn grid(&self) -> Grid {
+        Grid::new(
+            self.gemm.n.div_ceil(self.tile.bn),
+            self.gemm.m.div_ceil(self.tile.bm),
+        )
+    }
+}
+
+/// Why a configuration cannot be modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum L2Error {
+    /// A dimension, tile side, element size, SM count, residency or L2 size is 0.
+    Zero(&'static str),
+    /// The raster cannot run on the tile grid.
+    Raster(RasterError),
+    /// More chunks than the model indexes (`u32`), far beyond any GPU's memory.
+    TooLarge,
+}
+
+impl fmt::Display for L2Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            L2Error::Zero(what) => write!(f, "{what} must be >= 1"),
+            L2Error::Raster(e) => write!(f, "{e}"),
+            L2Error::TooLarge => f.write_str("the GEMM has more than 2^32 chunks to model"),
+        }
+    }
+}
+
+impl std::error::Error for L2Error {}
+
+/// What the model predicts for one configuration. Byte counts are whole 32-byte sectors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prediction {
+    /// Bytes the blocks ask L2 for: every chunk of every K step of every block.
+    pub l2_read_bytes: u64,
+    /// Bytes read from DRAM (L2 read misses).
+    pub dram_read_bytes: u64,
+    /// Bytes of `C` stored (they allocate in L2 and count as hits).
+    pub l2_write_bytes: u64,
+    /// `A` and `B` once each: the least any order can read.
+    pub compulsory_bytes: u64,
+    /// Loads that hit: `1 - dram_read / l2_read`.
+    pub read_hit_rate: f64,
+    /// What ncu's `lts__t_sector_hit_rate` would report: loads and stores, stores as hits, the partition fabric's
+    /// second lookups counted ([`ncu_hit_rate`]).
+    pub l2_hit_rate: f64,
+    /// Number of waves of `sms x resident` blocks.
+    pub waves: u64,
+}
+
+/// Bytes of a `rows x cols` chunk of a row-major matrix, each row rounded up to whole 32-byte sectors.
+fn chunk_bytes(rows: u32, cols: u32, elem_bytes: u32) -> u64 {
+    rows as u64 * (cols as u64 * elem_bytes as u64).div_ceil(32) * 32
+}
+
+/// An LRU cache of chunks with a byte capacity, as a doubly linked list threaded through dense arrays indexed by
+/// chunk id (O(1) per touch, no hashing: the chunk ids of a GEMM are `0..chunks`).
+struct Lru {
+    prev: Vec<u32>,
+    next: Vec<u32>,
+    resident: Vec<bool>,
+    /// Most recently used chunk, or `NIL`.
+    head: u32,
+    /// Least recently used chunk, or `NIL`.
+    tail: u32,
+    used: u64,
+    capacity: u64,
+}
+
+const NIL: u32 = u32::MAX;
+
+impl Lru {
+    fn new(chunks: usize, capacity: u64) -> Lru {
+        Lru {
+            prev: vec![NIL; chunks],
+            next: vec![NIL; chunks],
+            resident: vec![false; chunks],
+            head: NIL,
+            tail: NIL,
+            used: 0,
+            capacity,
+        }
+    }
+
+    fn unlink(&mut self, c: u32) {
+        let (p, n) = (self.prev[c as usize], self.next[c as usize]);
+        if p == NIL {
+            self.head = n;
+        } else {
+            self.next[p as usize] = n;
+        }
+        if n == NIL {
+            self.tail = p;
+        } else {
+            self.prev[n as usize] = p;
+        }
+    }
+
+    fn push_front(&mut self, c: u32) {
+        self.prev[c as usize] = NIL;
+        self.next[c as usize] = self.head;
+        if self.head != NIL {
+            self.prev[self.head as usize] = c;
+        }
+        self.head = c;
+        if self.tail == NIL {
+            self.tail = c;
+        }
+    }
+
+    /// Touch chunk `c` of `bytes`; true on a hit. A miss evicts least recently used chunks until it fits.
+    fn touch(&mut self, c: u32, bytes: u64, sizes: impl Fn(u32) -> u64) -> bool {
+        if self.resident[c as usize] {
+            if self.head != c {
+                self.unlink(c);
+                self.push_front(c);
+            }
+            return true;
+        }
+        while self.used + bytes > self.capacity && self.tail != NIL {
+            let victim = self.tail;
+            self.unlink(victim);
+            self.resident[victim as usize] = false;
+            self.used -= sizes(victim);
+        }
+        if bytes <= self.capacity {
+            self.push_front(c);
+            self.resident[c as usize] = true;
+            self.used += bytes;
+        }
+        false
+    }
+}
+
+/// The hit rate ncu's `lts__t_sector_hit_rate` reports for `reads` bytes of loads of which `misses` go to DRAM
+/// and `writes` bytes of stores, on an L2 of `partitions` partitions. With `f = 1 - 1 / partitions` of the lines
+/// homed in the far partition, a far store is looked up twice (near, then home: both hits) and a far miss twice
+/// (near miss, home miss). ncu counts every lookup, so
+/// `hit = (reads - misses + (1 + f) writes) / (reads + (1 + f) writes + f misses)`. One partition: the plain
+/// `1 - misses / (reads + writes)`. (Near misses that hit in the home partition are not modelled: they lower the
+/// measured rate further, by up to 15 points at 4096^3, see BENCHMARKS.md.)
+///
+/// ```
+/// use swizzle_core::l2::ncu_hit_rate;
+/// assert_eq!(ncu_hit_rate(100, 25, 0, 1), 0.75);
+/// assert_eq!(ncu_hit_rate(100, 20, 0, 2), 80.0 / 110.0);
+/// ```
+pub fn ncu_hit_rate(reads: u64, misses: u64, writes: u64, partitions: u32) -> f64 {
+    let f = 1.0 - 1.0 / partitions.max(1) as f64;
+    let (r, d, w) = (reads as f64, misses as f64, writes as f64);
+    let lookups = r + (1.0 + f) * w + f * d;
+    if lookups == 0.0 {
+        return 1.0;
+    }
+    (r - d + (1.0 + f) * w) / lookups
+}
+
+/// Run the model (see the module docs).
+pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
+    let (g, t, m) = (cfg.gemm, cfg.tile, cfg.machine);
+    for (v, what) in [
+        (g.m, "M"),
+        (g.n, "N"),
+        (g.k, "K"),
+        (t.bm, "BM"),
+        (t.bn, "BN"),
+        (t.bk, "BK"),
+        (cfg.elem_bytes, "the element size"),
+        (m.sms, "the SM count"),
+        (m.resident, "resident blocks per SM"),
+    ] {
+        if v == 0 {
+            return Err(L2Error::Zero(what));
+        }
+    }
+    if m.l2_bytes == 0 {
+        return Err(L2Error::Zero("the L2 size"));
+    }
+    let grid = cfg.grid();
+    cfg.raster.validate(grid).map_err(L2Error::Raster)?;
+    let ks = g.k.div_ceil(t.bk);
+    // Chunk ids: A[y, s] = y * ks + s, then B[s, x] = a_chunks + s * gx + x.
+    let a_chunks = grid.y as u64 * ks as u64;
+    let b_end = a_chunks + ks as u64 * grid.x as u64;
+    // Then the C tiles (stores allocate in L2 too): b_end + y * gx + x.
+    let chunks = b_end + grid.blocks();
+    if chunks >= NIL as u64 {
+        return Err(L2Error::TooLarge);
+    }
+    let eb = cfg.elem_bytes;
+    // Ragged edges: the last row panel, column panel and K step are narrower.
+    let a_rows = |y: u32| t.bm.min(g.m - y * t.bm);
+    let b_cols = |x: u32| t.bn.min(g.n - x * t.bn);
+    let k_len = |s: u32| t.bk.min(g.k - s * t.bk);
+    let a_bytes = |y: u32, s: u32| chunk_bytes(a_rows(y), k_len(s), eb);
+    let b_bytes = |s: u32, x: u32| chunk_bytes(k_len(s), b_cols(x), eb);
+    let c_bytes = |y: u32, x: u32| chunk_bytes(a_rows(y), b_cols(x), eb);
+    let size_of = |c: u32| {
+        let c = c as u64;
+        if c < a_chunks {
+            a_bytes((c / ks as u64) as u32, (c % ks as u64) as u32)
+        } else if c < b_end {
+            let c = c - a_chunks;
+            b_bytes((c / grid.x as u64) as u32, (c % grid.x as u64) as u32)
+        } else {
+            let c = c - b_end;
+            c_bytes((c / grid.x as u64) as u32, (c % grid.x as u64) as u32)
+        }
+    };
+
+    // Step 1: active tiles in launch order.
+    let launched = cfg.raster.launch_grid(grid).blocks() as u32;
+    let tiles: Vec<(u32, u32)> = (0..launched)
+        .filter_map(|bid| cfg.raster.tile_of(bid, grid))
+        .collect();
+
+    // Steps 2-4: each block's K steps at their ticks (one tick = one K step of every running block), in launch
+    // order inside a tick, through the LRU.
+    let mut lru = Lru::new(chunks as usize, m.effective_l2_bytes());
+    let (mut requested, mut missed) = (0u64, 0u64);
+    let (n, w, ks64) = (tiles.len() as u64, m.wave(), ks as u64);
+    let start = |j: u64| cfg.schedule.start_tick(j, w, ks64);
+    let (mut lo, mut hi, mut tick) = (0u64, 0u64, 0u64);
+    while lo < n {
+        while hi < n && start(hi) <= tick {
+            hi += 1;
+        }
+        for j in lo..hi {
+            let step = tick - start(j);
+            if step >= ks64 {
+                continue;
+            }
+            let ((x, y), s) = (tiles[j as usize], step as u32);
+            let (ab, bb) = (a_bytes(y, s), b_bytes(s, x));
+            requested += ab + bb;
+            if !lru.touch(y * ks + s, ab, size_of) {
+                missed += ab;
+            }
+            if !lru.touch((a_chunks + (s * grid.x + x) as u64) as u32, bb, size_of) {
+                missed += bb;
+            }
+            if step + 1 == ks64 {
+                // The block stores its C tile: it takes L2 space (no DRAM read).
+                lru.touch(
+                    (b_end + y as u64 * grid.x as u64 + x as u64) as u32,
+                    c_bytes(y, x),
+                    size_of,
+                );
+            }
+        }
+        // Blocks are finished in launch order (starts never decrease), so retire from the front.
+        while lo < hi && tick + 1 - start(lo) >= ks64 {
+            lo += 1;
+        }
+        tick += 1;
+    }
+    let waves = n.div_ceil(w);
+
+    let writes: u64 = tiles
+        .iter()
+        .map(|&(x, y)| chunk_bytes(a_rows(y), b_cols(x), eb))
+        .sum();
+    let compulsory = (0..b_end as u32).map(size_of).sum();
+    Ok(Prediction {
+        l2_read_bytes: requested,
+        dram_read_bytes: missed,
+        l2_write_bytes: writes,
+        compulsory_bytes: compulsory,
+        read_hit_rate: 1.0 - missed as f64 / requested as f64,
+        l2_hit_rate: ncu_hit_rate(requested, missed, writes, m.partitions),
+        waves,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(gemm: Gemm, raster: Raster, sms: u32, resident: u32, l2: u64) -> L2Config {
+        L2Config {
+            gemm,
+            tile: BlockTile::SEED,
+            elem_bytes: 4,
+            raster,
+            machine: Machine {
+                sms,
+                resident,
+                l2_bytes: l2,
+                partitions: 1,
+            },
+            schedule: Schedule::LOCKSTEP,
+        }
+    }
+
+    /// An L2 that holds A and B: every order reads exactly the compulsory bytes, ragged shapes included.
+    #[test]
+    fn everything_fits_means_compulsory_traffic() {
+        for gemm in [
+            Gemm::new(64, 64, 64),
+            Gemm::new(97, 131, 75),
+            Gemm::new(1, 1, 1),
+        ] {
+            for r in Raster::sweep(4, 2) {
+                let Ok(p) = predict(&cfg(gemm, r, 4, 2, 1 << 30)) else {
+                    assert!(matches!(r, Raster::Morton));
+                    continue;
+                };
+                assert_eq!(p.dram_read_bytes, p.compulsory_bytes, "{gemm} {r}");
+            }
+        }
+        // Compulsory bytes of a ragged shape by hand: A 97x75 fp32 rows are 300 B, sectors of 32 B: in chunks of
+        // 32 columns, 128 + 128 + (11 columns = 44 B -> 64 B) = 320 B per row. B 75x131: 4 chunks of 32 columns
+        // (128 B each) + 3 columns (12 B -> 32 B) = 544 B per row.
+        let p = predict(&cfg(
+            Gemm::new(97, 131, 75),
+            Raster::Identity,
+            1,
+            1,
+            1 << 30,
+        ))
+        .unwrap();
+        assert_eq!(p.compulsory_bytes, 97 * 320 + 75 * 544);
+    }
+
+    /// Worked example, no reuse possible: one block per wave and an L2 of one chunk. Every touch of a 32x32 fp32
+    /// chunk (4 KiB) misses, so DRAM = L2 requests = 2 chunks per K step per block.
+    #[test]
+    fn tiny_l2_misses_everything() {
+        let p = predict(&cfg(Gemm::new(64, 96, 128), Raster::Identity, 1, 1, 4096)).unwrap();
+        let blocks = 2 * 3;
+        let steps = 4;
+        assert_eq!(p.l2_read_bytes, blocks * steps * 2 * 4096);
+        assert_eq!(p.dram_read_bytes, p.l2_read_bytes);
+        assert_eq!(p.read_hit_rate, 0.0);
+        assert_eq!(p.l2_write_bytes, 64 * 96 * 4);
+        assert_eq!(p.waves, 6);
+    }
+
+    /// Worked example of in-wave sharing: a 2x2 tile grid in one wave, K = 32 (one step), L2 of 8 chunks. The
+    /// four blocks touch A0 B0 (store C00), A0 B1 (C01), A1 B0 (C10), A1 B1 (C11): 4 load misses, 4 load hits.
+    /// With room for only 4 chunks the stores push B0 out before the third block needs it again, and B1 before
+    /// the fourth: 6 misses (A0 B0 B1 A1 B0 B1).
+    #[test]
+    fn one_wave_shares_panels() {
+        let small = predict(&cfg(
+            Gemm::new(64, 64, 32),
+            Raster::Identity,
+            4,
+            1,
+            4 * 4096,
+        ))
+        .unwrap();
+        assert_eq!(small.dram_read_bytes, 6 * 4096);
+        let p = predict(&cfg(
+            Gemm::new(64, 64, 32),
+            Raster::Identity,
+            4,
+            1,
+            8 * 4096,
+        ))
+        .unwrap();
+        assert_eq!(p.l2_read_bytes, 8 * 4096);
+        assert_eq!(p.dram_read_bytes, 4 * 4096);
+        assert_eq!(p.read_hit_rate, 0.5);
+    }
+
+    /// LRU is a stack algorithm: on one access sequence of equal-sized chunks a larger cache always holds a
+    /// superset of a smaller one. So DRAM bytes never grow with the L2 size, for every order.
+    #[test]
+    fn dram_is_monotone_in_l2_size() {
+        let gemm = Gemm::new(512, 384, 256);
+        for r in Raster::sweep(4, 2) {
+            let mut last = u64::MAX;
+            for l2 in [4096, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20] {
+                let Ok(p) = predict(&cfg(gemm, r, 8, 2, l2)) else {
+                    continue;
+                };
+                assert!(p.dram_read_bytes <= last, "{r} l2={l2}");
+                assert!(p.dram_read_bytes >= p.compulsory_bytes, "{r} l2={l2}");
+                last = p.dram_read_bytes;
+            }
+        }
+    }
+
+    /// The seed's claim on a big square: with an L2 too small for B, identity re-reads B every wave while strip
+    /// and group-m keep a few panels hot, so they read far less.
+    #[test]
+    fn locality_orders_beat_identity_on_a_large_square() {
+        let gemm = Gemm::new(4096, 4096, 4096);
+        let m = Machine::H100;
+        let dram = |r| predict(&L2Config::new(gemm, r, m)).unwrap().dram_read_bytes;
+        let id = dram(Raster::Identity);
+        for r in [Raster::Strip { tile: 4 }, Raster::GroupM { group: 8 }] {
+            assert!(dram(r) * 2 < id, "{r}: {} vs identity {id}", dram(r));
+        }
+    }
+
+    /// Exhaustive over small problems: every order (parameters up to 3, CUTLASS log_tile up to 2), every tile grid
+    /// up to 5x5 with 1 to 3 K steps, three schedules, four L2 sizes: DRAM reads lie between the compulsory bytes
+    /// and the requests, the hit rates are rates, and a schedule changes nothing when one wave holds every block.
+    #[test]
+    fn bounds_hold_on_every_small_problem() {
+        for gx in 1..=5u32 {
+            for gy in 1..=5u32 {
+                for ks in 1..=3u32 {
+                    let gemm = Gemm::new(32 * gy - 3, 32 * gx, 32 * ks - 1);
+                    for r in Raster::sweep(3, 2) {
+                        let mut all_in_one_wave = Vec::new();
+                        for l2 in [4096u64, 3 * 4096, 16 * 4096, 1 << 30] {
+                            for pct in [0, 50, 100] {
+                                let mut c = cfg(gemm, r, 2, 2, l2);
+                                c.schedule = Schedule { stagger_pct: pct };
+                                let Ok(p) = predict(&c) else {
+                                    assert!(matches!(r, Raster::Morton));
+                                    continue;
+                                };
+                                let what = format!("{gemm} {r} l2={l2} stagger={pct}");
+                                assert!(
+                                    p.dram_read_bytes >= p.compulsory_bytes.min(p.l2_read_bytes),
+                                    "{what}"
+                                );
+                                assert!(p.dram_read_bytes <= p.l2_read_bytes, "{what}");
+                                assert!((0.0..=1.0).contains(&p.read_hit_rate), "{what}");
+                                assert!((0.0..=1.0).contains(&p.l2_hit_rate), "{what}");
+                                if l2 == 1 << 30 {
+                                    assert_eq!(p.dram_read_bytes, p.compulsory_bytes, "{what}");
+                                }
+                                let mut one_wave = c;
+                                one_wave.machine.sms = 64;
+                                all_in_one_wave.push(predict(&one_wave).unwrap().dram_read_bytes);
+                            }
+                            if let Some(&first) = all_in_one_wave.first() {
+                                assert!(
+                                    all_in_one_wave.iter().all(|&d| d == first),
+                                    "{gemm} {r} l2={l2}"
+                                );
+                            }
+                            all_in_one_wave.clear();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let z = cfg(Gemm::new(0, 4, 4), Raster::Identity, 1, 1, 1 << 20);
+        assert_eq!(predict(&z), Err(L2Error::Zero("M")));
+        let m = cfg(Gemm::new(96, 64, 32), Raster::Morton, 1, 1, 1 << 20);
+        assert!(matches!(predict(&m), Err(L2Error::Raster(_))));
+        assert_eq!("4x5x6".parse(), Ok(Gemm::new(4, 5, 6)));
+        assert!("4x5".parse::<Gemm>().is_err());
+        assert!("4x0x6".parse::<Gemm>().is_err());
+        assert_eq!("32x32x32".parse(), Ok(BlockTile::SEED));
+    }
+}
