@@ -35,6 +35,7 @@
 
 use crate::raster::{self, Raster, RasterError};
 use crate::swizzle::cuda_swizzle_template;
+use crate::wgmma::OperandTile;
 use crate::Swizzle;
 use core::fmt;
 
@@ -54,6 +55,7 @@ pub const HEADER_NAME: &str = "swz.cuh";
 pub struct Header {
     swizzles: Vec<(String, Swizzle)>,
     rasters: Vec<(String, Raster)>,
+    operands: Vec<(String, OperandTile)>,
 }
 
 /// Why a named spec cannot be added.
@@ -117,6 +119,17 @@ impl Header {
         Ok(self)
     }
 
+    /// Add a Hopper operand tile's struct `NAME` (TMA box and swizzle, wgmma descriptor, alignment; see
+    /// [`OperandTile::cuda_struct`]). Panics on a bad name or an invalid tile (programmer errors).
+    pub fn wgmma_operand(mut self, name: &str, tile: OperandTile) -> Header {
+        self.check_name(name)
+            .unwrap_or_else(|e| panic!("Header::wgmma_operand: {e}"));
+        tile.validate()
+            .unwrap_or_else(|e| panic!("Header::wgmma_operand {name}: {e}"));
+        self.operands.push((name.to_string(), tile));
+        self
+    }
+
     fn check_name(&self, name: &str) -> Result<(), HeaderError> {
         let mut chars = name.chars();
         let ident = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -132,6 +145,7 @@ impl Header {
             .iter()
             .map(|(n, _)| n)
             .chain(self.rasters.iter().map(|(n, _)| n))
+            .chain(self.operands.iter().map(|(n, _)| n))
             .any(|n| n == name)
         {
             return Err(HeaderError::Duplicate(name.to_string()));
@@ -153,7 +167,7 @@ impl Header {
         }
         out.push_str("\n\n");
         out.push_str(&device_conveniences());
-        if !self.swizzles.is_empty() || !self.rasters.is_empty() {
+        if !self.swizzles.is_empty() || !self.rasters.is_empty() || !self.operands.is_empty() {
             out.push_str("\n// ---- named specs ----\n");
         }
         for (name, sw) in &self.swizzles {
@@ -164,6 +178,9 @@ impl Header {
         }
         for (name, r) in &self.rasters {
             out.push_str(&raster_alias(name, r));
+        }
+        for (name, t) in &self.operands {
+            out.push_str(&t.cuda_struct(name));
         }
         out.push_str("\n}  // namespace swz\n\n#endif  // SWZ_CUH_GENERATED\n");
         out
