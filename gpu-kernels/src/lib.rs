@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod elem;
 mod header;
+pub mod hopper;
 pub mod runtime;
 pub mod transpose;
 

@@ -414,7 +414,9 @@ impl OperandTile {
         let p = self.params();
         match self.major {
             Major::K => e * self.row_bytes(),
-            Major::MN => (e / self.row_elems()) * p.box_bytes + (e % self.row_elems()) * self.elem.bytes(),
+            Major::MN => {
+                (e / self.row_elems()) * p.box_bytes + (e % self.row_elems()) * self.elem.bytes()
+            }
         }
     }
 
@@ -532,7 +534,13 @@ pub const fn layout_type(mode: ByteMode) -> u32 {
 /// assert_eq!((d >> 32) & 0x3FFF, 16);
 /// assert_eq!(d >> 62, 3);
 /// ```
-pub const fn encode_descriptor(addr: u32, lbo: u32, sbo: u32, base_offset: u32, layout: u32) -> u64 {
+pub const fn encode_descriptor(
+    addr: u32,
+    lbo: u32,
+    sbo: u32,
+    base_offset: u32,
+    layout: u32,
+) -> u64 {
     enc(addr)
         | (enc(lbo) << 16)
         | (enc(sbo) << 32)
@@ -655,7 +663,10 @@ mod tests {
                     seen[b as usize] = true;
                 }
             }
-            assert_eq!(seen.iter().filter(|s| **s).count() as u32 * eb, p.tile_bytes);
+            assert_eq!(
+                seen.iter().filter(|s| **s).count() as u32 * eb,
+                p.tile_bytes
+            );
         }
     }
 
@@ -675,7 +686,10 @@ mod tests {
         assert_eq!((p.lbo, p.sbo, p.layout_type), (16 * 32, 8 * 32, 3));
         // The 128B mode: SW128 K-major bf16, the Hopper GEMM's tile.
         let p = OperandTile::new(ByteMode::Sw128, Elem::BF16, Major::K, 256, 64).params();
-        assert_eq!((p.box_inner, p.box_outer, p.sbo, p.layout_type, p.smem_align), (64, 256, 1024, 1, 1024));
+        assert_eq!(
+            (p.box_inner, p.box_outer, p.sbo, p.layout_type, p.smem_align),
+            (64, 256, 1024, 1, 1024)
+        );
         assert_eq!(p.tma_swizzle.cu_name(), "CU_TENSOR_MAP_SWIZZLE_128B");
     }
 
@@ -688,18 +702,45 @@ mod tests {
             assert_eq!(t.check(&p), Ok(()));
             let mut bad: Vec<OperandParams> = Vec::new();
             for m in MODES.into_iter().filter(|m| *m != p.tma_swizzle) {
-                bad.push(OperandParams { tma_swizzle: m, ..p });
+                bad.push(OperandParams {
+                    tma_swizzle: m,
+                    ..p
+                });
             }
             for lt in (0..4).filter(|l| *l != p.layout_type) {
-                bad.push(OperandParams { layout_type: lt, ..p });
+                bad.push(OperandParams {
+                    layout_type: lt,
+                    ..p
+                });
             }
-            bad.push(OperandParams { box_inner: p.box_inner * 2, ..p });
-            bad.push(OperandParams { box_outer: p.box_outer / 2, ..p });
-            bad.push(OperandParams { lbo: p.lbo + 16, ..p });
-            bad.push(OperandParams { sbo: p.sbo * 2, ..p });
-            bad.push(OperandParams { base_offset: 1, ..p });
-            bad.push(OperandParams { smem_align: p.smem_align / 2, ..p });
-            bad.push(OperandParams { tile_bytes: p.tile_bytes + 16, ..p });
+            bad.push(OperandParams {
+                box_inner: p.box_inner * 2,
+                ..p
+            });
+            bad.push(OperandParams {
+                box_outer: p.box_outer / 2,
+                ..p
+            });
+            bad.push(OperandParams {
+                lbo: p.lbo + 16,
+                ..p
+            });
+            bad.push(OperandParams {
+                sbo: p.sbo * 2,
+                ..p
+            });
+            bad.push(OperandParams {
+                base_offset: 1,
+                ..p
+            });
+            bad.push(OperandParams {
+                smem_align: p.smem_align / 2,
+                ..p
+            });
+            bad.push(OperandParams {
+                tile_bytes: p.tile_bytes + 16,
+                ..p
+            });
             for b in bad {
                 assert!(t.check(&b).is_err(), "{t}: {b:?} accepted");
             }
@@ -725,13 +766,30 @@ mod tests {
     fn validate_refuses() {
         let ok = OperandTile::new(ByteMode::Sw128, Elem::BF16, Major::K, 128, 64);
         assert_eq!(ok.validate(), Ok(()));
-        assert_eq!(OperandTile { mn: 12, ..ok }.validate(), Err(OperandError::BadMn));
-        assert_eq!(OperandTile { mn: 512, ..ok }.validate(), Err(OperandError::BadMn));
-        assert_eq!(OperandTile { k: 8, ..ok }.validate(), Err(OperandError::BadK));
-        // 48 bf16 = 96 bytes: not a whole 128-byte swizzled row.
-        assert_eq!(OperandTile { k: 48, ..ok }.validate(), Err(OperandError::NotWholeBoxes));
         assert_eq!(
-            OperandTile { elem: Elem::F32, major: Major::MN, ..ok }.validate(),
+            OperandTile { mn: 12, ..ok }.validate(),
+            Err(OperandError::BadMn)
+        );
+        assert_eq!(
+            OperandTile { mn: 512, ..ok }.validate(),
+            Err(OperandError::BadMn)
+        );
+        assert_eq!(
+            OperandTile { k: 8, ..ok }.validate(),
+            Err(OperandError::BadK)
+        );
+        // 48 bf16 = 96 bytes: not a whole 128-byte swizzled row.
+        assert_eq!(
+            OperandTile { k: 48, ..ok }.validate(),
+            Err(OperandError::NotWholeBoxes)
+        );
+        assert_eq!(
+            OperandTile {
+                elem: Elem::F32,
+                major: Major::MN,
+                ..ok
+            }
+            .validate(),
             Err(OperandError::TransposeNeeds16Bit)
         );
         assert!(OperandError::BadK.to_string().contains("32 bytes"));

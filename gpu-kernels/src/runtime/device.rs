@@ -201,6 +201,14 @@ impl Gpu {
         Ok(())
     }
 
+    /// Load a CUBIN compiled elsewhere (e.g. for `sm_90a`, which [`Gpu::module`]'s `sm_XY` does not name).
+    /// Not cached: the caller keeps the module.
+    pub fn load_cubin(&self, name: &str, cubin: Vec<u8>) -> Result<Arc<CudaModule>> {
+        self.ctx
+            .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
+            .ctx(&format!("cuModuleLoadData({name})"))
+    }
+
     /// Number of modules compiled so far (the cache's size).
     pub fn cached_modules(&self) -> usize {
         self.modules.lock().expect("module cache poisoned").len()

@@ -1,0 +1,183 @@
+//! The Hopper GEMM family: TMA + `wgmma` + warp specialisation, sm_90a.
+//!
+//! `C (M x N) = A (M x K) * B^T` with A row-major and B stored N x K (both K-major: the "TN" GEMM, `wgmma`'s
+//! natural layout), 16-bit inputs (bf16 or fp16), fp32 accumulation, 16-bit output. One spec ([`HopperSpec`])
+//! decides everything: swizzle-core derives from its operand tiles the tensor maps' swizzle and boxes (built here
+//! with `cuTensorMapEncodeTiled`) and the `wgmma` descriptors (emitted into the header the `.cu` reads).
+//!
+//! Modules: [`spec`] (the variant and its generated header), [`tma`] (tensor maps), [`peer`] (cuBLAS, the
+//! reference for speed and for large sizes), [`check`] (random data, host reference, comparison).
+
+pub mod check;
+pub mod peer;
+pub mod spec;
+pub mod sweep;
+pub mod tma;
+
+pub use spec::{Half, HopperSpec, SHIPPED};
+
+use crate::runtime::error::DriverContext;
+use crate::runtime::{compile, Compiled, Error, Gpu, Result};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, LaunchConfig, PushKernelArg};
+use std::sync::Arc;
+use swizzle_core::raster::Grid;
+
+/// The kernel source; every layout number it uses comes from the generated headers.
+pub(crate) const SOURCE: &str = include_str!("hopper.cu");
+
+/// `wgmma` and `setmaxnreg` exist only on the arch-specific target.
+pub const ARCH: &str = "sm_90a";
+
+/// ptxas messages that mean the fast path was lost. ptxas still emits a working cubin for each, so a compile
+/// that prints one of these is refused rather than run slow.
+const LOST_FAST_PATH: [&str; 5] = [
+    "wgmma.mma_async instructions are serialized", // C7515 and friends: accumulators touched in flight
+    "wgmma",                                       // any other wgmma warning
+    "setmaxnreg",                                  // C7508/C7509: register reconfiguration ignored
+    "C7508",
+    "C7509",
+];
+
+/// Refuse a ptxas log that warns about `wgmma` serialisation or ignored `setmaxnreg`, or reports local memory.
+pub fn check_ptxas_log(spec: &HopperSpec, log: &str) -> Result<()> {
+    for line in log.lines() {
+        let l = line.to_ascii_lowercase();
+        if l.contains("warning")
+            && LOST_FAST_PATH
+                .iter()
+                .any(|p| l.contains(&p.to_ascii_lowercase()))
+        {
+            return Err(Error::Invalid(format!(
+                "{spec}: ptxas lost the fast path: {}",
+                line.trim()
+            )));
+        }
+        if (l.contains("bytes stack frame") && !l.contains(" 0 bytes stack frame"))
+            || (l.contains("spill stores") && !l.contains(" 0 bytes spill stores"))
+        {
+            return Err(Error::Invalid(format!(
+                "{spec}: local memory in the kernel: {}",
+                line.trim()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Compile `spec` for sm_90a with ptxas' resource report, and refuse a lost fast path. Needs only libnvrtc.
+pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
+    let out = compile(
+        &spec.source(),
+        ARCH,
+        &[
+            "--ptxas-options=-v".to_string(),
+            "--ptxas-options=--warn-on-spills".to_string(),
+        ],
+    )?;
+    check_ptxas_log(spec, &out.log)?;
+    Ok(out)
+}
+
+/// Problem sizes a launch accepts. TMA needs 16-byte row pitches, so K must be a multiple of 8 elements; M, N
+/// and K are otherwise free (TMA zero-fills boxes past the edges; the epilogue masks rows and columns).
+pub fn check_dims(m: u32, n: u32, k: u32) -> Result<()> {
+    if m == 0 || n == 0 || k == 0 {
+        return Err(Error::Invalid(format!("empty GEMM {m}x{n}x{k}")));
+    }
+    if k % 8 != 0 {
+        return Err(Error::Invalid(format!(
+            "K = {k} is not a multiple of 8: the rows of A and B (K 16-bit elements) must be 16-byte aligned \
+             for TMA; pad K with zeros"
+        )));
+    }
+    Ok(())
+}
+
+/// A compiled and loaded variant.
+pub struct HopperGemm {
+    pub spec: HopperSpec,
+    pub compiled: Compiled,
+    _module: Arc<CudaModule>,
+    func: CudaFunction,
+}
+
+impl HopperGemm {
+    /// Check `spec` against the device, compile it (sm_90a, ptxas warnings checked), load it and raise its
+    /// dynamic shared-memory limit.
+    pub fn new(gpu: &Gpu, spec: HopperSpec) -> Result<HopperGemm> {
+        let p = gpu.props();
+        if p.compute_capability != (9, 0) {
+            return Err(Error::Invalid(format!(
+                "the Hopper GEMM needs an sm_90 GPU, this is {} ({})",
+                p.name,
+                p.arch()
+            )));
+        }
+        spec.validate(p.smem_per_block_optin)?;
+        let compiled = compile_spec(&spec)?;
+        let module = gpu.load_cubin("hopper.cu", compiled.cubin.clone())?;
+        let func = module
+            .load_function("hopper_gemm")
+            .ctx("cuModuleGetFunction(hopper_gemm)")?;
+        func.set_attribute(
+            cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            spec.smem_bytes() as i32,
+        )
+        .ctx("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
+        Ok(HopperGemm {
+            spec,
+            compiled,
+            _module: module,
+            func,
+        })
+    }
+
+    /// Blocks launched: one per SM (persistent), fewer when there are fewer raster slots.
+    pub fn grid(&self, gpu: &Gpu, m: u32, n: u32) -> u32 {
+        let tiles = Grid::new(n.div_ceil(self.spec.bn), m.div_ceil(self.spec.bm()));
+        let lg = self.spec.raster.launch_grid(tiles);
+        let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
+        slots.min(gpu.props().sm_count).max(1)
+    }
+
+    /// Queue `c = a * b^T` (a: m x k, b: n x k, c: m x n, row-major 16-bit bits). Checks sizes before launching.
+    pub fn launch(
+        &self,
+        gpu: &Gpu,
+        a: &CudaSlice<u16>,
+        b: &CudaSlice<u16>,
+        c: &mut CudaSlice<u16>,
+        (m, n, k): (u32, u32, u32),
+    ) -> Result<()> {
+        check_dims(m, n, k)?;
+        let need = |what: &str, len: usize, want: u64| {
+            if (len as u64) < want {
+                Err(Error::Invalid(format!(
+                    "{what} holds {len} elements, {m}x{n}x{k} needs {want}"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        need("A", a.len(), m as u64 * k as u64)?;
+        need("B", b.len(), n as u64 * k as u64)?;
+        need("C", c.len(), m as u64 * n as u64)?;
+        let a_map = tma::TensorMap::new(gpu, a, self.spec.ty, &self.spec.a_tile(), m, k)?;
+        let b_map = tma::TensorMap::new(gpu, b, self.spec.ty, &self.spec.b_tile(), n, k)?;
+        let cfg = LaunchConfig {
+            grid_dim: (self.grid(gpu, m, n), 1, 1),
+            block_dim: (self.spec.threads(), 1, 1),
+            shared_mem_bytes: self.spec.smem_bytes(),
+        };
+        let mut args = gpu.stream().launch_builder(&self.func);
+        args.arg(&a_map).arg(&b_map).arg(c).arg(&m).arg(&n).arg(&k);
+        // SAFETY: the parameters match hopper_gemm's signature (two 128-byte tensor maps by value, the C pointer,
+        // three u32); the maps describe a and b with the sizes checked above, and c holds m*n elements.
+        unsafe { args.launch(cfg) }
+            .map(|_| ())
+            .map_err(|source| Error::Launch {
+                kernel: format!("hopper_gemm ({})", self.spec),
+                source,
+            })
+    }
+}
