@@ -19,7 +19,8 @@ pub use spec::{Half, HopperSpec, SHIPPED};
 use crate::runtime::error::DriverContext;
 use crate::runtime::{compile, Compiled, Error, Gpu, Result};
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, LaunchConfig, PushKernelArg};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use swizzle_core::raster::Grid;
 
 /// The kernel source; every layout number it uses comes from the generated headers.
@@ -78,6 +79,21 @@ pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
     Ok(out)
 }
 
+/// [`compile_spec`], once per spec per process (tests and the bench build the same variants repeatedly).
+fn compile_cached(spec: &HopperSpec) -> Result<Compiled> {
+    static CACHE: Mutex<Option<HashMap<HopperSpec, Compiled>>> = Mutex::new(None);
+    if let Some(c) = CACHE.lock().expect("cache").get_or_insert_with(HashMap::new).get(spec) {
+        return Ok(c.clone());
+    }
+    let c = compile_spec(spec)?;
+    CACHE
+        .lock()
+        .expect("cache")
+        .get_or_insert_with(HashMap::new)
+        .insert(*spec, c.clone());
+    Ok(c)
+}
+
 /// Problem sizes a launch accepts. TMA needs 16-byte row pitches, so K must be a multiple of 8 elements; M, N
 /// and K are otherwise free (TMA zero-fills boxes past the edges; the epilogue masks rows and columns).
 pub fn check_dims(m: u32, n: u32, k: u32) -> Result<()> {
@@ -114,7 +130,7 @@ impl HopperGemm {
             )));
         }
         spec.validate(p.smem_per_block_optin)?;
-        let compiled = compile_spec(&spec)?;
+        let compiled = compile_cached(&spec)?;
         let module = gpu.load_cubin("hopper.cu", compiled.cubin.clone())?;
         let func = module
             .load_function("hopper_gemm")
@@ -179,5 +195,33 @@ impl HopperGemm {
                 kernel: format!("hopper_gemm ({})", self.spec),
                 source,
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dims_are_checked_before_launch() {
+        assert!(check_dims(1, 1, 16).is_ok());
+        assert!(check_dims(17, 33, 8).is_ok());
+        let e = check_dims(64, 64, 20).unwrap_err().to_string();
+        assert!(e.contains("multiple of 8") && e.contains("16-byte"), "{e}");
+        assert!(check_dims(0, 4, 16).is_err());
+    }
+
+    #[test]
+    fn ptxas_log_check_refuses_lost_fast_paths() {
+        let ok = "ptxas info    : Used 168 registers, used 1 barriers\n\
+                  ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads";
+        assert!(check_ptxas_log(&SHIPPED, ok).is_ok());
+        for bad in [
+            "ptxas warning : (C7515) Potential Performance Loss: wgmma.mma_async instructions are serialized due to ...",
+            "ptxas warning : (C7508) setmaxnreg ignored; unable to determine register count at entry",
+            "ptxas         .     16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
+        ] {
+            assert!(check_ptxas_log(&SHIPPED, bad).is_err(), "{bad}");
+        }
     }
 }
