@@ -112,7 +112,7 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
 
 pub fn run(args: Args) -> Result<(), String> {
     let (plain, patterns) = args.tile.parse()?;
-    let smem = plain.with_layout(layout(&args, plain.tile.elem)?);
+    let smem = plain.with_layout(layout(&args, plain.tile().elem)?);
     let mut worst: Option<(u64, String, swizzle_core::bank::Report)> = None;
     outln!("{smem}");
     for p in &patterns {

@@ -118,7 +118,7 @@ fn layout_report(bank_maps: bool) {
                     ascii(worst)
                 );
             } else if bank_maps {
-                let first = spec.accesses(access)[0].report();
+                let first = spec.warp_instructions(access)[0].report();
                 outln!(
                     "bank map, first {} instruction:\n{}",
                     access.name(),
@@ -161,6 +161,7 @@ fn verify(gpu: &Gpu) -> Result<(), String> {
             let f = match elem {
                 Elem::F32 => check_all::<f32>(gpu, rows, cols, &kernels),
                 Elem::F16 => check_all::<gpu_kernels::elem::F16>(gpu, rows, cols, &kernels),
+                e => return Err(format!("no transpose checks for {e}")),
             }
             .map_err(|e| e.to_string())?;
             outln!(

@@ -33,6 +33,11 @@
 //! assert!(text.contains("return raster_strip(bid, gx, gy, 4u);"));
 //! ```
 
+mod spec;
+
+pub use spec::{layout_type, swizzle_type, Spec, CUDA_LAYOUT};
+
+use crate::pattern::Smem;
 use crate::raster::{self, Raster, RasterError};
 use crate::swizzle::cuda_swizzle_template;
 use crate::wgmma::OperandTile;
@@ -55,7 +60,9 @@ pub const HEADER_NAME: &str = "swz.cuh";
 pub struct Header {
     swizzles: Vec<(String, Swizzle)>,
     rasters: Vec<(String, Raster)>,
-    operands: Vec<(String, OperandTile)>,
+    /// Named layouts and spec structs, rendered (see `cuda/spec.rs`), with the toolkit headers they need.
+    specs: Vec<(String, String)>,
+    includes: Vec<&'static str>,
 }
 
 /// Why a named spec cannot be added.
@@ -126,8 +133,41 @@ impl Header {
             .unwrap_or_else(|e| panic!("Header::wgmma_operand: {e}"));
         tile.validate()
             .unwrap_or_else(|e| panic!("Header::wgmma_operand {name}: {e}"));
-        self.operands.push((name.to_string(), tile));
+        self.specs.push((name.to_string(), tile.cuda_struct(name)));
         self
+    }
+
+    /// Add `using NAME = swz::Layout<...>;` for a shared-memory layout. Panics on a bad name.
+    pub fn layout(self, name: &str, smem: Smem) -> Header {
+        self.try_layout(name, smem)
+            .unwrap_or_else(|e| panic!("Header::layout: {e}"))
+    }
+
+    /// [`Header::layout`], returning the reason a name is refused.
+    pub fn try_layout(mut self, name: &str, smem: Smem) -> Result<Header, HeaderError> {
+        self.check_name(name)?;
+        let text = format!("\n// {smem}\nusing {name} = {};\n", layout_type(&smem));
+        self.specs.push((name.to_string(), text));
+        Ok(self)
+    }
+
+    /// Add a kernel's whole spec as `struct NAME { ... };` (see [`Spec`]). Panics on a bad name.
+    pub fn spec(self, spec: Spec) -> Header {
+        self.try_spec(spec)
+            .unwrap_or_else(|e| panic!("Header::spec: {e}"))
+    }
+
+    /// [`Header::spec`], returning the reason a name is refused.
+    pub fn try_spec(mut self, spec: Spec) -> Result<Header, HeaderError> {
+        self.check_name(spec.name())?;
+        spec.validate()?;
+        for h in spec.includes() {
+            if !self.includes.contains(&h) {
+                self.includes.push(h);
+            }
+        }
+        self.specs.push((spec.name().to_string(), spec.render()));
+        Ok(self)
     }
 
     fn check_name(&self, name: &str) -> Result<(), HeaderError> {
@@ -145,7 +185,7 @@ impl Header {
             .iter()
             .map(|(n, _)| n)
             .chain(self.rasters.iter().map(|(n, _)| n))
-            .chain(self.operands.iter().map(|(n, _)| n))
+            .chain(self.specs.iter().map(|(n, _)| n))
             .any(|n| n == name)
         {
             return Err(HeaderError::Duplicate(name.to_string()));
@@ -157,8 +197,17 @@ impl Header {
     pub fn render(&self) -> String {
         let mut out = String::new();
         out.push_str(&PRELUDE.replace("@VERSION@", env!("CARGO_PKG_VERSION")));
+        if !self.includes.is_empty() {
+            out.push_str("#if defined(__CUDACC__) || defined(__CUDACC_RTC__)\n");
+            for h in &self.includes {
+                out.push_str(&format!("#include <{h}>\n"));
+            }
+            out.push_str("#endif\n\n");
+        }
         out.push_str("namespace swz {\n\n// ---- XOR swizzle (swizzle_core::swizzle) ----\n\n");
         out.push_str(&cuda_swizzle_template());
+        out.push_str("\n\n// ---- shared-memory layouts (swizzle_core::pattern::Smem) ----\n\n");
+        out.push_str(CUDA_LAYOUT);
         out.push_str("\n\n// ---- threadblock orders (swizzle_core::raster) ----\n\n");
         out.push_str(TYPES);
         for f in raster::CUDA_FUNCTIONS {
@@ -167,7 +216,7 @@ impl Header {
         }
         out.push_str("\n\n");
         out.push_str(&device_conveniences());
-        if !self.swizzles.is_empty() || !self.rasters.is_empty() || !self.operands.is_empty() {
+        if !self.swizzles.is_empty() || !self.rasters.is_empty() || !self.specs.is_empty() {
             out.push_str("\n// ---- named specs ----\n");
         }
         for (name, sw) in &self.swizzles {
@@ -179,8 +228,8 @@ impl Header {
         for (name, r) in &self.rasters {
             out.push_str(&raster_alias(name, r));
         }
-        for (name, t) in &self.operands {
-            out.push_str(&t.cuda_struct(name));
+        for (_, text) in &self.specs {
+            out.push_str(text);
         }
         out.push_str("\n}  // namespace swz\n\n#endif  // SWZ_CUH_GENERATED\n");
         out
@@ -188,8 +237,10 @@ impl Header {
 }
 
 /// Names the header defines in `namespace swz` (besides every `raster_*`), refused for named specs.
-const RESERVED: [&str; 6] = [
+const RESERVED: [&str; 8] = [
     "Swizzle",
+    "Layout",
+    "Compose",
     "Tile",
     "LaunchGrid",
     "detail",

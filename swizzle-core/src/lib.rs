@@ -26,6 +26,7 @@ pub mod wgmma;
 pub mod cuda;
 
 pub use compose::{Composed, Layer, SwizzleFn};
+pub use pattern::{Pattern, Smem, WarpAccess};
 pub use rules::RuleError;
 pub use swizzle::{ParseSwizzleError, Swizzle};
 pub use swizzle_macros::{raster, swizzle};

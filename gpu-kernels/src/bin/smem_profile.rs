@@ -86,6 +86,7 @@ fn run(size: &str, mode: Mode) -> Result<bool, String> {
             (Elem::F16, Mode::Kernel) => c16.run(&gpu, &t),
             (Elem::F32, _) => c32.launch_only(&gpu, &t, extra, smem),
             (Elem::F16, _) => c16.launch_only(&gpu, &t, extra, smem),
+            (e, _) => return Err(format!("no transpose checks for {e}")),
         };
         done.map_err(|e| e.to_string())?;
         let what = match mode {

@@ -37,6 +37,7 @@ pub fn table<E: Element>(
         ),
         reference: "cuMemcpyDtoD of the same bytes".into(),
         reference_gbps: ref_gbps,
+        unit: "GB/s".into(),
         rows: vec![row::<E>("D2D copy", "-", rows, cols, bytes, &d2d, ref_gbps)],
     };
     for k in kernels
@@ -130,6 +131,11 @@ pub fn sweep(
             tables.push(match elem {
                 crate::Elem::F32 => table::<f32>(gpu, n, n, &ks, cfg, Some(&progress))?,
                 crate::Elem::F16 => table::<half::f16>(gpu, n, n, &ks, cfg, Some(&progress))?,
+                e => {
+                    return Err(crate::Error::Invalid(format!(
+                        "transpose tables run f32 and f16, not {e}"
+                    )))
+                }
             });
         }
     }

@@ -7,6 +7,7 @@
 //! `.cu` file is shared by all of them.
 
 pub mod bench;
+pub mod family;
 pub mod smem;
 
 use crate::elem::{Elem, Element};
@@ -121,6 +122,14 @@ impl Transpose {
         }
     }
 
+    /// The generated header this variant compiles with.
+    pub fn header(&self, _elem: Elem) -> swizzle_core::cuda::Header {
+        match self {
+            Transpose::Seed(..) => crate::header::build(Swizzle::IDENTITY, None),
+            Transpose::Smem(spec) => crate::header::build(spec.swizzle, Some(spec.raster)),
+        }
+    }
+
     /// The NVRTC source (with its generated header) and options for element type `elem`.
     pub fn source(&self, elem: Elem) -> (Source, Vec<String>) {
         let (text, mut options) = match self {
@@ -130,7 +139,7 @@ impl Transpose {
                 spec.options(),
             ),
         };
-        options.insert(0, format!("-DELEM={}", elem.c_type()));
+        options.insert(0, format!("-DELEM={}", elem.bits_c_type()));
         let header = Header {
             name: crate::header::HEADER_NAME.into(),
             text,
