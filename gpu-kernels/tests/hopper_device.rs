@@ -112,3 +112,13 @@ fn hopper_misaligned_k_is_refused_before_launch() {
     assert!(e.to_string().contains("needs"), "{e}");
     let _ = hopper::check_dims(1, 1, 8).unwrap();
 }
+
+/// The frame's generic verification of the registered family (`swz bench hopper` / `swz report` use it):
+/// every shipped spec at every verification size, through `Arg::TensorMap` and the sm_90a hook.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_frame_verify_all() {
+    let gpu = gpu();
+    let failures = gpu_kernels::frame::verify::verify_all(&gpu, &hopper::family::HOPPER).unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -12,7 +12,10 @@ use crate::bench::{BenchConfig, Table};
 use crate::runtime::{Error, Gpu, Result};
 
 /// Every kernel family, in the order the reports print them. One line per family.
-pub static FAMILIES: &[&dyn DynFamily] = &[&crate::transpose::family::TRANSPOSE];
+pub static FAMILIES: &[&dyn DynFamily] = &[
+    &crate::transpose::family::TRANSPOSE,
+    &crate::hopper::family::HOPPER,
+];
 
 /// The family called `name`.
 pub fn find(name: &str) -> Option<&'static dyn DynFamily> {

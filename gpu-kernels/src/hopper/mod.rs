@@ -5,23 +5,24 @@
 //! decides everything: swizzle-core derives from its operand tiles the tensor maps' swizzle and boxes (built here
 //! with `cuTensorMapEncodeTiled`) and the `wgmma` descriptors (emitted into the header the `.cu` reads).
 //!
-//! Modules: [`spec`] (the variant and its generated header), [`tma`] (tensor maps), [`peer`] (cuBLAS, the
-//! reference for speed and for large sizes), [`check`] (random data, host reference, comparison).
+//! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
+//! hopper`), [`sweep`] (the tuning variants), [`peer`] (cuBLAS TN, the reference for speed and for large sizes),
+//! [`check`] (random data, host reference, comparison). Tensor maps: [`crate::runtime::tma`].
 
 pub mod check;
+pub mod family;
 pub mod peer;
 pub mod spec;
 pub mod sweep;
-pub mod tma;
 
 pub use spec::{Half, HopperSpec, SHIPPED};
 
 use crate::runtime::error::DriverContext;
+use crate::runtime::tma::TensorMap;
 use crate::runtime::{compile, Compiled, Error, Gpu, Result};
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use swizzle_core::raster::Grid;
 
 /// The kernel source; every layout number it uses comes from the generated headers.
 pub(crate) const SOURCE: &str = include_str!("hopper.cu");
@@ -82,7 +83,12 @@ pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
 /// [`compile_spec`], once per spec per process (tests and the bench build the same variants repeatedly).
 fn compile_cached(spec: &HopperSpec) -> Result<Compiled> {
     static CACHE: Mutex<Option<HashMap<HopperSpec, Compiled>>> = Mutex::new(None);
-    if let Some(c) = CACHE.lock().expect("cache").get_or_insert_with(HashMap::new).get(spec) {
+    if let Some(c) = CACHE
+        .lock()
+        .expect("cache")
+        .get_or_insert_with(HashMap::new)
+        .get(spec)
+    {
         return Ok(c.clone());
     }
     let c = compile_spec(spec)?;
@@ -150,10 +156,7 @@ impl HopperGemm {
 
     /// Blocks launched: one per SM (persistent), fewer when there are fewer raster slots.
     pub fn grid(&self, gpu: &Gpu, m: u32, n: u32) -> u32 {
-        let tiles = Grid::new(n.div_ceil(self.spec.bn), m.div_ceil(self.spec.bm()));
-        let lg = self.spec.raster.launch_grid(tiles);
-        let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
-        slots.min(gpu.props().sm_count).max(1)
+        self.spec.grid(m, n, gpu.props().sm_count)
     }
 
     /// Queue `c = a * b^T` (a: m x k, b: n x k, c: m x n, row-major 16-bit bits). Checks sizes before launching.
@@ -178,8 +181,12 @@ impl HopperGemm {
         need("A", a.len(), m as u64 * k as u64)?;
         need("B", b.len(), n as u64 * k as u64)?;
         need("C", c.len(), m as u64 * n as u64)?;
-        let a_map = tma::TensorMap::new(gpu, a, self.spec.ty, &self.spec.a_tile(), m, k)?;
-        let b_map = tma::TensorMap::new(gpu, b, self.spec.ty, &self.spec.b_tile(), n, k)?;
+        let map = |d: &CudaSlice<u16>, tile: &swizzle_core::wgmma::OperandTile, rows: u32| {
+            let (ptr, _guard) = d.device_ptr(gpu.stream());
+            TensorMap::k_major(ptr, d.len() * 2, tile, rows, k)
+        };
+        let a_map = map(a, &self.spec.a_tile(), m)?;
+        let b_map = map(b, &self.spec.b_tile(), n)?;
         let cfg = LaunchConfig {
             grid_dim: (self.grid(gpu, m, n), 1, 1),
             block_dim: (self.spec.threads(), 1, 1),

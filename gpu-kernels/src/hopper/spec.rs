@@ -208,27 +208,44 @@ impl HopperSpec {
         )
     }
 
-    /// The translation unit: `hopper.cu` with `swz.cuh` (operand tiles + raster) and `gemm_spec.cuh`.
-    pub fn source(&self) -> Source {
-        let swz = swizzle_core::cuda::Header::new()
+    /// `swz.cuh` for this spec: the operand tiles `GemmA` / `GemmB` and the raster `TileOrder`.
+    pub fn swz_header(&self) -> swizzle_core::cuda::Header {
+        swizzle_core::cuda::Header::new()
             .wgmma_operand("GemmA", self.a_tile())
             .wgmma_operand("GemmB", self.b_tile())
             .raster("TileOrder", self.raster)
-            .render();
+    }
+
+    /// `gemm_spec.cuh` as an NVRTC header.
+    pub fn gemm_spec_header(&self) -> Header {
+        Header {
+            name: "gemm_spec.cuh".into(),
+            text: self.spec_header(),
+        }
+    }
+
+    /// The translation unit: `hopper.cu` with `swz.cuh` and `gemm_spec.cuh`.
+    pub fn source(&self) -> Source {
         Source {
             name: "hopper.cu".into(),
             text: super::SOURCE.into(),
             headers: vec![
                 Header {
                     name: swizzle_core::cuda::HEADER_NAME.into(),
-                    text: swz,
+                    text: self.swz_header().render(),
                 },
-                Header {
-                    name: "gemm_spec.cuh".into(),
-                    text: self.spec_header(),
-                },
+                self.gemm_spec_header(),
             ],
         }
+    }
+
+    /// Blocks of the persistent grid for an `m x n` output on `sms` multiprocessors: one per SM, or fewer when
+    /// the raster has fewer slots (tiles, plus CUTLASS-style padding).
+    pub fn grid(&self, m: u32, n: u32, sms: u32) -> u32 {
+        let tiles = swizzle_core::raster::Grid::new(n.div_ceil(self.bn), m.div_ceil(self.bm()));
+        let lg = self.raster.launch_grid(tiles);
+        let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
+        slots.min(sms).max(1)
     }
 }
 

@@ -1,13 +1,12 @@
-//! TMA tensor maps for the operand tiles, encoded with `cuTensorMapEncodeTiled` from the parameters swizzle-core
+//! TMA tensor maps for operand tiles, encoded with `cuTensorMapEncodeTiled` from the parameters swizzle-core
 //! derives ([`OperandTile::params`]): the swizzle enum and the box come from there, nothing is typed here.
 
-use super::spec::Half;
-use crate::runtime::{Error, Gpu, Result};
-use cudarc::driver::{sys, CudaSlice, DevicePtr, DeviceRepr};
+use crate::runtime::{Error, Result};
+use cudarc::driver::{sys, DeviceRepr};
 use swizzle_core::wgmma::{Major, OperandTile};
 use swizzle_core::ByteMode;
 
-/// A `CUtensorMap` (128 bytes), passed to the kernel by value as a `__grid_constant__` parameter.
+/// A `CUtensorMap` (128 bytes), passed to a kernel by value as a `__grid_constant__` parameter.
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug)]
 pub struct TensorMap(pub sys::CUtensorMap);
@@ -26,13 +25,26 @@ pub fn cu_swizzle(mode: ByteMode) -> sys::CUtensorMapSwizzle {
     }
 }
 
+/// The driver's data type for a 16-bit element.
+fn cu_dtype(tile: &OperandTile) -> Result<sys::CUtensorMapDataType> {
+    use sys::CUtensorMapDataType as D;
+    Ok(match tile.elem.name() {
+        "bf16" => D::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        "f16" => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        "f32" => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+        "tf32" => D::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
+        _ => D::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+    })
+}
+
 impl TensorMap {
-    /// The map of a row-major `rows x k` matrix (K contiguous) read in `tile`-sized boxes. Out-of-bounds box
-    /// parts read as zeros (`OOB_FILL_NONE`), which is what makes ragged M, N and K exact.
-    pub fn new(
-        gpu: &Gpu,
-        data: &CudaSlice<u16>,
-        ty: Half,
+    /// The map of a row-major `rows x k` matrix (K contiguous) at device address `ptr` (`len_bytes` long), read
+    /// in `tile`-sized boxes. Out-of-bounds box parts read as zeros (`OOB_FILL_NONE`), which is what makes ragged
+    /// M, N and K exact. Errors (before any launch) when the row pitch is not a multiple of 16 bytes or the
+    /// buffer is too small.
+    pub fn k_major(
+        ptr: u64,
+        len_bytes: usize,
         tile: &OperandTile,
         rows: u32,
         k: u32,
@@ -43,29 +55,31 @@ impl TensorMap {
             )));
         }
         let p = tile.params();
-        let eb = ty.core().bytes() as u64;
-        let pitch = k as u64 * eb;
+        let pitch = k as u64 * tile.elem.bytes() as u64;
         if pitch % 16 != 0 {
             return Err(Error::Invalid(format!(
-                "row pitch {pitch} B is not a multiple of 16: TMA needs 16-byte aligned rows"
+                "row pitch {pitch} B ({k} x {}) is not a multiple of 16: TMA needs 16-byte aligned rows",
+                tile.elem
             )));
         }
-        let dtype = match ty {
-            Half::Bf16 => sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
-            Half::F16 => sys::CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-        };
+        if (len_bytes as u64) < pitch * rows as u64 {
+            return Err(Error::Invalid(format!(
+                "a {rows}x{k} {} operand needs {} bytes, the buffer has {len_bytes}",
+                tile.elem,
+                pitch * rows as u64
+            )));
+        }
         let dims: [u64; 2] = [k as u64, rows as u64];
         let strides: [u64; 1] = [pitch];
         let boxes: [u32; 2] = [p.box_inner, p.box_outer];
         let elem_strides: [u32; 2] = [1, 1];
-        let (ptr, _guard) = data.device_ptr(gpu.stream());
         let mut map = std::mem::MaybeUninit::<sys::CUtensorMap>::zeroed();
-        // SAFETY: every array has the rank's length (2, or 1 for strides); `ptr` is a live device allocation
-        // holding rows * k elements (checked by the caller); the driver only writes `map`.
+        // SAFETY: every array has the rank's length (2, or 1 for strides); `ptr` is a live device allocation of
+        // at least rows * pitch bytes (checked above); the driver only writes `map`.
         let r = unsafe {
             sys::cuTensorMapEncodeTiled(
                 map.as_mut_ptr(),
-                dtype,
+                cu_dtype(tile)?,
                 2,
                 ptr as *mut std::ffi::c_void,
                 dims.as_ptr(),
