@@ -4,13 +4,20 @@ use gpu_kernels::hopper::{self, Half, SHIPPED};
 
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
-    for ty in [Half::Bf16, Half::F16] {
-        let spec = SHIPPED.with_ty(ty);
+    let cluster = gpu_kernels::hopper::HopperSpec {
+        cluster: 2,
+        ..SHIPPED
+    };
+    for (tag, spec) in [
+        ("bf16", SHIPPED),
+        ("f16", SHIPPED.with_ty(Half::F16)),
+        ("bf16_cluster2", cluster),
+    ] {
         match hopper::compile_spec(&spec) {
             Ok(out) => {
-                std::fs::write(format!("{dir}/hopper_{ty}.cubin"), &out.cubin)
+                std::fs::write(format!("{dir}/hopper_{tag}.cubin"), &out.cubin)
                     .expect("write cubin");
-                std::fs::write(format!("{dir}/hopper_{ty}.ptxas.log"), &out.log)
+                std::fs::write(format!("{dir}/hopper_{tag}.ptxas.log"), &out.log)
                     .expect("write log");
                 println!("{spec}: {} B cubin\n{}", out.cubin.len(), out.log);
             }

@@ -85,7 +85,7 @@ impl Family for HopperFamily {
         super::check_dims(size.m, size.n, size.k)?;
         Ok(Launch {
             config: LaunchConfig {
-                grid_dim: (spec.grid(size.m, size.n, HOPPER_SMS), 1, 1),
+                grid_dim: (spec.grid(size.m, size.n, HOPPER_SMS / spec.cluster), 1, 1),
                 block_dim: (spec.threads(), 1, 1),
                 shared_mem_bytes: spec.smem_bytes(),
             },

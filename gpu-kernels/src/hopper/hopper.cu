@@ -60,6 +60,35 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const TmaMap* map, uin
         : "memory");
 }
 
+// ---- clusters (CLUSTER > 1): B multicast to the pair, remote releases, cluster-wide barriers ----
+__device__ __forceinline__ uint32_t cluster_rank() {
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+// Every thread of every CTA of the cluster (not .aligned: the producer warp arrives diverged).
+__device__ __forceinline__ void cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+// Arrive on the mbarrier at the same offset in CTA `cta` of the cluster.
+__device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t cta) {
+    asm volatile(
+        "{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, %1;\n"
+        "mbarrier.arrive.shared::cluster.b64 _, [r];\n}" ::"r"(bar),
+        "r"(cta)
+        : "memory");
+}
+// One box, written at the same offset into the shared memory of every CTA in `mask`, each CTA's mbarrier at
+// `bar`'s offset receiving the bytes.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const TmaMap* map, uint32_t bar, int c0, int c1,
+                                                      unsigned short mask) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+        "l"(reinterpret_cast<u64>(map)), "r"(bar), "r"(c0), "r"(c1), "h"(mask)
+        : "memory");
+}
+
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int N>
@@ -93,11 +122,12 @@ __device__ __forceinline__ void quad_transpose(const uint32_t (&w)[4], uint32_t 
 
 }  // namespace
 
-extern "C" __global__ void __launch_bounds__(spec::THREADS, 1)
+extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     hopper_gemm(const __grid_constant__ TmaMap a_map, const __grid_constant__ TmaMap b_map, u16* __restrict__ c,
                 uint32_t M, uint32_t N, uint32_t K) {
     using swz::GemmA;
     using swz::GemmB;
+    using swz::GemmBSlice;
     using namespace spec;
     extern __shared__ __align__(16) unsigned char smem_raw[];
 
@@ -112,19 +142,26 @@ extern "C" __global__ void __launch_bounds__(spec::THREADS, 1)
     const uint32_t full_bar = b_smem + STAGES * GemmB::TILE_BYTES;
     const uint32_t empty_bar = full_bar + 8 * STAGES;
 
+    // The raster orders cluster slots: CLUSTER vertically adjacent tiles (sharing B) per slot; CTA `rank` of
+    // the cluster takes tile row t.y * CLUSTER + rank (past M when gy is not a multiple: zero-filled, masked).
     const uint32_t gx = (N + BN - 1) / BN, gy = (M + BM - 1) / BM;
-    const swz::LaunchGrid lg = swz::TileOrder::launch_grid(gx, gy);
+    const uint32_t gyc = (gy + CLUSTER - 1) / CLUSTER;
+    const swz::LaunchGrid lg = swz::TileOrder::launch_grid(gx, gyc);
     const uint32_t slots = lg.x * lg.y;
     const uint32_t nk = (K + BK - 1) / BK;
+    const uint32_t rank = CLUSTER > 1 ? cluster_rank() : 0;
+    const uint32_t first = blockIdx.x / CLUSTER, step = gridDim.x / CLUSTER;
 
     if (threadIdx.x == 0) {
         for (uint32_t s = 0; s < STAGES; ++s) {
             mbar_init(full_bar + 8 * s, 1);
-            mbar_init(empty_bar + 8 * s, CONSUMERS * 4);  // lane 0 of every consumer warp
+            // lane 0 of every consumer warp of every CTA of the cluster (they all read the multicast B half)
+            mbar_init(empty_bar + 8 * s, CONSUMERS * 4 * CLUSTER);
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
-    __syncthreads();
+    if (CLUSTER > 1) cluster_sync();
+    else __syncthreads();
 
     const uint32_t wg = threadIdx.x / 128;
     if (wg == 0) {
@@ -132,9 +169,10 @@ extern "C" __global__ void __launch_bounds__(spec::THREADS, 1)
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
         if (threadIdx.x == 0) {
             uint32_t s = 0, phase = 0;
-            for (uint32_t slot = blockIdx.x; slot < slots; slot += gridDim.x) {
-                const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gy);
+            for (uint32_t slot = first; slot < slots; slot += step) {
+                const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
                 if (!t.active) continue;
+                const uint32_t ty = t.y * CLUSTER + rank;
                 for (uint32_t kb = 0; kb < nk; ++kb) {
                     mbar_wait(empty_bar + 8 * s, phase ^ 1);
                     const uint32_t full = full_bar + 8 * s;
@@ -143,11 +181,18 @@ extern "C" __global__ void __launch_bounds__(spec::THREADS, 1)
 #pragma unroll
                     for (uint32_t bx = 0; bx < GemmA::BOXES; ++bx)
                         tma_load_2d(a_smem + s * GemmA::TILE_BYTES + bx * GemmA::BOX_BYTES, &a_map, full,
-                                    int(kb * BK + bx * GemmA::BOX_INNER), int(t.y * BM));
+                                    int(kb * BK + bx * GemmA::BOX_INNER), int(ty * BM));
+                    // This CTA's slice of B: rows rank * GemmBSlice::MN.. of the block's N range, at the slice's
+                    // offset in the B tile (K-major rows are contiguous), to every CTA of the cluster.
+                    const uint32_t b_dst = b_smem + s * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(rank * GemmBSlice::MN);
 #pragma unroll
-                    for (uint32_t bx = 0; bx < GemmB::BOXES; ++bx)
-                        tma_load_2d(b_smem + s * GemmB::TILE_BYTES + bx * GemmB::BOX_BYTES, &b_map, full,
-                                    int(kb * BK + bx * GemmB::BOX_INNER), int(t.x * BN));
+                    for (uint32_t bx = 0; bx < GemmBSlice::BOXES; ++bx) {
+                        const int c0 = int(kb * BK + bx * GemmBSlice::BOX_INNER);
+                        const int c1 = int(t.x * BN + rank * GemmBSlice::MN);
+                        const uint32_t dst = b_dst + bx * GemmB::BOX_BYTES;
+                        if (CLUSTER > 1) tma_load_2d_multicast(dst, &b_map, full, c0, c1, (1u << CLUSTER) - 1);
+                        else tma_load_2d(dst, &b_map, full, c0, c1);
+                    }
                     if (++s == STAGES) { s = 0; phase ^= 1; }
                 }
             }
@@ -161,9 +206,19 @@ extern "C" __global__ void __launch_bounds__(spec::THREADS, 1)
         const uint32_t a_slice = GemmA::mn_offset_bytes(cw * 64);
         float d[ACC];
         uint32_t s = 0, phase = 0;
-        for (uint32_t slot = blockIdx.x; slot < slots; slot += gridDim.x) {
-            const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gy);
+        // A stage is free once every consumer warp of every CTA that received its B half is done with it.
+        auto release = [](uint32_t bar) {
+            if (CLUSTER > 1) {
+#pragma unroll
+                for (uint32_t c = 0; c < CLUSTER; ++c) mbar_arrive_cluster(bar, c);
+            } else {
+                mbar_arrive(bar);
+            }
+        };
+        for (uint32_t slot = first; slot < slots; slot += step) {
+            const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
             if (!t.active) continue;
+            const uint32_t ty = t.y * CLUSTER + rank;
             uint32_t prev = 0;
             for (uint32_t kb = 0; kb < nk; ++kb) {
                 mbar_wait(full_bar + 8 * s, phase);
@@ -180,10 +235,10 @@ extern "C" __global__ void __launch_bounds__(spec::THREADS, 1)
                 if (INFLIGHT == 1) {
                     // Keep this k-block's group in flight; the previous one is done: release its stage.
                     wgmma_wait<1>();
-                    if (kb > 0 && lane == 0) mbar_arrive(empty_bar + 8 * prev);
+                    if (kb > 0 && lane == 0) release(empty_bar + 8 * prev);
                 } else {
                     wgmma_wait<0>();
-                    if (lane == 0) mbar_arrive(empty_bar + 8 * s);
+                    if (lane == 0) release(empty_bar + 8 * s);
                 }
                 prev = s;
                 if (++s == STAGES) { s = 0; phase ^= 1; }
@@ -191,12 +246,12 @@ extern "C" __global__ void __launch_bounds__(spec::THREADS, 1)
             if (INFLIGHT == 1) {
                 wgmma_wait<0>();
                 fence_operands(d);
-                if (lane == 0) mbar_arrive(empty_bar + 8 * prev);
+                if (lane == 0) release(empty_bar + 8 * prev);
             }
 
             // ---- epilogue: accumulator fragment -> 16-byte row segments -> global ----
             // d[i]: row = warp*16 + lane/4 + 8*((i/2)%2), col = (i/4)*8 + (lane%4)*2 + i%2 (PTX wgmma D layout).
-            const uint32_t row0 = t.y * BM + cw * 64 + warp * 16 + lane / 4;
+            const uint32_t row0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
             const bool vec_ok = (N % 8) == 0;  // rows start on 16 bytes
 #pragma unroll
             for (uint32_t g4 = 0; g4 < BN / 32; ++g4) {
@@ -225,4 +280,6 @@ extern "C" __global__ void __launch_bounds__(spec::THREADS, 1)
             }
         }
     }
+    // No CTA may leave while its partner can still multicast into it or arrive on its barriers.
+    if (CLUSTER > 1) cluster_sync();
 }

@@ -115,12 +115,42 @@ pub fn check_dims(m: u32, n: u32, k: u32) -> Result<()> {
     Ok(())
 }
 
+/// `cuOccupancyMaxActiveClusters` for the kernel's compiled-in cluster shape: GPCs need not hold a whole number
+/// of clusters, so a persistent grid of `sm_count` CTAs could leave a cluster waiting for a second wave.
+fn max_active_clusters(gpu: &Gpu, func: &CudaFunction, spec: &HopperSpec) -> Result<u32> {
+    use cudarc::driver::sys;
+    let cfg = sys::CUlaunchConfig {
+        gridDimX: spec.cluster * gpu.props().sm_count / spec.cluster,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: spec.threads(),
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: spec.smem_bytes(),
+        hStream: std::ptr::null_mut(),
+        attrs: std::ptr::null_mut(),
+        numAttrs: 0,
+    };
+    let mut n: std::ffi::c_int = 0;
+    // SAFETY: `cfg` is a complete launch configuration without attributes (the cluster shape is compiled into
+    // the kernel); `func` is a live function of a loaded module; the driver writes `n` only.
+    let r = unsafe { sys::cuOccupancyMaxActiveClusters(&mut n, func.cu_function(), &cfg) };
+    if r != sys::CUresult::CUDA_SUCCESS || n <= 0 {
+        return Err(Error::Invalid(format!(
+            "{spec}: cuOccupancyMaxActiveClusters gave {n} ({r:?})"
+        )));
+    }
+    Ok(n as u32)
+}
+
 /// A compiled and loaded variant.
 pub struct HopperGemm {
     pub spec: HopperSpec,
     pub compiled: Compiled,
     _module: Arc<CudaModule>,
     func: CudaFunction,
+    /// Clusters (of `spec.cluster` CTAs) that fit on the device at once: the persistent grid's size.
+    max_clusters: u32,
 }
 
 impl HopperGemm {
@@ -146,17 +176,24 @@ impl HopperGemm {
             spec.smem_bytes() as i32,
         )
         .ctx("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
+        let max_clusters = if spec.cluster > 1 {
+            max_active_clusters(gpu, &func, &spec)?
+        } else {
+            p.sm_count
+        };
         Ok(HopperGemm {
             spec,
             compiled,
             _module: module,
             func,
+            max_clusters,
         })
     }
 
     /// Blocks launched: one per SM (persistent), fewer when there are fewer raster slots.
     pub fn grid(&self, gpu: &Gpu, m: u32, n: u32) -> u32 {
-        self.spec.grid(m, n, gpu.props().sm_count)
+        let _ = gpu;
+        self.spec.grid(m, n, self.max_clusters)
     }
 
     /// Queue `c = a * b^T` (a: m x k, b: n x k, c: m x n, row-major 16-bit bits). Checks sizes before launching.
@@ -186,7 +223,7 @@ impl HopperGemm {
             TensorMap::k_major(ptr, d.len() * 2, tile, rows, k)
         };
         let a_map = map(a, &self.spec.a_tile(), m)?;
-        let b_map = map(b, &self.spec.b_tile(), n)?;
+        let b_map = map(b, &self.spec.b_slice(), n)?;
         let cfg = LaunchConfig {
             grid_dim: (self.grid(gpu, m, n), 1, 1),
             block_dim: (self.spec.threads(), 1, 1),

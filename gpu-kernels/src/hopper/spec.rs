@@ -60,6 +60,9 @@ pub struct HopperSpec {
     pub inflight: u32,
     pub producer_regs: u32,
     pub consumer_regs: u32,
+    /// CTAs per cluster along M (1 or 2). With 2, the pair computes vertically adjacent tiles that share the
+    /// B tile: each CTA loads half of it and the copy engine multicasts it to both.
+    pub cluster: u32,
 }
 
 /// The shipped configuration (see BENCHMARKS.md for the sweep that chose it).
@@ -74,6 +77,7 @@ pub const SHIPPED: HopperSpec = HopperSpec {
     inflight: 1,
     producer_regs: 40,
     consumer_regs: 232,
+    cluster: 1,
 };
 
 /// Threads per warpgroup.
@@ -107,6 +111,17 @@ impl HopperSpec {
         OperandTile::new(self.mode, self.ty.core(), Major::K, self.bn, self.bk)
     }
 
+    /// The part of B one CTA of a cluster loads (and multicasts): `bn / cluster` rows. Its box is the B map's.
+    pub const fn b_slice(&self) -> OperandTile {
+        OperandTile::new(
+            self.mode,
+            self.ty.core(),
+            Major::K,
+            self.bn / self.cluster,
+            self.bk,
+        )
+    }
+
     /// Dynamic shared memory: the ring, the barriers, and slack to round the base up to the tiles' alignment.
     pub const fn smem_bytes(&self) -> u32 {
         let (a, b) = (self.a_tile().params(), self.b_tile().params());
@@ -129,8 +144,11 @@ impl HopperSpec {
                 "wgmma N must be a multiple of 32 in 32..=256 (epilogue: 4 blocks of 8)".into(),
             );
         }
-        for t in [self.a_tile(), self.b_tile()] {
+        for t in [self.a_tile(), self.b_tile(), self.b_slice()] {
             t.validate().or_else(|e| bad(format!("{t}: {e}")))?;
+        }
+        if !(1..=2).contains(&self.cluster) {
+            return bad("cluster of 1 or 2 CTAs".into());
         }
         if self.stages < 2 || self.inflight > 1 {
             return bad("stages >= 2, inflight 0 or 1".into());
@@ -175,8 +193,9 @@ impl HopperSpec {
              namespace spec {{\n\
              constexpr uint32_t BM = {bm}, BN = {bn}, BK = {bk}, STAGES = {st}, CONSUMERS = {co};\n\
              constexpr uint32_t THREADS = {th}, ACC = {acc}, ELEM_BYTES = {eb}, INFLIGHT = {inf};\n\
-             constexpr uint32_t PRODUCER_REGS = {pr}, CONSUMER_REGS = {cr};\n\
+             constexpr uint32_t PRODUCER_REGS = {pr}, CONSUMER_REGS = {cr}, CLUSTER = {cl};\n\
              }}  // namespace spec\n\
+             #define SPEC_CLUSTER_DIMS {cdims}\n\
              // D[64 x {bn}] (+)= A[64 x k16] * B[{bn} x k16]^T from shared-memory descriptors.\n\
              __device__ __forceinline__ void wgmma_tile(float (&d)[{acc}], unsigned long long da, unsigned long long db, uint32_t scale_d) {{\n\
              \x20   asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{sd}, 0;\\n\"\n\
@@ -200,6 +219,12 @@ impl HopperSpec {
             inf = self.inflight,
             pr = self.producer_regs,
             cr = self.consumer_regs,
+            cl = self.cluster,
+            cdims = if self.cluster > 1 {
+                format!("__cluster_dims__({}, 1, 1)", self.cluster)
+            } else {
+                String::new()
+            },
             pa = acc,
             pb = acc + 1,
             sd = acc + 2,
@@ -213,6 +238,7 @@ impl HopperSpec {
         swizzle_core::cuda::Header::new()
             .wgmma_operand("GemmA", self.a_tile())
             .wgmma_operand("GemmB", self.b_tile())
+            .wgmma_operand("GemmBSlice", self.b_slice())
             .raster("TileOrder", self.raster)
     }
 
@@ -241,11 +267,16 @@ impl HopperSpec {
 
     /// Blocks of the persistent grid for an `m x n` output on `sms` multiprocessors: one per SM, or fewer when
     /// the raster has fewer slots (tiles, plus CUTLASS-style padding).
-    pub fn grid(&self, m: u32, n: u32, sms: u32) -> u32 {
-        let tiles = swizzle_core::raster::Grid::new(n.div_ceil(self.bn), m.div_ceil(self.bm()));
+    /// With clusters the raster orders cluster slots (pairs of vertically adjacent tiles) and `max_clusters`
+    /// (the device's co-resident clusters; `sms / cluster` when unknown) bounds the grid.
+    pub fn grid(&self, m: u32, n: u32, max_clusters: u32) -> u32 {
+        let tiles = swizzle_core::raster::Grid::new(
+            n.div_ceil(self.bn),
+            m.div_ceil(self.bm()).div_ceil(self.cluster),
+        );
         let lg = self.raster.launch_grid(tiles);
         let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
-        slots.min(sms).max(1)
+        slots.min(max_clusters).max(1) * self.cluster
     }
 }
 
@@ -253,7 +284,7 @@ impl std::fmt::Display for HopperSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} {}x{}x{} {}st {} {} inflight{} regs{}/{}",
+            "{} {}x{}x{} {}st {} {} inflight{} regs{}/{}{}",
             self.ty,
             self.bm(),
             self.bn,
@@ -263,7 +294,12 @@ impl std::fmt::Display for HopperSpec {
             self.raster,
             self.inflight,
             self.producer_regs,
-            self.consumer_regs
+            self.consumer_regs,
+            if self.cluster > 1 {
+                format!(" cluster{}", self.cluster)
+            } else {
+                String::new()
+            }
         )
     }
 }
