@@ -71,10 +71,33 @@ fn hopper_4096_cubed_vs_cublas_and_sampled_host_rows() {
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_every_sweep_variant() {
     let gpu = gpu();
+    let skip_cluster = std::env::var_os("HOPPER_SKIP_CLUSTER").is_some();
     for (label, spec) in sweep::labelled() {
+        if skip_cluster && spec.cluster > 1 {
+            eprintln!("{label}: skipped (HOPPER_SKIP_CLUSTER)");
+            continue;
+        }
         let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{label}: {e}"));
         run(&gpu, &g, None, (127, 255, 64), 21);
         run(&gpu, &g, None, (1000, 1000, 1000), 22);
+    }
+}
+
+/// The cluster-of-2 variant (B multicast): ragged sizes with an odd number of tile rows (the second CTA of the
+/// last cluster computes rows past M), 1000^3 against cuBLAS, both types.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_cluster_variant() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    for ty in [Half::Bf16, Half::F16] {
+        let spec = hopper::HopperSpec { cluster: 2, ..SHIPPED.with_ty(ty) };
+        let g = HopperGemm::new(&gpu, spec).unwrap();
+        for (i, &size) in RAGGED.iter().enumerate() {
+            run(&gpu, &g, None, size, 41 + i as u64);
+        }
+        run(&gpu, &g, Some(&blas), (1000, 1000, 1000), 47);
+        run(&gpu, &g, Some(&blas), (2304, 4096, 512), 48);
     }
 }
 

@@ -252,6 +252,29 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             // ---- epilogue: accumulator fragment -> 16-byte row segments -> global ----
             // d[i]: row = warp*16 + lane/4 + 8*((i/2)%2), col = (i/4)*8 + (lane%4)*2 + i%2 (PTX wgmma D layout).
             const uint32_t row0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
+            if (!STORE16) {
+                // The fragment's own pairs: 4 bytes per thread, a quad writes 16 contiguous bytes of a row.
+                const bool pair_ok = (N % 2) == 0;
+#pragma unroll
+                for (uint32_t j = 0; j < BN / 8; ++j) {
+#pragma unroll
+                    for (uint32_t h = 0; h < 2; ++h) {
+                        const uint32_t i = j * 4 + 2 * h;
+                        const uint32_t row = row0 + 8 * h;
+                        const uint32_t col = t.x * BN + j * 8 + (lane & 3) * 2;
+                        if (row < M) {
+                            u16* dst = c + (unsigned long long)row * N + col;
+                            const uint32_t w = pack2(d[i], d[i + 1]);
+                            if (pair_ok && col + 2 <= N) *reinterpret_cast<uint32_t*>(dst) = w;
+                            else {
+                                if (col < N) dst[0] = u16(w);
+                                if (col + 1 < N) dst[1] = u16(w >> 16);
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
             const bool vec_ok = (N % 8) == 0;  // rows start on 16 bytes
 #pragma unroll
             for (uint32_t g4 = 0; g4 < BN / 32; ++g4) {

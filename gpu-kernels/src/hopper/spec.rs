@@ -63,6 +63,9 @@ pub struct HopperSpec {
     /// CTAs per cluster along M (1 or 2). With 2, the pair computes vertically adjacent tiles that share the
     /// B tile: each CTA loads half of it and the copy engine multicasts it to both.
     pub cluster: u32,
+    /// Epilogue stores: 16 bytes per thread (a 4x4 word transpose inside each lane quad first) or the
+    /// accumulator layout's own 4-byte pairs.
+    pub store16: bool,
 }
 
 /// The shipped configuration (see BENCHMARKS.md for the sweep that chose it).
@@ -78,6 +81,7 @@ pub const SHIPPED: HopperSpec = HopperSpec {
     producer_regs: 40,
     consumer_regs: 232,
     cluster: 1,
+    store16: true,
 };
 
 /// Threads per warpgroup.
@@ -193,7 +197,7 @@ impl HopperSpec {
              namespace spec {{\n\
              constexpr uint32_t BM = {bm}, BN = {bn}, BK = {bk}, STAGES = {st}, CONSUMERS = {co};\n\
              constexpr uint32_t THREADS = {th}, ACC = {acc}, ELEM_BYTES = {eb}, INFLIGHT = {inf};\n\
-             constexpr uint32_t PRODUCER_REGS = {pr}, CONSUMER_REGS = {cr}, CLUSTER = {cl};\n\
+             constexpr uint32_t PRODUCER_REGS = {pr}, CONSUMER_REGS = {cr}, CLUSTER = {cl}, STORE16 = {st16};\n\
              }}  // namespace spec\n\
              #define SPEC_CLUSTER_DIMS {cdims}\n\
              // D[64 x {bn}] (+)= A[64 x k16] * B[{bn} x k16]^T from shared-memory descriptors.\n\
@@ -220,6 +224,7 @@ impl HopperSpec {
             pr = self.producer_regs,
             cr = self.consumer_regs,
             cl = self.cluster,
+            st16 = self.store16 as u32,
             cdims = if self.cluster > 1 {
                 format!("__cluster_dims__({}, 1, 1)", self.cluster)
             } else {
@@ -284,7 +289,7 @@ impl std::fmt::Display for HopperSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} {}x{}x{} {}st {} {} inflight{} regs{}/{}{}",
+            "{} {}x{}x{} {}st {} {} inflight{} regs{}/{}{}{}",
             self.ty,
             self.bm(),
             self.bn,
@@ -299,7 +304,8 @@ impl std::fmt::Display for HopperSpec {
                 format!(" cluster{}", self.cluster)
             } else {
                 String::new()
-            }
+            },
+            if self.store16 { "" } else { " store4" }
         )
     }
 }

@@ -64,6 +64,20 @@ pub fn labelled() -> Vec<(&'static str, HopperSpec)> {
     ]
 }
 
+/// The candidates for shipping, measured against cuBLAS in the headline table (bf16 and fp16).
+pub fn candidates() -> Vec<(&'static str, HopperSpec)> {
+    vec![
+        ("shipped", SHIPPED),
+        (
+            "cluster 2",
+            HopperSpec {
+                cluster: 2,
+                ..SHIPPED
+            },
+        ),
+    ]
+}
+
 pub fn variants() -> Vec<HopperSpec> {
     labelled().into_iter().map(|(_, s)| s).collect()
 }
