@@ -1,10 +1,14 @@
-//! Write the shipped Hopper GEMM's sm_90a CUBIN and ptxas log (needs only libnvrtc), for `cuobjdump -sass`:
-//! `cargo run -p gpu-kernels --example hopper_cubin -- OUT_DIR`.
-use gpu_kernels::hopper::{self, Half, SHIPPED};
+//! Write the shipped Hopper GEMM's sm_90a CUBINs and ptxas logs (needs only libnvrtc), for `cuobjdump -sass`,
+//! and fill a CUBIN cache with every variant the tests and `hopper_bench` build:
+//! `cargo run -p gpu-kernels --example hopper_cubin -- OUT_DIR [CACHE_DIR]` (the device run sets
+//! `HOPPER_CUBIN_CACHE=CACHE_DIR`; NVRTC must be the device's version, 13.0).
+use gpu_kernels::hopper::{self, sweep, Half, HopperSpec, SHIPPED};
 
 fn main() {
-    let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
-    let cluster = gpu_kernels::hopper::HopperSpec {
+    let mut args = std::env::args().skip(1);
+    let dir = args.next().unwrap_or_else(|| ".".into());
+    let cache = args.next();
+    let cluster = HopperSpec {
         cluster: 2,
         ..SHIPPED
     };
@@ -25,6 +29,20 @@ fn main() {
                 eprintln!("{e}");
                 std::process::exit(1);
             }
+        }
+    }
+    if let Some(cache) = cache {
+        let mut all: Vec<HopperSpec> = sweep::variants();
+        for (_, c) in sweep::candidates() {
+            all.push(c);
+            all.push(c.with_ty(Half::F16));
+        }
+        all.sort_by_key(|s| s.to_string());
+        all.dedup();
+        for spec in all {
+            hopper::compile_on_disk(&spec, std::path::Path::new(&cache))
+                .unwrap_or_else(|e| panic!("{e}"));
+            println!("cached {spec}");
         }
     }
 }

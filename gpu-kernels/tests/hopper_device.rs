@@ -91,7 +91,10 @@ fn hopper_cluster_variant() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
     for ty in [Half::Bf16, Half::F16] {
-        let spec = hopper::HopperSpec { cluster: 2, ..SHIPPED.with_ty(ty) };
+        let spec = hopper::HopperSpec {
+            cluster: 2,
+            ..SHIPPED.with_ty(ty)
+        };
         let g = HopperGemm::new(&gpu, spec).unwrap();
         for (i, &size) in RAGGED.iter().enumerate() {
             run(&gpu, &g, None, size, 41 + i as u64);

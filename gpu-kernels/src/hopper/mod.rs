@@ -30,6 +30,9 @@ pub(crate) const SOURCE: &str = include_str!("hopper.cu");
 /// `wgmma` and `setmaxnreg` exist only on the arch-specific target.
 pub const ARCH: &str = "sm_90a";
 
+/// NVRTC options: ptxas' resource report and spill warnings (what [`check_ptxas_log`] reads).
+const COMPILE_OPTIONS: [&str; 2] = ["--ptxas-options=-v", "--ptxas-options=--warn-on-spills"];
+
 /// ptxas messages that mean the fast path was lost. ptxas still emits a working cubin for each, so a compile
 /// that prints one of these is refused rather than run slow.
 const LOST_FAST_PATH: [&str; 5] = [
@@ -68,14 +71,8 @@ pub fn check_ptxas_log(spec: &HopperSpec, log: &str) -> Result<()> {
 
 /// Compile `spec` for sm_90a with ptxas' resource report, and refuse a lost fast path. Needs only libnvrtc.
 pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
-    let out = compile(
-        &spec.source(),
-        ARCH,
-        &[
-            "--ptxas-options=-v".to_string(),
-            "--ptxas-options=--warn-on-spills".to_string(),
-        ],
-    )?;
+    let options: Vec<String> = COMPILE_OPTIONS.iter().map(|o| o.to_string()).collect();
+    let out = compile(&spec.source(), ARCH, &options)?;
     check_ptxas_log(spec, &out.log)?;
     Ok(out)
 }
@@ -91,12 +88,35 @@ fn compile_cached(spec: &HopperSpec) -> Result<Compiled> {
     {
         return Ok(c.clone());
     }
-    let c = compile_spec(spec)?;
+    let c = match std::env::var_os("HOPPER_CUBIN_CACHE") {
+        Some(dir) => compile_on_disk(spec, std::path::Path::new(&dir))?,
+        None => compile_spec(spec)?,
+    };
     CACHE
         .lock()
         .expect("cache")
         .get_or_insert_with(HashMap::new)
         .insert(*spec, c.clone());
+    Ok(c)
+}
+
+/// [`compile_spec`] through a folder of CUBINs named by a hash of everything NVRTC sees (source, headers,
+/// options, arch; `DefaultHasher` has fixed keys, so the name is the same on every machine): lets the device
+/// reuse CUBINs built by the same NVRTC elsewhere. A cached log is checked again.
+pub fn compile_on_disk(spec: &HopperSpec, dir: &std::path::Path) -> Result<Compiled> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (spec.source(), ARCH, COMPILE_OPTIONS).hash(&mut h);
+    let stem = dir.join(format!("hopper-{:016x}", h.finish()));
+    let (cubin, log) = (stem.with_extension("cubin"), stem.with_extension("log"));
+    if let (Ok(cubin), Ok(log)) = (std::fs::read(&cubin), std::fs::read_to_string(&log)) {
+        check_ptxas_log(spec, &log)?;
+        return Ok(Compiled { cubin, log });
+    }
+    let c = compile_spec(spec)?;
+    let _ = std::fs::create_dir_all(dir);
+    let _ = std::fs::write(&cubin, &c.cubin);
+    let _ = std::fs::write(&log, &c.log);
     Ok(c)
 }
 
