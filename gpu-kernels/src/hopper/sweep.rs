@@ -61,6 +61,36 @@ pub fn labelled() -> Vec<(&'static str, HopperSpec)> {
             "raster strip 4",
             SHIPPED.with_raster(Raster::Strip { tile: 4 }),
         ),
+        (
+            "cluster 2 (B multicast)",
+            HopperSpec {
+                cluster: 2,
+                ..SHIPPED
+            },
+        ),
+        (
+            "4-byte epilogue stores",
+            HopperSpec {
+                store16: false,
+                ..SHIPPED
+            },
+        ),
+        (
+            "cluster 2 + 4-byte stores",
+            HopperSpec {
+                cluster: 2,
+                store16: false,
+                ..SHIPPED
+            },
+        ),
+        (
+            "consumer regs 240 / producer 24",
+            HopperSpec {
+                consumer_regs: 240,
+                producer_regs: 24,
+                ..SHIPPED
+            },
+        ),
     ]
 }
 
