@@ -2,20 +2,16 @@
 //! and fill a CUBIN cache with every variant the tests and `hopper_bench` build:
 //! `cargo run -p gpu-kernels --example hopper_cubin -- OUT_DIR [CACHE_DIR]` (the device run sets
 //! `HOPPER_CUBIN_CACHE=CACHE_DIR`; NVRTC must be the device's version, 13.0).
-use gpu_kernels::hopper::{self, sweep, Half, HopperSpec, SHIPPED};
+use gpu_kernels::hopper::{self, sweep, Half, HopperSpec, BASE, SHIPPED};
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let dir = args.next().unwrap_or_else(|| ".".into());
     let cache = args.next();
-    let cluster = HopperSpec {
-        cluster: 2,
-        ..SHIPPED
-    };
     for (tag, spec) in [
         ("bf16", SHIPPED),
         ("f16", SHIPPED.with_ty(Half::F16)),
-        ("bf16_cluster2", cluster),
+        ("bf16_single_cta", BASE),
     ] {
         match hopper::compile_spec(&spec) {
             Ok(out) => {

@@ -205,11 +205,11 @@ impl OperandTile {
     /// The constraints, stated once.
     pub const fn validate(&self) -> Result<(), OperandError> {
         let eb = self.elem.bytes();
-        if self.mn == 0 || self.mn % CORE_ROWS != 0 || self.mn > TMA_MAX_BOX {
+        if self.mn == 0 || !self.mn.is_multiple_of(CORE_ROWS) || self.mn > TMA_MAX_BOX {
             return Err(OperandError::BadMn);
         }
         let step = K_STEP_BYTES / eb;
-        if self.k == 0 || self.k % step != 0 || self.k > TMA_MAX_BOX {
+        if self.k == 0 || !self.k.is_multiple_of(step) || self.k > TMA_MAX_BOX {
             return Err(OperandError::BadK);
         }
         if matches!(self.major, Major::MN) && eb != 2 {

@@ -15,7 +15,7 @@ pub mod peer;
 pub mod spec;
 pub mod sweep;
 
-pub use spec::{Half, HopperSpec, SHIPPED};
+pub use spec::{Half, HopperSpec, BASE, SHIPPED};
 
 use crate::runtime::error::DriverContext;
 use crate::runtime::tma::TensorMap;
@@ -126,7 +126,7 @@ pub fn check_dims(m: u32, n: u32, k: u32) -> Result<()> {
     if m == 0 || n == 0 || k == 0 {
         return Err(Error::Invalid(format!("empty GEMM {m}x{n}x{k}")));
     }
-    if k % 8 != 0 {
+    if !k.is_multiple_of(8) {
         return Err(Error::Invalid(format!(
             "K = {k} is not a multiple of 8: the rows of A and B (K 16-bit elements) must be 16-byte aligned \
              for TMA; pad K with zeros"

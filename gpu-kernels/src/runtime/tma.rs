@@ -56,7 +56,7 @@ impl TensorMap {
         }
         let p = tile.params();
         let pitch = k as u64 * tile.elem.bytes() as u64;
-        if pitch % 16 != 0 {
+        if !pitch.is_multiple_of(16) {
             return Err(Error::Invalid(format!(
                 "row pitch {pitch} B ({k} x {}) is not a multiple of 16: TMA needs 16-byte aligned rows",
                 tile.elem
