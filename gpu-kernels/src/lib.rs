@@ -8,7 +8,6 @@
 pub mod bench;
 pub mod elem;
 pub mod frame;
-mod header;
 pub mod hopper;
 pub mod runtime;
 pub mod transpose;

@@ -28,7 +28,8 @@ pub struct TileArgs {
     #[arg(long, default_value = "f16")]
     pub elem: String,
     /// An access pattern (repeatable): row16, ldmatrix.x4[.b|.trans], stmatrix.x4, col.ld, col.st, row.ld,
-    /// row.st, mma.acc, block16.t; `NAME@COLS` walks the memory viewed as rows of COLS elements.
+    /// row.st, mma.acc; `NAME@COLS` walks the memory viewed as rows of COLS elements. (Kernel-specific accesses,
+    /// e.g. the transpose's block stores, are their family's data: see `swz report`.)
     #[arg(long = "pattern", value_name = "NAME", required = true)]
     pub patterns: Vec<String>,
 }

@@ -27,7 +27,9 @@ fn layout_report_shows_every_shipped_spec_with_its_verdicts() {
     ] {
         assert!(text.contains(&format!("### {spec}")), "{spec} missing");
     }
-    assert!(text.contains("using TileSwz = swz::Swizzle<3, 2, 6>;"));
+    assert!(text.contains(
+        "header: using Smem = swz::Layout<64, 64, 4, false, swz::Swizzle<3, 2, 6>, 4, 0>;"
+    ));
     // The unpadded baseline conflicts (32-way), the swizzled tile does not.
     assert!(text
         .contains("smem-unpadded-t32 f32 smem write: 32 instructions, 1024 wavefronts (ideal 32"));

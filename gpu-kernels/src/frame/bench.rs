@@ -46,11 +46,20 @@ pub fn table<F: Family>(
             peer_rate,
         )],
     };
+    // Buffers (and their random inputs, 2^28 elements at 16384^2) are made once and shared by every spec that
+    // takes the same ones.
+    let mut cache: Option<(Vec<super::Buffer>, Vec<DeviceBufs>)> = None;
     for spec in specs {
         if let Some(p) = progress {
             p.step(&format!("{} {} {size}", family.spec_name(spec), elem));
         }
-        let stats = time_spec(gpu, family, spec, size, cfg)?;
+        let buffers = family.buffers(spec, size);
+        if cache.as_ref().is_none_or(|(b, _)| *b != buffers) {
+            drop(cache.take()); // free the old sets first
+            cache = Some((buffers.clone(), device_sets(gpu, &buffers, size, cfg)?));
+        }
+        let (_, sets) = cache.as_mut().expect("just filled");
+        let stats = time_on(gpu, family, spec, size, cfg, sets)?;
         table.rows.push(row(
             &family.spec_name(spec),
             &family.block_label(spec),
@@ -64,6 +73,21 @@ pub fn table<F: Family>(
     Ok(table)
 }
 
+/// Enough sets of `buffers` that together they exceed `l2_factor` x L2, inputs random (the same in every set).
+pub fn device_sets(
+    gpu: &Gpu,
+    buffers: &[super::Buffer],
+    size: Size,
+    cfg: &BenchConfig,
+) -> Result<Vec<DeviceBufs>> {
+    let set_bytes: usize = buffers.iter().map(|b| b.bytes()).sum();
+    let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
+    let inputs = random_inputs(buffers, size);
+    (0..sets)
+        .map(|_| DeviceBufs::new(gpu, buffers.to_vec(), &inputs))
+        .collect()
+}
+
 /// Time one variant: compile and load once, rotate buffer sets over > `l2_factor` x L2, median of the runs.
 pub fn time_spec<F: Family>(
     gpu: &Gpu,
@@ -72,17 +96,24 @@ pub fn time_spec<F: Family>(
     size: Size,
     cfg: &BenchConfig,
 ) -> Result<Stats> {
-    let buffers = family.buffers(spec, size);
-    let set_bytes: usize = buffers.iter().map(|b| b.bytes()).sum();
-    let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
-    let inputs = random_inputs(&buffers, size);
-    let mut dev = (0..sets)
-        .map(|_| DeviceBufs::new(gpu, buffers.clone(), &inputs))
-        .collect::<Result<Vec<_>>>()?;
+    let mut sets = device_sets(gpu, &family.buffers(spec, size), size, cfg)?;
+    time_on(gpu, family, spec, size, cfg, &mut sets)
+}
+
+/// [`time_spec`] on buffer sets made by [`device_sets`].
+pub fn time_on<F: Family>(
+    gpu: &Gpu,
+    family: &F,
+    spec: &F::Spec,
+    size: Size,
+    cfg: &BenchConfig,
+    sets: &mut [DeviceBufs],
+) -> Result<Stats> {
     let kernel = family.prepare(gpu, spec, &[])?;
     let l = family.launch(spec, size)?;
+    let n = sets.len();
     bench::time(gpu, cfg, |i| {
-        launch(gpu, &kernel, &l, &mut dev[i % sets].bufs)
+        launch(gpu, &kernel, &l, &mut sets[i % n].bufs)
     })
 }
 

@@ -358,6 +358,11 @@ pub trait Family: Sync + Send + 'static {
     fn verify_sizes(&self) -> Vec<Size>;
     /// Default sizes of the benchmark tables (inputs larger than L2).
     fn bench_sizes(&self) -> Vec<Size>;
+    /// The problem of side `n` (what `swz bench --sizes N` means): `n x n` unless the family says otherwise
+    /// (a GEMM: `n x n x n`).
+    fn size_of(&self, n: u32) -> Size {
+        Size::mn(n, n)
+    }
     /// Options for the profiler's "shared memory only" build (`-DSMEM_ONLY=1`): the same smem instructions
     /// with no global traffic; empty when the family has none.
     fn smem_only_options(&self, _spec: &Self::Spec) -> Vec<String> {
@@ -418,6 +423,28 @@ pub trait Family: Sync + Send + 'static {
 ///     }
 /// }
 /// const SPECS: [S; 1] = [S { name: "padded", pad: 4 }];
+/// gpu_kernels::assert_specs_conflict_free!(SPECS);
+/// ```
+///
+/// An unpadded column read conflicts 32-way, so the same spec without padding fails the build:
+///
+/// ```compile_fail
+/// # use gpu_kernels::frame::{Accesses, SpecAccess};
+/// # use swizzle_core::{bank::Op, Elem, Smem, WarpAccess};
+/// # struct S { name: &'static str, pad: u32 }
+/// # impl S {
+/// #     const fn name(&self) -> &'static str { self.name }
+/// #     const fn accesses(&self) -> Accesses {
+/// #         let smem = Smem::row_major(32, 32, Elem::F32).with_padding(self.pad);
+/// #         Accesses::new().with(SpecAccess {
+/// #             label: "col.ld",
+/// #             smem,
+/// #             access: WarpAccess::new("col.ld", Op::LDS32).lane(32, 1, 0).instr(32, 0, 1),
+/// #             conflict_free: true,
+/// #         })
+/// #     }
+/// # }
+/// const SPECS: [S; 2] = [S { name: "padded", pad: 4 }, S { name: "unpadded", pad: 0 }];
 /// gpu_kernels::assert_specs_conflict_free!(SPECS);
 /// ```
 #[macro_export]

@@ -55,16 +55,19 @@ pub trait DynFamily: Sync {
     fn verify_one(&self, gpu: &Gpu, index: usize, size: Size) -> Result<()>;
     /// The verification sizes.
     fn verify_sizes(&self) -> Vec<Size>;
-    /// Benchmark tables at `sizes` (the family's defaults when empty) of the specs whose name `keep` accepts.
+    /// Benchmark tables at `sizes` (the family's defaults when empty) of the specs `keep` accepts (by name and
+    /// element type).
     fn bench(
         &self,
         gpu: &Gpu,
         sizes: &[Size],
-        keep: &dyn Fn(&str) -> bool,
+        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
         cfg: &BenchConfig,
     ) -> Result<Vec<Table>>;
     /// Default benchmark sizes.
     fn bench_sizes(&self) -> Vec<Size>;
+    /// The problem of side `n` (`swz bench --sizes N`).
+    fn size_of(&self, n: u32) -> Size;
     /// Launch spec `index` once at `size` without checking (profiling): the shipped build, or the family's
     /// shared-memory-only build; `smem_bytes` overrides the dynamic shared memory (to get one block per SM).
     fn launch_once(
@@ -127,14 +130,24 @@ impl<F: Family> DynFamily for F {
         &self,
         gpu: &Gpu,
         sizes: &[Size],
-        keep: &dyn Fn(&str) -> bool,
+        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
         cfg: &BenchConfig,
     ) -> Result<Vec<Table>> {
-        sweep(gpu, self, sizes, &|s| keep(&self.spec_name(s)), cfg)
+        sweep(
+            gpu,
+            self,
+            sizes,
+            &|s| keep(&self.spec_name(s), self.elem(s)),
+            cfg,
+        )
     }
 
     fn bench_sizes(&self) -> Vec<Size> {
         Family::bench_sizes(self)
+    }
+
+    fn size_of(&self, n: u32) -> Size {
+        Family::size_of(self, n)
     }
 
     fn launch_once(

@@ -1,22 +1,17 @@
-//! The shared-memory transposes as specs, and a description of their smem accesses lane by lane.
+//! The shared-memory transposes as specs, and their smem accesses as data.
 //!
 //! A [`SmemSpec`] is everything that distinguishes one tiled transpose from another: element type, tile, vector
-//! width, block shape, row padding and the XOR swizzle. The CUDA kernel (`transposeSmem` in `transpose.cu`)
-//! receives the numbers as `-D` options and the swizzle through the generated header; the same spec here yields
-//! the byte address each lane of each warp touches in shared memory ([`SmemSpec::lanes`]), which the bank model
-//! turns into predicted wavefronts, checked at compile time and compared with the profiler's counters.
-//!
-//! Index math, mirrored from `transposeSmem` (change both together):
-//! ```text
-//!   thread t of the block: tx = t % (TILE/VEC), ty = t / (TILE/VEC)
-//!   write (step 3), instruction n = jj*VEC + i:  smem (row, col) = (VEC*tx + i, VEC*(ty + jj*BLOCK_Y))
-//!   read  (step 4), instruction m:               smem (row, col) = (ty + m*BLOCK_Y, VEC*tx)
-//!   element offset = swizzle.apply(row * (TILE + PAD) + col); byte address = offset * sizeof(ELEM)
-//! ```
+//! width, block shape, row padding, the XOR swizzle and the block order. The CUDA kernel (`transposeSmem` in
+//! `transpose.cu`) reads all of it from the `struct swz::Spec` the header renders from the spec
+//! ([`SmemSpec::cuda_spec`]): the layout [`SmemSpec::smem`] as `Spec::Smem` (every smem coordinate goes through
+//! its `offset(row, col)`), the order as `Spec::Order`. The same spec yields the kernel's warp accesses as data
+//! ([`SmemSpec::warp_access`], thread-value layouts of the kernel's index math), which the bank model turns into
+//! predicted wavefronts, checked at compile time for every shipped spec and compared with the profiler's
+//! counters. The tests compare them, instruction by instruction, with a transcription of the kernel's thread
+//! math.
 
 use crate::frame::{Accesses, SpecAccess};
-use swizzle_core::bank::{self, Op, Width};
-use swizzle_core::pattern::{self, TileReport};
+use swizzle_core::bank::{Op, Width};
 use swizzle_core::pattern::{Smem, WarpAccess};
 use swizzle_core::raster::Raster;
 use swizzle_core::{swizzle, Elem, Swizzle};
@@ -128,37 +123,6 @@ impl SmemSpec {
         }
     }
 
-    /// Element offset of smem (row, col): `swizzle.apply(row * (tile + pad) + col)`.
-    pub const fn offset(&self, row: u32, col: u32) -> u32 {
-        self.swizzle.apply(row * (self.tile + self.pad) + col)
-    }
-
-    /// Byte address that `lane` of `warp` touches in instruction `instr` of `access`.
-    pub const fn lane_byte_addr(&self, access: Access, warp: u32, instr: u32, lane: u32) -> u32 {
-        let t = warp * 32 + lane;
-        let (bx, _) = self.block();
-        let (tx, ty) = (t % bx, t / bx);
-        let (row, col) = match access {
-            Access::Write => {
-                let (jj, i) = (instr / self.vec, instr % self.vec);
-                (self.vec * tx + i, self.vec * (ty + jj * self.block_y))
-            }
-            Access::Read => (ty + instr * self.block_y, self.vec * tx),
-        };
-        self.offset(row, col) * self.elem.bytes()
-    }
-
-    /// The 32 lane byte addresses of one warp instruction.
-    pub const fn lanes(&self, access: Access, warp: u32, instr: u32) -> [u32; 32] {
-        let mut a = [0u32; 32];
-        let mut l = 0;
-        while l < 32 {
-            a[l as usize] = self.lane_byte_addr(access, warp, instr, l);
-            l += 1;
-        }
-        a
-    }
-
     /// The warp instruction of `access`: `sts`/`lds` of [`SmemSpec::access_bytes`] per lane.
     pub const fn op(&self, access: Access) -> Op {
         let w = match Width::from_bytes(self.access_bytes()) {
@@ -169,60 +133,6 @@ impl SmemSpec {
             Access::Write => Op::Sts(w),
             Access::Read => Op::Lds(w),
         }
-    }
-
-    /// The bank model's verdict on every instruction of `access` that one block issues (all full tiles issue the
-    /// same ones): total wavefronts, total ideal wavefronts, instruction count, and the worst instruction.
-    pub const fn cost(&self, access: Access) -> Cost {
-        let mut c = Cost {
-            wavefronts: 0,
-            ideal: 0,
-            instructions: 0,
-            worst: 0,
-            worst_at: (0, 0),
-        };
-        let mut w = 0;
-        while w < self.warps() {
-            let mut n = 0;
-            while n < self.instructions(access) {
-                let r = bank::report(self.op(access), &self.lanes(access, w, n));
-                c.wavefronts += r.wavefronts;
-                c.ideal += r.ideal;
-                c.instructions += 1;
-                if r.wavefronts > c.worst {
-                    c.worst = r.wavefronts;
-                    c.worst_at = (w, n);
-                }
-                n += 1;
-            }
-            w += 1;
-        }
-        c
-    }
-
-    /// No instruction of `access` costs more than its ideal.
-    pub const fn is_conflict_free(&self, access: Access) -> bool {
-        let c = self.cost(access);
-        c.wavefronts == c.ideal
-    }
-
-    /// Every warp instruction of `access` one block issues, for swizzle-core's reports.
-    pub fn warp_instructions(&self, access: Access) -> Vec<pattern::Access> {
-        (0..self.warps())
-            .flat_map(|w| (0..self.instructions(access)).map(move |n| (w, n)))
-            .map(|(w, n)| pattern::Access {
-                op: self.op(access),
-                addrs: self.lanes(access, w, n),
-            })
-            .collect()
-    }
-
-    /// swizzle-core's tile report of `access` (totals, and the worst instruction's bank map when it conflicts).
-    pub fn tile_report(&self, access: Access) -> TileReport {
-        TileReport::new(
-            format!("{} {} smem {}", self.name, self.elem, access.name()),
-            &self.warp_instructions(access),
-        )
     }
 
     /// The tile in shared memory as swizzle-core's layout value: `tile x tile` row-major, padded by `pad`
@@ -293,15 +203,25 @@ impl SmemSpec {
             && self.swizzle.period() <= (self.tile * self.tile) as u64
     }
 
-    /// The `-D` options that select this spec in `transpose.cu` (ELEM is added by the caller).
+    /// The spec as the C++ struct `swz::Spec` the kernel reads every number from: `T`, `TILE`, `VEC`,
+    /// `BLOCK_Y`, `STREAM`, the layout `Smem` (with `offset(row, col)`) and the block order `Order`.
+    pub fn cuda_spec(&self) -> swizzle_core::cuda::Spec {
+        swizzle_core::cuda::Spec::new("Spec")
+            .doc(self.to_string())
+            .bits_of("T", self.elem)
+            .int("TILE", self.tile.into())
+            .int("VEC", self.vec.into())
+            .int("BLOCK_Y", self.block_y.into())
+            .flag("STREAM", self.streaming)
+            .layout("Smem", self.smem())
+            .order("Order", self.raster)
+    }
+
+    /// The NVRTC switches (no numbers of the spec: those are in [`SmemSpec::cuda_spec`]): `-DSMEM_KERNEL=1`
+    /// compiles `transposeSmem`, and `-DMIN_BLOCKS=N` when the spec asks for an occupancy target (an explicit
+    /// minimum of 1 would change the register budget, so it is left out then).
     pub fn options(&self) -> Vec<String> {
-        let mut o = vec![
-            format!("-DTILE={}", self.tile),
-            format!("-DVEC={}", self.vec),
-            format!("-DBLOCK_Y={}", self.block_y),
-            format!("-DPAD={}", self.pad),
-            format!("-DSTREAM={}", u32::from(self.streaming)),
-        ];
+        let mut o = vec!["-DSMEM_KERNEL=1".to_string()];
         if self.min_blocks > 1 {
             o.push(format!("-DMIN_BLOCKS={}", self.min_blocks));
         }
@@ -371,29 +291,6 @@ impl std::fmt::Display for SmemSpec {
             write!(f, ", >= {} blocks/SM", self.min_blocks)?;
         }
         Ok(())
-    }
-}
-
-/// The bank model's totals for one access kind of one block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Cost {
-    pub wavefronts: u32,
-    pub ideal: u32,
-    pub instructions: u32,
-    /// The most wavefronts any one instruction costs, and its (warp, instruction).
-    pub worst: u32,
-    pub worst_at: (u32, u32),
-}
-
-impl Cost {
-    /// Wavefronts per instruction: what Nsight Compute's `wavefronts / inst_executed` measures.
-    pub fn per_instruction(&self) -> f64 {
-        self.wavefronts as f64 / self.instructions.max(1) as f64
-    }
-
-    /// `wavefronts - ideal`: Nsight Compute's bank-conflict count for one block.
-    pub const fn conflicts(&self) -> u32 {
-        self.wavefronts - self.ideal
     }
 }
 
@@ -600,6 +497,26 @@ crate::assert_specs_conflict_free!(SPECS);
 mod tests {
     use super::*;
 
+    /// The kernel's index math, transcribed thread by thread from `transposeSmem` (independently of
+    /// [`SmemSpec::warp_access`], which the tests compare with it): the byte address `lane` of `warp` touches in
+    /// per-warp instruction `instr`, with the smem element at `swizzle(row * (tile + pad) + col)` as the spec's
+    /// layout places it (swizzle, then padding; the shipped specs have one or the other).
+    fn kernel_lanes(s: &SmemSpec, access: Access, warp: u32, instr: u32) -> [u32; 32] {
+        core::array::from_fn(|lane| {
+            let t = warp * 32 + lane as u32;
+            let (bx, _) = s.block();
+            let (tx, ty) = (t % bx, t / bx);
+            let (row, col) = match access {
+                Access::Write => {
+                    let (jj, i) = (instr / s.vec, instr % s.vec);
+                    (s.vec * tx + i, s.vec * (ty + jj * s.block_y))
+                }
+                Access::Read => (ty + instr * s.block_y, s.vec * tx),
+            };
+            s.swizzle.apply(row * (s.tile + s.pad) + col) * s.elem.bytes()
+        })
+    }
+
     /// Every element of the tile is written exactly once and read exactly once, at in-range offsets.
     #[test]
     fn accesses_cover_the_tile_once() {
@@ -610,7 +527,7 @@ mod tests {
                 let mut seen = vec![0u32; cells];
                 for w in 0..s.warps() {
                     for n in 0..s.instructions(access) {
-                        for a in s.lanes(access, w, n) {
+                        for a in kernel_lanes(&s, access, w, n) {
                             assert_eq!(a % s.access_bytes(), 0, "{s}: unaligned {access:?} at {a}");
                             for e in 0..s.vec {
                                 seen[(a / eb + e) as usize] += 1;
@@ -652,17 +569,11 @@ mod tests {
                     for n in 0..per_warp {
                         assert_eq!(
                             w_acc.addrs(&smem, n + per_warp * w),
-                            s.lanes(access, w, n),
+                            kernel_lanes(&s, access, w, n),
                             "{s} {access:?} warp {w} instruction {n}"
                         );
                     }
                 }
-                let (a, b) = (s.tile_report(access), w_acc.report(&smem));
-                assert_eq!(
-                    (a.instructions, a.wavefronts, a.ideal),
-                    (b.instructions, b.wavefronts, b.ideal),
-                    "{s} {access:?}"
-                );
             }
         }
     }
@@ -715,10 +626,15 @@ mod tests {
     #[test]
     fn unpadded_baselines_conflict_and_the_fixes_do_not() {
         for s in SPECS {
-            let (w, r) = (s.cost(Access::Write), s.cost(Access::Read));
+            let smem = s.smem();
+            let w = s.warp_access(Access::Write).report(&smem);
+            let r = s.warp_access(Access::Read).report(&smem);
             assert_eq!(r.conflicts(), 0, "{s}: read");
             match s.layout() {
-                Layout::Unpadded => assert!(w.worst >= 8 * w.ideal / w.instructions, "{s}: {w:?}"),
+                Layout::Unpadded => {
+                    let worst = w.worst.as_ref().map_or(0, |(_, rep)| rep.wavefronts as u64);
+                    assert!(worst >= 8 * w.ideal / w.instructions as u64, "{s}: {w}")
+                }
                 _ => assert_eq!(w.conflicts(), 0, "{s}: write"),
             }
         }
@@ -731,7 +647,7 @@ mod tests {
         for s in SPECS.iter().filter(|s| s.layout() == Layout::Swizzled) {
             for row in 0..s.tile {
                 for col in 0..s.tile {
-                    assert_eq!(s.offset(row, col) / s.tile, row, "{s}");
+                    assert_eq!(s.smem().offset(row, col) / s.tile, row, "{s}");
                 }
             }
             assert!(1 << s.swizzle.base >= s.vec, "{s}: swizzle splits a vector");

@@ -306,6 +306,90 @@ impl fmt::Display for Smem {
     }
 }
 
+impl core::str::FromStr for Smem {
+    type Err = String;
+
+    /// `ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col]`, the spelling of `swz emit-header --layout`:
+    ///
+    /// - `SWIZZLE`: `none`, `B,M,S`, two layers `B,M,S+B,M,S` (on element offsets of `ELEM` unless `unit=`
+    ///   says otherwise), or a byte mode `SW32`/`SW64`/`SW128` (on byte addresses: the layout carries the unit);
+    /// - `pad=BYTES`: bytes of padding after each line; `unit=bytes|ELEM`: what the swizzle counts;
+    ///   `col`: column-major.
+    ///
+    /// ```
+    /// use swizzle_core::{Elem, Smem, Swizzle};
+    /// let a: Smem = "64x64:f16:3,3,3".parse().unwrap();
+    /// assert_eq!(a, Smem::row_major(64, 64, Elem::F16).with_swizzle(Swizzle::new(3, 3, 3)));
+    /// let b: Smem = "64x64:f16:SW128".parse().unwrap();
+    /// assert_eq!(b.byte_addr(1, 0), a.byte_addr(1, 0));
+    /// assert!("8x8:f16:3,3,3".parse::<Smem>().is_err()); // the swizzle's period does not fit the tile
+    /// ```
+    fn from_str(text: &str) -> Result<Smem, String> {
+        let mut parts = text.trim().split(':');
+        let dims = parts.next().unwrap_or_default();
+        let (rows, cols) = dims
+            .split_once(['x', 'X'])
+            .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
+            .ok_or_else(|| {
+                format!(
+                    "expected ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col], got {text:?}"
+                )
+            })?;
+        let elem_name = parts
+            .next()
+            .ok_or_else(|| format!("{text:?}: missing :ELEM (f16, bf16, f32, ...)"))?;
+        let elem = Elem::parse(elem_name.trim())
+            .ok_or_else(|| format!("{text:?}: unknown element type {elem_name:?}"))?;
+        let sw_text = parts
+            .next()
+            .ok_or_else(|| {
+                format!("{text:?}: missing :SWIZZLE (none, B,M,S, B,M,S+B,M,S or SW128)")
+            })?
+            .trim();
+        let (mut order, mut pad, mut unit) = (Order::RowMajor, 0u32, None);
+        for opt in parts {
+            match opt.trim().split_once('=') {
+                Some(("pad", p)) => {
+                    pad = p
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("{text:?}: pad={p:?} is not a byte count"))?
+                }
+                Some(("unit", u)) => {
+                    unit = Some(
+                        Unit::from_name(u.trim())
+                            .ok_or_else(|| format!("{text:?}: unknown unit {u:?}"))?,
+                    )
+                }
+                None if opt.trim() == "col" => order = Order::ColMajor,
+                _ => {
+                    return Err(format!(
+                        "{text:?}: unknown option {opt:?} (pad=BYTES, unit=UNIT, col)"
+                    ))
+                }
+            }
+        }
+        let tile = Tile::new(rows, cols, elem, order).map_err(|e| format!("{text:?}: {e}"))?;
+        let (swizzle, default_unit) = match crate::units::ByteMode::from_name(sw_text) {
+            Some(mode) => (SwizzleFn::Single(mode.swizzle()), Unit::Bytes),
+            None if sw_text.eq_ignore_ascii_case("none") => {
+                (SwizzleFn::Single(Swizzle::IDENTITY), Unit::Elems(elem))
+            }
+            None => (
+                sw_text
+                    .parse::<SwizzleFn>()
+                    .map_err(|e| format!("{text:?}: {e}"))?,
+                Unit::Elems(elem),
+            ),
+        };
+        let smem = Smem::plain(tile)
+            .with_swizzle_fn_in(swizzle, unit.unwrap_or(default_unit))
+            .with_padding(pad);
+        smem.validate().map_err(|e| format!("{text:?}: {e}"))?;
+        Ok(smem)
+    }
+}
+
 /// Any `(row, col) -> byte address` placement of a tile, for layouts that are not a [`Layout`].
 pub trait SmemLayout {
     fn tile(&self) -> Tile;
