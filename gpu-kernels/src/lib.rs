@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod elem;
 pub mod frame;
+pub mod hopper;
 pub mod matmul_l2;
 pub mod runtime;
 pub mod seed002;

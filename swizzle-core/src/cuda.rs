@@ -45,6 +45,7 @@ pub use spec::{layout_type, swizzle_type, Spec, CUDA_LAYOUT};
 use crate::pattern::Smem;
 use crate::raster::{self, Raster, RasterError};
 use crate::swizzle::cuda_swizzle_template;
+use crate::wgmma::OperandTile;
 use crate::Swizzle;
 use core::fmt;
 
@@ -138,6 +139,17 @@ impl Header {
             .map_err(|e| HeaderError::Raster(name.to_string(), e))?;
         self.rasters.push((name.to_string(), r));
         Ok(self)
+    }
+
+    /// Add a Hopper operand tile's struct `NAME` (TMA box and swizzle, wgmma descriptor, alignment; see
+    /// [`OperandTile::cuda_struct`]). Panics on a bad name or an invalid tile (programmer errors).
+    pub fn wgmma_operand(mut self, name: &str, tile: OperandTile) -> Header {
+        self.check_name(name)
+            .unwrap_or_else(|e| panic!("Header::wgmma_operand: {e}"));
+        tile.validate()
+            .unwrap_or_else(|e| panic!("Header::wgmma_operand {name}: {e}"));
+        self.specs.push((name.to_string(), tile.cuda_struct(name)));
+        self
     }
 
     /// Add `using NAME = swz::Layout<...>;` for a shared-memory layout. Panics on a bad name.

@@ -24,6 +24,8 @@ pub mod bank;
 pub mod pattern;
 pub mod synth;
 pub mod verify;
+// Hopper: TMA tensor maps and wgmma descriptors derived from one operand-tile spec.
+pub mod wgmma;
 // The generated CUDA / C++ header.
 pub mod cuda;
 

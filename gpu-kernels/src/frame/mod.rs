@@ -145,6 +145,14 @@ pub enum Arg {
     I32(i32),
     U64(u64),
     F32(f32),
+    /// A TMA tensor map (passed by value) of buffer `buf` read as a row-major `rows x k` K-major operand in
+    /// `tile`-sized boxes; encoded at launch from the buffer's device address (`runtime::tma`).
+    TensorMap {
+        buf: usize,
+        rows: u32,
+        k: u32,
+        tile: swizzle_core::wgmma::OperandTile,
+    },
 }
 
 /// One launch: the configuration and the arguments.
@@ -310,6 +318,14 @@ pub trait Family: Sync + Send + 'static {
     fn block_label(&self, spec: &Self::Spec) -> String;
     /// The generated header for this variant: swizzle-core's header with the variant's `struct Spec`.
     fn header(&self, spec: &Self::Spec) -> swizzle_core::cuda::Header;
+    /// The NVRTC target when it is not the device's own `sm_XY` (`sm_90a` for wgmma / setmaxnreg).
+    fn arch(&self, _spec: &Self::Spec) -> Option<&'static str> {
+        None
+    }
+    /// Generated headers besides `swz.cuh` (e.g. a wrapper generated for the spec's instruction shape).
+    fn extra_headers(&self, _spec: &Self::Spec) -> Vec<crate::runtime::Header> {
+        Vec::new()
+    }
     /// Extra NVRTC options (`-D` switches that are not numbers of the spec: profiling builds, ...).
     fn options(&self, _spec: &Self::Spec) -> Vec<String> {
         Vec::new()
@@ -365,11 +381,13 @@ pub trait Family: Sync + Send + 'static {
             name: swizzle_core::cuda::HEADER_NAME.into(),
             text: self.header(spec).render(),
         };
+        let mut headers = vec![header];
+        headers.extend(self.extra_headers(spec));
         (
             Source {
                 name: name.into(),
                 text: text.into(),
-                headers: vec![header],
+                headers,
             },
             self.options(spec),
         )
@@ -379,7 +397,10 @@ pub trait Family: Sync + Send + 'static {
     fn prepare(&self, gpu: &Gpu, spec: &Self::Spec, extra: &[String]) -> Result<Kernel> {
         let (src, mut options) = self.compile_unit(spec);
         options.extend(extra.iter().cloned());
-        let kernel = gpu.kernel(&src, &options, self.entry(spec))?;
+        let kernel = match self.arch(spec) {
+            Some(arch) => gpu.kernel_for_arch(&src, &options, self.entry(spec), arch)?,
+            None => gpu.kernel(&src, &options, self.entry(spec))?,
+        };
         gpu.allow_dynamic_smem(&kernel, self.smem_bytes(spec))?;
         Ok(kernel)
     }

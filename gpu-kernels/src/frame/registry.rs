@@ -17,6 +17,7 @@ pub static FAMILIES: &[&dyn DynFamily] = &[
     &crate::seed002::SEED002,
     &crate::stencil::family::STENCIL,
     &crate::matmul_l2::family::MATMUL_L2,
+    &crate::hopper::family::HOPPER,
 ];
 
 /// The family called `name`.

@@ -2,8 +2,9 @@
 //! outputs poisoned with 0xFF bytes, one launch, every output element compared with the family's host reference.
 
 use super::{Arg, Buffer, Family, HostBuf, Launch, Role, Size};
+use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Kernel, Result};
-use cudarc::driver::{CudaSlice, PushKernelArg};
+use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
 
 /// Device buffers of one problem, in [`Family::buffers`] order.
 pub struct DeviceBufs {
@@ -88,7 +89,22 @@ pub fn launch(gpu: &Gpu, kernel: &Kernel, l: &Launch, bufs: &mut [CudaSlice<u8>]
         }
     }
     // Each buffer is pushed by reference; several arguments may name the same buffer (read-only views).
+    // Tensor maps hold the buffers' device addresses; encode them before the launch borrows the buffers.
+    let mut maps = Vec::new();
+    for a in &l.args {
+        if let Arg::TensorMap { buf, rows, k, tile } = *a {
+            let d = bufs.get(buf).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "{}: tensor map of missing buffer {buf}",
+                    kernel.name
+                ))
+            })?;
+            let (ptr, _guard) = d.device_ptr(gpu.stream());
+            maps.push(TensorMap::k_major(ptr, d.len(), &tile, rows, k)?);
+        }
+    }
     let ptrs: Vec<&CudaSlice<u8>> = bufs.iter().collect();
+    let mut next_map = maps.iter();
     gpu.launch(kernel, l.config, |b| {
         for a in &l.args {
             match a {
@@ -106,6 +122,9 @@ pub fn launch(gpu: &Gpu, kernel: &Kernel, l: &Launch, bufs: &mut [CudaSlice<u8>]
                 }
                 Arg::F32(v) => {
                     b.arg(v);
+                }
+                Arg::TensorMap { .. } => {
+                    b.arg(next_map.next().expect("one map per TensorMap argument"));
                 }
             }
         }

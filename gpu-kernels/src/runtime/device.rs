@@ -146,8 +146,18 @@ impl Gpu {
     /// Compile (for this device's architecture) and load `src` with `options`, or return the module compiled
     /// earlier for the same (source, headers, options).
     pub fn module(&self, src: &Source, options: &[String]) -> Result<Arc<CudaModule>> {
+        self.module_for_arch(src, options, &self.props.arch())
+    }
+
+    /// [`Gpu::module`] for an explicit NVRTC target (`sm_90a` for wgmma / setmaxnreg).
+    pub fn module_for_arch(
+        &self,
+        src: &Source,
+        options: &[String],
+        arch: &str,
+    ) -> Result<Arc<CudaModule>> {
         let mut h = DefaultHasher::new();
-        (src, options).hash(&mut h);
+        (src, options, arch).hash(&mut h);
         let key = h.finish();
         if let Some(m) = self
             .modules
@@ -157,7 +167,7 @@ impl Gpu {
         {
             return Ok(m.clone());
         }
-        let compiled = nvrtc::compile(src, &self.props.arch(), options)?;
+        let compiled = nvrtc::compile(src, arch, options)?;
         let module = self
             .ctx
             .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
@@ -171,7 +181,18 @@ impl Gpu {
 
     /// Load kernel `name` from the (cached) module of `src` + `options`.
     pub fn kernel(&self, src: &Source, options: &[String], name: &str) -> Result<Kernel> {
-        let module = self.module(src, options)?;
+        self.kernel_for_arch(src, options, name, &self.props.arch())
+    }
+
+    /// [`Gpu::kernel`] for an explicit NVRTC target.
+    pub fn kernel_for_arch(
+        &self,
+        src: &Source,
+        options: &[String],
+        name: &str,
+        arch: &str,
+    ) -> Result<Kernel> {
+        let module = self.module_for_arch(src, options, arch)?;
         let func = module
             .load_function(name)
             .ctx(&format!("cuModuleGetFunction({name})"))?;
@@ -199,6 +220,14 @@ impl Gpu {
                 .ctx("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
         }
         Ok(())
+    }
+
+    /// Load a CUBIN compiled elsewhere (e.g. for `sm_90a`, which [`Gpu::module`]'s `sm_XY` does not name).
+    /// Not cached: the caller keeps the module.
+    pub fn load_cubin(&self, name: &str, cubin: Vec<u8>) -> Result<Arc<CudaModule>> {
+        self.ctx
+            .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
+            .ctx(&format!("cuModuleLoadData({name})"))
     }
 
     /// Number of modules compiled so far (the cache's size).

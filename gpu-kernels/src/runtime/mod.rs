@@ -5,6 +5,7 @@
 pub mod device;
 pub mod error;
 pub mod nvrtc;
+pub mod tma;
 
 pub use device::{gpu_available, DeviceProps, Gpu, Kernel};
 pub use error::{Error, Result};

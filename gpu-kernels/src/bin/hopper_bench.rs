@@ -1,0 +1,352 @@
+//! Benchmark of the Hopper GEMM against cuBLAS, measured in the same run on the same buffers:
+//! `hopper_bench OUT_DIR` writes `hopper_bench.md`, `hopper_bench.json`, the shipped bf16 CUBIN and its ptxas log.
+//!
+//! 1. Headline: each shipping candidate (`hopper::sweep::candidates`), bf16 and fp16, at 4096^3 and 8192^3;
+//!    cuBLAS and ours alternate in three rounds (each round: 5 warm-up + 20 timed runs, CUDA events per run,
+//!    median), the middle round reported, all three printed. Before timing, the output at that size is
+//!    compared element-wise with cuBLAS's. `HOPPER_SKIP_CLUSTER=1` leaves out cluster variants.
+//! 2. Sweep at 8192^3 bf16: each variant differs from the shipped spec in one thing (`hopper::sweep`); each is
+//!    checked against cuBLAS's output first.
+//! 3. Short K, 16384 x 16384 x 1024 bf16 (8192 tiles of 16 k-blocks): the raster's L2 reuse, and the
+//!    epilogue / cluster variants, whose per-tile costs show most here.
+//!
+//! Inputs are random (never zeros). At 4096^3 one input set (2 x 32 MiB) is not larger than the 50 MiB L2;
+//! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
+
+use gpu_kernels::bench::{self, BenchConfig, Stats};
+use gpu_kernels::hopper::{
+    check, peer::Cublas, sweep, Half, HopperGemm, HopperSpec, BASE, SHIPPED,
+};
+use gpu_kernels::{Gpu, Result};
+use std::fmt::Write as _;
+use swizzle_core::raster::Raster;
+
+#[derive(serde::Serialize)]
+struct Row {
+    what: String,
+    spec: String,
+    size: (u32, u32, u32),
+    ours: Stats,
+    cublas: Stats,
+    ours_tflops: f64,
+    cublas_tflops: f64,
+    ratio: f64,
+    rel_err_vs_cublas: f64,
+}
+
+struct Problem {
+    size: (u32, u32, u32),
+    ty: Half,
+    a: cudarc::driver::CudaSlice<u16>,
+    b: cudarc::driver::CudaSlice<u16>,
+    c: cudarc::driver::CudaSlice<u16>,
+    want: Vec<u16>,
+}
+
+fn tflops((m, n, k): (u32, u32, u32), ms: f64) -> f64 {
+    2.0 * m as f64 * n as f64 * k as f64 / (ms * 1e-3) / 1e12
+}
+
+impl Problem {
+    /// Random inputs and cuBLAS's result (the reference for this size).
+    fn new(
+        gpu: &Gpu,
+        blas: &Cublas,
+        ty: Half,
+        size: (u32, u32, u32),
+        seed: u64,
+    ) -> Result<Problem> {
+        let (m, n, k) = size;
+        let a = gpu.upload(&check::random(ty, m as usize * k as usize, seed))?;
+        let b = gpu.upload(&check::random(ty, n as usize * k as usize, seed + 1))?;
+        let mut c = gpu.zeros::<u16>(m as usize * n as usize)?;
+        gpu.fill_bytes(&mut c, 0xFF)?;
+        blas.gemm(gpu, ty, &a, &b, &mut c, size)?;
+        gpu.sync()?;
+        let want = gpu.download(&c)?;
+        Ok(Problem {
+            size,
+            ty,
+            a,
+            b,
+            c,
+            want,
+        })
+    }
+
+    /// Poison, run ours once, compare element-wise with cuBLAS; the relative Frobenius difference.
+    fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64> {
+        gpu.fill_bytes(&mut self.c, 0xFF)?;
+        g.launch(gpu, &self.a, &self.b, &mut self.c, self.size)?;
+        gpu.sync()?;
+        let got = gpu.download(&self.c)?;
+        let k = self.size.2;
+        let (mut num, mut den, mut bad) = (0.0f64, 0.0f64, 0usize);
+        for (&x, &y) in got.iter().zip(&self.want) {
+            let (x, y) = (
+                check::to_f32(self.ty, x) as f64,
+                check::to_f32(self.ty, y) as f64,
+            );
+            let e = (x - y).abs();
+            if !x.is_finite() || e > 2.0 * check::tolerance(self.ty, y, k) {
+                bad += 1;
+            }
+            num += e * e;
+            den += y * y;
+        }
+        if bad > 0 {
+            return Err(gpu_kernels::Error::Mismatch(format!(
+                "{} {:?}: {bad} elements differ from cuBLAS",
+                g.spec, self.size
+            )));
+        }
+        Ok((num / den).sqrt())
+    }
+
+    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Stats> {
+        let (a, b, size) = (&self.a, &self.b, self.size);
+        let c = &mut self.c;
+        bench::time(gpu, cfg, |_| g.launch(gpu, a, b, c, size))
+    }
+
+    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats> {
+        let (a, b, size, ty) = (&self.a, &self.b, self.size, self.ty);
+        let c = &mut self.c;
+        bench::time(gpu, cfg, |_| blas.gemm(gpu, ty, a, b, c, size))
+    }
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("hopper_bench: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<()> {
+    let out = std::env::args().nth(1).unwrap_or_else(|| ".".into());
+    let gpu = Gpu::open(0)?;
+    let blas = Cublas::new(&gpu)?;
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "device: {}\ndate: {}\n",
+        gpu.props(),
+        bench::today_utc()
+    );
+    eprintln!("{}", gpu.props());
+    let mut rows: Vec<Row> = Vec::new();
+    let headline = BenchConfig {
+        warmup: 5,
+        iters: 20,
+        l2_factor: 1,
+    };
+    let quick = BenchConfig {
+        warmup: 3,
+        iters: 10,
+        l2_factor: 1,
+    };
+
+    // 1. Headline: every candidate, bf16 and fp16, 4096^3 and 8192^3, alternating with cuBLAS.
+    let skip_cluster = std::env::var_os("HOPPER_SKIP_CLUSTER").is_some();
+    let usable = |spec: &HopperSpec| !(skip_cluster && spec.cluster > 1);
+    let _ = writeln!(md, "## Candidates vs cuBLAS TN (3 alternating rounds x 20 runs; median of each round, the middle round-median reported)\n");
+    let _ = writeln!(md, "| candidate | type | size | ours TFLOP/s (rounds) | cuBLAS TFLOP/s (rounds) | ours / cuBLAS | rel. diff vs cuBLAS |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    let mut compiled: Vec<HopperGemm> = Vec::new();
+    for ty in [Half::Bf16, Half::F16] {
+        for s in [4096u32, 8192] {
+            let mut p = Problem::new(&gpu, &blas, ty, (s, s, s), 100 + s as u64)?;
+            for (label, cand) in sweep::candidates() {
+                let spec = cand.with_ty(ty);
+                if !usable(&spec) {
+                    let _ = writeln!(
+                        md,
+                        "| {label} | {ty} | {s}^3 | skipped (cluster test failed) | | | |"
+                    );
+                    continue;
+                }
+                if !compiled.iter().any(|g| g.spec == spec) {
+                    compiled.push(HopperGemm::new(&gpu, spec)?);
+                }
+                let g = compiled.iter().find(|g| g.spec == spec).expect("compiled");
+                if spec == SHIPPED {
+                    std::fs::write(format!("{out}/hopper_bf16.cubin"), &g.compiled.cubin).ok();
+                    std::fs::write(format!("{out}/ptxas.log"), &g.compiled.log).ok();
+                }
+                let err = p.verify(&gpu, g)?;
+                let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+                for _ in 0..3 {
+                    theirs.push(p.time_cublas(&gpu, &blas, &headline)?);
+                    ours.push(p.time_ours(&gpu, g, &headline)?);
+                }
+                let mid = |v: &[Stats]| {
+                    let mut v = v.to_vec();
+                    v.sort_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
+                    v[v.len() / 2]
+                };
+                let (o, c) = (mid(&ours), mid(&theirs));
+                let list = |v: &[Stats]| {
+                    v.iter()
+                        .map(|x| format!("{:.0}", tflops(p.size, x.median_ms)))
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                };
+                let row = Row {
+                    what: format!("candidate {label}"),
+                    spec: g.spec.to_string(),
+                    size: p.size,
+                    ours: o,
+                    cublas: c,
+                    ours_tflops: tflops(p.size, o.median_ms),
+                    cublas_tflops: tflops(p.size, c.median_ms),
+                    ratio: c.median_ms / o.median_ms,
+                    rel_err_vs_cublas: err,
+                };
+                let _ = writeln!(
+                    md,
+                    "| {label} | {ty} | {s}^3 | {:.0} ({}) | {:.0} ({}) | **{:.1}%** | {err:.1e} |",
+                    row.ours_tflops,
+                    list(&ours),
+                    row.cublas_tflops,
+                    list(&theirs),
+                    100.0 * row.ratio
+                );
+                eprintln!(
+                    "{label} {ty} {s}^3: ours {:.0} TFLOP/s, cuBLAS {:.0}, {:.1}%",
+                    row.ours_tflops,
+                    row.cublas_tflops,
+                    100.0 * row.ratio
+                );
+                rows.push(row);
+            }
+        }
+    }
+    let shipped_bf16 = compiled.into_iter().find(|g| g.spec == SHIPPED);
+
+    // 2. Sweep at 8192^3 bf16, one change at a time.
+    let size = (8192, 8192, 8192);
+    let mut p = Problem::new(&gpu, &blas, Half::Bf16, size, 7)?;
+    let cublas_ref = p.time_cublas(&gpu, &blas, &quick)?;
+    let _ = writeln!(
+        md,
+        "\n## Sweep, bf16 8192^3 (10 runs each; cuBLAS {:.0} TFLOP/s in this block)\n",
+        tflops(size, cublas_ref.median_ms)
+    );
+    let _ = writeln!(
+        md,
+        "| variant (one change vs shipped) | spec | TFLOP/s | ours / cuBLAS | smem B |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    for (label, spec) in sweep::labelled() {
+        if !usable(&spec) {
+            let _ = writeln!(
+                md,
+                "| {label} | {spec} | skipped (cluster test failed) | | |"
+            );
+            continue;
+        }
+        let fresh;
+        let g = if spec == SHIPPED {
+            shipped_bf16.as_ref().expect("compiled above")
+        } else {
+            fresh = match HopperGemm::new(&gpu, spec) {
+                Ok(g) => g,
+                Err(e) => {
+                    let _ = writeln!(md, "| {label} | {spec} | failed: {e} | | |");
+                    continue;
+                }
+            };
+            &fresh
+        };
+        let err = p.verify(&gpu, g)?;
+        let st = p.time_ours(&gpu, g, &quick)?;
+        let t = tflops(size, st.median_ms);
+        let _ = writeln!(
+            md,
+            "| {label} | {spec} | {t:.0} | {:.1}% | {} |",
+            100.0 * cublas_ref.median_ms / st.median_ms,
+            spec.smem_bytes()
+        );
+        eprintln!("sweep {label}: {t:.0} TFLOP/s");
+        rows.push(Row {
+            what: format!("sweep: {label}"),
+            spec: spec.to_string(),
+            size,
+            ours: st,
+            cublas: cublas_ref,
+            ours_tflops: t,
+            cublas_tflops: tflops(size, cublas_ref.median_ms),
+            ratio: cublas_ref.median_ms / st.median_ms,
+            rel_err_vs_cublas: err,
+        });
+    }
+    drop(p);
+
+    // 3. Raster effect on a wide, short-K problem.
+    let size = (16384, 16384, 1024);
+    let mut p = Problem::new(&gpu, &blas, Half::Bf16, size, 9)?;
+    let cublas_ref = p.time_cublas(&gpu, &blas, &quick)?;
+    let _ = writeln!(
+        md,
+        "\n## Raster, bf16 16384x16384x1024 (10 runs each; cuBLAS {:.0} TFLOP/s)\n",
+        tflops(size, cublas_ref.median_ms)
+    );
+    let _ = writeln!(md, "| raster | TFLOP/s | ours / cuBLAS |");
+    let _ = writeln!(md, "|---|---|---|");
+    for (r, spec) in [
+        ("identity", BASE.with_raster(Raster::Identity)),
+        ("group-m 8 (base)", BASE),
+        ("group-m 16", BASE.with_raster(Raster::GroupM { group: 16 })),
+        ("strip 4", BASE.with_raster(Raster::Strip { tile: 4 })),
+        (
+            "group-m 8, 4-byte stores",
+            HopperSpec {
+                store16: false,
+                ..BASE
+            },
+        ),
+        ("group-m 8, cluster 2 (shipped)", SHIPPED),
+        (
+            "group-m 8, cluster 2, 4-byte stores",
+            HopperSpec {
+                store16: false,
+                ..SHIPPED
+            },
+        ),
+    ] {
+        if !usable(&spec) {
+            continue;
+        }
+        let g = HopperGemm::new(&gpu, spec)?;
+        let err = p.verify(&gpu, &g)?;
+        let st = p.time_ours(&gpu, &g, &quick)?;
+        let t = tflops(size, st.median_ms);
+        let _ = writeln!(
+            md,
+            "| {r} | {t:.0} | {:.1}% |",
+            100.0 * cublas_ref.median_ms / st.median_ms
+        );
+        eprintln!("raster {r}: {t:.0} TFLOP/s");
+        rows.push(Row {
+            what: format!("short K 16384x16384x1024: {r}"),
+            spec: spec.to_string(),
+            size,
+            ours: st,
+            cublas: cublas_ref,
+            ours_tflops: t,
+            cublas_tflops: tflops(size, cublas_ref.median_ms),
+            ratio: cublas_ref.median_ms / st.median_ms,
+            rel_err_vs_cublas: err,
+        });
+    }
+
+    std::fs::write(format!("{out}/hopper_bench.md"), &md).ok();
+    std::fs::write(
+        format!("{out}/hopper_bench.json"),
+        serde_json::to_string_pretty(&rows).unwrap_or_default(),
+    )
+    .ok();
+    println!("{md}");
+    Ok(())
+}

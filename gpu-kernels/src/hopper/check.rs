@@ -1,0 +1,240 @@
+//! Correctness: seeded random 16-bit inputs (never zeros), a poisoned output, and a comparison with a host fp64
+//! reference (whole matrix, or sampled rows for large sizes) or with cuBLAS.
+
+use super::spec::Half;
+use super::{peer::Cublas, HopperGemm};
+use crate::runtime::{Error, Gpu, Result};
+
+/// 16-bit bits -> f32.
+pub fn to_f32(ty: Half, bits: u16) -> f32 {
+    match ty {
+        Half::Bf16 => half::bf16::from_bits(bits).to_f32(),
+        Half::F16 => half::f16::from_bits(bits).to_f32(),
+    }
+}
+
+/// f32 -> 16-bit bits (round to nearest even).
+pub fn from_f32(ty: Half, x: f32) -> u16 {
+    match ty {
+        Half::Bf16 => half::bf16::from_f32(x).to_bits(),
+        Half::F16 => half::f16::from_f32(x).to_bits(),
+    }
+}
+
+/// `n` values uniform in [-1, 1) \ {0}, rounded to `ty`, from a 64-bit LCG seeded with `seed`.
+pub fn random(ty: Half, n: usize, seed: u64) -> Vec<u16> {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let u = ((s >> 40) as f32 + 0.5) / (1u64 << 24) as f32; // (0, 1)
+            from_f32(ty, 2.0 * u - 1.0 + 1.0 / 4096.0)
+        })
+        .collect()
+}
+
+/// Host reference rows `rows` of `a * b^T`, accumulated in f64, split over the machine's cores.
+pub fn host_rows(ty: Half, a: &[u16], b: &[u16], n: u32, k: u32, rows: &[u32]) -> Vec<Vec<f64>> {
+    let (n, k) = (n as usize, k as usize);
+    let bf: Vec<f32> = b.iter().map(|&x| to_f32(ty, x)).collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(4, |p| p.get())
+        .min(rows.len().max(1));
+    let chunk = rows.len().div_ceil(threads).max(1);
+    let mut out = vec![Vec::new(); rows.len()];
+    std::thread::scope(|sc| {
+        for (slot, rs) in out.chunks_mut(chunk).zip(rows.chunks(chunk)) {
+            let bf = &bf;
+            sc.spawn(move || {
+                for (o, &r) in slot.iter_mut().zip(rs) {
+                    let ar: Vec<f64> = a[r as usize * k..(r as usize + 1) * k]
+                        .iter()
+                        .map(|&x| to_f32(ty, x) as f64)
+                        .collect();
+                    *o = (0..n)
+                        .map(|j| {
+                            let br = &bf[j * k..(j + 1) * k];
+                            ar.iter().zip(br).map(|(x, y)| x * *y as f64).sum()
+                        })
+                        .collect();
+                }
+            });
+        }
+    });
+    out
+}
+
+/// How far a 16-bit result may be from the exact product: output rounding (2^-8 relative for bf16, 2^-11 for
+/// fp16) plus fp32 accumulation over K terms of magnitude <= 1 (a generous 2^-20 * K absolute).
+pub fn tolerance(ty: Half, exact: f64, k: u32) -> f64 {
+    let rel = match ty {
+        Half::Bf16 => 1.0 / 256.0,
+        Half::F16 => 1.0 / 2048.0,
+    };
+    rel * exact.abs() + k as f64 / (1u64 << 20) as f64 + 1e-6
+}
+
+/// Compare `got` (row-major m x n bits) with reference rows; every element must be finite (the 0xFFFF poison is
+/// a NaN in both types, so an unwritten element fails) and within [`tolerance`]. Returns the relative Frobenius
+/// error over the rows compared.
+pub fn compare(
+    ty: Half,
+    got: &[u16],
+    n: u32,
+    k: u32,
+    rows: &[u32],
+    reference: &[Vec<f64>],
+    what: &str,
+) -> Result<f64> {
+    let (mut num, mut den) = (0.0f64, 0.0f64);
+    let mut bad = Vec::new();
+    for (&r, refrow) in rows.iter().zip(reference) {
+        for (j, &exact) in refrow.iter().enumerate() {
+            let g = to_f32(ty, got[r as usize * n as usize + j]) as f64;
+            let e = (g - exact).abs();
+            if !g.is_finite() || e > tolerance(ty, exact, k) {
+                if bad.len() < 8 {
+                    bad.push(format!("({r},{j}): got {g}, want {exact}"));
+                }
+                num += f64::INFINITY;
+            } else {
+                num += e * e;
+            }
+            den += exact * exact;
+        }
+    }
+    let rel = (num / den.max(1e-30)).sqrt();
+    if !bad.is_empty() {
+        return Err(Error::Mismatch(format!("{what}: {}", bad.join("; "))));
+    }
+    Ok(rel)
+}
+
+/// Which rows to check against the host: all of them up to 1024 rows, else 96 spread rows (first, last, random).
+pub fn sample_rows(m: u32, seed: u64) -> Vec<u32> {
+    if m <= 1024 {
+        return (0..m).collect();
+    }
+    let mut rows: Vec<u32> = vec![0, 1, 63, 64, 127, 128, m / 2, m - 2, m - 1];
+    let mut s = seed | 1;
+    while rows.len() < 96 {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        rows.push((s >> 33) as u32 % m);
+    }
+    rows
+}
+
+/// The outcome of one correctness run.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Checked {
+    pub size: (u32, u32, u32),
+    /// Relative Frobenius error vs the host fp64 reference over the rows compared.
+    pub rel_err_host: f64,
+    pub rows_vs_host: usize,
+    /// Relative Frobenius error vs cuBLAS over the whole matrix (when cuBLAS was run).
+    pub rel_err_cublas: Option<f64>,
+}
+
+/// Run `g` on fresh random inputs with a poisoned output and check it: against the host fp64 reference (all
+/// rows up to 1024, sampled rows above) and, when `blas` is given, element-wise against cuBLAS's whole matrix.
+pub fn check(
+    gpu: &Gpu,
+    g: &HopperGemm,
+    blas: Option<&Cublas>,
+    (m, n, k): (u32, u32, u32),
+    seed: u64,
+) -> Result<Checked> {
+    let ty = g.spec.ty;
+    let a = random(ty, m as usize * k as usize, seed);
+    let b = random(ty, n as usize * k as usize, seed ^ 0x9e37_79b9_7f4a_7c15);
+    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+    let mut dc = gpu.zeros::<u16>(m as usize * n as usize)?;
+    gpu.fill_bytes(&mut dc, 0xFF)?;
+    g.launch(gpu, &da, &db, &mut dc, (m, n, k))?;
+    gpu.sync()?;
+    let got = gpu.download(&dc)?;
+    let rows = sample_rows(m, seed);
+    let reference = host_rows(ty, &a, &b, n, k, &rows);
+    let what = format!("{} {m}x{n}x{k}", g.spec);
+    let rel_err_host = compare(ty, &got, n, k, &rows, &reference, &what)?;
+    let rel_err_cublas = match blas {
+        None => None,
+        Some(blas) => {
+            let mut dr = gpu.zeros::<u16>(m as usize * n as usize)?;
+            gpu.fill_bytes(&mut dr, 0xFF)?;
+            blas.gemm(gpu, ty, &da, &db, &mut dr, (m, n, k))?;
+            gpu.sync()?;
+            let want = gpu.download(&dr)?;
+            // cuBLAS rounds to 16 bits too: allow both roundings.
+            let (mut num, mut den) = (0.0f64, 0.0f64);
+            let mut bad = Vec::new();
+            for (i, (&x, &y)) in got.iter().zip(&want).enumerate() {
+                let (x, y) = (to_f32(ty, x) as f64, to_f32(ty, y) as f64);
+                let e = (x - y).abs();
+                if (!x.is_finite() || e > 2.0 * tolerance(ty, y, k)) && bad.len() < 8 {
+                    bad.push(format!(
+                        "({},{}): got {x}, cuBLAS {y}",
+                        i / n as usize,
+                        i % n as usize
+                    ));
+                }
+                num += e * e;
+                den += y * y;
+            }
+            if !bad.is_empty() {
+                return Err(Error::Mismatch(format!(
+                    "{what} vs cuBLAS: {}",
+                    bad.join("; ")
+                )));
+            }
+            Some((num / den.max(1e-30)).sqrt())
+        }
+    };
+    Ok(Checked {
+        size: (m, n, k),
+        rel_err_host,
+        rows_vs_host: rows.len(),
+        rel_err_cublas,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_inputs_are_never_zero_and_round_trip() {
+        for ty in [Half::Bf16, Half::F16] {
+            let v = random(ty, 10_000, 7);
+            assert!(v
+                .iter()
+                .all(|&x| to_f32(ty, x) != 0.0 && to_f32(ty, x).abs() <= 1.0));
+            assert!(v.iter().all(|&x| from_f32(ty, to_f32(ty, x)) == x));
+        }
+    }
+
+    #[test]
+    fn compare_catches_poison_and_errors() {
+        let ty = Half::Bf16;
+        let a = random(ty, 4 * 16, 1);
+        let b = random(ty, 3 * 16, 2);
+        let rows: Vec<u32> = (0..4).collect();
+        let r = host_rows(ty, &a, &b, 3, 16, &rows);
+        let mut got: Vec<u16> = r
+            .iter()
+            .flatten()
+            .map(|&x| from_f32(ty, x as f32))
+            .collect();
+        assert!(compare(ty, &got, 3, 16, &rows, &r, "exact").unwrap() < 1e-2);
+        got[5] = 0xFFFF; // poison left behind
+        assert!(compare(ty, &got, 3, 16, &rows, &r, "poison").is_err());
+        got[5] = from_f32(ty, r[1][2] as f32 + 0.25);
+        assert!(compare(ty, &got, 3, 16, &rows, &r, "off").is_err());
+    }
+}

@@ -1,0 +1,157 @@
+//! The Hopper GEMM as a frame [`Family`] (`swz bench hopper`, `swz report`): the shipped spec in bf16 and fp16.
+//!
+//! Differences from the other families, each through a frame hook: the kernel compiles for `sm_90a`
+//! ([`Family::arch`]), takes two TMA tensor maps ([`Arg::TensorMap`], encoded from the operand tiles'
+//! derived boxes and swizzle) and a second generated header (`gemm_spec.cuh`, [`Family::extra_headers`]).
+//! It declares no [`SpecAccess`](crate::frame::SpecAccess): its shared memory is written by the copy engine and
+//! read by `wgmma`, neither of which issues LSU wavefronts the bank model counts; the layout's consistency is
+//! proved instead by swizzle-core's const descriptor checks.
+//!
+//! The frame's cuBLAS peer is the row-major NN `gemmEx` of the same size and types (the same FLOPs); the
+//! like-for-like TN comparison on the same buffers is `hopper_bench` (BENCHMARKS.md).
+
+use super::check;
+use super::spec::{Half, HopperSpec, SHIPPED};
+use crate::frame::{Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, Tolerance};
+use crate::runtime::{Header, Result};
+use cudarc::driver::LaunchConfig;
+use swizzle_core::Elem;
+
+/// Multiprocessors the persistent grid assumes in the frame's launches (H100 SXM / H200: 132). The kernel is
+/// correct for any grid; `HopperGemm` sizes it from the device instead.
+pub const HOPPER_SMS: u32 = 132;
+
+pub struct HopperFamily;
+
+/// The registry's instance.
+pub static HOPPER: HopperFamily = HopperFamily;
+
+impl Family for HopperFamily {
+    type Spec = HopperSpec;
+
+    fn name(&self) -> &'static str {
+        "hopper"
+    }
+    fn about(&self) -> &'static str {
+        "TMA + wgmma GEMM (sm_90a): C = A * B^T, bf16/fp16 in and out, fp32 accumulation"
+    }
+    fn source(&self) -> (&'static str, &'static str) {
+        ("hopper.cu", super::SOURCE)
+    }
+    fn specs(&self) -> Vec<HopperSpec> {
+        vec![SHIPPED.with_ty(Half::Bf16), SHIPPED.with_ty(Half::F16)]
+    }
+    fn spec_name(&self, spec: &HopperSpec) -> String {
+        format!(
+            "hopper-{}x{}x{}-s{}-{}",
+            spec.bm(),
+            spec.bn,
+            spec.bk,
+            spec.stages,
+            spec.mode
+        )
+    }
+    fn elem(&self, spec: &HopperSpec) -> Elem {
+        spec.ty.core()
+    }
+    fn block_label(&self, spec: &HopperSpec) -> String {
+        format!("({},1)", spec.threads())
+    }
+    fn header(&self, spec: &HopperSpec) -> swizzle_core::cuda::Header {
+        spec.swz_header()
+    }
+    fn arch(&self, _spec: &HopperSpec) -> Option<&'static str> {
+        Some(super::ARCH)
+    }
+    fn extra_headers(&self, spec: &HopperSpec) -> Vec<Header> {
+        vec![spec.gemm_spec_header()]
+    }
+    fn entry(&self, _spec: &HopperSpec) -> &'static str {
+        "hopper_gemm"
+    }
+    fn smem_bytes(&self, spec: &HopperSpec) -> u32 {
+        spec.smem_bytes()
+    }
+    fn buffers(&self, spec: &HopperSpec, size: Size) -> Vec<Buffer> {
+        let (m, n, k) = (size.m as usize, size.n as usize, size.k as usize);
+        let e = spec.ty.core();
+        vec![
+            Buffer::input("A", e, m * k),
+            Buffer::input("B", e, n * k),
+            Buffer::output("C", e, m * n),
+        ]
+    }
+    fn launch(&self, spec: &HopperSpec, size: Size) -> Result<Launch> {
+        super::check_dims(size.m, size.n, size.k)?;
+        Ok(Launch {
+            config: LaunchConfig {
+                grid_dim: (spec.grid(size.m, size.n, HOPPER_SMS / spec.cluster), 1, 1),
+                block_dim: (spec.threads(), 1, 1),
+                shared_mem_bytes: spec.smem_bytes(),
+            },
+            args: vec![
+                Arg::TensorMap {
+                    buf: 0,
+                    rows: size.m,
+                    k: size.k,
+                    tile: spec.a_tile(),
+                },
+                Arg::TensorMap {
+                    buf: 1,
+                    rows: size.n,
+                    k: size.k,
+                    tile: spec.b_tile(),
+                },
+                Arg::Buf(2),
+                Arg::U32(size.m),
+                Arg::U32(size.n),
+                Arg::U32(size.k),
+            ],
+        })
+    }
+    fn reference(&self, spec: &HopperSpec, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
+        let bits = |h: &HostBuf| -> Vec<u16> {
+            h.bytes
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect()
+        };
+        let (a, b) = (bits(&inputs[0]), bits(&inputs[1]));
+        let rows: Vec<u32> = (0..size.m).collect();
+        let c = check::host_rows(spec.ty, &a, &b, size.n, size.k, &rows);
+        let flat: Vec<f64> = c.into_iter().flatten().collect();
+        vec![HostBuf::from_f64(spec.ty.core(), &flat)]
+    }
+    fn tolerance(&self, spec: &HopperSpec) -> Tolerance {
+        // The output rounding (one 16-bit ulp, both sides round) plus fp32 accumulation; K <= 1024 here.
+        let rel = match spec.ty {
+            Half::Bf16 => 1.0 / 128.0,
+            Half::F16 => 1.0 / 1024.0,
+        };
+        Tolerance::Close { abs: 2e-3, rel }
+    }
+    fn measure(&self, _spec: &HopperSpec, size: Size) -> Measure {
+        Measure::Flops(2 * size.m as u64 * size.n as u64 * size.k as u64)
+    }
+    fn peer(&self, spec: &HopperSpec, size: Size) -> Peer {
+        Peer::CublasGemm {
+            m: size.m,
+            n: size.n,
+            k: size.k,
+            ab: spec.ty.core(),
+            c: spec.ty.core(),
+        }
+    }
+    fn verify_sizes(&self) -> Vec<Size> {
+        vec![
+            Size::mnk(1, 1, 16),
+            Size::mnk(17, 33, 48),
+            Size::mnk(127, 255, 64),
+            Size::mnk(300, 520, 136),
+            Size::mnk(1000, 1000, 1000),
+        ]
+    }
+    fn bench_sizes(&self) -> Vec<Size> {
+        vec![Size::square(4096, true), Size::square(8192, true)]
+    }
+}

@@ -1,0 +1,308 @@
+// Hopper GEMM: C (M x N, row-major) = A (M x K, row-major) * B^T (B is N x K, row-major: the "TN" GEMM),
+// 16-bit inputs, fp32 accumulation, 16-bit output.
+//
+// One block = one producer warpgroup (a single thread issues TMA loads into a STAGES-deep ring) and CONSUMERS
+// consumer warpgroups (each owns 64 rows of the BM x BN block tile and runs wgmma.mma_async m64nBNk16 from shared
+// memory descriptors). The grid is persistent: block b takes tiles b, b + gridDim.x, ... in the order of the
+// raster TileOrder. Every layout number comes from the generated headers:
+//   swz.cuh        GemmA / GemmB (TMA box + swizzle, wgmma descriptor, LBO/SBO, alignment, k-step offsets),
+//                  TileOrder (the block raster)
+//   gemm_spec.cuh  the block shape, ring depth, register split, the wgmma / convert wrappers
+#include "swz.cuh"
+#include "gemm_spec.cuh"
+
+typedef unsigned long long u64;
+typedef unsigned short u16;
+
+// A CUtensorMap, passed by value as a __grid_constant__ parameter (its address is what TMA reads).
+struct __align__(64) TmaMap {
+    u64 opaque[16];
+};
+
+namespace {
+
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+    uint32_t r;
+    asm volatile("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
+    return r;
+}
+
+// ---- mbarrier: full[s] (TMA bytes landed), empty[s] (consumers done reading) ----
+__device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(uint32_t bar, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+// Wait until the phase of parity `parity` has completed (a fresh barrier counts parity 1 as completed).
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
+    asm volatile(
+        "{\n"
+        ".reg .pred P1;\n"
+        "LAB_WAIT:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+        "@P1 bra.uni DONE;\n"
+        "bra.uni LAB_WAIT;\n"
+        "DONE:\n"
+        "}\n" ::"r"(bar),
+        "r"(parity)
+        : "memory");
+}
+
+// ---- TMA: one 2D box into shared memory, completing on an mbarrier ----
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const TmaMap* map, uint32_t bar, int c0, int c1) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
+        "l"(reinterpret_cast<u64>(map)), "r"(bar), "r"(c0), "r"(c1)
+        : "memory");
+}
+
+// ---- clusters (CLUSTER > 1): B multicast to the pair, remote releases, cluster-wide barriers ----
+__device__ __forceinline__ uint32_t cluster_rank() {
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+// Every thread of every CTA of the cluster (not .aligned: the producer warp arrives diverged).
+__device__ __forceinline__ void cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
+}
+// Arrive on the mbarrier at the same offset in CTA `cta` of the cluster.
+__device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t cta) {
+    asm volatile(
+        "{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, %1;\n"
+        "mbarrier.arrive.shared::cluster.b64 _, [r];\n}" ::"r"(bar),
+        "r"(cta)
+        : "memory");
+}
+// One box, written at the same offset into the shared memory of every CTA in `mask`, each CTA's mbarrier at
+// `bar`'s offset receiving the bytes.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const TmaMap* map, uint32_t bar, int c0, int c1,
+                                                      unsigned short mask) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+        "l"(reinterpret_cast<u64>(map)), "r"(bar), "r"(c0), "r"(c1), "h"(mask)
+        : "memory");
+}
+
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+
+// Keep the compiler from moving accumulator reads/writes across the asynchronous wgmma window.
+__device__ __forceinline__ void fence_operands(float (&d)[spec::ACC]) {
+#pragma unroll
+    for (int i = 0; i < spec::ACC; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// 4x4 transpose of 32-bit words inside a quad of lanes: lane q holds w[g] = its two columns of 8-column block g;
+// afterwards it holds o[s] = lane s's word of block q, i.e. the 8 consecutive columns of block q (16 bytes).
+// Round r: every lane sends its word for block (q + r) & 3 and receives lane (q - r) & 3's word for block q.
+__device__ __forceinline__ void quad_transpose(const uint32_t (&w)[4], uint32_t (&o)[4], uint32_t lane) {
+    const uint32_t q = lane & 3;
+#pragma unroll
+    for (uint32_t r = 0; r < 4; ++r) {
+        const uint32_t gs = (q + r) & 3;
+        const uint32_t send = gs == 0 ? w[0] : gs == 1 ? w[1] : gs == 2 ? w[2] : w[3];
+        const uint32_t from = (q - r) & 3;
+        const uint32_t got = __shfl_sync(0xffffffffu, send, (lane & ~3u) | from);
+        o[0] = from == 0 ? got : o[0];
+        o[1] = from == 1 ? got : o[1];
+        o[2] = from == 2 ? got : o[2];
+        o[3] = from == 3 ? got : o[3];
+    }
+}
+
+}  // namespace
+
+extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
+    hopper_gemm(const __grid_constant__ TmaMap a_map, const __grid_constant__ TmaMap b_map, u16* __restrict__ c,
+                uint32_t M, uint32_t N, uint32_t K) {
+    using swz::GemmA;
+    using swz::GemmB;
+    using swz::GemmBSlice;
+    using namespace spec;
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+
+    // Shared memory: STAGES A tiles, STAGES B tiles, then the barriers. Each tile starts on its swizzle period
+    // (SMEM_ALIGN; 1 KiB for the 128B mode): the hardware swizzles address bits, the descriptor base offset is 0.
+    constexpr uint32_t ALIGN = GemmA::SMEM_ALIGN > GemmB::SMEM_ALIGN ? GemmA::SMEM_ALIGN : GemmB::SMEM_ALIGN;
+    static_assert(GemmA::TILE_BYTES % ALIGN == 0 && GemmB::TILE_BYTES % ALIGN == 0, "tiles keep the alignment");
+    static_assert(GemmA::MN == BM && GemmB::MN == BN && GemmA::K == BK && GemmB::K == BK, "one block shape");
+    const uint32_t base = (smem_u32(smem_raw) + ALIGN - 1) & ~(ALIGN - 1);
+    const uint32_t a_smem = base;
+    const uint32_t b_smem = a_smem + STAGES * GemmA::TILE_BYTES;
+    const uint32_t full_bar = b_smem + STAGES * GemmB::TILE_BYTES;
+    const uint32_t empty_bar = full_bar + 8 * STAGES;
+
+    // The raster orders cluster slots: CLUSTER vertically adjacent tiles (sharing B) per slot; CTA `rank` of
+    // the cluster takes tile row t.y * CLUSTER + rank (past M when gy is not a multiple: zero-filled, masked).
+    const uint32_t gx = (N + BN - 1) / BN, gy = (M + BM - 1) / BM;
+    const uint32_t gyc = (gy + CLUSTER - 1) / CLUSTER;
+    const swz::LaunchGrid lg = swz::TileOrder::launch_grid(gx, gyc);
+    const uint32_t slots = lg.x * lg.y;
+    const uint32_t nk = (K + BK - 1) / BK;
+    const uint32_t rank = CLUSTER > 1 ? cluster_rank() : 0;
+    const uint32_t first = blockIdx.x / CLUSTER, step = gridDim.x / CLUSTER;
+
+    if (threadIdx.x == 0) {
+        for (uint32_t s = 0; s < STAGES; ++s) {
+            mbar_init(full_bar + 8 * s, 1);
+            // lane 0 of every consumer warp of every CTA of the cluster (they all read the multicast B half)
+            mbar_init(empty_bar + 8 * s, CONSUMERS * 4 * CLUSTER);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    if (CLUSTER > 1) cluster_sync();
+    else __syncthreads();
+
+    const uint32_t wg = threadIdx.x / 128;
+    if (wg == 0) {
+        // ---- producer ----
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
+        if (threadIdx.x == 0) {
+            uint32_t s = 0, phase = 0;
+            for (uint32_t slot = first; slot < slots; slot += step) {
+                const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
+                if (!t.active) continue;
+                const uint32_t ty = t.y * CLUSTER + rank;
+                for (uint32_t kb = 0; kb < nk; ++kb) {
+                    mbar_wait(empty_bar + 8 * s, phase ^ 1);
+                    const uint32_t full = full_bar + 8 * s;
+                    // Out-of-bounds parts of a box are zero-filled and still counted: always whole tiles.
+                    mbar_expect_tx(full, GemmA::TILE_BYTES + GemmB::TILE_BYTES);
+#pragma unroll
+                    for (uint32_t bx = 0; bx < GemmA::BOXES; ++bx)
+                        tma_load_2d(a_smem + s * GemmA::TILE_BYTES + bx * GemmA::BOX_BYTES, &a_map, full,
+                                    int(kb * BK + bx * GemmA::BOX_INNER), int(ty * BM));
+                    // This CTA's slice of B: rows rank * GemmBSlice::MN.. of the block's N range, at the slice's
+                    // offset in the B tile (K-major rows are contiguous), to every CTA of the cluster.
+                    const uint32_t b_dst = b_smem + s * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(rank * GemmBSlice::MN);
+#pragma unroll
+                    for (uint32_t bx = 0; bx < GemmBSlice::BOXES; ++bx) {
+                        const int c0 = int(kb * BK + bx * GemmBSlice::BOX_INNER);
+                        const int c1 = int(t.x * BN + rank * GemmBSlice::MN);
+                        const uint32_t dst = b_dst + bx * GemmB::BOX_BYTES;
+                        if (CLUSTER > 1) tma_load_2d_multicast(dst, &b_map, full, c0, c1, (1u << CLUSTER) - 1);
+                        else tma_load_2d(dst, &b_map, full, c0, c1);
+                    }
+                    if (++s == STAGES) { s = 0; phase ^= 1; }
+                }
+            }
+        }
+    } else {
+        // ---- consumers ----
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));
+        const uint32_t cw = wg - 1;                 // this consumer's 64-row slice of the block tile
+        const uint32_t tid = threadIdx.x % 128;
+        const uint32_t warp = tid / 32, lane = tid % 32;
+        const uint32_t a_slice = GemmA::mn_offset_bytes(cw * 64);
+        float d[ACC];
+        uint32_t s = 0, phase = 0;
+        // A stage is free once every consumer warp of every CTA that received its B half is done with it.
+        auto release = [](uint32_t bar) {
+            if (CLUSTER > 1) {
+#pragma unroll
+                for (uint32_t c = 0; c < CLUSTER; ++c) mbar_arrive_cluster(bar, c);
+            } else {
+                mbar_arrive(bar);
+            }
+        };
+        for (uint32_t slot = first; slot < slots; slot += step) {
+            const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
+            if (!t.active) continue;
+            const uint32_t ty = t.y * CLUSTER + rank;
+            uint32_t prev = 0;
+            for (uint32_t kb = 0; kb < nk; ++kb) {
+                mbar_wait(full_bar + 8 * s, phase);
+                fence_operands(d);
+                wgmma_fence();
+#pragma unroll
+                for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
+                    const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
+                    const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
+                    wgmma_tile(d, da, db, (kb > 0 || j > 0) ? 1u : 0u);
+                }
+                wgmma_commit();
+                fence_operands(d);
+                if (INFLIGHT == 1) {
+                    // Keep this k-block's group in flight; the previous one is done: release its stage.
+                    wgmma_wait<1>();
+                    if (kb > 0 && lane == 0) release(empty_bar + 8 * prev);
+                } else {
+                    wgmma_wait<0>();
+                    if (lane == 0) release(empty_bar + 8 * s);
+                }
+                prev = s;
+                if (++s == STAGES) { s = 0; phase ^= 1; }
+            }
+            if (INFLIGHT == 1) {
+                wgmma_wait<0>();
+                fence_operands(d);
+                if (lane == 0) release(empty_bar + 8 * prev);
+            }
+
+            // ---- epilogue: accumulator fragment -> 16-byte row segments -> global ----
+            // d[i]: row = warp*16 + lane/4 + 8*((i/2)%2), col = (i/4)*8 + (lane%4)*2 + i%2 (PTX wgmma D layout).
+            const uint32_t row0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
+            if (!STORE16) {
+                // The fragment's own pairs: 4 bytes per thread, a quad writes 16 contiguous bytes of a row.
+                const bool pair_ok = (N % 2) == 0;
+#pragma unroll
+                for (uint32_t j = 0; j < BN / 8; ++j) {
+#pragma unroll
+                    for (uint32_t h = 0; h < 2; ++h) {
+                        const uint32_t i = j * 4 + 2 * h;
+                        const uint32_t row = row0 + 8 * h;
+                        const uint32_t col = t.x * BN + j * 8 + (lane & 3) * 2;
+                        if (row < M) {
+                            u16* dst = c + (unsigned long long)row * N + col;
+                            const uint32_t w = pack2(d[i], d[i + 1]);
+                            if (pair_ok && col + 2 <= N) *reinterpret_cast<uint32_t*>(dst) = w;
+                            else {
+                                if (col < N) dst[0] = u16(w);
+                                if (col + 1 < N) dst[1] = u16(w >> 16);
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            const bool vec_ok = (N % 8) == 0;  // rows start on 16 bytes
+#pragma unroll
+            for (uint32_t g4 = 0; g4 < BN / 32; ++g4) {
+#pragma unroll
+                for (uint32_t h = 0; h < 2; ++h) {
+                    uint32_t w[4], o[4] = {0, 0, 0, 0};
+#pragma unroll
+                    for (uint32_t g = 0; g < 4; ++g) {
+                        const uint32_t i = (g4 * 4 + g) * 4 + 2 * h;
+                        w[g] = pack2(d[i], d[i + 1]);
+                    }
+                    quad_transpose(w, o, lane);
+                    const uint32_t row = row0 + 8 * h;
+                    const uint32_t col = t.x * BN + (g4 * 4 + (lane & 3)) * 8;
+                    if (row < M) {
+                        u16* dst = c + (unsigned long long)row * N + col;
+                        if (vec_ok && col + 8 <= N) {
+                            *reinterpret_cast<uint4*>(dst) = make_uint4(o[0], o[1], o[2], o[3]);
+                        } else {
+#pragma unroll
+                            for (uint32_t e = 0; e < 8; ++e)
+                                if (col + e < N) dst[e] = u16(o[e / 2] >> (16 * (e % 2)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // No CTA may leave while its partner can still multicast into it or arrive on its barriers.
+    if (CLUSTER > 1) cluster_sync();
+}

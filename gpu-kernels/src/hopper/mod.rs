@@ -1,0 +1,291 @@
+//! The Hopper GEMM family: TMA + `wgmma` + warp specialisation, sm_90a.
+//!
+//! `C (M x N) = A (M x K) * B^T` with A row-major and B stored N x K (both K-major: the "TN" GEMM, `wgmma`'s
+//! natural layout), 16-bit inputs (bf16 or fp16), fp32 accumulation, 16-bit output. One spec ([`HopperSpec`])
+//! decides everything: swizzle-core derives from its operand tiles the tensor maps' swizzle and boxes (built here
+//! with `cuTensorMapEncodeTiled`) and the `wgmma` descriptors (emitted into the header the `.cu` reads).
+//!
+//! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
+//! hopper`), [`sweep`] (the tuning variants), [`peer`] (cuBLAS TN, the reference for speed and for large sizes),
+//! [`check`] (random data, host reference, comparison). Tensor maps: [`crate::runtime::tma`].
+
+pub mod check;
+pub mod family;
+pub mod peer;
+pub mod spec;
+pub mod sweep;
+
+pub use spec::{Half, HopperSpec, BASE, SHIPPED};
+
+use crate::runtime::error::DriverContext;
+use crate::runtime::tma::TensorMap;
+use crate::runtime::{compile, Compiled, Error, Gpu, Result};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The kernel source; every layout number it uses comes from the generated headers.
+pub(crate) const SOURCE: &str = include_str!("hopper.cu");
+
+/// `wgmma` and `setmaxnreg` exist only on the arch-specific target.
+pub const ARCH: &str = "sm_90a";
+
+/// NVRTC options: ptxas' resource report and spill warnings (what [`check_ptxas_log`] reads).
+const COMPILE_OPTIONS: [&str; 2] = ["--ptxas-options=-v", "--ptxas-options=--warn-on-spills"];
+
+/// ptxas messages that mean the fast path was lost. ptxas still emits a working cubin for each, so a compile
+/// that prints one of these is refused rather than run slow.
+const LOST_FAST_PATH: [&str; 5] = [
+    "wgmma.mma_async instructions are serialized", // C7515 and friends: accumulators touched in flight
+    "wgmma",                                       // any other wgmma warning
+    "setmaxnreg",                                  // C7508/C7509: register reconfiguration ignored
+    "C7508",
+    "C7509",
+];
+
+/// Refuse a ptxas log that warns about `wgmma` serialisation or ignored `setmaxnreg`, or reports local memory.
+pub fn check_ptxas_log(spec: &HopperSpec, log: &str) -> Result<()> {
+    for line in log.lines() {
+        let l = line.to_ascii_lowercase();
+        if l.contains("warning")
+            && LOST_FAST_PATH
+                .iter()
+                .any(|p| l.contains(&p.to_ascii_lowercase()))
+        {
+            return Err(Error::Invalid(format!(
+                "{spec}: ptxas lost the fast path: {}",
+                line.trim()
+            )));
+        }
+        if (l.contains("bytes stack frame") && !l.contains(" 0 bytes stack frame"))
+            || (l.contains("spill stores") && !l.contains(" 0 bytes spill stores"))
+        {
+            return Err(Error::Invalid(format!(
+                "{spec}: local memory in the kernel: {}",
+                line.trim()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Compile `spec` for sm_90a with ptxas' resource report, and refuse a lost fast path. Needs only libnvrtc.
+pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
+    let options: Vec<String> = COMPILE_OPTIONS.iter().map(|o| o.to_string()).collect();
+    let out = compile(&spec.source(), ARCH, &options)?;
+    check_ptxas_log(spec, &out.log)?;
+    Ok(out)
+}
+
+/// [`compile_spec`], once per spec per process (tests and the bench build the same variants repeatedly).
+fn compile_cached(spec: &HopperSpec) -> Result<Compiled> {
+    static CACHE: Mutex<Option<HashMap<HopperSpec, Compiled>>> = Mutex::new(None);
+    if let Some(c) = CACHE
+        .lock()
+        .expect("cache")
+        .get_or_insert_with(HashMap::new)
+        .get(spec)
+    {
+        return Ok(c.clone());
+    }
+    let c = match std::env::var_os("HOPPER_CUBIN_CACHE") {
+        Some(dir) => compile_on_disk(spec, std::path::Path::new(&dir))?,
+        None => compile_spec(spec)?,
+    };
+    CACHE
+        .lock()
+        .expect("cache")
+        .get_or_insert_with(HashMap::new)
+        .insert(*spec, c.clone());
+    Ok(c)
+}
+
+/// [`compile_spec`] through a folder of CUBINs named by a hash of everything NVRTC sees (source, headers,
+/// options, arch; `DefaultHasher` has fixed keys, so the name is the same on every machine): lets the device
+/// reuse CUBINs built by the same NVRTC elsewhere. A cached log is checked again.
+pub fn compile_on_disk(spec: &HopperSpec, dir: &std::path::Path) -> Result<Compiled> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (spec.source(), ARCH, COMPILE_OPTIONS).hash(&mut h);
+    let stem = dir.join(format!("hopper-{:016x}", h.finish()));
+    let (cubin, log) = (stem.with_extension("cubin"), stem.with_extension("log"));
+    if let (Ok(cubin), Ok(log)) = (std::fs::read(&cubin), std::fs::read_to_string(&log)) {
+        check_ptxas_log(spec, &log)?;
+        return Ok(Compiled { cubin, log });
+    }
+    let c = compile_spec(spec)?;
+    let _ = std::fs::create_dir_all(dir);
+    let _ = std::fs::write(&cubin, &c.cubin);
+    let _ = std::fs::write(&log, &c.log);
+    Ok(c)
+}
+
+/// Problem sizes a launch accepts. TMA needs 16-byte row pitches, so K must be a multiple of 8 elements; M, N
+/// and K are otherwise free (TMA zero-fills boxes past the edges; the epilogue masks rows and columns).
+pub fn check_dims(m: u32, n: u32, k: u32) -> Result<()> {
+    if m == 0 || n == 0 || k == 0 {
+        return Err(Error::Invalid(format!("empty GEMM {m}x{n}x{k}")));
+    }
+    if !k.is_multiple_of(8) {
+        return Err(Error::Invalid(format!(
+            "K = {k} is not a multiple of 8: the rows of A and B (K 16-bit elements) must be 16-byte aligned \
+             for TMA; pad K with zeros"
+        )));
+    }
+    Ok(())
+}
+
+/// `cuOccupancyMaxActiveClusters` for the kernel's compiled-in cluster shape: GPCs need not hold a whole number
+/// of clusters, so a persistent grid of `sm_count` CTAs could leave a cluster waiting for a second wave.
+fn max_active_clusters(gpu: &Gpu, func: &CudaFunction, spec: &HopperSpec) -> Result<u32> {
+    use cudarc::driver::sys;
+    let cfg = sys::CUlaunchConfig {
+        gridDimX: spec.cluster * gpu.props().sm_count / spec.cluster,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: spec.threads(),
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: spec.smem_bytes(),
+        hStream: std::ptr::null_mut(),
+        attrs: std::ptr::null_mut(),
+        numAttrs: 0,
+    };
+    let mut n: std::ffi::c_int = 0;
+    // SAFETY: `cfg` is a complete launch configuration without attributes (the cluster shape is compiled into
+    // the kernel); `func` is a live function of a loaded module; the driver writes `n` only.
+    let r = unsafe { sys::cuOccupancyMaxActiveClusters(&mut n, func.cu_function(), &cfg) };
+    if r != sys::CUresult::CUDA_SUCCESS || n <= 0 {
+        return Err(Error::Invalid(format!(
+            "{spec}: cuOccupancyMaxActiveClusters gave {n} ({r:?})"
+        )));
+    }
+    Ok(n as u32)
+}
+
+/// A compiled and loaded variant.
+pub struct HopperGemm {
+    pub spec: HopperSpec,
+    pub compiled: Compiled,
+    _module: Arc<CudaModule>,
+    func: CudaFunction,
+    /// Clusters (of `spec.cluster` CTAs) that fit on the device at once: the persistent grid's size.
+    max_clusters: u32,
+}
+
+impl HopperGemm {
+    /// Check `spec` against the device, compile it (sm_90a, ptxas warnings checked), load it and raise its
+    /// dynamic shared-memory limit.
+    pub fn new(gpu: &Gpu, spec: HopperSpec) -> Result<HopperGemm> {
+        let p = gpu.props();
+        if p.compute_capability != (9, 0) {
+            return Err(Error::Invalid(format!(
+                "the Hopper GEMM needs an sm_90 GPU, this is {} ({})",
+                p.name,
+                p.arch()
+            )));
+        }
+        spec.validate(p.smem_per_block_optin)?;
+        let compiled = compile_cached(&spec)?;
+        let module = gpu.load_cubin("hopper.cu", compiled.cubin.clone())?;
+        let func = module
+            .load_function("hopper_gemm")
+            .ctx("cuModuleGetFunction(hopper_gemm)")?;
+        func.set_attribute(
+            cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            spec.smem_bytes() as i32,
+        )
+        .ctx("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
+        let max_clusters = if spec.cluster > 1 {
+            max_active_clusters(gpu, &func, &spec)?
+        } else {
+            p.sm_count
+        };
+        Ok(HopperGemm {
+            spec,
+            compiled,
+            _module: module,
+            func,
+            max_clusters,
+        })
+    }
+
+    /// Blocks launched: one per SM (persistent), fewer when there are fewer raster slots.
+    pub fn grid(&self, gpu: &Gpu, m: u32, n: u32) -> u32 {
+        let _ = gpu;
+        self.spec.grid(m, n, self.max_clusters)
+    }
+
+    /// Queue `c = a * b^T` (a: m x k, b: n x k, c: m x n, row-major 16-bit bits). Checks sizes before launching.
+    pub fn launch(
+        &self,
+        gpu: &Gpu,
+        a: &CudaSlice<u16>,
+        b: &CudaSlice<u16>,
+        c: &mut CudaSlice<u16>,
+        (m, n, k): (u32, u32, u32),
+    ) -> Result<()> {
+        check_dims(m, n, k)?;
+        let need = |what: &str, len: usize, want: u64| {
+            if (len as u64) < want {
+                Err(Error::Invalid(format!(
+                    "{what} holds {len} elements, {m}x{n}x{k} needs {want}"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        need("A", a.len(), m as u64 * k as u64)?;
+        need("B", b.len(), n as u64 * k as u64)?;
+        need("C", c.len(), m as u64 * n as u64)?;
+        let map = |d: &CudaSlice<u16>, tile: &swizzle_core::wgmma::OperandTile, rows: u32| {
+            let (ptr, _guard) = d.device_ptr(gpu.stream());
+            TensorMap::k_major(ptr, d.len() * 2, tile, rows, k)
+        };
+        let a_map = map(a, &self.spec.a_tile(), m)?;
+        let b_map = map(b, &self.spec.b_slice(), n)?;
+        let cfg = LaunchConfig {
+            grid_dim: (self.grid(gpu, m, n), 1, 1),
+            block_dim: (self.spec.threads(), 1, 1),
+            shared_mem_bytes: self.spec.smem_bytes(),
+        };
+        let mut args = gpu.stream().launch_builder(&self.func);
+        args.arg(&a_map).arg(&b_map).arg(c).arg(&m).arg(&n).arg(&k);
+        // SAFETY: the parameters match hopper_gemm's signature (two 128-byte tensor maps by value, the C pointer,
+        // three u32); the maps describe a and b with the sizes checked above, and c holds m*n elements.
+        unsafe { args.launch(cfg) }
+            .map(|_| ())
+            .map_err(|source| Error::Launch {
+                kernel: format!("hopper_gemm ({})", self.spec),
+                source,
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dims_are_checked_before_launch() {
+        assert!(check_dims(1, 1, 16).is_ok());
+        assert!(check_dims(17, 33, 8).is_ok());
+        let e = check_dims(64, 64, 20).unwrap_err().to_string();
+        assert!(e.contains("multiple of 8") && e.contains("16-byte"), "{e}");
+        assert!(check_dims(0, 4, 16).is_err());
+    }
+
+    #[test]
+    fn ptxas_log_check_refuses_lost_fast_paths() {
+        let ok = "ptxas info    : Used 168 registers, used 1 barriers\n\
+                  ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads";
+        assert!(check_ptxas_log(&SHIPPED, ok).is_ok());
+        for bad in [
+            "ptxas warning : (C7515) Potential Performance Loss: wgmma.mma_async instructions are serialized due to ...",
+            "ptxas warning : (C7508) setmaxnreg ignored; unable to determine register count at entry",
+            "ptxas         .     16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
+        ] {
+            assert!(check_ptxas_log(&SHIPPED, bad).is_err(), "{bad}");
+        }
+    }
+}

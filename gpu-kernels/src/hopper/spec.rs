@@ -1,0 +1,376 @@
+//! The Hopper GEMM's spec: element type, block shape, ring depth, register split, smem byte mode and block raster.
+//! Everything the `.cu` needs is rendered from it: swizzle-core's header (operand tiles `GemmA` / `GemmB`, raster
+//! `TileOrder`) and `gemm_spec.cuh` (constants and the `wgmma` wrapper, generated for the tile's N).
+
+use crate::runtime::{Error, Header, Result, Source};
+use swizzle_core::raster::Raster;
+use swizzle_core::wgmma::{Major, OperandTile};
+use swizzle_core::ByteMode;
+
+/// The 16-bit input / output types (fp32 accumulation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Half {
+    Bf16,
+    F16,
+}
+
+impl Half {
+    pub const fn core(self) -> swizzle_core::Elem {
+        match self {
+            Half::Bf16 => swizzle_core::Elem::BF16,
+            Half::F16 => swizzle_core::Elem::F16,
+        }
+    }
+
+    /// The PTX type name (`wgmma ... .f32.bf16.bf16`, `cvt.rn.bf16x2.f32`).
+    pub const fn ptx(self) -> &'static str {
+        match self {
+            Half::Bf16 => "bf16",
+            Half::F16 => "f16",
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        self.ptx()
+    }
+}
+
+impl std::fmt::Display for Half {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One kernel variant. Variants differ only here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HopperSpec {
+    pub ty: Half,
+    /// Consumer warpgroups; each owns 64 rows, so the block tile is `64 * consumers` x `bn`.
+    pub consumers: u32,
+    /// Block tile N = the wgmma instruction's N (m64nBNk16).
+    pub bn: u32,
+    /// K per stage.
+    pub bk: u32,
+    pub stages: u32,
+    /// The smem byte mode TMA writes and wgmma reads.
+    pub mode: ByteMode,
+    /// The persistent grid's tile order.
+    pub raster: Raster,
+    /// wgmma groups a consumer keeps in flight while waiting (0: wait for each k-block; 1: overlap the next).
+    pub inflight: u32,
+    pub producer_regs: u32,
+    pub consumer_regs: u32,
+    /// CTAs per cluster along M (1 or 2). With 2, the pair computes vertically adjacent tiles that share the
+    /// B tile: each CTA loads half of it and the copy engine multicasts it to both.
+    pub cluster: u32,
+    /// Epilogue stores: 16 bytes per thread (a 4x4 word transpose inside each lane quad first) or the
+    /// accumulator layout's own 4-byte pairs.
+    pub store16: bool,
+}
+
+/// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
+/// block tile, 4-stage ring, 128B swizzle, GroupM(8) order, one wgmma group kept in flight, registers 40/232.
+pub const BASE: HopperSpec = HopperSpec {
+    ty: Half::Bf16,
+    consumers: 2,
+    bn: 256,
+    bk: 64,
+    stages: 4,
+    mode: ByteMode::Sw128,
+    raster: Raster::GroupM { group: 8 },
+    inflight: 1,
+    producer_regs: 40,
+    consumer_regs: 232,
+    cluster: 1,
+    store16: true,
+};
+
+/// The shipped configuration: [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile. It won the
+/// head-to-head against [`BASE`] in the same run at 8192^3 (bf16 and fp16) and on 16384x16384x1024, and tied at
+/// 4096^3 (BENCHMARKS.md, device run 2).
+pub const SHIPPED: HopperSpec = HopperSpec { cluster: 2, ..BASE };
+
+/// Threads per warpgroup.
+pub const WARPGROUP: u32 = 128;
+/// Registers per SM (the producer / consumer split must fit).
+const SM_REGS: u32 = 65536;
+
+impl HopperSpec {
+    pub const fn with_ty(self, ty: Half) -> HopperSpec {
+        HopperSpec { ty, ..self }
+    }
+    pub const fn with_raster(self, raster: Raster) -> HopperSpec {
+        HopperSpec { raster, ..self }
+    }
+
+    pub const fn bm(&self) -> u32 {
+        64 * self.consumers
+    }
+
+    pub const fn threads(&self) -> u32 {
+        WARPGROUP * (self.consumers + 1)
+    }
+
+    /// Operand A's smem tile: BM x BK, K-major.
+    pub const fn a_tile(&self) -> OperandTile {
+        OperandTile::new(self.mode, self.ty.core(), Major::K, self.bm(), self.bk)
+    }
+
+    /// Operand B's smem tile: BN x BK, K-major (B is N x K in global memory).
+    pub const fn b_tile(&self) -> OperandTile {
+        OperandTile::new(self.mode, self.ty.core(), Major::K, self.bn, self.bk)
+    }
+
+    /// The part of B one CTA of a cluster loads (and multicasts): `bn / cluster` rows. Its box is the B map's.
+    pub const fn b_slice(&self) -> OperandTile {
+        OperandTile::new(
+            self.mode,
+            self.ty.core(),
+            Major::K,
+            self.bn / self.cluster,
+            self.bk,
+        )
+    }
+
+    /// Dynamic shared memory: the ring, the barriers, and slack to round the base up to the tiles' alignment.
+    pub const fn smem_bytes(&self) -> u32 {
+        let (a, b) = (self.a_tile().params(), self.b_tile().params());
+        let align = if a.smem_align > b.smem_align {
+            a.smem_align
+        } else {
+            b.smem_align
+        };
+        self.stages * (a.tile_bytes + b.tile_bytes) + 16 * self.stages + align
+    }
+
+    /// Everything the hardware and the kernel need to hold, checked before compiling.
+    pub fn validate(&self, smem_optin: usize) -> Result<()> {
+        let bad = |m: String| Err(Error::Invalid(format!("{self}: {m}")));
+        if !(1..=2).contains(&self.consumers) {
+            return bad("1 or 2 consumer warpgroups".into());
+        }
+        if !(32..=256).contains(&self.bn) || !self.bn.is_multiple_of(32) {
+            return bad(
+                "wgmma N must be a multiple of 32 in 32..=256 (epilogue: 4 blocks of 8)".into(),
+            );
+        }
+        for t in [self.a_tile(), self.b_tile(), self.b_slice()] {
+            t.validate().or_else(|e| bad(format!("{t}: {e}")))?;
+        }
+        if !(1..=2).contains(&self.cluster) {
+            return bad("cluster of 1 or 2 CTAs".into());
+        }
+        if self.stages < 2 || self.inflight > 1 {
+            return bad("stages >= 2, inflight 0 or 1".into());
+        }
+        let regs = WARPGROUP * (self.producer_regs + self.consumers * self.consumer_regs);
+        if regs > SM_REGS
+            || !self.producer_regs.is_multiple_of(8)
+            || !self.consumer_regs.is_multiple_of(8)
+            || !(24..=256).contains(&self.producer_regs)
+            || !(24..=256).contains(&self.consumer_regs)
+        {
+            return bad(format!(
+                "setmaxnreg split {}/{} (multiples of 8 in 24..=256, {regs} > {SM_REGS} registers?)",
+                self.producer_regs, self.consumer_regs
+            ));
+        }
+        if self.smem_bytes() as usize > smem_optin {
+            return bad(format!(
+                "{} B of shared memory, the device allows {smem_optin}",
+                self.smem_bytes()
+            ));
+        }
+        Ok(())
+    }
+
+    /// `gemm_spec.cuh`: the constants and the `wgmma_tile` / `pack2` wrappers for this spec.
+    pub fn spec_header(&self) -> String {
+        let (a, b) = (self.a_tile(), self.b_tile());
+        let acc = self.bn / 2; // fp32 accumulators per thread for m64nBN
+        let t = self.ty.ptx();
+        let regs = (0..acc)
+            .map(|i| format!("%{i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let outs = (0..acc)
+            .map(|i| format!("\"+f\"(d[{i}])"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "// gemm_spec.cuh: generated by gpu-kernels::hopper from {self}. Do not edit.\n\
+             #pragma once\n\
+             namespace spec {{\n\
+             constexpr uint32_t BM = {bm}, BN = {bn}, BK = {bk}, STAGES = {st}, CONSUMERS = {co};\n\
+             constexpr uint32_t THREADS = {th}, ACC = {acc}, ELEM_BYTES = {eb}, INFLIGHT = {inf};\n\
+             constexpr uint32_t PRODUCER_REGS = {pr}, CONSUMER_REGS = {cr}, CLUSTER = {cl}, STORE16 = {st16};\n\
+             }}  // namespace spec\n\
+             #define SPEC_CLUSTER_DIMS {cdims}\n\
+             // D[64 x {bn}] (+)= A[64 x k16] * B[{bn} x k16]^T from shared-memory descriptors.\n\
+             __device__ __forceinline__ void wgmma_tile(float (&d)[{acc}], unsigned long long da, unsigned long long db, uint32_t scale_d) {{\n\
+             \x20   asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{sd}, 0;\\n\"\n\
+             \x20       \"wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{t}.{t} {{{regs}}}, %{pa}, %{pb}, p, 1, 1, {ta}, {tb};\\n}}\\n\"\n\
+             \x20       : {outs}\n\
+             \x20       : \"l\"(da), \"l\"(db), \"r\"(scale_d));\n\
+             }}\n\
+             // Two fp32 -> one {t}x2 word (lo in the low half).\n\
+             __device__ __forceinline__ uint32_t pack2(float lo, float hi) {{\n\
+             \x20   uint32_t r;\n\
+             \x20   asm(\"cvt.rn.{t}x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n\
+             \x20   return r;\n\
+             }}\n",
+            bm = self.bm(),
+            bn = self.bn,
+            bk = self.bk,
+            st = self.stages,
+            co = self.consumers,
+            th = self.threads(),
+            eb = self.ty.core().bytes(),
+            inf = self.inflight,
+            pr = self.producer_regs,
+            cr = self.consumer_regs,
+            cl = self.cluster,
+            st16 = self.store16 as u32,
+            cdims = if self.cluster > 1 {
+                format!("__cluster_dims__({}, 1, 1)", self.cluster)
+            } else {
+                String::new()
+            },
+            pa = acc,
+            pb = acc + 1,
+            sd = acc + 2,
+            ta = a.major.imm_trans(),
+            tb = b.major.imm_trans(),
+        )
+    }
+
+    /// `swz.cuh` for this spec: the operand tiles `GemmA` / `GemmB` and the raster `TileOrder`.
+    pub fn swz_header(&self) -> swizzle_core::cuda::Header {
+        swizzle_core::cuda::Header::new()
+            .wgmma_operand("GemmA", self.a_tile())
+            .wgmma_operand("GemmB", self.b_tile())
+            .wgmma_operand("GemmBSlice", self.b_slice())
+            .raster("TileOrder", self.raster)
+    }
+
+    /// `gemm_spec.cuh` as an NVRTC header.
+    pub fn gemm_spec_header(&self) -> Header {
+        Header {
+            name: "gemm_spec.cuh".into(),
+            text: self.spec_header(),
+        }
+    }
+
+    /// The translation unit: `hopper.cu` with `swz.cuh` and `gemm_spec.cuh`.
+    pub fn source(&self) -> Source {
+        Source {
+            name: "hopper.cu".into(),
+            text: super::SOURCE.into(),
+            headers: vec![
+                Header {
+                    name: swizzle_core::cuda::HEADER_NAME.into(),
+                    text: self.swz_header().render(),
+                },
+                self.gemm_spec_header(),
+            ],
+        }
+    }
+
+    /// Blocks of the persistent grid for an `m x n` output on `sms` multiprocessors: one per SM, or fewer when
+    /// the raster has fewer slots (tiles, plus CUTLASS-style padding).
+    /// With clusters the raster orders cluster slots (pairs of vertically adjacent tiles) and `max_clusters`
+    /// (the device's co-resident clusters; `sms / cluster` when unknown) bounds the grid.
+    pub fn grid(&self, m: u32, n: u32, max_clusters: u32) -> u32 {
+        let tiles = swizzle_core::raster::Grid::new(
+            n.div_ceil(self.bn),
+            m.div_ceil(self.bm()).div_ceil(self.cluster),
+        );
+        let lg = self.raster.launch_grid(tiles);
+        let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
+        slots.min(max_clusters).max(1) * self.cluster
+    }
+}
+
+impl std::fmt::Display for HopperSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}x{}x{} {}st {} {} inflight{} regs{}/{}{}{}",
+            self.ty,
+            self.bm(),
+            self.bn,
+            self.bk,
+            self.stages,
+            self.mode,
+            self.raster,
+            self.inflight,
+            self.producer_regs,
+            self.consumer_regs,
+            if self.cluster > 1 {
+                format!(" cluster{}", self.cluster)
+            } else {
+                String::new()
+            },
+            if self.store16 { "" } else { " store4" }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_spec_fits_an_h100() {
+        // 227 KiB opt-in on sm_90.
+        SHIPPED.validate(232_448).unwrap();
+        BASE.validate(232_448).unwrap();
+        assert_eq!(SHIPPED.smem_bytes(), 4 * (16384 + 32768) + 64 + 1024);
+        assert_eq!(SHIPPED.threads(), 384);
+        // Each CTA of the pair loads (and multicasts) half of B: a 128-row box.
+        assert_eq!(SHIPPED.b_slice().params().box_outer, 128);
+        assert_eq!(BASE.b_slice(), BASE.b_tile());
+        let trio = HopperSpec {
+            cluster: 3,
+            ..SHIPPED
+        };
+        assert!(trio.validate(232_448).is_err());
+        let five = HopperSpec {
+            stages: 5,
+            ..SHIPPED
+        };
+        assert!(five
+            .validate(232_448)
+            .unwrap_err()
+            .to_string()
+            .contains("shared memory"));
+        let greedy = HopperSpec {
+            consumer_regs: 248,
+            ..SHIPPED
+        };
+        assert!(greedy.validate(232_448).is_err());
+    }
+
+    #[test]
+    fn spec_header_wgmma_has_one_operand_per_accumulator() {
+        let h = SHIPPED.spec_header();
+        assert!(h.contains("m64n256k16.f32.bf16.bf16"));
+        assert!(h.contains("\"+f\"(d[127])") && !h.contains("d[128]"));
+        assert!(h.contains("%128, %129, p, 1, 1, 0, 0;"));
+        assert!(h.contains("setp.ne.b32 p, %130, 0;"));
+        let f16 = SHIPPED.with_ty(Half::F16).spec_header();
+        assert!(f16.contains(".f32.f16.f16") && f16.contains("cvt.rn.f16x2.f32"));
+    }
+
+    #[test]
+    fn source_carries_the_descriptor_constants() {
+        let src = SHIPPED.source();
+        let swz = &src.headers[0].text;
+        assert!(swz.contains("struct GemmA") && swz.contains("struct GemmB"));
+        assert!(swz.contains("struct TileOrder"));
+        // No .cu types a descriptor number: the kernel has no LBO / SBO / 1024 literal.
+        for lit in ["1024", "<< 62", "<< 16", "LBO =", "SBO ="] {
+            assert!(!super::super::SOURCE.contains(lit), "hopper.cu types {lit}");
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! The Hopper GEMM on the GPU: random inputs, poisoned output, host fp64 reference (every row up to 1024 rows,
+//! 96 sampled rows above) and cuBLAS element-wise where stated; sizes that are not multiples of the 128x256x64
+//! tile, down to 1x1x16. Every variant of the tuning sweep (every swizzle mode, so every derived descriptor) is
+//! checked too. `hopper_sanitizer_small` is the one compute-sanitizer runs.
+
+use gpu_kernels::hopper::{check, peer::Cublas, sweep, Half, HopperGemm, BASE, SHIPPED};
+use gpu_kernels::Gpu;
+
+fn gpu() -> Gpu {
+    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
+}
+
+fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: (u32, u32, u32), seed: u64) {
+    let c = check::check(gpu, g, blas, size, seed).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+    eprintln!(
+        "{} {:?}: rel err vs host {:.2e} ({} rows), vs cuBLAS {:?}",
+        g.spec, c.size, c.rel_err_host, c.rows_vs_host, c.rel_err_cublas
+    );
+    let bound = match g.spec.ty {
+        Half::Bf16 => 5e-3,
+        Half::F16 => 1e-3,
+    };
+    assert!(c.rel_err_host < bound, "{}: {c:?}", g.spec);
+}
+
+const RAGGED: [(u32, u32, u32); 5] = [
+    (1, 1, 16),
+    (17, 33, 48),
+    (127, 255, 64),
+    (129, 257, 80),
+    (300, 520, 136),
+];
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_ragged_sizes_both_types() {
+    let gpu = gpu();
+    for ty in [Half::Bf16, Half::F16] {
+        let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
+        for (i, &size) in RAGGED.iter().enumerate() {
+            run(&gpu, &g, None, size, 11 + i as u64);
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_1000_cubed_vs_host_and_cublas() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    for ty in [Half::Bf16, Half::F16] {
+        let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
+        run(&gpu, &g, Some(&blas), (1000, 1000, 1000), 3);
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_4096_cubed_vs_cublas_and_sampled_host_rows() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    for ty in [Half::Bf16, Half::F16] {
+        let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
+        run(&gpu, &g, Some(&blas), (4096, 4096, 4096), 5);
+    }
+}
+
+/// Every sweep variant (each swizzle mode's TMA map + descriptor, the 128x128 tile, each raster) computes the
+/// same function.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_every_sweep_variant() {
+    let gpu = gpu();
+    let skip_cluster = std::env::var_os("HOPPER_SKIP_CLUSTER").is_some();
+    for (label, spec) in sweep::labelled() {
+        if skip_cluster && spec.cluster > 1 {
+            eprintln!("{label}: skipped (HOPPER_SKIP_CLUSTER)");
+            continue;
+        }
+        let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{label}: {e}"));
+        run(&gpu, &g, None, (127, 255, 64), 21);
+        run(&gpu, &g, None, (1000, 1000, 1000), 22);
+    }
+}
+
+/// The single-CTA base variant (no cluster, B loaded whole by each CTA): the ragged sizes, 1000^3 and a
+/// 2304x4096x512 against cuBLAS, both types. (The shipped spec, clusters of two whose last cluster's second CTA
+/// computes rows past M when the tile rows are odd, is what every other test runs.)
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_single_cta_variant() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    for ty in [Half::Bf16, Half::F16] {
+        let g = HopperGemm::new(&gpu, BASE.with_ty(ty)).unwrap();
+        for (i, &size) in RAGGED.iter().enumerate() {
+            run(&gpu, &g, None, size, 41 + i as u64);
+        }
+        run(&gpu, &g, Some(&blas), (1000, 1000, 1000), 47);
+        run(&gpu, &g, Some(&blas), (2304, 4096, 512), 48);
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_sanitizer_small() {
+    let gpu = gpu();
+    let g = HopperGemm::new(&gpu, SHIPPED).unwrap();
+    for (i, &size) in RAGGED.iter().enumerate() {
+        run(&gpu, &g, None, size, 31 + i as u64);
+    }
+}
+
+/// K = 20 breaks TMA's 16-byte row pitch: refused before any launch, the output keeps its poison.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_misaligned_k_is_refused_before_launch() {
+    let gpu = gpu();
+    let g = HopperGemm::new(&gpu, SHIPPED).unwrap();
+    let (m, n, k) = (64, 64, 20);
+    let a = gpu
+        .upload(&check::random(Half::Bf16, (m * k) as usize, 1))
+        .unwrap();
+    let b = gpu
+        .upload(&check::random(Half::Bf16, (n * k) as usize, 2))
+        .unwrap();
+    let mut c = gpu.zeros::<u16>((m * n) as usize).unwrap();
+    gpu.fill_bytes(&mut c, 0xFF).unwrap();
+    let e = g.launch(&gpu, &a, &b, &mut c, (m, n, k)).unwrap_err();
+    assert!(e.to_string().contains("multiple of 8"), "{e}");
+    gpu.sync().unwrap();
+    assert!(gpu.download(&c).unwrap().iter().all(|&x| x == 0xFFFF));
+    // And a too-small buffer is refused too.
+    let e = g.launch(&gpu, &a, &b, &mut c, (m + 1, n, 24)).unwrap_err();
+    assert!(e.to_string().contains("needs"), "{e}");
+    gpu_kernels::hopper::check_dims(1, 1, 8).unwrap();
+}
+
+/// The frame's generic verification of the registered family (`swz bench hopper` / `swz report` use it):
+/// every shipped spec at every verification size, through `Arg::TensorMap` and the sm_90a hook.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_frame_verify_all() {
+    let gpu = gpu();
+    let failures =
+        gpu_kernels::frame::verify::verify_all(&gpu, &gpu_kernels::hopper::family::HOPPER).unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
