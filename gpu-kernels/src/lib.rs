@@ -2,10 +2,11 @@
 //! and the kernel families, each kernel's `.cu` source beside the Rust that launches and checks it.
 //!
 //! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`](mod@bench) (the timing harness) -> one module
-//! per family ([`transpose`]).
+//! per family ([`transpose`], [`gemm`]).
 
 pub mod bench;
 pub mod elem;
+pub mod gemm;
 mod header;
 pub mod runtime;
 pub mod transpose;
