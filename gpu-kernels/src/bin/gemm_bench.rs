@@ -221,7 +221,7 @@ fn bench(args: &[String]) -> Res {
     let mut bs = vec![BLayout::Nk];
     let mut specs = parse_specs("default,baselines,t128x256k32s4-identity")?;
     let mut cfg = BenchConfig {
-        warmup: 5,
+        warmup: 10,
         iters: 30,
         l2_factor: 1,
     };

@@ -11,7 +11,8 @@
 // Per block: a STAGES-deep cp.async ring of (A, B) k-tiles; 8 (or 4) warps each own a WM x WN tile of C as
 // (WM/16) x (WN/8) m16n8k16 accumulators; per k16 step a warp loads its A and B fragments with ldmatrix.x4
 // (double-buffered in registers: step kk+1's fragments load while step kk's mma issue), one __syncthreads per
-// k-tile. Epilogue: each warp converts one 16-row slice at a time into its own smem scratch (stmatrix for 16-bit
+// k-tile; with Spec::PREFETCH that barrier sits before the k-tile's last mma step, so the next tile's first
+// fragments load across it. Epilogue: each warp converts one 16-row slice at a time into its own smem scratch (stmatrix for 16-bit
 // outputs, st.shared.v2.f32 for fp32), reads it back as 16-byte rows and stores them with 16-byte global stores.
 // Edges: cp.async zero-fills what lies outside A or B (src-size < 16), stores are predicated per element.
 #include "swz.cuh"
@@ -102,22 +103,27 @@ __device__ __forceinline__ u32 pack2(float lo, float hi) {
 
 // ---- global -> smem: one k-tile of A and B into one stage ----
 
-// A (or a K-contiguous B) tile: ROWS x BK elements from row r0, column k0 of a row-major matrix with `rows`
-// rows, `cols` valid columns and leading dimension ld. Chunk q = tid + i * THREADS of the tile, in memory order.
+// A (or a K-contiguous B) tile: ROWS x COLS elements from row r0, column c0 of a row-major matrix with `rows`
+// rows, `cols` valid columns and leading dimension ld. Chunk q = tid + i * THREADS of the tile, in memory order:
+// copy i is ROWS_PER_COPY rows below copy 0, a whole number of swizzle periods, so its smem offset is copy 0's
+// plus i * ROWS_PER_COPY * pitch (one address computation per thread, not one per copy).
 template <class L, int ROWS, int COLS>
 __device__ __forceinline__ void load_rows(u32 s, const unsigned short* g, int r0, int c0, int rows, int cols, int ld,
                                           int tid) {
     constexpr int CHUNKS_PER_ROW = COLS / 8;
     constexpr int PER_THREAD = ROWS * COLS / 8 / THREADS;
+    constexpr int ROWS_PER_COPY = THREADS / CHUNKS_PER_ROW;
+    static_assert(THREADS % CHUNKS_PER_ROW == 0 && ROWS_PER_COPY % L::row_period == 0, "copy rows vs swizzle period");
+    const int r = tid / CHUNKS_PER_ROW, c = (tid % CHUNKS_PER_ROW) * 8;
+    const int gc = c0 + c, left = cols - gc;
+    const u32 row_bytes = left > 0 ? (left >= 8 ? 16u : 2u * left) : 0u;
+    const u32 dst = s + L::offset(r, c) * 2u;
+    const unsigned short* src = g + (u64)(r0 + r) * ld + gc;
 #pragma unroll
     for (int i = 0; i < PER_THREAD; ++i) {
-        const int q = tid + i * THREADS;
-        const int r = q / CHUNKS_PER_ROW, c = (q % CHUNKS_PER_ROW) * 8;
-        const int gr = r0 + r, gc = c0 + c;
-        const int left = cols - gc;
-        const u32 bytes = (gr < rows && left > 0) ? (left >= 8 ? 16u : 2u * left) : 0u;
-        const unsigned short* src = bytes ? g + (u64)gr * ld + gc : g;
-        cp_async16(s + L::offset(r, c) * 2u, src, bytes);
+        const bool in = r0 + r + i * ROWS_PER_COPY < rows;
+        const u32 bytes = in ? row_bytes : 0u;
+        cp_async16(dst + i * ROWS_PER_COPY * L::pitch * 2u, bytes ? src + (u64)i * ROWS_PER_COPY * ld : g, bytes);
     }
 }
 
@@ -133,23 +139,26 @@ __device__ __forceinline__ void load_stage(u32 sa, u32 sb, const unsigned short*
 
 // ---- smem -> registers: one k16 step's fragments of one warp ----
 
+// Fragment i of A is 16 rows below fragment 0 and fragment j of B (Nk) 16 rows below fragment 0: whole swizzle
+// periods, so one offset per k16 step (per j for the Kn tile, whose k16 steps are the whole-period rows).
+static_assert(16 % SmemA::row_period == 0 && 16 % SmemB::row_period == 0, "fragment rows vs swizzle period");
+
 __device__ __forceinline__ void load_frags(u32 (&fa)[MI][4], u32 (&fb)[NI][2], u32 sa, u32 sb, int wm0, int wn0,
                                            int kk, int lane) {
+    // ldmatrix.x4, A lane order: row lane % 16, column (lane / 16) * 8 of the 16 x 16 block.
+    const u32 a0 = sa + SmemA::offset(wm0 + (lane & 15), kk * 16 + (lane >> 4) * 8) * 2u;
 #pragma unroll
-    for (int i = 0; i < MI; ++i) {
-        // ldmatrix.x4, A lane order: row lane % 16, column (lane / 16) * 8 of the 16 x 16 block.
-        ldsm_x4(fa[i], sa + SmemA::offset(wm0 + i * 16 + (lane & 15), kk * 16 + (lane >> 4) * 8) * 2u);
-    }
+    for (int i = 0; i < MI; ++i) ldsm_x4(fa[i], a0 + i * 16 * SmemA::pitch * 2u);
 #pragma unroll
     for (int j = 0; j < NI / 2; ++j) {
         u32 r[4];
         if constexpr (Spec::B_KN) {
             // k x n tile, .trans: row (k) lane % 16, column (n) (lane / 16) * 8.
-            ldsm_x4_trans(r, sb + SmemB::offset(kk * 16 + (lane & 15), wn0 + j * 16 + (lane >> 4) * 8) * 2u);
+            ldsm_x4_trans(r, sb + (SmemB::offset(lane & 15, wn0 + j * 16 + (lane >> 4) * 8) + kk * 16 * SmemB::pitch) * 2u);
         } else {
             // n x k tile: row (n) (lane / 16) * 8 + lane % 8, column (k) ((lane / 8) % 2) * 8.
-            ldsm_x4(r, sb + SmemB::offset(wn0 + j * 16 + (lane >> 4) * 8 + (lane & 7), kk * 16 + ((lane >> 3) & 1) * 8) *
-                               2u);
+            const u32 b0 = sb + SmemB::offset(wn0 + (lane >> 4) * 8 + (lane & 7), kk * 16 + ((lane >> 3) & 1) * 8) * 2u;
+            ldsm_x4(r, b0 + j * 16 * SmemB::pitch * 2u);
         }
         fb[2 * j][0] = r[0];
         fb[2 * j][1] = r[1];
@@ -188,24 +197,62 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
             for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
 
     u32 fa[2][MI][4], fb[2][NI][2];
-    for (int kt = 0; kt < KT; ++kt) {
-        cp_async_wait<STAGES - 2>();  // k-tile kt has landed (this thread's copies) ...
-        __syncthreads();              // ... everyone's; and everyone is done reading the stage refilled next
-        {
-            const int nk = kt + STAGES - 1;
-            const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
-            if (nk < KT) load_stage(st, st + SmemA::bytes, A, B, m0, n0, nk * BK, M, N, K, lda, ldb, tid);
-            cp_async_commit();
+    if constexpr (Spec::PREFETCH) {
+        // The barrier of k-tile kt+1 sits inside k-tile kt's last k16 step: wait for tile kt+1, then load its first
+        // fragments, then issue tile kt's last mma. The barrier's wait overlaps the tensor cores' work, and every
+        // k-step finds its fragments loaded. Tile kt+STAGES-1 is fetched into the stage of tile kt-1, which every
+        // warp finished reading before that barrier. KSTEPS is even, so tile kt+1's first step lands in buffer 0.
+        static_assert(KSTEPS % 2 == 0, "PREFETCH needs an even number of k16 steps per k-tile");
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
+        for (int kt = 0; kt < KT; ++kt) {
+            {
+                const int nk = kt + STAGES - 1;
+                const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
+                if (nk < KT) load_stage(st, st + SmemA::bytes, A, B, m0, n0, nk * BK, M, N, K, lda, ldb, tid);
+                cp_async_commit();
+            }
+            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
+#pragma unroll
+            for (int kk = 0; kk < KSTEPS; ++kk) {
+                if (kk + 1 < KSTEPS) {
+                    load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
+                } else {
+                    cp_async_wait<STAGES - 2>();  // k-tile kt+1 has landed (this thread's copies) ...
+                    __syncthreads();              // ... everyone's; and everyone is done reading tile kt
+                    const u32 na = s0 + ((kt + 1) % STAGES) * STAGE_BYTES;
+                    if (kt + 1 < KT) load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
+                }
+#pragma unroll
+                for (int i = 0; i < MI; ++i)
+#pragma unroll
+                    for (int j = 0; j < NI; ++j)
+                        mma16816(acc[i][j], fa[kk & 1][i], fb[kk & 1][j][0], fb[kk & 1][j][1]);
+            }
         }
-        const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
-        load_frags(fa[0], fb[0], sa, sb, wm0, wn0, 0, lane);
+    } else {
+        // One barrier at the top of each k-tile; the tile's first fragments load after it.
+        for (int kt = 0; kt < KT; ++kt) {
+            cp_async_wait<STAGES - 2>();  // k-tile kt has landed (this thread's copies) ...
+            __syncthreads();              // ... everyone's; and everyone is done reading the stage refilled next
+            {
+                const int nk = kt + STAGES - 1;
+                const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
+                if (nk < KT) load_stage(st, st + SmemA::bytes, A, B, m0, n0, nk * BK, M, N, K, lda, ldb, tid);
+                cp_async_commit();
+            }
+            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
+            load_frags(fa[0], fb[0], sa, sb, wm0, wn0, 0, lane);
 #pragma unroll
-        for (int kk = 0; kk < KSTEPS; ++kk) {
-            if (kk + 1 < KSTEPS) load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
+            for (int kk = 0; kk < KSTEPS; ++kk) {
+                if (kk + 1 < KSTEPS) load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
 #pragma unroll
-            for (int i = 0; i < MI; ++i)
+                for (int i = 0; i < MI; ++i)
 #pragma unroll
-                for (int j = 0; j < NI; ++j) mma16816(acc[i][j], fa[kk & 1][i], fb[kk & 1][j][0], fb[kk & 1][j][1]);
+                    for (int j = 0; j < NI; ++j)
+                        mma16816(acc[i][j], fa[kk & 1][i], fb[kk & 1][j][0], fb[kk & 1][j][1]);
+            }
         }
     }
 

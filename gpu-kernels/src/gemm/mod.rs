@@ -239,9 +239,21 @@ impl std::fmt::Display for Problem {
 fn smem_struct(name: &str, s: &Smem) -> String {
     let (sw, pitch) = spec::swizzle_and_pitch(s)
         .unwrap_or_else(|| panic!("{name}: layout {s} is not Sw::apply(row * pitch + col)"));
+    // The swizzle repeats every `period` elements: every `row_period` rows when that is a whole number of rows,
+    // so offset(r + row_period * t, c) == offset(r, c) + row_period * t * pitch.
+    let period = sw.period().min(u32::MAX as u64) as u32;
+    let row_period = if period <= pitch {
+        1
+    } else {
+        assert!(
+            period % pitch == 0,
+            "{name}: swizzle period {period} is not whole rows of {pitch}"
+        );
+        period / pitch
+    };
     format!(
         "// {s}\nstruct {name} {{\n    using Sw = swz::Swizzle<{}, {}, {}>;\n    \
-         static constexpr uint32_t rows = {}u, cols = {}u, pitch = {pitch}u, bytes = {}u;\n    \
+         static constexpr uint32_t rows = {}u, cols = {}u, pitch = {pitch}u, bytes = {}u, row_period = {row_period}u;\n    \
          /// Element offset of (row, col) in the tile.\n    \
          static SWZ_HD constexpr uint32_t offset(uint32_t r, uint32_t c) {{ return Sw::apply(r * pitch + c); }}\n}};\n",
         sw.bits,
@@ -265,8 +277,8 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
     s.push_str(&smem_struct("SmemC", &spec.c_smem(out.width())));
     s.push_str(&format!(
         "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
-         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {};\n    static constexpr int B_KN = {}, IN_BF16 = {}, \
-         OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
+         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {};\n    static constexpr int B_KN = {}, \
+         IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
         b.name(),
         input.name(),
         out.name(),
@@ -278,6 +290,7 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
         spec.stages,
         spec.threads(),
         spec.min_blocks,
+        u32::from(spec.prefetch),
         u32::from(b == BLayout::Kn),
         u32::from(input == InType::Bf16),
         match out {

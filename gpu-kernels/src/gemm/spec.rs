@@ -160,6 +160,9 @@ pub struct GemmSpec {
     pub raster: Raster,
     /// `__launch_bounds__(threads, min_blocks)`.
     pub min_blocks: u32,
+    /// Load the next k-tile's first fragments across the k-tile barrier (the barrier sits before the tile's last
+    /// mma step); `false`: one barrier at the top of each k-tile, first fragments loaded after it.
+    pub prefetch: bool,
 }
 
 /// The input element as the layouts see it (fp16 and bf16 are both 2 bytes: one layout serves both).
@@ -386,6 +389,15 @@ impl GemmSpec {
         GemmSpec { name, smem, ..self }
     }
 
+    /// This spec with the k-tile barrier at the top of the tile (no fragment prefetch across it).
+    pub const fn without_prefetch(self, name: &'static str) -> GemmSpec {
+        GemmSpec {
+            name,
+            prefetch: false,
+            ..self
+        }
+    }
+
     /// This spec with another ring depth.
     pub const fn with_stages(self, name: &'static str, stages: u32) -> GemmSpec {
         GemmSpec {
@@ -400,7 +412,7 @@ impl std::fmt::Display for GemmSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}: {}x{}x{} block, {}x{} warps ({} threads), {} stages, {} smem, order {}",
+            "{}: {}x{}x{} block, {}x{} warps ({} threads), {} stages{}, {} smem, order {}",
             self.name,
             self.bm,
             self.bn,
@@ -409,6 +421,11 @@ impl std::fmt::Display for GemmSpec {
             self.wn,
             self.threads(),
             self.stages,
+            if self.prefetch {
+                ""
+            } else {
+                " (no fragment prefetch)"
+            },
             self.smem.name(),
             self.raster
         )
@@ -468,6 +485,7 @@ const fn spec(
         smem: SmemKind::Swizzled,
         raster,
         min_blocks: 1,
+        prefetch: true,
     };
     assert!(s.is_valid(), "invalid GEMM spec");
     s
@@ -485,10 +503,15 @@ pub const T128X256K32S3: GemmSpec = T128X256K32.with_stages("t128x256k32s3", 3);
 pub const T256X128K64: GemmSpec = spec("t256x128k64s3", (256, 128, 64), (64, 64), 3, GM8);
 
 pub const T256X128K32S3: GemmSpec = T256X128K32.with_stages("t256x128k32s3", 3);
+pub const T128X256K64S4: GemmSpec = T128X256K64.with_stages("t128x256k64s4", 4);
+/// The default tile with the call-1 main loop (barrier at the top of each k-tile): what the prefetch buys.
+pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32s4-noprefetch");
+/// 128x128 with the call-1 main loop.
+pub const T128X128K32_NOPF: GemmSpec = T128X128K32.without_prefetch("t128x128k32s4-noprefetch");
 
 /// The configurations the sweep compares (all conflict-free, checked below). (128x128x64 with 4 warps is not
 /// here: ptxas spills 40-80 bytes for it at 255 registers.)
-pub const TILES: [GemmSpec; 7] = [
+pub const TILES: [GemmSpec; 10] = [
     T128X256K32,
     T256X128K32,
     T128X128K32,
@@ -496,6 +519,9 @@ pub const TILES: [GemmSpec; 7] = [
     T256X128K32S3,
     T128X256K32S3,
     T256X128K64,
+    T128X256K64S4,
+    T128X256K32_NOPF,
+    T128X128K32_NOPF,
 ];
 
 /// The default spec (the sweep's winner at 4096³ and 8192³; BENCHMARKS.md says by how much).
@@ -531,10 +557,19 @@ pub const PADDED: GemmSpec = DEFAULT.with_smem("t128x256k32s4-padded", SmemKind:
 pub const BASELINES: [GemmSpec; 2] = [UNSWIZZLED, PADDED];
 
 /// Every swizzled spec the crate ships: tiles and orders.
-pub const SHIPPED: [GemmSpec; 12] = [
-    TILES[0], TILES[1], TILES[2], TILES[3], TILES[4], TILES[5], TILES[6], ORDERS[0], ORDERS[1],
-    ORDERS[2], ORDERS[3], ORDERS[4],
-];
+pub const SHIPPED: [GemmSpec; TILES.len() + ORDERS.len()] = {
+    let mut all = [DEFAULT; TILES.len() + ORDERS.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < TILES.len() {
+            TILES[i]
+        } else {
+            ORDERS[i - TILES.len()]
+        };
+        i += 1;
+    }
+    all
+};
 
 // Checked at compile time: every access (cp.async fills under the sts128 assumption, ldmatrix reads, epilogue
 // write and read back) of every tile spec, for both B layouts and both output widths, costs exactly its ideal
@@ -561,7 +596,15 @@ const fn assert_spec_conflict_free(s: &GemmSpec) {
 macro_rules! assert_specs_conflict_free {
     ($($spec:expr),+ $(,)?) => { $( const _: () = assert_spec_conflict_free(&$spec); )+ };
 }
-assert_specs_conflict_free!(TILES[0], TILES[1], TILES[2], TILES[3], TILES[4], TILES[5], TILES[6]);
+assert_specs_conflict_free!(
+    TILES[0], TILES[1], TILES[2], TILES[3], TILES[4], TILES[5], TILES[6], TILES[7], TILES[8],
+    TILES[9]
+);
+// A tile added to TILES must be added to the list above.
+const _: () = assert!(
+    TILES.len() == 10,
+    "list every tile in assert_specs_conflict_free!"
+);
 
 // The order variants share the default's layouts (same tiles, same smem kind), so its check covers them.
 const _: () = {
