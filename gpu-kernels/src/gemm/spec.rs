@@ -504,6 +504,8 @@ pub const T256X128K64: GemmSpec = spec("t256x128k64s3", (256, 128, 64), (64, 64)
 
 pub const T256X128K32S3: GemmSpec = T256X128K32.with_stages("t256x128k32s3", 3);
 pub const T128X256K64S4: GemmSpec = T128X256K64.with_stages("t128x256k64s4", 4);
+pub const T128X256K32S5: GemmSpec = T128X256K32.with_stages("t128x256k32s5", 5);
+pub const T128X128K32S6: GemmSpec = T128X128K32.with_stages("t128x128k32s6", 6);
 /// The default tile with the call-1 main loop (barrier at the top of each k-tile): what the prefetch buys.
 pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32s4-noprefetch");
 /// 128x128 with the call-1 main loop.
@@ -511,7 +513,7 @@ pub const T128X128K32_NOPF: GemmSpec = T128X128K32.without_prefetch("t128x128k32
 
 /// The configurations the sweep compares (all conflict-free, checked below). (128x128x64 with 4 warps is not
 /// here: ptxas spills 40-80 bytes for it at 255 registers.)
-pub const TILES: [GemmSpec; 10] = [
+pub const TILES: [GemmSpec; 12] = [
     T128X256K32,
     T256X128K32,
     T128X128K32,
@@ -520,6 +522,8 @@ pub const TILES: [GemmSpec; 10] = [
     T128X256K32S3,
     T256X128K64,
     T128X256K64S4,
+    T128X256K32S5,
+    T128X128K32S6,
     T128X256K32_NOPF,
     T128X128K32_NOPF,
 ];
@@ -598,11 +602,11 @@ macro_rules! assert_specs_conflict_free {
 }
 assert_specs_conflict_free!(
     TILES[0], TILES[1], TILES[2], TILES[3], TILES[4], TILES[5], TILES[6], TILES[7], TILES[8],
-    TILES[9]
+    TILES[9], TILES[10], TILES[11]
 );
 // A tile added to TILES must be added to the list above.
 const _: () = assert!(
-    TILES.len() == 10,
+    TILES.len() == 12,
     "list every tile in assert_specs_conflict_free!"
 );
 
