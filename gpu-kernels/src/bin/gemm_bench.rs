@@ -1,12 +1,14 @@
 //! The GEMM family's device program (until `swz bench gemm` exists on the frame).
 //!
 //! ```text
-//! gemm_bench ptxas [DIR]      compile every variant (NVRTC, no GPU needed) with ptxas -v; print registers, smem,
+//! gemm_bench ptxas [DIR|- [FILTER]]
+//!                             compile every variant (whose file name contains FILTER) (NVRTC, no GPU needed) with ptxas -v; print registers, smem,
 //!                             spills; write DIR/<variant>.cubin for cuobjdump; exit 1 on any stack frame or spill
 //! gemm_bench check            every spec, both B layouts, fp16/bf16 in, same-type and fp32 out, on a ragged
 //!                             300x500x264 problem against the host reference
 //! gemm_bench ncu nn|tn SPEC.. launch each spec once on 2048^3 fp16 (for Nsight Compute) and print the bank
 //!                             model's ldmatrix instructions and wavefronts for it, one JSON line each
+//! gemm_bench ncu-f32 nn|tn SPEC..  the same with fp32 output (epilogue st.shared.v2 model)
 //! gemm_bench bench [--shapes MxNxK,..] [--dtypes fp16,bf16] [--b nn,tn] [--specs LIST] [--iters N] [--json FILE]
 //!                             cuBLAS and the specs on the same buffers; LIST is names or tiles|orders|baselines|
 //!                             default|all (comma-separated)
@@ -20,9 +22,13 @@ use gpu_kernels::Gpu;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let r = match args.first().map(String::as_str) {
-        Some("ptxas") => ptxas(args.get(1).map(String::as_str)),
+        Some("ptxas") => ptxas(
+            args.get(1).map(String::as_str).filter(|d| *d != "-"),
+            args.get(2).map(String::as_str),
+        ),
         Some("check") => check(),
         Some("ncu") if args.len() >= 3 => ncu(&args[1], &args[2..]),
+        Some("ncu-f32") if args.len() >= 3 => ncu_f32(&args[1], &args[2..]),
         Some("bench") => bench(&args[1..]),
         _ => Err("usage: gemm_bench ptxas [DIR] | check | ncu nn|tn SPEC.. | bench [options] (see the source)".into()),
     };
@@ -58,8 +64,9 @@ fn file_name(v: &Variant) -> String {
     )
 }
 
-fn ptxas(dir: Option<&str>) -> Res {
-    let variants = every_variant();
+fn ptxas(dir: Option<&str>, filter: Option<&str>) -> Res {
+    let mut variants = every_variant();
+    variants.retain(|v| filter.is_none_or(|f| file_name(v).contains(f)));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let out = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|s| {
@@ -184,7 +191,7 @@ fn parse_specs(list: &str) -> Result<Vec<GemmSpec>, String> {
 fn ncu(b: &str, names: &[String]) -> Res {
     let b = parse_b(b)?;
     let gpu = open()?;
-    let p = Problem::new(2048, 2048, 2048, b);
+    let p = ncu_problem(b);
     let a = gpu
         .upload(&gemm::random_input::<half::f16>(p.a_len(), 1))
         .map_err(|e| e.to_string())?;
@@ -206,9 +213,50 @@ fn ncu(b: &str, names: &[String]) -> Res {
                 "{}",
                 serde_json::json!({"spec": s.name, "b": b.name(), "m": p.m, "n": p.n, "k": p.k,
                     "model_ldsm_instructions": m.instructions, "model_ldsm_wavefronts": m.wavefronts,
+                    "model_ldsm_instructions_executed": m.instructions_executed,
                     "model_a_per_instruction": m.a_per_instruction, "model_b_per_instruction": m.b_per_instruction,
                     "model_epilogue_lds_instructions": m.epilogue_lds_instructions,
                     "model_epilogue_lds_wavefronts": m.epilogue_lds_wavefronts})
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The ncu problem: 2048^3, or GEMM_NCU_SIZE^3.
+fn ncu_problem(b: BLayout) -> Problem {
+    let n = std::env::var("GEMM_NCU_SIZE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2048);
+    Problem::new(n, n, n, b)
+}
+
+/// [`ncu`] with fp32 output (the `mma.acc` epilogue stores, counted by ncu as shared stores).
+fn ncu_f32(b: &str, names: &[String]) -> Res {
+    let b = parse_b(b)?;
+    let gpu = open()?;
+    let p = ncu_problem(b);
+    let a = gpu
+        .upload(&gemm::random_input::<half::f16>(p.a_len(), 1))
+        .map_err(|e| e.to_string())?;
+    let bb = gpu
+        .upload(&gemm::random_input::<half::f16>(p.b_len(), 2))
+        .map_err(|e| e.to_string())?;
+    let mut c = gpu.zeros::<f32>(p.c_len()).map_err(|e| e.to_string())?;
+    for n in names {
+        for s in parse_specs(n)? {
+            let v = Variant::new(s, b, InType::F16, OutType::F32);
+            let k = v.prepare(&gpu).map_err(|e| e.to_string())?;
+            v.launch(&gpu, &k, &p, &a, &bb, &mut c)
+                .map_err(|e| e.to_string())?;
+            gpu.sync().map_err(|e| e.to_string())?;
+            let m = s.ldsm_model(b, p.m, p.n, p.k);
+            println!(
+                "{}",
+                serde_json::json!({"spec": s.name, "b": b.name(), "out": "fp32",
+                    "model_sts_instructions": m.epilogue_f32_sts_instructions,
+                    "model_sts_wavefronts": m.epilogue_f32_sts_wavefronts})
             );
         }
     }

@@ -49,6 +49,10 @@ __device__ __forceinline__ u32 smem_addr(const void* p) {
     return r;
 }
 
+// 16-byte async copy of a chunk that lies wholly inside the matrix.
+__device__ __forceinline__ void cp_async16_full(u32 dst, const void* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
 // 16-byte async copy; bytes past src_bytes (0..16) are zero-filled and not read.
 __device__ __forceinline__ void cp_async16(u32 dst, const void* src, u32 src_bytes) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
@@ -101,41 +105,80 @@ __device__ __forceinline__ u32 pack2(float lo, float hi) {
     return r;
 }
 
-// ---- global -> smem: one k-tile of A and B into one stage ----
+// ---- global -> smem: one k-tile of an operand into one stage ----
 
-// A (or a K-contiguous B) tile: ROWS x COLS elements from row r0, column c0 of a row-major matrix with `rows`
-// rows, `cols` valid columns and leading dimension ld. Chunk q = tid + i * THREADS of the tile, in memory order:
-// copy i is ROWS_PER_COPY rows below copy 0, a whole number of swizzle periods, so its smem offset is copy 0's
-// plus i * ROWS_PER_COPY * pitch (one address computation per thread, not one per copy).
-template <class L, int ROWS, int COLS>
-__device__ __forceinline__ void load_rows(u32 s, const unsigned short* g, int r0, int c0, int rows, int cols, int ld,
-                                          int tid) {
-    constexpr int CHUNKS_PER_ROW = COLS / 8;
-    constexpr int PER_THREAD = ROWS * COLS / 8 / THREADS;
-    constexpr int ROWS_PER_COPY = THREADS / CHUNKS_PER_ROW;
-    static_assert(THREADS % CHUNKS_PER_ROW == 0 && ROWS_PER_COPY % L::row_period == 0, "copy rows vs swizzle period");
-    const int r = tid / CHUNKS_PER_ROW, c = (tid % CHUNKS_PER_ROW) * 8;
-    const int gc = c0 + c, left = cols - gc;
-    const u32 row_bytes = left > 0 ? (left >= 8 ? 16u : 2u * left) : 0u;
-    const u32 dst = s + L::offset(r, c) * 2u;
-    const unsigned short* src = g + (u64)(r0 + r) * ld + gc;
+// The cp.async copies of one operand tile (ROWS x COLS of smem layout L) for one thread. Chunk q = tid + i * THREADS
+// of the tile, in memory order: copy i is RPC rows below copy 0, a whole number of swizzle periods, so its smem
+// offset is copy 0's plus i * RPC * pitch. Everything that does not change with the k-tile (pointers, the smem
+// offset, which copies lie inside the matrix along the non-K side) is computed once, in init(); issue() per k-tile
+// only advances the source and zero-fills what lies past K.
+//   K_COLS = true:  the tile's columns run along K (A, and B stored N x K): rows are M (or N), fixed per block.
+//   K_COLS = false: the tile's rows run along K (B stored K x N): columns are N, fixed per block.
+template <class L, int ROWS, int COLS, bool K_COLS>
+struct Feed {
+    static constexpr int CPR = COLS / 8, PER = ROWS * COLS / 8 / THREADS, RPC = THREADS / CPR;
+    static_assert(THREADS % CPR == 0 && RPC % L::row_period == 0, "copy rows vs swizzle period");
+    static_assert(PER <= 32, "copy mask");
+    const unsigned short* g;    // the matrix (the address of zero-byte copies)
+    const unsigned short* src;  // copy 0's chunk at k = 0
+    u64 copy_stride;            // elements between consecutive copies (RPC rows)
+    u64 k_stride;               // elements per unit of k (1 along columns, ld along rows)
+    u32 dst;                    // smem byte offset of copy 0 in the tile
+    u32 inside;                 // K_COLS: bit i = copy i's row < rows; else: copy 0's column bytes inside (0..16)
+    int kpos, klimit;           // copy 0's k offset in the tile, and K
+    bool all_inside;            // every copy inside the matrix along the non-K side (the block is not at an edge)
+
+    __device__ __forceinline__ void init(const unsigned short* g_, int r0, int c0, int rows, int cols, int ld,
+                                         int tid) {
+        const int r = tid / CPR, c = (tid % CPR) * 8;
+        g = g_;
+        copy_stride = (u64)RPC * ld;
+        dst = L::offset(r, c) * 2u;
+        if constexpr (K_COLS) {
+            src = g_ + (u64)(r0 + r) * ld + c;
+            k_stride = 1;
+            inside = 0;
 #pragma unroll
-    for (int i = 0; i < PER_THREAD; ++i) {
-        const bool in = r0 + r + i * ROWS_PER_COPY < rows;
-        const u32 bytes = in ? row_bytes : 0u;
-        cp_async16(dst + i * ROWS_PER_COPY * L::pitch * 2u, bytes ? src + (u64)i * ROWS_PER_COPY * ld : g, bytes);
+            for (int i = 0; i < PER; ++i) inside |= (r0 + r + i * RPC < rows ? 1u : 0u) << i;
+            kpos = c;
+            klimit = cols;
+            all_inside = r0 + ROWS <= rows;
+        } else {
+            src = g_ + (u64)r * ld + (c0 + c);
+            k_stride = ld;
+            const int left = cols - (c0 + c);
+            inside = left > 0 ? (left >= 8 ? 16u : 2u * left) : 0u;
+            kpos = r;
+            klimit = rows;
+            all_inside = c0 + COLS <= cols;
+        }
     }
-}
 
-__device__ __forceinline__ void load_stage(u32 sa, u32 sb, const unsigned short* A, const unsigned short* B, int m0,
-                                           int n0, int k0, int M, int N, int K, int lda, int ldb, int tid) {
-    load_rows<SmemA, BM, BK>(sa, A, m0, k0, M, K, lda, tid);
-    if constexpr (Spec::B_KN) {
-        load_rows<SmemB, BK, BN>(sb, B, k0, n0, K, N, ldb, tid);
-    } else {
-        load_rows<SmemB, BN, BK>(sb, B, n0, k0, N, K, ldb, tid);
+    __device__ __forceinline__ void issue(u32 tile, int k0) const {
+        const unsigned short* s = src + (u64)k0 * k_stride;
+        // Block-uniform fast path: the whole k-tile lies inside the matrix, no predicates, no zero-fill.
+        if (all_inside && k0 + (K_COLS ? COLS : ROWS) <= klimit) {
+#pragma unroll
+            for (int i = 0; i < PER; ++i) cp_async16_full(tile + dst + i * RPC * L::pitch * 2u, s + i * copy_stride);
+            return;
+        }
+        u32 col_bytes = 16u;
+        if constexpr (K_COLS) {
+            const int left = klimit - (k0 + kpos);
+            col_bytes = left > 0 ? (left >= 8 ? 16u : 2u * left) : 0u;
+        }
+#pragma unroll
+        for (int i = 0; i < PER; ++i) {
+            u32 bytes;
+            if constexpr (K_COLS) {
+                bytes = (inside >> i) & 1u ? col_bytes : 0u;
+            } else {
+                bytes = k0 + kpos + i * RPC < klimit ? inside : 0u;
+            }
+            cp_async16(tile + dst + i * RPC * L::pitch * 2u, bytes ? s + i * copy_stride : g, bytes);
+        }
     }
-}
+};
 
 // ---- smem -> registers: one k16 step's fragments of one warp ----
 
@@ -181,10 +224,24 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
     constexpr u32 STAGE_BYTES = SmemA::bytes + SmemB::bytes;
     const int KT = (K + BK - 1) / BK;
 
+    Feed<SmemA, BM, BK, true> fa_;
+    fa_.init(A, m0, 0, M, K, lda, tid);
+    using FeedB = Feed<SmemB, Spec::B_KN ? BK : BN, Spec::B_KN ? BN : BK, !Spec::B_KN>;
+    FeedB fb_;
+    if constexpr (Spec::B_KN) {
+        fb_.init(B, 0, n0, K, N, ldb, tid);
+    } else {
+        fb_.init(B, n0, 0, N, K, ldb, tid);
+    }
+    // k-tile kt into stage st (A at its start, B after A).
+    auto load_stage = [&](u32 st, int kt) {
+        fa_.issue(st, kt * BK);
+        fb_.issue(st + SmemA::bytes, kt * BK);
+    };
+
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < KT) load_stage(s0 + s * STAGE_BYTES, s0 + s * STAGE_BYTES + SmemA::bytes, A, B, m0, n0, s * BK, M, N, K,
-                               lda, ldb, tid);
+        if (s < KT) load_stage(s0 + s * STAGE_BYTES, s);
         cp_async_commit();
     }
 
@@ -210,7 +267,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
             {
                 const int nk = kt + STAGES - 1;
                 const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
-                if (nk < KT) load_stage(st, st + SmemA::bytes, A, B, m0, n0, nk * BK, M, N, K, lda, ldb, tid);
+                if (nk < KT) load_stage(st, nk);
                 cp_async_commit();
             }
             const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
@@ -239,7 +296,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
             {
                 const int nk = kt + STAGES - 1;
                 const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
-                if (nk < KT) load_stage(st, st + SmemA::bytes, A, B, m0, n0, nk * BK, M, N, K, lda, ldb, tid);
+                if (nk < KT) load_stage(st, nk);
                 cp_async_commit();
             }
             const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;

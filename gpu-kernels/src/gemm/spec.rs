@@ -348,7 +348,21 @@ impl GemmSpec {
         let epi_per_slice = (16 * self.wn * 2 / 16 / 32) as u64;
         let epi = blocks * (self.warps() * self.mi()) as u64 * epi_per_slice;
         let r = c.2.report(&c.1);
+        // With the fragment prefetch, each warp's last k-tile has one predicated-off set of fragment loads: Nsight
+        // Compute counts those instructions as executed (they move no data).
+        let idle = if self.prefetch {
+            blocks * (self.warps() * (self.mi() + self.ni() / 2)) as u64
+        } else {
+            0
+        };
+        // fp32 epilogue: two st.shared.v2 per n8 fragment per m16 slice.
+        let f32w = &self.accesses(b, OutWidth::F32)[4];
+        let fr = f32w.2.report(&f32w.1);
+        let f32_sts = blocks * (self.warps() * self.mi() * self.ni() * 2) as u64;
         LdsmModel {
+            instructions_executed: na + nb + idle,
+            epilogue_f32_sts_instructions: f32_sts,
+            epilogue_f32_sts_wavefronts: f32_sts * fr.wavefronts / fr.instructions.max(1) as u64,
             instructions: na + nb,
             wavefronts: (na as f64 * wa + nb as f64 * wb).round() as u64,
             a_per_instruction: wa,
@@ -435,7 +449,13 @@ impl std::fmt::Display for GemmSpec {
 /// [`GemmSpec::ldsm_model`]'s result.
 #[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct LdsmModel {
+    /// ldmatrix instructions that move data.
     pub instructions: u64,
+    /// ldmatrix instructions executed, predicated-off ones included (what `smsp__inst_executed_op_ldsm` counts).
+    pub instructions_executed: u64,
+    /// The fp32 epilogue's `st.shared.v2.f32` (the mma.acc pattern): instructions and wavefronts.
+    pub epilogue_f32_sts_instructions: u64,
+    pub epilogue_f32_sts_wavefronts: u64,
     pub wavefronts: u64,
     pub a_per_instruction: f64,
     pub b_per_instruction: f64,
