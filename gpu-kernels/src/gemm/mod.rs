@@ -249,7 +249,7 @@ fn smem_struct(name: &str, s: &Smem) -> String {
         1
     } else {
         assert!(
-            period % pitch == 0,
+            period.is_multiple_of(pitch),
             "{name}: swizzle period {period} is not whole rows of {pitch}"
         );
         period / pitch

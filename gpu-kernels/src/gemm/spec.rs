@@ -374,17 +374,17 @@ impl GemmSpec {
 
     /// Shape rules `gemm.cu`'s `static_assert`s state too.
     pub const fn is_valid(&self) -> bool {
-        self.wm % 16 == 0
-            && self.wn % 16 == 0
-            && self.bm % self.wm == 0
-            && self.bn % self.wn == 0
-            && self.bk % 16 == 0
+        self.wm.is_multiple_of(16)
+            && self.wn.is_multiple_of(16)
+            && self.bm.is_multiple_of(self.wm)
+            && self.bn.is_multiple_of(self.wn)
+            && self.bk.is_multiple_of(16)
             && self.bk * IN.bytes() >= 64
             && self.threads() <= 1024
             && self.stages >= 2
             && self.stages <= 8
-            && (self.bm * self.bk / 8) % self.threads() == 0
-            && (self.bn * self.bk / 8) % self.threads() == 0
+            && (self.bm * self.bk / 8).is_multiple_of(self.threads())
+            && (self.bn * self.bk / 8).is_multiple_of(self.threads())
             && self.smem_bytes(BLayout::Kn, OutWidth::F32) <= 227 * 1024
             && self.smem_bytes(BLayout::Nk, OutWidth::F32) <= 227 * 1024
     }
