@@ -7,21 +7,26 @@
 #  target/release/{swz,smem_profile} to .devbin/)
 # then on the device, from the repository root (carry .devbin):
 #   OUT=/some/dir gpu-kernels/device.sh info tests sanitizer ncu bench
-# Steps (any order, any subset):
+# Every step runs for every kernel family of gpu-kernels' registry (`smem_profile families`), or for the families
+# named in $FAMILIES (space-separated). Steps (any order, any subset):
 #   info       nvidia-smi, libraries and tools found
-#   tests      every gpu-kernels test binary, ignored (GPU) tests included         -> tests.log
-#   sanitizer  compute-sanitizer memcheck and racecheck over one launch of every kernel at 97x131 -> sanitizer.log
-#   ncu        Nsight Compute smem counters of every smem transpose (as shipped; built SMEM_ONLY; SMEM_ONLY with
-#              one block per SM), with the bank model's prediction beside them   -> ncu-csv.tar.gz, ncu_compare.md
-#   bench      swz bench transpose (2048, 8192, 16384; fp32, fp16)                  -> bench.md, bench.json
+#   tests      every gpu-kernels test binary, ignored (GPU) tests included; $TEST_SKIP (a test name) is skipped
+#                                                                                   -> tests.log
+#   sanitizer  compute-sanitizer memcheck and racecheck over `smem_profile verify FAMILY` (every spec once, at
+#              the family's first, ragged, verification size)                    -> sanitizer.log
+#   ncu        Nsight Compute smem counters of every spec with smem accesses (as shipped; the smem-only build;
+#              smem-only with one block per SM), the bank model's prediction beside them
+#                                                                     -> ncu-FAMILY-csv.tar.gz, ncu_compare-FAMILY.md
+#   bench      swz bench FAMILY (the family's default sizes)                  -> bench-FAMILY.md, bench-FAMILY.json
 #   report     swz report (the main job, GPU mode)                                   -> report.md
 # Each step prints a short summary; the full output is under $OUT. Exit status: 1 if any step failed.
 set -u
 OUT=${OUT:-/tmp/gpu-kernels-out}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-B=.devbin
+B=${B:-.devbin}
 failed=()
+FAMILIES=${FAMILIES:-$($B/smem_profile families)}
 
 step() { echo "=== $1 ($(date -u +%H:%M:%S))"; }
 note() { if [ "$1" -ne 0 ]; then failed+=("$2"); echo "FAILED: $2 (exit $1)"; fi; }
@@ -41,8 +46,10 @@ for s in "$@"; do
   tests)
     step tests
     : >"$OUT/tests.log"
+    skip=()
+    [ -n "${TEST_SKIP:-}" ] && skip=(--skip "$TEST_SKIP")
     for t in $B/test-gpu-kernels-*; do
-      "$t" --include-ignored --test-threads=1 --nocapture >>"$OUT/tests.log" 2>&1
+      "$t" --include-ignored --test-threads=1 --nocapture "${skip[@]}" >>"$OUT/tests.log" 2>&1
       note $? "$t"
     done
     grep -E "^test result|FAILED|panicked|[0-9]+x[0-9]+:|failures" "$OUT/tests.log" | head -60
@@ -50,44 +57,50 @@ for s in "$@"; do
   sanitizer)
     step sanitizer
     : >"$OUT/sanitizer.log"
-    for tool in memcheck racecheck; do
-      cmd=(compute-sanitizer --tool "$tool" --error-exitcode 1 $B/test-gpu-kernels-transpose_device
-        --include-ignored --exact sanitizer_pass_97x131 --test-threads=1)
-      echo "\$ ${cmd[*]}" >>"$OUT/sanitizer.log"
-      "${cmd[@]}" >>"$OUT/sanitizer.log" 2>&1
-      rc=$?
-      note $rc "compute-sanitizer $tool"
-      echo "$tool: exit $rc" | tee -a "$OUT/sanitizer.log"
+    for fam in $FAMILIES; do
+      for tool in memcheck racecheck; do
+        cmd=(compute-sanitizer --tool "$tool" --error-exitcode 1 $B/smem_profile verify "$fam")
+        echo "\$ ${cmd[*]}" >>"$OUT/sanitizer.log"
+        "${cmd[@]}" >>"$OUT/sanitizer.log" 2>&1
+        rc=$?
+        note $rc "compute-sanitizer $tool $fam"
+        echo "$fam $tool: exit $rc" | tee -a "$OUT/sanitizer.log"
+      done
     done
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|test result|Hazard" "$OUT/sanitizer.log" | head -20
     ;;
   ncu)
     step ncu
-    for mode in run run-smem-only run-smem-only-1blk; do
-      ncu --clock-control none --kernel-name transposeSmem --csv --log-file "$OUT/ncu-$mode.csv" \
-        --metrics "$NCU_METRICS" $B/smem_profile $mode 2048x2048 | tail -1
-      note $? "ncu smem_profile $mode"
+    for fam in $FAMILIES; do
+      k="regex:$($B/smem_profile entries "$fam")"
+      for mode in run run-smem-only run-smem-only-1blk; do
+        ncu --clock-control none --kernel-name "$k" --csv --log-file "$OUT/ncu-$fam-$mode.csv" \
+          --metrics "$NCU_METRICS" $B/smem_profile $mode "$fam" | tail -1
+        note $? "ncu smem_profile $mode $fam"
+      done
+      # Per-instruction (SASS-patched) counts on the shipped kernels: what each instruction's own addresses cost.
+      ncu --clock-control none --kernel-name "$k" --csv --log-file "$OUT/ncu-$fam-sass.csv" \
+        --metrics "$NCU_SASS_METRICS" $B/smem_profile run "$fam" | tail -1
+      note $? "ncu smem_profile run $fam (SASS metrics)"
+      $B/smem_profile compare "$fam" "$OUT/ncu-$fam-run.csv" "$OUT/ncu-$fam-run-smem-only.csv" \
+        "$OUT/ncu-$fam-run-smem-only-1blk.csv" | tee "$OUT/ncu_compare-$fam.md"
+      note "${PIPESTATUS[0]}" "smem_profile compare $fam"
+      (cd "$OUT" && tar czf "ncu-$fam-csv.tar.gz" ncu-"$fam"-*.csv && rm ncu-"$fam"-*.csv)
     done
-    # Per-instruction (SASS-patched) counts on the shipped kernels: what each instruction's own addresses cost.
-    ncu --clock-control none --kernel-name transposeSmem --csv --log-file "$OUT/ncu-sass.csv" \
-      --metrics "$NCU_SASS_METRICS" $B/smem_profile run 2048x2048 | tail -1
-    note $? "ncu smem_profile run (SASS metrics)"
-    $B/smem_profile compare "$OUT"/ncu-run.csv "$OUT"/ncu-run-smem-only.csv "$OUT"/ncu-run-smem-only-1blk.csv \
-      | tee "$OUT/ncu_compare.md"
-    note "${PIPESTATUS[0]}" "smem_profile compare"
-    (cd "$OUT" && tar czf ncu-csv.tar.gz ncu-run*.csv ncu-sass.csv && rm ncu-run*.csv ncu-sass.csv)
     ;;
   bench)
     step bench
-    $B/swz bench transpose --iters 50 --json "$OUT/bench.json" >"$OUT/bench.md" 2>&1
-    note $? "swz bench transpose"
-    grep -E "^device|^transpose|D2D copy|copyVec16|smem-" "$OUT/bench.md" | head -150
+    for fam in $FAMILIES; do
+      $B/swz bench "$fam" --iters 50 --json "$OUT/bench-$fam.json" >"$OUT/bench-$fam.md" 2>&1
+      note $? "swz bench $fam"
+      grep -E "^device|^$fam|^reference|\| (D2D copy|cuBLAS)" "$OUT/bench-$fam.md" | head -60
+    done
     ;;
   report)
     step report
     $B/swz report >"$OUT/report.md" 2>&1
     note $? "swz report"
-    grep -E "^mode|x[0-9]+ fp|wrong|^transpose|D2D copy|smem-swizzled-t64v4 |smem-swizzled-t128v8 " "$OUT/report.md" | head -40
+    grep -E "^mode|^## |variants at|wrong|^reference|\| (D2D copy|cuBLAS)" "$OUT/report.md" | head -40
     ;;
   *) echo "unknown step $s"; failed+=("$s") ;;
   esac

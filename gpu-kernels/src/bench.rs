@@ -116,13 +116,14 @@ pub struct Row {
     pub elem: String,
     pub rows: u32,
     pub cols: u32,
-    /// Bytes read + written per run.
+    /// Bytes read + written per run (0 for a FLOP-measured family).
     pub bytes: u64,
     pub median_ms: f64,
     pub min_ms: f64,
     pub max_ms: f64,
+    /// The rate in the table's unit: GB/s for bandwidth families, TFLOP/s for FLOP-measured ones.
     pub gbps: f64,
-    /// Percent of the reference (the D2D copy of the same bytes) measured in the same run.
+    /// Percent of the reference (the D2D copy of the same bytes, or cuBLAS) measured in the same run.
     pub pct_of_ref: f64,
 }
 
@@ -131,21 +132,26 @@ pub struct Row {
 pub struct Table {
     pub title: String,
     pub reference: String,
+    /// The reference's rate, in [`Table::unit`].
     pub reference_gbps: f64,
+    /// `GB/s` or `TFLOP/s`.
+    pub unit: String,
     pub rows: Vec<Row>,
 }
 
 impl Table {
     /// A markdown table (the article's columns: kernel, block, GB/s, % of the reference).
     pub fn markdown(&self) -> String {
+        let peer = if self.unit == "GB/s" { "D2D" } else { "peer" };
+        let digits = if self.unit == "GB/s" { 0 } else { 1 };
         let mut s = format!(
-            "{}\nreference: {} = {:.0} GB/s\n\n| kernel | block | time (ms) | GB/s | % of D2D |\n|---|---|--:|--:|--:|\n",
-            self.title, self.reference, self.reference_gbps
+            "{}\nreference: {} = {:.digits$} {}\n\n| kernel | block | time (ms) | {} | % of {peer} |\n|---|---|--:|--:|--:|\n",
+            self.title, self.reference, self.reference_gbps, self.unit, self.unit
         );
         for r in &self.rows {
             let _ = writeln!(
                 s,
-                "| {} | {} | {:.4} | {:.0} | {:.1}% |",
+                "| {} | {} | {:.4} | {:.digits$} | {:.1}% |",
                 r.kernel, r.block, r.median_ms, r.gbps, r.pct_of_ref
             );
         }
@@ -313,6 +319,7 @@ mod tests {
             title: "t".into(),
             reference: "D2D".into(),
             reference_gbps: 100.0,
+            unit: "GB/s".into(),
             rows: vec![Row {
                 kernel: "k".into(),
                 block: "(32,8)".into(),

@@ -1,51 +1,11 @@
-//! Element types the kernels move, and the seeded random data the checks use (never zeros).
+//! Element types the kernels move (swizzle-core's [`Elem`], and the host types that carry them), and the seeded
+//! random data the checks use (never zeros).
 
 /// The host fp16 type (so users need no `half` dependency of their own).
 pub use half::f16 as F16;
 
-/// The element type of a kernel variant, as the CUDA side spells it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum Elem {
-    F32,
-    F16,
-}
-
-impl Elem {
-    /// The same element type in swizzle-core's units (its size, name and layout math live there).
-    pub const fn core(self) -> swizzle_core::Elem {
-        match self {
-            Elem::F32 => swizzle_core::Elem::F32,
-            Elem::F16 => swizzle_core::Elem::F16,
-        }
-    }
-
-    /// Size in bytes.
-    pub const fn bytes(self) -> u32 {
-        self.core().bytes()
-    }
-
-    /// The CUDA type the kernels are compiled with (`-DELEM=...`). fp16 travels as its 16 bits: a transpose
-    /// never does arithmetic, and this needs no `cuda_fp16.h` (NVRTC runs without toolkit headers).
-    pub const fn c_type(self) -> &'static str {
-        match self {
-            Elem::F32 => "float",
-            Elem::F16 => "unsigned short",
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Elem::F32 => "fp32",
-            Elem::F16 => "fp16",
-        }
-    }
-}
-
-impl std::fmt::Display for Elem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The element type: swizzle-core's, one type across the workspace (name, size, C type, accumulator).
+pub use swizzle_core::Elem;
 
 /// A host element type with a device representation.
 pub trait Element:

@@ -1,13 +1,14 @@
 //! gpu-kernels: a small runtime over cudarc (device, NVRTC compile cache, launch, timing), a benchmark harness,
 //! and the kernel families, each kernel's `.cu` source beside the Rust that launches and checks it.
 //!
-//! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`](mod@bench) (the timing harness) -> one module
-//! per family ([`transpose`], [`gemm`]).
+//! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`](mod@bench) (the timing harness) ->
+//! [`frame`] (the [`Family`](frame::Family) trait, generic verification, benchmarks with a peer, profiler
+//! comparison, the registry) -> one module per family ([`transpose`], [`gemm`]). The new-family checklist is in [`frame`].
 
 pub mod bench;
 pub mod elem;
+pub mod frame;
 pub mod gemm;
-mod header;
 pub mod runtime;
 pub mod transpose;
 

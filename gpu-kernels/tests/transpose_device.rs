@@ -28,6 +28,7 @@ fn check_size(rows: u32, cols: u32, seed_blocks: &[(u32, u32)]) {
         let f = match elem {
             Elem::F32 => check_all::<f32>(&gpu, rows, cols, &kernels),
             Elem::F16 => check_all::<half::f16>(&gpu, rows, cols, &kernels),
+            e => panic!("no transpose variants for {e}"),
         };
         eprintln!(
             "{rows}x{cols} {elem}: {} kernels checked, {} failed",

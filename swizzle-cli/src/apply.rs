@@ -8,7 +8,8 @@ use swizzle_core::Swizzle;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The swizzle: `B,M,S` (e.g. `3,3,3`), `Sw<B,M,S>`, or a byte mode (`SW32`, `SW64`, `SW128`, `NONE`).
+    /// The swizzle: `B,M,S` (e.g. `3,3,3`), `Sw<B,M,S>`, two layers `B,M,S+B,M,S` (left first), or a byte mode
+    /// (`SW32`, `SW64`, `SW128`, `NONE`).
     #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
     swizzle: String,
     /// Offsets `A..B`: from A (included) to B (excluded).
@@ -63,7 +64,14 @@ pub fn parse_range(text: &str) -> Result<std::ops::Range<u32>, String> {
 }
 
 pub fn run(args: Args) -> Result<(), String> {
-    let sw = parse_swizzle(&args.swizzle)?.swizzle();
+    // Two layers `B,M,S+B,M,S` (applied left first), or one swizzle / byte mode.
+    let sw: swizzle_core::SwizzleFn = if args.swizzle.contains('+') {
+        args.swizzle
+            .parse()
+            .map_err(|e| format!("--swizzle: {e}"))?
+    } else {
+        swizzle_core::SwizzleFn::Single(parse_swizzle(&args.swizzle)?.swizzle())
+    };
     let range = parse_range(&args.range)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

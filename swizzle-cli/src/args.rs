@@ -2,9 +2,14 @@
 use swizzle_core::tile::MAX_SMEM_BYTES;
 use swizzle_core::{Elem, Tile};
 
-/// `--elem NAME`: an element type such as f16, bf16, f32, f64, u8.
+/// An element or unit name with the aliases `Elem::parse` takes (`fp32` -> `f32`); anything else unchanged.
+pub fn canonical_elem(name: &str) -> String {
+    Elem::parse(name.trim()).map_or_else(|| name.trim().to_string(), |e| e.name().to_string())
+}
+
+/// `--elem NAME`: an element type such as f16, bf16, f32, f64, u8 (`fp32`, `fp16` accepted as aliases).
 pub fn parse_elem(name: &str) -> Result<Elem, String> {
-    Elem::from_name(name).ok_or_else(|| {
+    Elem::parse(name).ok_or_else(|| {
         format!("--elem: unknown element type {name:?} (try f16, bf16, f32, f64, u8)")
     })
 }

@@ -1,57 +1,26 @@
-//! `swz bench transpose`: the article's bandwidth tables on this GPU (kernel, block, GB/s, % of a
-//! device-to-device copy measured in the same run), for square fp32 and fp16 matrices.
+//! `swz bench <family>`: the family's benchmark tables on this GPU (variant, block, time, rate, % of the peer
+//! measured in the same run: a device-to-device copy for bandwidth families, cuBLAS for GEMMs). The families are
+//! gpu-kernels' registry (`gpu_kernels::frame::FAMILIES`); nothing here knows one family from another.
 
 use gpu_kernels::bench::{BenchConfig, Report};
-use gpu_kernels::transpose::bench::{default_kernels, sweep, ARTICLE_BLOCKS};
-use gpu_kernels::transpose::SEED_BLOCKS;
-use gpu_kernels::{Elem, Gpu};
+use gpu_kernels::frame::{self, DynFamily};
+use gpu_kernels::Gpu;
 use std::path::PathBuf;
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum Family {
-    /// Matrix transpose: the seed-004 kernels and the shared-memory tiled transposes.
-    Transpose,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum ElemArg {
-    Fp32,
-    Fp16,
-}
-
-impl From<ElemArg> for Elem {
-    fn from(e: ElemArg) -> Elem {
-        match e {
-            ElemArg::Fp32 => Elem::F32,
-            ElemArg::Fp16 => Elem::F16,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum SeedBlocks {
-    /// (8,32), (16,16), (32,8), (32,32): the article's shapes.
-    Article,
-    /// The article's shapes plus (16,32) and (32,16).
-    All,
-    /// Shared-memory kernels only.
-    None,
-}
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Kernel family.
-    #[arg(value_enum)]
-    family: Family,
-    /// Square matrix sizes (N for N x N).
-    #[arg(long, value_delimiter = ',', default_values_t = [2048u32, 8192, 16384], value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Kernel family (`transpose`, ...: every family of gpu-kernels' registry).
+    #[arg(value_name = "FAMILY")]
+    family: String,
+    /// Problem sizes: N for the family's square (or cubic) size of side N; default: the family's own.
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=65536))]
     sizes: Vec<u32>,
-    /// Element types.
-    #[arg(long, value_enum, value_delimiter = ',', default_values = ["fp32", "fp16"])]
-    elem: Vec<ElemArg>,
-    /// Block shapes for the seed kernels.
-    #[arg(long, value_enum, default_value = "article")]
-    seed_blocks: SeedBlocks,
+    /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
+    #[arg(long, value_delimiter = ',')]
+    elem: Vec<String>,
+    /// Only variants whose name contains this text.
+    #[arg(long, value_name = "TEXT")]
+    only: Option<String>,
     /// Timed runs per kernel (the median is reported).
     #[arg(long, default_value_t = 25, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     iters: usize,
@@ -69,29 +38,38 @@ pub struct Args {
     device: usize,
 }
 
+/// The registered family called `name`, or the list of names.
+pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
+    frame::find(name).ok_or_else(|| {
+        format!(
+            "unknown kernel family {name:?}: expected one of {}",
+            frame::registry::names()
+        )
+    })
+}
+
 pub fn run(args: Args) -> Result<(), String> {
-    let Family::Transpose = args.family;
+    let fam = family(&args.family)?;
+    let elems = args
+        .elem
+        .iter()
+        .map(|e| crate::args::parse_elem(e))
+        .collect::<Result<Vec<_>, _>>()?;
     let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
     let cfg = BenchConfig {
         warmup: args.warmup,
         iters: args.iters,
         ..BenchConfig::default()
     };
-    let blocks: &[(u32, u32)] = match args.seed_blocks {
-        SeedBlocks::Article => &ARTICLE_BLOCKS,
-        SeedBlocks::All => &SEED_BLOCKS,
-        SeedBlocks::None => &[],
+    let sizes: Vec<frame::Size> = args.sizes.iter().map(|&n| fam.size_of(n)).collect();
+    let keep = |name: &str, elem: gpu_kernels::Elem| {
+        (elems.is_empty() || elems.contains(&elem))
+            && args.only.as_deref().is_none_or(|t| name.contains(t))
     };
-    let elems: Vec<Elem> = args.elem.iter().map(|e| (*e).into()).collect();
     outln!("device: {}", gpu.props());
-    let tables = sweep(
-        &gpu,
-        &args.sizes,
-        &elems,
-        |e| default_kernels(e, blocks),
-        &cfg,
-    )
-    .map_err(|e| e.to_string())?;
+    let tables = fam
+        .bench(&gpu, &sizes, &keep, &cfg)
+        .map_err(|e| e.to_string())?;
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
     print_report(&report);
     write_outputs(&report, args.json.as_ref(), args.csv.as_ref())

@@ -28,7 +28,8 @@ pub struct TileArgs {
     #[arg(long, default_value = "f16")]
     pub elem: String,
     /// An access pattern (repeatable): row16, ldmatrix.x4[.b|.trans], stmatrix.x4, col.ld, col.st, row.ld,
-    /// row.st, mma.acc, block16.t; `NAME@COLS` walks the memory viewed as rows of COLS elements.
+    /// row.st, mma.acc; `NAME@COLS` walks the memory viewed as rows of COLS elements. (Kernel-specific accesses,
+    /// e.g. the transpose's block stores, are their family's data: see `swz report`.)
     #[arg(long = "pattern", value_name = "NAME", required = true)]
     pub patterns: Vec<String>,
 }
@@ -112,7 +113,7 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
 
 pub fn run(args: Args) -> Result<(), String> {
     let (plain, patterns) = args.tile.parse()?;
-    let smem = plain.with_layout(layout(&args, plain.tile.elem)?);
+    let smem = plain.with_layout(layout(&args, plain.tile().elem)?);
     let mut worst: Option<(u64, String, swizzle_core::bank::Report)> = None;
     outln!("{smem}");
     for p in &patterns {

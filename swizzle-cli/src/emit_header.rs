@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use swizzle_core::cuda::Header;
 use swizzle_core::raster::Raster;
+use swizzle_core::units::Unit;
+use swizzle_core::Smem;
 
 #[derive(clap::Args)]
 #[command(
@@ -13,6 +15,9 @@ use swizzle_core::raster::Raster;
                         --swizzle SmemA=3,3,3      ->  using SmemA = swz::Swizzle<3, 3, 3>;\n  \
                         --raster GemmOrder=strip:4 ->  struct GemmOrder { tile_of(bid, gx, gy); launch_grid(gx, gy); \
                         here(); }\n\n\
+                        --layout A=64x64:f16:3,3,3 ->  using A = swz::Layout<64, 64, 2, false, swz::Swizzle<3, 3, 3>, 2, 0>; \
+                        (A::offset(row, col), A::byte_offset, A::BYTES; unit and padding are template arguments)\n  \
+                        --swizzle A=SW128 needs --unit (bytes, or the element type whose offsets it acts on)\n\n\
                         Example:\n  swz emit-header -o swz.cuh --swizzle SmemA=3,3,3 --raster GemmOrder=group-m:8"
 )]
 pub struct Args {
@@ -25,6 +30,19 @@ pub struct Args {
     /// A named raster, NAME=ORDER[:PARAM] (e.g. GemmOrder=strip:4, T=diagonal); repeatable.
     #[arg(long, value_name = "NAME=ORDER[:PARAM]")]
     raster: Vec<String>,
+    /// A named shared-memory layout, NAME=ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col] (SWIZZLE: none,
+    /// B,M,S, B,M,S+B,M,S, or SW32/SW64/SW128 on bytes); emits `using NAME = swz::Layout<...>` with
+    /// `offset(row, col)`; repeatable.
+    #[arg(
+        long,
+        value_name = "NAME=ROWSxCOLS:ELEM:SWIZZLE[:pad=P]",
+        allow_hyphen_values = true
+    )]
+    layout: Vec<String>,
+    /// The unit a byte-mode `--swizzle` (SW32/SW64/SW128) is emitted for: `bytes` (byte addresses) or an element
+    /// type (its element offsets). Required for byte modes: a bare `swz::Swizzle` does not say what it counts.
+    #[arg(long, value_name = "UNIT")]
+    unit: Option<String>,
 }
 
 /// Split `NAME=VALUE`.
@@ -34,12 +52,34 @@ fn named<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str), String> {
         .ok_or_else(|| format!("{flag}: expected NAME=VALUE, got {text:?}"))
 }
 
-/// The header the arguments describe.
-pub fn build(swizzles: &[String], rasters: &[String]) -> Result<Header, String> {
+/// The header the arguments describe: named swizzles (byte modes need `unit`), rasters and layouts.
+pub fn build_with(
+    swizzles: &[String],
+    rasters: &[String],
+    layouts: &[String],
+    unit: Option<&str>,
+) -> Result<Header, String> {
     let mut header = Header::new();
+    let unit = unit
+        .map(|u| {
+            Unit::from_name(&crate::args::canonical_elem(u))
+                .ok_or_else(|| format!("--unit: unknown unit {u:?} (bytes, f16, f32, ...)"))
+        })
+        .transpose()?;
     for s in swizzles {
         let (name, spec) = named("--swizzle", s)?;
-        let sw = crate::apply::parse_swizzle(spec)?.swizzle();
+        let sw = match (crate::apply::parse_swizzle(spec)?, unit) {
+            (crate::apply::Spec::Plain(sw), _) => sw,
+            (crate::apply::Spec::Mode(m), Some(u)) => m.swizzle_for(u),
+            (crate::apply::Spec::Mode(m), None) => {
+                return Err(format!(
+                    "--swizzle {name}={m}: a byte mode acts on byte addresses; say what the kernel indexes with \
+                     --unit bytes (emits {} on bytes) or --unit f16/f32/... (element offsets), or emit a whole \
+                     layout with --layout {name}=ROWSxCOLS:ELEM:{m}",
+                    m.swizzle()
+                ))
+            }
+        };
         header = header
             .try_swizzle(name, sw)
             .map_err(|e| format!("--swizzle: {e}"))?;
@@ -51,11 +91,24 @@ pub fn build(swizzles: &[String], rasters: &[String]) -> Result<Header, String> 
             .try_raster(name, raster)
             .map_err(|e| format!("--raster: {e}"))?;
     }
+    for l in layouts {
+        let (name, spec) = named("--layout", l)?;
+        let smem: Smem = spec.parse().map_err(|e| format!("--layout {name}: {e}"))?;
+        header = header
+            .try_layout(name, smem)
+            .map_err(|e| format!("--layout: {e}"))?;
+    }
     Ok(header)
 }
 
 pub fn run(args: Args) -> Result<(), String> {
-    let text = build(&args.swizzle, &args.raster)?.render();
+    let text = build_with(
+        &args.swizzle,
+        &args.raster,
+        &args.layout,
+        args.unit.as_deref(),
+    )?
+    .render();
     match &args.output {
         Some(path) => {
             std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))

@@ -1,16 +1,14 @@
-//! `swz report`: the main job. One command, two modes:
-//! - **no GPU** (no driver, or no device): the layouts of the shipped shared-memory kernels (spec, the header
-//!   line the kernel compiles with, the bank model's verdict on each smem access, bank maps of the first write
-//!   and read instruction), then `no CUDA driver found — layout report only`;
-//! - **GPU**: the same layout report, then a quick correctness pass of every shipped kernel (random data,
-//!   poisoned output, odd and even sizes, fp32 and fp16), then the bandwidth tables.
+//! `swz report`: the main job. One command, two modes, over every kernel family of gpu-kernels' registry:
+//! - **no GPU** (no driver, or no device): per family, the layouts of its shared-memory specs (spec, the layout
+//!   and order lines of the header the kernel compiles with, the bank model's verdict on each smem access, bank
+//!   maps), then `no CUDA driver found — layout report only`;
+//! - **GPU**: the same layout report, then every family's correctness pass (random data, poisoned output, ragged
+//!   sizes), then its benchmark tables with the peer measured in the same run.
 
 use crate::bench::{print_report, write_outputs};
 use gpu_kernels::bench::{BenchConfig, Report};
-use gpu_kernels::transpose::bench::{default_kernels, sweep};
-use gpu_kernels::transpose::smem::{Access, SmemSpec, SPECS};
-use gpu_kernels::transpose::{check_all, Transpose};
-use gpu_kernels::{Elem, Error, Gpu};
+use gpu_kernels::frame::{registry::SpecInfo, DynFamily, FAMILIES};
+use gpu_kernels::{Error, Gpu};
 use std::path::PathBuf;
 use swizzle_core::bank::map::ascii;
 
@@ -19,7 +17,7 @@ pub struct Args {
     /// Skip the GPU part even when a GPU is present (layout report only).
     #[arg(long)]
     layout_only: bool,
-    /// Square sizes for the benchmark tables (GPU mode).
+    /// Problem sizes for the benchmark tables (GPU mode): N for each family's size of side N.
     #[arg(long, value_delimiter = ',', default_values_t = [8192u32, 16384], value_parser = clap::value_parser!(u32).range(1..=65536))]
     sizes: Vec<u32>,
     /// Timed runs per kernel (GPU mode).
@@ -37,12 +35,6 @@ pub struct Args {
     device: usize,
 }
 
-/// Sizes of the quick correctness pass (rows x cols): one of everything, tails included.
-const VERIFY_SIZES: [(u32, u32); 3] = [(97, 131), (1000, 1000), (4097, 1023)];
-
-/// Seed block shape shown next to the shipped kernels: the article's best, (8,32).
-const SEED_BLOCK: [(u32, u32); 1] = [(8, 32)];
-
 pub fn run(args: Args) -> Result<(), String> {
     let gpu = if args.layout_only {
         None
@@ -57,33 +49,36 @@ pub fn run(args: Args) -> Result<(), String> {
         None if args.layout_only => outln!("mode: layout report only (--layout-only)\n"),
         None => outln!("mode: no CUDA driver found — layout report only\n"),
     }
-    layout_report(args.bank_maps);
+    for fam in FAMILIES {
+        layout_report(*fam, args.bank_maps);
+    }
     let Some(gpu) = gpu else {
         if !args.layout_only {
             outln!("no CUDA driver found — layout report only");
         }
         return Ok(());
     };
-    verify(&gpu)?;
     let cfg = BenchConfig {
         iters: args.iters,
         ..BenchConfig::default()
     };
-    let tables = sweep(
-        &gpu,
-        &args.sizes,
-        &[Elem::F32, Elem::F16],
-        |e| default_kernels(e, &SEED_BLOCK),
-        &cfg,
-    )
-    .map_err(|e| e.to_string())?;
+    let mut tables = Vec::new();
+    let mut verified = 0;
+    for fam in FAMILIES {
+        verified += verify(&gpu, *fam)?;
+        let sizes: Vec<_> = args.sizes.iter().map(|&n| fam.size_of(n)).collect();
+        tables.extend(
+            fam.bench(&gpu, &sizes, &|_, _| true, &cfg)
+                .map_err(|e| e.to_string())?,
+        );
+    }
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
-    outln!("## Benchmark (transpose, GB/s counts bytes read + written)\n");
+    outln!("## Benchmarks (each table against its peer, measured in the same run)\n");
     print_report(&report);
     write_outputs(&report, args.json.as_ref(), None)?;
     outln!(
-        "mode: GPU — layouts reported, {} kernels verified, tables above",
-        shipped_count()
+        "mode: GPU — layouts reported, {verified} variants verified in {} families, tables above",
+        FAMILIES.len()
     );
     Ok(())
 }
@@ -97,83 +92,75 @@ fn open(device: usize) -> Result<Option<Gpu>, String> {
     }
 }
 
-fn layout_report(bank_maps: bool) {
-    outln!("## Shared-memory layouts of the shipped transpose kernels\n");
+fn layout_report(fam: &dyn DynFamily, bank_maps: bool) {
+    outln!("## {}: shared-memory layouts\n", fam.name());
     outln!(
-        "Predicted by swizzle-core's bank model on each kernel's own smem lane addresses \
-         (gpu_kernels::transpose::smem); padded and swizzled specs are also checked conflict-free at compile time.\n"
+        "{}. Predicted by swizzle-core's bank model on each spec's accesses as data (the family's thread-value \
+         layouts); accesses marked conflict-free are also checked at compile time.\n",
+        fam.about()
     );
-    for spec in SPECS {
-        outln!("### {spec}");
-        outln!("header: {}", header_line(&spec));
-        for access in Access::BOTH {
-            let r = spec.tile_report(access);
-            out!("{r}");
-            // A conflicting access always gets the bank map of its worst instruction (that is the evidence);
-            // --bank-maps adds the first instruction of every access, conflict-free ones included.
-            if let (Some((i, worst)), true) = (&r.worst, r.conflicts() > 0) {
-                outln!(
-                    "bank map, worst {} instruction ({i}):\n{}",
-                    access.name(),
-                    ascii(worst)
-                );
-            } else if bank_maps {
-                let first = spec.accesses(access)[0].report();
-                outln!(
-                    "bank map, first {} instruction:\n{}",
-                    access.name(),
-                    ascii(&first)
-                );
-            }
-        }
-        outln!();
+    for spec in fam.spec_infos().iter().filter(|s| !s.accesses.is_empty()) {
+        spec_report(spec, bank_maps);
     }
 }
 
-/// The `using TileSwz = ...` line of the header the spec compiles with.
-fn header_line(spec: &SmemSpec) -> String {
-    let (src, opts) = Transpose::Smem(*spec).source(spec.elem);
-    let line = src.headers[0]
-        .text
+fn spec_report(spec: &SpecInfo, bank_maps: bool) {
+    outln!("### {}", spec.display);
+    for line in spec
+        .header
         .lines()
-        .find(|l| l.contains("TileSwz"))
-        .unwrap_or("(no TileSwz)")
-        .trim()
-        .to_string();
-    format!("{line}  {}", opts.join(" "))
-}
-
-fn shipped_count() -> usize {
-    [Elem::F32, Elem::F16]
-        .iter()
-        .map(|e| default_kernels(*e, &SEED_BLOCK).len())
-        .sum()
-}
-
-fn verify(gpu: &Gpu) -> Result<(), String> {
-    outln!(
-        "## Verification (random data, poisoned output, every element compared with the host)\n"
-    );
-    let mut failures = Vec::new();
-    for (rows, cols) in VERIFY_SIZES {
-        for elem in [Elem::F32, Elem::F16] {
-            let kernels = default_kernels(elem, &SEED_BLOCK);
-            let f = match elem {
-                Elem::F32 => check_all::<f32>(gpu, rows, cols, &kernels),
-                Elem::F16 => check_all::<gpu_kernels::elem::F16>(gpu, rows, cols, &kernels),
-            }
-            .map_err(|e| e.to_string())?;
+        .filter(|l| l.trim_start().starts_with("using ") || l.trim_start().starts_with("// "))
+        .skip(1)
+    {
+        outln!("header: {}", line.trim());
+    }
+    for a in &spec.accesses {
+        let mut r = a.access.report(&a.smem);
+        r.name = format!("{} {} smem {}", spec.name, spec.elem, a.label);
+        out!("{r}");
+        // A conflicting access always gets the bank map of its worst instruction (that is the evidence);
+        // --bank-maps adds the first instruction of every access, conflict-free ones included.
+        if let (Some((i, worst)), true) = (&r.worst, r.conflicts() > 0) {
             outln!(
-                "{rows}x{cols} {elem}: {} kernels, {} wrong",
-                kernels.len(),
-                f.len()
+                "bank map, worst {} instruction ({i}):\n{}",
+                a.label,
+                ascii(worst)
             );
-            failures.extend(f);
+        } else if bank_maps {
+            if let Some(first) = a
+                .access
+                .accesses(&a.smem)
+                .ok()
+                .and_then(|v| v.first().copied())
+            {
+                outln!(
+                    "bank map, first {} instruction:\n{}",
+                    a.label,
+                    ascii(&first.report())
+                );
+            }
         }
     }
     outln!();
+}
+
+/// The family's correctness pass; the number of variants checked.
+fn verify(gpu: &Gpu, fam: &dyn DynFamily) -> Result<usize, String> {
+    outln!(
+        "## {}: verification (random data, poisoned output, every element compared with the host)\n",
+        fam.name()
+    );
+    let failures = fam.verify_all(gpu).map_err(|e| e.to_string())?;
+    let n = fam.spec_infos().len();
+    let sizes: Vec<String> = fam.verify_sizes().iter().map(|s| s.to_string()).collect();
+    outln!(
+        "{} variants at {}: {} wrong\n",
+        n,
+        sizes.join(", "),
+        failures.len()
+    );
     if failures.is_empty() {
-        Ok(())
+        Ok(n)
     } else {
         Err(format!("verification failed:\n{}", failures.join("\n")))
     }

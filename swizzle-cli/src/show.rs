@@ -11,8 +11,9 @@
 use crate::apply::{parse_swizzle, Spec};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use swizzle_core::tile::{Order, SwizzledTile, Tile};
+use swizzle_core::tile::{Order, Tile};
 use swizzle_core::units::Unit;
+use swizzle_core::Smem;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -84,7 +85,9 @@ pub fn run(args: Args) -> Result<(), String> {
     Ok(())
 }
 
-fn build(args: &Args) -> Result<SwizzledTile, String> {
+/// The layout to draw: swizzle-core's one layout type, the swizzle on element offsets (a byte mode converted
+/// exactly to the element type).
+fn build(args: &Args) -> Result<Smem, String> {
     let elem = crate::args::parse_elem(&args.elem)?;
     let (rows, cols) = crate::args::parse_tile_dims(&args.tile)?;
     let order = match args.order.as_str() {
@@ -94,11 +97,18 @@ fn build(args: &Args) -> Result<SwizzledTile, String> {
     };
     let tile = Tile::new(rows, cols, elem, order).map_err(|e| format!("--tile: {e}"))?;
     crate::args::fits_smem(&tile)?;
-    let st = match parse_swizzle(&args.swizzle)? {
-        Spec::Plain(sw) => SwizzledTile::new(tile, sw),
-        Spec::Mode(m) => SwizzledTile::with_unit(tile, m.swizzle_in()),
+    let sw = match parse_swizzle(&args.swizzle)? {
+        Spec::Plain(sw) => sw,
+        Spec::Mode(m) => {
+            m.swizzle_in()
+                .to_unit(Unit::Elems(elem))
+                .map_err(|e| format!("--swizzle: {e}"))?
+                .swizzle
+        }
     };
-    st.map_err(|e| format!("--swizzle: {e}"))
+    let smem = Smem::plain(tile).with_swizzle(sw);
+    smem.validate().map_err(|e| format!("--swizzle: {e}"))?;
+    Ok(smem)
 }
 
 /// One header line, then a `print_layout`-style grid of stored element offsets.
@@ -109,7 +119,7 @@ fn build(args: &Args) -> Result<SwizzledTile, String> {
 ///     +-----------
 ///  0  |    0    1 ...
 /// ```
-pub fn grid(st: &SwizzledTile) -> String {
+pub fn grid(st: &Smem) -> String {
     let tile = st.tile();
     let width = (tile.len().saturating_sub(1))
         .to_string()
@@ -161,7 +171,7 @@ fn fill(class: u32, n: u32) -> String {
 
 /// The grid as an SVG: title with the spec, column and row labels, coloured cells with their stored offset (and a
 /// hover tooltip with row, col, byte address, chunk and bank), and a legend of the colour classes.
-pub fn svg(st: &SwizzledTile, color: Color) -> String {
+pub fn svg(st: &Smem, color: Color) -> String {
     let tile = st.tile();
     let digits = (tile.len().saturating_sub(1)).to_string().len() as u32;
     let cw = (digits * 8 + 10).max(26);
@@ -211,7 +221,7 @@ pub fn svg(st: &SwizzledTile, color: Color) -> String {
         );
         for c in 0..tile.cols {
             let off = st.offset(r, c);
-            let byte = st.byte_offset(r, c);
+            let byte = st.byte_addr(r, c);
             let (class, n) = color.class(byte);
             let (x, yy) = (left + c * cw, top + r * ch);
             let _ = writeln!(

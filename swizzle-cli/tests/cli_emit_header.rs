@@ -30,6 +30,8 @@ fn stdout_and_file_match_the_library() {
         "SmemA=3,3,3",
         "--swizzle",
         "SmemB=SW64",
+        "--unit",
+        "bytes",
         "--raster",
         "GemmOrder=strip:4",
         "--raster",

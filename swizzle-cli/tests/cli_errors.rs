@@ -36,7 +36,7 @@ fn usage_errors_are_one_line() {
         &["apply", "--swizzle", "3,3,3", "--range", "-1..4"],
         "--range",
     );
-    assert_one_line_error(&["bench", "foo"], "invalid value 'foo'");
+    assert_one_line_error(&["bench", "foo"], "unknown kernel family \"foo\"");
     assert_one_line_error(
         &[
             "show",

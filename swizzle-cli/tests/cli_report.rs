@@ -20,18 +20,20 @@ fn layout_report_shows_every_shipped_spec_with_its_verdicts() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("mode: layout report only"), "{text}");
     for spec in [
-        "smem-padded-t32 fp32",
-        "smem-swizzled-t64v4 fp32",
-        "smem-swizzled-t64v4-colmajor fp32",
-        "smem-swizzled-t128v8 fp16",
+        "smem-padded-t32 f32",
+        "smem-swizzled-t64v4 f32",
+        "smem-swizzled-t64v4-colmajor f32",
+        "smem-swizzled-t128v8 f16",
     ] {
         assert!(text.contains(&format!("### {spec}")), "{spec} missing");
     }
-    assert!(text.contains("using TileSwz = swz::Swizzle<3, 2, 6>;"));
+    assert!(text.contains(
+        "header: using Smem = swz::Layout<64, 64, 4, false, swz::Swizzle<3, 2, 6>, 4, 0>;"
+    ));
     // The unpadded baseline conflicts (32-way), the swizzled tile does not.
     assert!(text
-        .contains("smem-unpadded-t32 fp32 smem write: 32 instructions, 1024 wavefronts (ideal 32"));
-    assert!(text.contains("smem-swizzled-t64v4 fp32 smem write: 32 instructions, 128 wavefronts (ideal 128, 0 conflicts"));
+        .contains("smem-unpadded-t32 f32 smem write: 32 instructions, 1024 wavefronts (ideal 32"));
+    assert!(text.contains("smem-swizzled-t64v4 f32 smem write: 32 instructions, 128 wavefronts (ideal 128, 0 conflicts"));
     assert!(text.contains("bank map, first write instruction"));
 }
 

@@ -124,6 +124,26 @@ impl fmt::Display for SwizzleFn {
     }
 }
 
+impl core::str::FromStr for SwizzleFn {
+    type Err = crate::swizzle::ParseSwizzleError;
+
+    /// `B,M,S` (one layer, anything [`Swizzle`] parses) or `B,M,S+B,M,S` (two layers, applied left first, kept
+    /// as two layers even when they happen to combine into one).
+    ///
+    /// ```
+    /// use swizzle_core::compose::SwizzleFn;
+    /// let two: SwizzleFn = "1,6,-2+3,3,5".parse().unwrap();
+    /// assert_eq!(two.to_string(), "Sw<1,6,-2> then Sw<3,3,5>");
+    /// assert_eq!("3,3,3".parse::<SwizzleFn>().unwrap().to_string(), "Sw<3,3,3>");
+    /// ```
+    fn from_str(s: &str) -> Result<SwizzleFn, Self::Err> {
+        match s.split_once('+') {
+            Some((a, b)) => Ok(SwizzleFn::Composed(Composed::new(a.parse()?, b.parse()?))),
+            None => Ok(SwizzleFn::Single(s.parse()?)),
+        }
+    }
+}
+
 /// Anything that maps offsets like a swizzle layout, for generic (non-`const`) code.
 pub trait Layer: Copy {
     fn apply(&self, offset: u32) -> u32;

@@ -33,6 +33,11 @@
 //! assert!(text.contains("return raster_strip(bid, gx, gy, 4u);"));
 //! ```
 
+mod spec;
+
+pub use spec::{layout_type, swizzle_type, Spec, CUDA_LAYOUT};
+
+use crate::pattern::Smem;
 use crate::raster::{self, Raster, RasterError};
 use crate::swizzle::cuda_swizzle_template;
 use crate::Swizzle;
@@ -54,6 +59,9 @@ pub const HEADER_NAME: &str = "swz.cuh";
 pub struct Header {
     swizzles: Vec<(String, Swizzle)>,
     rasters: Vec<(String, Raster)>,
+    /// Named layouts and spec structs, rendered (see `cuda/spec.rs`), with the toolkit headers they need.
+    specs: Vec<(String, String)>,
+    includes: Vec<&'static str>,
 }
 
 /// Why a named spec cannot be added.
@@ -117,6 +125,39 @@ impl Header {
         Ok(self)
     }
 
+    /// Add `using NAME = swz::Layout<...>;` for a shared-memory layout. Panics on a bad name.
+    pub fn layout(self, name: &str, smem: Smem) -> Header {
+        self.try_layout(name, smem)
+            .unwrap_or_else(|e| panic!("Header::layout: {e}"))
+    }
+
+    /// [`Header::layout`], returning the reason a name is refused.
+    pub fn try_layout(mut self, name: &str, smem: Smem) -> Result<Header, HeaderError> {
+        self.check_name(name)?;
+        let text = format!("\n// {smem}\nusing {name} = {};\n", layout_type(&smem));
+        self.specs.push((name.to_string(), text));
+        Ok(self)
+    }
+
+    /// Add a kernel's whole spec as `struct NAME { ... };` (see [`Spec`]). Panics on a bad name.
+    pub fn spec(self, spec: Spec) -> Header {
+        self.try_spec(spec)
+            .unwrap_or_else(|e| panic!("Header::spec: {e}"))
+    }
+
+    /// [`Header::spec`], returning the reason a name is refused.
+    pub fn try_spec(mut self, spec: Spec) -> Result<Header, HeaderError> {
+        self.check_name(spec.name())?;
+        spec.validate()?;
+        for h in spec.includes() {
+            if !self.includes.contains(&h) {
+                self.includes.push(h);
+            }
+        }
+        self.specs.push((spec.name().to_string(), spec.render()));
+        Ok(self)
+    }
+
     fn check_name(&self, name: &str) -> Result<(), HeaderError> {
         let mut chars = name.chars();
         let ident = matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -132,6 +173,7 @@ impl Header {
             .iter()
             .map(|(n, _)| n)
             .chain(self.rasters.iter().map(|(n, _)| n))
+            .chain(self.specs.iter().map(|(n, _)| n))
             .any(|n| n == name)
         {
             return Err(HeaderError::Duplicate(name.to_string()));
@@ -143,8 +185,17 @@ impl Header {
     pub fn render(&self) -> String {
         let mut out = String::new();
         out.push_str(&PRELUDE.replace("@VERSION@", env!("CARGO_PKG_VERSION")));
+        if !self.includes.is_empty() {
+            out.push_str("#if defined(__CUDACC__) || defined(__CUDACC_RTC__)\n");
+            for h in &self.includes {
+                out.push_str(&format!("#include <{h}>\n"));
+            }
+            out.push_str("#endif\n\n");
+        }
         out.push_str("namespace swz {\n\n// ---- XOR swizzle (swizzle_core::swizzle) ----\n\n");
         out.push_str(&cuda_swizzle_template());
+        out.push_str("\n\n// ---- shared-memory layouts (swizzle_core::pattern::Smem) ----\n\n");
+        out.push_str(CUDA_LAYOUT);
         out.push_str("\n\n// ---- threadblock orders (swizzle_core::raster) ----\n\n");
         out.push_str(TYPES);
         for f in raster::CUDA_FUNCTIONS {
@@ -153,7 +204,7 @@ impl Header {
         }
         out.push_str("\n\n");
         out.push_str(&device_conveniences());
-        if !self.swizzles.is_empty() || !self.rasters.is_empty() {
+        if !self.swizzles.is_empty() || !self.rasters.is_empty() || !self.specs.is_empty() {
             out.push_str("\n// ---- named specs ----\n");
         }
         for (name, sw) in &self.swizzles {
@@ -165,14 +216,19 @@ impl Header {
         for (name, r) in &self.rasters {
             out.push_str(&raster_alias(name, r));
         }
+        for (_, text) in &self.specs {
+            out.push_str(text);
+        }
         out.push_str("\n}  // namespace swz\n\n#endif  // SWZ_CUH_GENERATED\n");
         out
     }
 }
 
 /// Names the header defines in `namespace swz` (besides every `raster_*`), refused for named specs.
-const RESERVED: [&str; 6] = [
+const RESERVED: [&str; 8] = [
     "Swizzle",
+    "Layout",
+    "Compose",
     "Tile",
     "LaunchGrid",
     "detail",

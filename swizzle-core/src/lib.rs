@@ -24,6 +24,7 @@ pub mod verify;
 pub mod cuda;
 
 pub use compose::{Composed, Layer, SwizzleFn};
+pub use pattern::{Pattern, Smem, WarpAccess};
 pub use rules::RuleError;
 pub use swizzle::{ParseSwizzleError, Swizzle};
 pub use swizzle_macros::{raster, swizzle};

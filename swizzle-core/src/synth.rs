@@ -94,7 +94,7 @@ impl Synthesis {
     /// The answer on the tile's element offsets, when it converts exactly (the domain keeps `M >= log2(access)`,
     /// so it does whenever accesses are at least one element wide).
     pub fn in_elems(&self) -> Option<SwizzleFn> {
-        let e = self.smem.tile.elem;
+        let e = self.smem.tile().elem;
         match self.answer.swizzle() {
             SwizzleFn::Single(s) => s.to_elems(e).ok().map(SwizzleFn::Single),
             SwizzleFn::Composed(c) => Some(SwizzleFn::Composed(Composed::new(
@@ -126,7 +126,7 @@ fn on_bytes(swizzle: SwizzleFn) -> Layout {
 fn widest_access(smem: &Smem, patterns: &[Pattern]) -> u32 {
     patterns
         .iter()
-        .map(|p| p.op(smem.tile.elem).bytes_per_lane())
+        .map(|p| p.op(smem.tile().elem).bytes_per_lane())
         .max()
         .unwrap_or(1)
 }
@@ -134,7 +134,7 @@ fn widest_access(smem: &Smem, patterns: &[Pattern]) -> u32 {
 /// The search domain in search order (see the module doc): byte-offset swizzles with `B >= 1`.
 pub fn candidates(smem: &Smem, patterns: &[Pattern]) -> Vec<Swizzle> {
     let min_m = widest_access(smem, patterns).trailing_zeros();
-    let bytes = smem.tile.bytes() as u64;
+    let bytes = smem.tile().bytes() as u64;
     let mut out = Vec::new();
     for b in 1..=8u32 {
         for m in (min_m..=16).rev() {
@@ -243,11 +243,13 @@ pub fn synthesize(smem: &Smem, patterns: &[Pattern]) -> Synthesis {
 impl fmt::Display for Synthesis {
     /// The answer (bytes and element units), then per pattern `before -> after` wavefronts.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let e = self.smem.tile.elem;
+        let e = self.smem.tile().elem;
         match self.answer {
-            Answer::Unswizzled => {
-                writeln!(f, "no swizzle needed: {} is conflict-free", self.smem.tile)?
-            }
+            Answer::Unswizzled => writeln!(
+                f,
+                "no swizzle needed: {} is conflict-free",
+                self.smem.tile()
+            )?,
             Answer::Single(_) | Answer::TwoLayers(_) => {
                 let layers = if matches!(self.answer, Answer::Single(_)) {
                     "single swizzle"

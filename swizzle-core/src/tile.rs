@@ -141,6 +141,10 @@ impl fmt::Display for Tile {
 
 /// A tile whose element offsets are swizzled; the swizzle is known to map the tile onto itself.
 ///
+/// The small building block with an inverse ([`SwizzledTile::coord`]); the layout type everything else takes
+/// (checker, synthesiser, `swz show/check`, the header, the kernel families) is [`crate::Smem`], which adds
+/// units, padding and two-layer swizzles.
+///
 /// ```
 /// use swizzle_core::tile::{Order, SwizzledTile, Tile};
 /// use swizzle_core::units::Elem;

@@ -112,6 +112,85 @@ impl Elem {
     pub fn from_name(name: &str) -> Option<Elem> {
         Elem::ALL.into_iter().find(|e| e.name == name)
     }
+
+    /// [`Elem::from_name`], also accepting the aliases users type: `fp32`, `fp16`, `fp64`, `fp8e4m3`,
+    /// `fp8e5m2`, `half`, `float`, `double`, `int` (the CLI's `--elem`).
+    ///
+    /// ```
+    /// use swizzle_core::Elem;
+    /// assert_eq!(Elem::parse("fp16"), Some(Elem::F16));
+    /// assert_eq!(Elem::parse("f16"), Some(Elem::F16));
+    /// assert_eq!(Elem::parse("fp17"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<Elem> {
+        let canonical = match name {
+            "fp32" | "float" => "f32",
+            "fp16" | "half" => "f16",
+            "fp64" | "double" => "f64",
+            "fp8e4m3" => "e4m3",
+            "fp8e5m2" => "e5m2",
+            "int" => "i32",
+            other => other,
+        };
+        Elem::from_name(canonical)
+    }
+
+    /// The CUDA C++ type a kernel computes with: `float`, `__half`, `__nv_bfloat16`, `int`, ... (`__half` and
+    /// friends need [`Elem::c_include`]; `tf32` is stored as `float`; `b128` is `uint4`).
+    pub const fn c_type(self) -> &'static str {
+        let i = self.index();
+        names::C_TYPES[i].0
+    }
+
+    /// The toolkit header that declares [`Elem::c_type`] (`cuda_fp16.h`, `cuda_bf16.h`, `cuda_fp8.h`), if any.
+    /// NVRTC finds it with the toolkit's include directory on its path (the gpu-kernels runtime adds
+    /// `/usr/local/cuda/include` when it exists).
+    pub const fn c_include(self) -> Option<&'static str> {
+        let h = names::C_TYPES[self.index()].1;
+        if h.is_empty() {
+            None
+        } else {
+            Some(h)
+        }
+    }
+
+    /// An unsigned integer C type of the same size (`unsigned short` for f16/bf16): for kernels that only move
+    /// bits (a transpose), which then need no toolkit header.
+    pub const fn bits_c_type(self) -> &'static str {
+        match self.log2_bytes {
+            0 => "unsigned char",
+            1 => "unsigned short",
+            2 => "unsigned int",
+            3 => "unsigned long long",
+            _ => "uint4",
+        }
+    }
+
+    /// The type sums of this element are kept in: f32 for every float up to 32 bits (f16, bf16, tf32, fp8),
+    /// f64 for f64, i32 for the signed integers up to 32 bits, u32 for the unsigned ones and bit types, else the
+    /// type itself.
+    ///
+    /// ```
+    /// use swizzle_core::Elem;
+    /// assert_eq!(Elem::BF16.accumulator(), Elem::F32);
+    /// assert_eq!(Elem::I8.accumulator(), Elem::I32);
+    /// assert_eq!(Elem::F64.accumulator(), Elem::F64);
+    /// ```
+    pub const fn accumulator(self) -> Elem {
+        Elem::named(names::C_TYPES[self.index()].2)
+    }
+
+    /// Position in [`names::ELEMS`].
+    const fn index(self) -> usize {
+        let mut i = 0;
+        while i < names::ELEMS.len() {
+            if names::str_eq(names::ELEMS[i].0, self.name) {
+                return i;
+            }
+            i += 1;
+        }
+        panic!("element type not in names::ELEMS")
+    }
 }
 
 impl fmt::Display for Elem {

@@ -23,14 +23,15 @@
 
 use crate::bank::{self, WARP};
 use crate::compose::SwizzleFn;
-use crate::pattern::{Layout, Pattern, PatternError, Smem};
+use crate::pattern::{Pattern, PatternError, Smem, WarpAccess};
 use crate::swizzle::Swizzle;
 use crate::tile::Order;
 use crate::units::Unit;
 
-/// Fails the build unless every listed pattern is conflict-free on the tile: every warp instruction costs exactly
+/// Fails the build unless every listed access is conflict-free on the tile: every warp instruction costs exactly
 /// its ideal wavefronts (one per phase). `$smem` is a const [`Smem`](crate::pattern::Smem) expression, each
-/// `$pattern` a const [`Pattern`](crate::pattern::Pattern) expression.
+/// `$pattern` a const [`WarpAccess`](crate::pattern::WarpAccess) (a kernel family's own thread-value layout) or
+/// [`Pattern`](crate::pattern::Pattern) (a generic tile walk) expression.
 ///
 /// ```
 /// use swizzle_core::{assert_conflict_free, pattern::{Pattern, Smem}, units::Elem};
@@ -43,7 +44,7 @@ macro_rules! assert_conflict_free {
         const _: () = {
             let smem: $crate::pattern::Smem = $smem;
             $(
-                let msg = $crate::verify::check(&smem, $pattern);
+                let msg = $crate::verify::check_warp(&smem, &($pattern).warp());
                 if let ::core::option::Option::Some(text) = msg.as_str() {
                     ::core::panic!("{}", text);
                 }
@@ -78,6 +79,18 @@ impl Message {
             Ok(s) => Some(s),
             Err(_) => None,
         }
+    }
+
+    /// `a`, `b` and `c`, then this message: a caller naming what it checked (`spec NAME: bank conflict: ...`).
+    pub const fn prefixed(self, a: &str, b: &str, c: &str) -> Message {
+        let mut m = Message::EMPTY.str(a).str(b).str(c);
+        let mut i = 0;
+        while i < self.len && m.len < MESSAGE_BYTES {
+            m.buf[m.len] = self.buf[i];
+            m.len += 1;
+            i += 1;
+        }
+        m
     }
 
     const fn str(mut self, s: &str) -> Message {
@@ -131,7 +144,7 @@ impl Message {
 
     /// `64x64 f16 row-major, Sw<3,3,3> on f16` (the same words as `Smem`'s `Display`).
     const fn smem(self, smem: &Smem) -> Message {
-        let t = smem.tile;
+        let t = smem.tile();
         let m = self
             .num(t.rows)
             .str("x")
@@ -142,30 +155,37 @@ impl Message {
             Order::RowMajor => m.str(" row-major, "),
             Order::ColMajor => m.str(" col-major, "),
         };
-        match smem.layout {
-            Layout::Swizzled {
-                swizzle: SwizzleFn::Single(s),
-                ..
-            } if s.is_identity() => m.str("unswizzled"),
-            Layout::Swizzled { swizzle, unit } => {
-                let m = match swizzle {
-                    SwizzleFn::Single(s) => m.swizzle(s),
-                    SwizzleFn::Composed(c) => m.swizzle(c.first).str(" then ").swizzle(c.second),
-                };
-                match unit {
-                    Unit::Bytes => m.str(" on bytes"),
-                    Unit::Elems(e) => m.str(" on ").str(e.name()),
-                }
+        let m = if smem.is_swizzled() {
+            let m = match smem.swizzle() {
+                SwizzleFn::Single(s) => m.swizzle(s),
+                SwizzleFn::Composed(c) => m.swizzle(c.first).str(" then ").swizzle(c.second),
+            };
+            match smem.unit() {
+                Unit::Bytes => m.str(" on bytes"),
+                Unit::Elems(e) => m.str(" on ").str(e.name()),
             }
-            Layout::Padded { pad_bytes } => m.str("padded +").num(pad_bytes).str(" B per row"),
+        } else if smem.pad_bytes() == 0 {
+            m.str("unswizzled")
+        } else {
+            m
+        };
+        match (smem.is_swizzled(), smem.pad_bytes()) {
+            (_, 0) => m,
+            (false, p) => m.str("padded +").num(p).str(" B per row"),
+            (true, p) => m.str(", padded +").num(p).str(" B per row"),
         }
     }
 }
 
 /// The first instruction of `pattern` on `smem` that costs more than its ideal, with its index.
 pub const fn first_conflict(smem: &Smem, pattern: Pattern) -> Option<(u32, bank::Report)> {
-    let op = pattern.op(smem.tile.elem);
-    let n = pattern.instructions(smem.tile);
+    first_conflict_warp(smem, &pattern.warp())
+}
+
+/// [`first_conflict`] for any [`WarpAccess`].
+pub const fn first_conflict_warp(smem: &Smem, pattern: &WarpAccess) -> Option<(u32, bank::Report)> {
+    let op = pattern.op(smem);
+    let n = pattern.instructions(smem);
     let mut i = 0;
     while i < n {
         let addrs: [u32; WARP] = pattern.addrs(smem, i);
@@ -179,12 +199,22 @@ pub const fn first_conflict(smem: &Smem, pattern: Pattern) -> Option<(u32, bank:
 
 /// True when the pattern can walk the tile and every instruction is conflict-free.
 pub const fn is_conflict_free(smem: &Smem, pattern: Pattern) -> bool {
-    pattern.check_on(smem).is_ok() && first_conflict(smem, pattern).is_none()
+    is_conflict_free_warp(smem, &pattern.warp())
+}
+
+/// [`is_conflict_free`] for any [`WarpAccess`].
+pub const fn is_conflict_free_warp(smem: &Smem, access: &WarpAccess) -> bool {
+    access.check_on(smem).is_ok() && first_conflict_warp(smem, access).is_none()
 }
 
 /// Check one pattern on one tile; the message is empty when it is conflict-free, else it explains the first
 /// conflicting instruction: pattern, tile, instruction index, cost, worst phase, bank, and the colliding lanes.
 pub const fn check(smem: &Smem, pattern: Pattern) -> Message {
+    check_warp(smem, &pattern.warp())
+}
+
+/// [`check`] for any [`WarpAccess`]: what `assert_conflict_free!` calls.
+pub const fn check_warp(smem: &Smem, pattern: &WarpAccess) -> Message {
     let name = pattern.name();
     if let Err(e) = pattern.check_on(smem) {
         let m = Message::EMPTY
@@ -216,9 +246,42 @@ pub const fn check(smem: &Smem, pattern: Pattern) -> Message {
                 .str("the layout does not keep each lane's ")
                 .num(bytes)
                 .str("-byte access contiguous and aligned"),
+            PatternError::Lanes { lanes, expected } => m
+                .str("the lane digits cover ")
+                .num(lanes)
+                .str(" lanes; the instruction takes ")
+                .num(expected)
+                .str(" addresses"),
+            PatternError::OutOfTile {
+                instruction,
+                lane,
+                row,
+                col,
+            } => m
+                .str("lane ")
+                .num(lane)
+                .str(" of instruction ")
+                .num(instruction)
+                .str(" touches (")
+                .num(row)
+                .str(", ")
+                .num(col)
+                .str("), outside the tile"),
+            PatternError::Misaligned {
+                instruction,
+                lane,
+                bytes,
+            } => m
+                .str("lane ")
+                .num(lane)
+                .str(" of instruction ")
+                .num(instruction)
+                .str(" starts a ")
+                .num(bytes)
+                .str("-byte access that is not aligned within one line"),
         };
     }
-    let Some((i, r)) = first_conflict(smem, pattern) else {
+    let Some((i, r)) = first_conflict_warp(smem, pattern) else {
         return Message::EMPTY;
     };
     let p = r.worst_phase();
@@ -244,7 +307,7 @@ pub const fn check(smem: &Smem, pattern: Pattern) -> Message {
         .str(": instruction ")
         .num(i)
         .str(" of ")
-        .num(pattern.instructions(smem.tile))
+        .num(pattern.instructions(smem))
         .str(" costs ")
         .num(r.wavefronts)
         .str(" wavefronts (ideal ")

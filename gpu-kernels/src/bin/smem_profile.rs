@@ -1,47 +1,67 @@
-//! Predicted vs measured shared-memory wavefronts of every shared-memory transpose.
+//! Predicted vs measured shared-memory wavefronts of every shared-memory spec of a kernel family (any family of
+//! gpu-kernels' registry: the bank model on the family's accesses as data, against Nsight Compute).
 //!
 //! ```text
-//! smem_profile run [ROWSxCOLS]            launch every spec of transpose::smem::SPECS once and check it
-//!                                         (default 2048x2048: full tiles only, so every block issues exactly the
-//!                                         modelled instructions)
-//! smem_profile run-smem-only [ROWSxCOLS]  the same launches built with -DSMEM_ONLY=1: the very same smem
-//!                                         instructions with no global loads or stores beside them
-//! smem_profile run-smem-only-1blk [ROWSxCOLS]
-//!                                         SMEM_ONLY again, each block launched with all the shared memory an SM
-//!                                         has, so one block runs per SM: no other block's smem traffic beside it
-//! smem_profile compare KERNEL.csv [SMEM_ONLY.csv [SMEM_ONLY_1BLK.csv]]
-//!                                         read Nsight Compute's CSV of those runs and print, per spec and access,
-//!                                         the bank model's wavefronts per instruction next to ncu's; the last
-//!                                         CSV given is the one judged
+//! smem_profile families                    the registered families, one per line
+//! smem_profile entries FAMILY               the ncu --kernel-name regex of the family's profiled kernels
+//! smem_profile verify FAMILY                verify every spec of the family at its first (ragged) verification
+//!                                           size: what compute-sanitizer runs over
+//! smem_profile run FAMILY [SIZE]            launch every spec with shared-memory accesses once and check it
+//!                                           (default size 2048: full tiles only, so every block issues exactly
+//!                                           the modelled instructions)
+//! smem_profile run-smem-only FAMILY [SIZE]  the same launches built with the family's smem-only options
+//!                                           (transpose: -DSMEM_ONLY=1, the very same smem instructions with no
+//!                                           global loads or stores beside them)
+//! smem_profile run-smem-only-1blk FAMILY [SIZE]
+//!                                           smem-only again, each block launched with all the shared memory an
+//!                                           SM has, so one block runs per SM
+//! smem_profile compare FAMILY KERNEL.csv [SMEM_ONLY.csv [SMEM_ONLY_1BLK.csv]]
+//!                                           read Nsight Compute's CSV of those runs and print, per spec and
+//!                                           direction, the bank model's wavefronts per instruction next to ncu's;
+//!                                           the last CSV given is the one judged
 //! ```
 //! On the device (see `gpu-kernels/device.sh ncu` for the exact command):
 //! ```text
-//! ncu --clock-control none --kernel-name transposeSmem --csv --log-file kernel.csv --metrics <6 metrics> \
-//!     smem_profile run
-//! ncu ... --log-file smem_only.csv ... smem_profile run-smem-only
-//! smem_profile compare kernel.csv smem_only.csv
+//! ncu --clock-control none --kernel-name "regex:$(smem_profile entries transpose)" --csv --log-file kernel.csv \
+//!     --metrics <6 metrics> smem_profile run transpose
+//! smem_profile compare transpose kernel.csv ...
 //! ```
-//! `compare` exits 1 if a prediction misses ncu's count in the last CSV given, or if a padded/swizzled spec
-//! shows a bank conflict there.
+//! `compare` exits 1 if a prediction misses ncu's count in the last CSV given, or if an access that must be
+//! conflict-free shows a bank conflict there.
 
-use gpu_kernels::transpose::smem::{Access, Layout, SPECS};
-use gpu_kernels::transpose::{Check, Transpose};
-use gpu_kernels::{Elem, Gpu};
+use gpu_kernels::frame::profile::{Predicted, SpecPrediction};
+use gpu_kernels::frame::{self, DynFamily};
+use gpu_kernels::Gpu;
 use std::collections::BTreeMap;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let size = |i: usize| args.get(i).map(String::as_str).unwrap_or("2048x2048");
-    let result = match args.first().map(String::as_str) {
-        Some("run") => run(size(1), Mode::Kernel),
-        Some("run-smem-only") => run(size(1), Mode::SmemOnly),
-        Some("run-smem-only-1blk") => run(size(1), Mode::SmemOnlyOneBlock),
-        Some("compare") if (2..=4).contains(&args.len()) => compare(&args[1..]),
-        _ => Err(
-            "usage: smem_profile run|run-smem-only|run-smem-only-1blk [ROWSxCOLS] | \
-                  smem_profile compare KERNEL.csv [SMEM_ONLY.csv [SMEM_ONLY_1BLK.csv]]"
-                .to_string(),
-        ),
+    let result = match (args.first().map(String::as_str), args.get(1)) {
+        (Some("families"), None) => {
+            for f in frame::FAMILIES {
+                println!("{}", f.name());
+            }
+            Ok(true)
+        }
+        (Some(cmd), Some(fam)) => match frame::find(fam) {
+            None => Err(format!(
+                "unknown family {fam:?}: expected one of {}",
+                frame::registry::names()
+            )),
+            Some(f) => {
+                let size = args.get(2).map(String::as_str).unwrap_or("2048");
+                match cmd {
+                    "entries" => entries(f),
+                    "verify" => verify(f),
+                    "run" => run(f, size, Mode::Kernel),
+                    "run-smem-only" => run(f, size, Mode::SmemOnly),
+                    "run-smem-only-1blk" => run(f, size, Mode::SmemOnlyOneBlock),
+                    "compare" if (3..=5).contains(&args.len()) => compare(f, &args[2..]),
+                    _ => Err(usage()),
+                }
+            }
+        },
+        _ => Err(usage()),
     };
     match result {
         Ok(true) => {}
@@ -53,6 +73,12 @@ fn main() {
     }
 }
 
+fn usage() -> String {
+    "usage: smem_profile families | smem_profile entries|verify|run|run-smem-only|run-smem-only-1blk FAMILY [SIZE] | \
+     smem_profile compare FAMILY KERNEL.csv [SMEM_ONLY.csv [SMEM_ONLY_1BLK.csv]]"
+        .to_string()
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Kernel,
@@ -60,32 +86,59 @@ enum Mode {
     SmemOnlyOneBlock,
 }
 
-fn run(size: &str, mode: Mode) -> Result<bool, String> {
-    let (rows, cols) = size
-        .split_once('x')
-        .and_then(|(r, c)| Some((r.parse::<u32>().ok()?, c.parse::<u32>().ok()?)))
-        .ok_or_else(|| format!("bad size {size:?}, expected ROWSxCOLS"))?;
+/// The specs that are profiled: those with a shared-load or shared-store prediction, with their index in the
+/// family's spec list.
+fn profiled(f: &dyn DynFamily) -> Vec<(usize, SpecPrediction)> {
+    f.predictions()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, p)| p.load.is_some() || p.store.is_some())
+        .collect()
+}
+
+fn verify(f: &dyn DynFamily) -> Result<bool, String> {
+    let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
+    let size = *f
+        .verify_sizes()
+        .first()
+        .ok_or("the family has no verification sizes")?;
+    let mut ok = true;
+    for (i, info) in f.spec_infos().iter().enumerate() {
+        if let Err(e) = f.verify_one(&gpu, i, size) {
+            println!("FAILED {} {} on {size}: {e}", info.name, info.elem);
+            ok = false;
+        }
+    }
+    println!(
+        "{}: {} specs verified on {size}",
+        f.name(),
+        f.spec_infos().len()
+    );
+    Ok(ok)
+}
+
+fn entries(f: &dyn DynFamily) -> Result<bool, String> {
+    let mut names: Vec<&str> = profiled(f).iter().map(|(_, p)| p.entry).collect();
+    names.sort_unstable();
+    names.dedup();
+    println!("^({})$", names.join("|"));
+    Ok(true)
+}
+
+fn run(f: &dyn DynFamily, size: &str, mode: Mode) -> Result<bool, String> {
+    let n: u32 = size
+        .parse()
+        .map_err(|_| format!("bad size {size:?}, expected N (the family's size of side N)"))?;
+    let size = f.size_of(n);
     let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
     println!("{}", gpu.props());
-    let mut c32 = Check::<f32>::new(&gpu, rows, cols).map_err(|e| e.to_string())?;
-    let mut c16 = Check::<half::f16>::new(&gpu, rows, cols).map_err(|e| e.to_string())?;
     let one_block = gpu.props().smem_per_block_optin as u32;
-    for (i, spec) in SPECS.iter().enumerate() {
-        let t = Transpose::Smem(*spec);
-        let smem = match mode {
-            Mode::SmemOnlyOneBlock => Some(one_block),
-            _ => None,
-        };
-        let extra: &[&str] = if mode == Mode::Kernel {
-            &[]
-        } else {
-            &["-DSMEM_ONLY=1"]
-        };
-        let done = match (spec.elem, mode) {
-            (Elem::F32, Mode::Kernel) => c32.run(&gpu, &t),
-            (Elem::F16, Mode::Kernel) => c16.run(&gpu, &t),
-            (Elem::F32, _) => c32.launch_only(&gpu, &t, extra, smem),
-            (Elem::F16, _) => c16.launch_only(&gpu, &t, extra, smem),
+    let infos = f.spec_infos();
+    for (i, p) in profiled(f) {
+        let done = match mode {
+            Mode::Kernel => f.verify_one(&gpu, i, size),
+            Mode::SmemOnly => f.launch_once(&gpu, i, size, true, None),
+            Mode::SmemOnlyOneBlock => f.launch_once(&gpu, i, size, true, Some(one_block)),
         };
         done.map_err(|e| e.to_string())?;
         let what = match mode {
@@ -93,7 +146,7 @@ fn run(size: &str, mode: Mode) -> Result<bool, String> {
             Mode::SmemOnly => "smem only",
             Mode::SmemOnlyOneBlock => "smem only, one block per SM",
         };
-        println!("launch {i}: {spec} ({what})");
+        println!("launch {i}: {} {} ({what})", p.name, infos[i].display);
     }
     Ok(true)
 }
@@ -101,36 +154,37 @@ fn run(size: &str, mode: Mode) -> Result<bool, String> {
 /// ncu metric values of one profiled launch, by metric name.
 type Metrics = BTreeMap<String, f64>;
 
-fn launches(path: &str) -> Result<Vec<Metrics>, String> {
+fn launches(f: &dyn DynFamily, path: &str) -> Result<Vec<Metrics>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let launches = parse_ncu_csv(&text)?;
-    if launches.len() != SPECS.len() {
+    let specs = profiled(f);
+    if launches.len() != specs.len() {
         return Err(format!(
-            "{path}: {} transposeSmem launches, expected {}",
+            "{path}: {} profiled launches, expected {}",
             launches.len(),
-            SPECS.len()
+            specs.len()
         ));
     }
-    for (spec, (block, _)) in SPECS.iter().zip(&launches) {
-        let (bx, by) = spec.block();
-        if !block.replace(' ', "").starts_with(&format!("({bx},{by}")) {
+    let infos = f.spec_infos();
+    for ((i, p), (block, _)) in specs.iter().zip(&launches) {
+        let want = infos[*i].block.trim_end_matches(')');
+        if !block.replace(' ', "").starts_with(want) {
             return Err(format!(
                 "{path}: launch order mismatch: {} has block {block}",
-                spec.name
+                p.name
             ));
         }
     }
     Ok(launches.into_iter().map(|(_, m)| m).collect())
 }
 
-/// One access kind's numbers from one profiled launch.
+/// One direction's numbers from one profiled launch.
 struct Measured {
     per_instruction: f64,
     conflicts: f64,
 }
 
-fn measured(m: &Metrics, access: Access) -> Measured {
-    let op = if access == Access::Read { "ld" } else { "st" };
+fn measured(m: &Metrics, op: &str) -> Measured {
     let get = |name: String| m.get(&name).copied().unwrap_or(f64::NAN);
     let wf = get(format!(
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"
@@ -145,44 +199,47 @@ fn measured(m: &Metrics, access: Access) -> Measured {
     }
 }
 
-fn compare(csvs: &[String]) -> Result<bool, String> {
+fn compare(f: &dyn DynFamily, csvs: &[String]) -> Result<bool, String> {
     let runs = csvs
         .iter()
-        .map(|p| launches(p))
+        .map(|p| launches(f, p))
         .collect::<Result<Vec<_>, _>>()?;
     let labels = ["kernel", "smem only", "smem only, 1 block/SM"];
-    println!("Predicted: swizzle-core's bank model on the kernel's smem lane addresses (wavefronts per warp");
-    println!("instruction). Measured: ncu wavefronts / instructions executed, and ncu bank conflicts, for the");
-    println!("shipped kernel, the same kernel built with -DSMEM_ONLY=1 (identical smem instructions, no global");
-    println!("traffic) and SMEM_ONLY with one block per SM (no other block's smem traffic either). Judged: the");
+    println!("Predicted: swizzle-core's bank model on the {} family's smem accesses as data (wavefronts per", f.name());
+    println!("warp instruction, loads and stores apart). Measured: ncu wavefronts / instructions executed, and ncu");
+    println!("bank conflicts, for the shipped kernel, the smem-only build (identical smem instructions, no global");
+    println!("traffic) and smem-only with one block per SM (no other block's smem traffic either). Judged: the");
     println!("last run ({}).\n", labels[runs.len() - 1]);
-    let mut head = String::from("| spec | elem | access | op | predicted wf/instr |");
-    let mut rule = String::from("|---|---|---|---|--:|");
+    let mut head = String::from("| spec | elem | direction | predicted wf/instr |");
+    let mut rule = String::from("|---|---|---|--:|");
     for l in &labels[..runs.len()] {
         head.push_str(&format!(" {l}: wf/instr | {l}: conflicts |"));
         rule.push_str("--:|--:|");
     }
     println!("{head} |\n{rule}---|");
+    let infos = f.spec_infos();
     let mut ok = true;
-    for (n, spec) in SPECS.iter().enumerate() {
-        for access in Access::BOTH {
-            let predicted = spec.cost(access).per_instruction();
-            let cells: Vec<Measured> = runs.iter().map(|r| measured(&r[n], access)).collect();
+    let mut checked = 0;
+    for (n, (i, p)) in profiled(f).iter().enumerate() {
+        let dirs: [(&str, &str, Option<Predicted>); 2] =
+            [("ld", "load", p.load), ("st", "store", p.store)];
+        for (op, dir, pred) in dirs {
+            let Some(pred) = pred else { continue };
+            let predicted = pred.per_instruction();
+            let cells: Vec<Measured> = runs.iter().map(|r| measured(&r[n], op)).collect();
             let judged = cells.last().expect("at least one CSV");
             let matches = (predicted - judged.per_instruction).abs() < 0.005;
-            let clean = spec.layout() == Layout::Unpadded || judged.conflicts == 0.0;
+            let clean = !p.conflict_free || judged.conflicts == 0.0;
             let verdict = match (matches, clean) {
                 (true, true) => "ok",
                 (false, _) => "MISS",
                 (true, false) => "CONFLICT",
             };
             ok &= matches && clean;
+            checked += 1;
             let mut line = format!(
-                "| {} | {} | {} | {} | {predicted:.2} |",
-                spec.name,
-                spec.elem,
-                access.name(),
-                spec.op(access).name()
+                "| {} | {} | {dir} | {predicted:.2} |",
+                p.name, infos[*i].elem
             );
             for c in &cells {
                 line.push_str(&format!(" {:.3} | {:.0} |", c.per_instruction, c.conflicts));
@@ -193,15 +250,15 @@ fn compare(csvs: &[String]) -> Result<bool, String> {
     println!(
         "\n{}",
         if ok {
-            "all predictions match"
+            format!("all {checked} predictions match")
         } else {
-            "MISMATCH (see rows marked MISS / CONFLICT)"
+            "MISMATCH (see rows marked MISS / CONFLICT)".to_string()
         }
     );
     Ok(ok)
 }
 
-/// The transposeSmem launches of an `ncu --csv` log, in launch order: (block size, metrics).
+/// The profiled launches of an `ncu --csv` log, in launch order: (block size, metrics).
 fn parse_ncu_csv(text: &str) -> Result<Vec<(String, Metrics)>, String> {
     let mut lines = text.lines().skip_while(|l| !l.starts_with("\"ID\""));
     let header = split_csv(lines.next().ok_or("no ncu CSV header (\"ID\",...) found")?);
@@ -221,7 +278,7 @@ fn parse_ncu_csv(text: &str) -> Result<Vec<(String, Metrics)>, String> {
     let mut by_id: BTreeMap<u64, (String, Metrics)> = BTreeMap::new();
     for line in lines {
         let f = split_csv(line);
-        if f.len() < header.len() || !f[kernel].contains("transposeSmem") {
+        if f.len() < header.len() || f[kernel].is_empty() {
             continue;
         }
         let n: u64 = f[id].parse().map_err(|_| format!("bad ID {:?}", f[id]))?;

@@ -262,8 +262,8 @@ fn smem_struct(name: &str, s: &Smem) -> String {
         sw.bits,
         sw.base,
         sw.shift,
-        s.tile.rows,
-        s.tile.cols,
+        s.tile().rows,
+        s.tile().cols,
         s.footprint()
     )
 }
@@ -331,7 +331,7 @@ impl Variant {
             name: "gemm.cu".into(),
             text: SOURCE.into(),
             headers: vec![Header {
-                name: crate::header::HEADER_NAME.into(),
+                name: swizzle_core::cuda::HEADER_NAME.into(),
                 text: header(&self.spec, self.b, self.input, self.out),
             }],
         }

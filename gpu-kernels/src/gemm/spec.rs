@@ -195,7 +195,7 @@ impl GemmSpec {
             SmemKind::Unswizzled => plain,
             SmemKind::Padded => plain.with_padding(PAD_BYTES),
             SmemKind::Swizzled if acc => plain.with_swizzle(acc_swizzle(row_bytes)),
-            SmemKind::Swizzled => plain.with_swizzle(ldmatrix_swizzle(row_bytes, plain.tile.elem)),
+            SmemKind::Swizzled => plain.with_swizzle(ldmatrix_swizzle(row_bytes, plain.tile().elem)),
         }
     }
 
@@ -467,10 +467,10 @@ pub struct LdsmModel {
 /// The element-offset swizzle of a laid-out tile and its row pitch in elements, as `gemm.cu` computes
 /// `offset(row, col) = Sw::apply(row * pitch + col)`; `None` for a layout the kernel cannot express.
 pub const fn swizzle_and_pitch(s: &Smem) -> Option<(Swizzle, u32)> {
-    let eb = s.tile.elem.bytes();
-    match s.layout {
+    let eb = s.tile().elem.bytes();
+    match s.layout() {
         Layout::Padded { pad_bytes } if pad_bytes % eb == 0 => {
-            Some((Swizzle::IDENTITY, s.tile.cols + pad_bytes / eb))
+            Some((Swizzle::IDENTITY, s.tile().cols + pad_bytes / eb))
         }
         Layout::Padded { .. } => None,
         Layout::Swizzled {
@@ -478,7 +478,7 @@ pub const fn swizzle_and_pitch(s: &Smem) -> Option<(Swizzle, u32)> {
             unit,
         } => {
             if sw.is_identity() || unit.log2_bytes() == eb.trailing_zeros() {
-                Some((sw, s.tile.cols))
+                Some((sw, s.tile().cols))
             } else {
                 None
             }
@@ -692,10 +692,10 @@ mod tests {
     #[test]
     fn derived_swizzles_are_the_known_ones() {
         assert_eq!(
-            DEFAULT.a_smem().layout,
+            DEFAULT.a_smem().layout(),
             Smem::row_major(128, 32, IN)
                 .with_swizzle(swizzle!(B = 2, M = 3, S = 3))
-                .layout
+                .layout()
         );
         assert_eq!(
             T128X256K64.a_smem(),
@@ -804,10 +804,10 @@ mod tests {
                     for smem in [s.a_smem(), s.b_smem(b), s.c_smem(o)] {
                         let (sw, pitch) =
                             swizzle_and_pitch(&smem).unwrap_or_else(|| panic!("{s}: {smem}"));
-                        for r in 0..smem.tile.rows {
-                            for c in (0..smem.tile.cols).step_by(8) {
+                        for r in 0..smem.tile().rows {
+                            for c in (0..smem.tile().cols).step_by(8) {
                                 assert_eq!(
-                                    sw.apply(r * pitch + c) * smem.tile.elem.bytes(),
+                                    sw.apply(r * pitch + c) * smem.tile().elem.bytes(),
                                     smem.byte_addr(r, c),
                                     "{s} {smem}"
                                 );

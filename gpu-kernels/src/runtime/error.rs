@@ -34,6 +34,9 @@ pub enum Error {
     /// An argument the caller passed makes no sense (a zero size, a block shape the kernel cannot run with...).
     #[error("invalid argument: {0}")]
     Invalid(String),
+    /// A cuBLAS call failed (the peer of GEMM families).
+    #[error("cuBLAS error in {what}: {detail}")]
+    Cublas { what: String, detail: String },
     /// A GPU result differs from the host reference.
     #[error("wrong result: {0}")]
     Mismatch(String),

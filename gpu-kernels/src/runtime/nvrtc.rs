@@ -66,6 +66,9 @@ pub fn compile(src: &Source, arch: &str, options: &[String]) -> Result<Compiled>
         format!("--gpu-architecture={arch}"),
         "-std=c++17".to_string(),
     ];
+    if let Some(dir) = toolkit_include() {
+        all_options.push(format!("-I{dir}"));
+    }
     all_options.extend(options.iter().cloned());
     let c_options = all_options
         .iter()
@@ -102,6 +105,18 @@ pub fn compile(src: &Source, arch: &str, options: &[String]) -> Result<Compiled>
         let _ = sys::nvrtcDestroyProgram(&mut prog);
         result
     }
+}
+
+/// The CUDA toolkit's include directory (`$CUDA_HOME/include`, `$CUDA_PATH/include`, else
+/// `/usr/local/cuda/include`) when it exists: NVRTC needs it for `cuda_fp16.h` / `cuda_bf16.h`, which the
+/// generated header includes for kernels that compute in fp16/bf16 (`swizzle_core::Elem::c_include`).
+pub fn toolkit_include() -> Option<String> {
+    ["CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .map(|root| format!("{root}/include"))
+        .chain(std::iter::once("/usr/local/cuda/include".to_string()))
+        .find(|d| std::path::Path::new(d).join("cuda_fp16.h").is_file())
 }
 
 fn check(code: sys::nvrtcResult, what: &'static str) -> Result<()> {

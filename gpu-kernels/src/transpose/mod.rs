@@ -7,6 +7,7 @@
 //! `.cu` file is shared by all of them.
 
 pub mod bench;
+pub mod family;
 pub mod smem;
 
 use crate::elem::{Elem, Element};
@@ -14,7 +15,6 @@ use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 pub use smem::{Access, Layout, SmemSpec};
 use swizzle_core::raster::Grid;
-use swizzle_core::Swizzle;
 
 /// The kernel source, compiled per variant with `-D` options.
 pub const SOURCE: &str = include_str!("transpose.cu");
@@ -121,19 +121,27 @@ impl Transpose {
         }
     }
 
+    /// The generated header this variant compiles with: swizzle-core's header with the variant's
+    /// `struct swz::Spec` (for a seed kernel, just its element type `T`).
+    pub fn header(&self, elem: Elem) -> swizzle_core::cuda::Header {
+        let spec = match self {
+            Transpose::Seed(..) => swizzle_core::cuda::Spec::new("Spec")
+                .doc(format!("transpose seed kernels on {elem}"))
+                .bits_of("T", elem),
+            Transpose::Smem(spec) => spec.cuda_spec(),
+        };
+        swizzle_core::cuda::Header::new().spec(spec)
+    }
+
     /// The NVRTC source (with its generated header) and options for element type `elem`.
     pub fn source(&self, elem: Elem) -> (Source, Vec<String>) {
-        let (text, mut options) = match self {
-            Transpose::Seed(..) => (crate::header::render(Swizzle::IDENTITY, None), Vec::new()),
-            Transpose::Smem(spec) => (
-                crate::header::render(spec.swizzle, Some(spec.raster)),
-                spec.options(),
-            ),
+        let options = match self {
+            Transpose::Seed(..) => Vec::new(),
+            Transpose::Smem(spec) => spec.options(),
         };
-        options.insert(0, format!("-DELEM={}", elem.c_type()));
         let header = Header {
-            name: crate::header::HEADER_NAME.into(),
-            text,
+            name: swizzle_core::cuda::HEADER_NAME.into(),
+            text: self.header(elem).render(),
         };
         (
             Source {
@@ -510,7 +518,14 @@ mod tests {
         let t = Transpose::Smem(smem::SPECS[0]);
         let (src, opts) = t.source(Elem::F32);
         assert!(src.text.contains("transposeSmem"));
-        assert!(opts.iter().any(|o| o.starts_with("-DTILE=")));
-        assert!(src.headers[0].text.contains("TileSwz"));
+        assert_eq!(opts, vec!["-DSMEM_KERNEL=1".to_string()]);
+        let h = &src.headers[0].text;
+        assert!(h.contains("struct Spec {"), "{h}");
+        assert!(h.contains("static constexpr int TILE = 32;"), "{h}");
+        assert!(
+            h.contains("using Smem = swz::Layout<32, 32, 4, false, swz::Swizzle<0, 0, 0>, 4, 0>;"),
+            "{h}"
+        );
+        assert!(h.contains("struct Order {"), "{h}");
     }
 }

@@ -1,25 +1,20 @@
-//! The shared-memory transposes as specs, and a description of their smem accesses lane by lane.
+//! The shared-memory transposes as specs, and their smem accesses as data.
 //!
 //! A [`SmemSpec`] is everything that distinguishes one tiled transpose from another: element type, tile, vector
-//! width, block shape, row padding and the XOR swizzle. The CUDA kernel (`transposeSmem` in `transpose.cu`)
-//! receives the numbers as `-D` options and the swizzle through the generated header; the same spec here yields
-//! the byte address each lane of each warp touches in shared memory ([`SmemSpec::lanes`]), which the bank model
-//! turns into predicted wavefronts, checked at compile time and compared with the profiler's counters.
-//!
-//! Index math, mirrored from `transposeSmem` (change both together):
-//! ```text
-//!   thread t of the block: tx = t % (TILE/VEC), ty = t / (TILE/VEC)
-//!   write (step 3), instruction n = jj*VEC + i:  smem (row, col) = (VEC*tx + i, VEC*(ty + jj*BLOCK_Y))
-//!   read  (step 4), instruction m:               smem (row, col) = (ty + m*BLOCK_Y, VEC*tx)
-//!   element offset = swizzle.apply(row * (TILE + PAD) + col); byte address = offset * sizeof(ELEM)
-//! ```
+//! width, block shape, row padding, the XOR swizzle and the block order. The CUDA kernel (`transposeSmem` in
+//! `transpose.cu`) reads all of it from the `struct swz::Spec` the header renders from the spec
+//! ([`SmemSpec::cuda_spec`]): the layout [`SmemSpec::smem`] as `Spec::Smem` (every smem coordinate goes through
+//! its `offset(row, col)`), the order as `Spec::Order`. The same spec yields the kernel's warp accesses as data
+//! ([`SmemSpec::warp_access`], thread-value layouts of the kernel's index math), which the bank model turns into
+//! predicted wavefronts, checked at compile time for every shipped spec and compared with the profiler's
+//! counters. The tests compare them, instruction by instruction, with a transcription of the kernel's thread
+//! math.
 
-use crate::elem::Elem;
-use swizzle_core::bank::{self, Op, Width};
-use swizzle_core::pattern::{self, TileReport};
-use swizzle_core::pattern::{Pattern, Smem};
+use crate::frame::{Accesses, SpecAccess};
+use swizzle_core::bank::{Op, Width};
+use swizzle_core::pattern::{Smem, WarpAccess};
 use swizzle_core::raster::Raster;
-use swizzle_core::{swizzle, Swizzle};
+use swizzle_core::{swizzle, Elem, Swizzle};
 
 /// How the tile sits in shared memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -128,37 +123,6 @@ impl SmemSpec {
         }
     }
 
-    /// Element offset of smem (row, col): `swizzle.apply(row * (tile + pad) + col)`.
-    pub const fn offset(&self, row: u32, col: u32) -> u32 {
-        self.swizzle.apply(row * (self.tile + self.pad) + col)
-    }
-
-    /// Byte address that `lane` of `warp` touches in instruction `instr` of `access`.
-    pub const fn lane_byte_addr(&self, access: Access, warp: u32, instr: u32, lane: u32) -> u32 {
-        let t = warp * 32 + lane;
-        let (bx, _) = self.block();
-        let (tx, ty) = (t % bx, t / bx);
-        let (row, col) = match access {
-            Access::Write => {
-                let (jj, i) = (instr / self.vec, instr % self.vec);
-                (self.vec * tx + i, self.vec * (ty + jj * self.block_y))
-            }
-            Access::Read => (ty + instr * self.block_y, self.vec * tx),
-        };
-        self.offset(row, col) * self.elem.bytes()
-    }
-
-    /// The 32 lane byte addresses of one warp instruction.
-    pub const fn lanes(&self, access: Access, warp: u32, instr: u32) -> [u32; 32] {
-        let mut a = [0u32; 32];
-        let mut l = 0;
-        while l < 32 {
-            a[l as usize] = self.lane_byte_addr(access, warp, instr, l);
-            l += 1;
-        }
-        a
-    }
-
     /// The warp instruction of `access`: `sts`/`lds` of [`SmemSpec::access_bytes`] per lane.
     pub const fn op(&self, access: Access) -> Op {
         let w = match Width::from_bytes(self.access_bytes()) {
@@ -171,93 +135,59 @@ impl SmemSpec {
         }
     }
 
-    /// The bank model's verdict on every instruction of `access` that one block issues (all full tiles issue the
-    /// same ones): total wavefronts, total ideal wavefronts, instruction count, and the worst instruction.
-    pub const fn cost(&self, access: Access) -> Cost {
-        let mut c = Cost {
-            wavefronts: 0,
-            ideal: 0,
-            instructions: 0,
-            worst: 0,
-            worst_at: (0, 0),
-        };
-        let mut w = 0;
-        while w < self.warps() {
-            let mut n = 0;
-            while n < self.instructions(access) {
-                let r = bank::report(self.op(access), &self.lanes(access, w, n));
-                c.wavefronts += r.wavefronts;
-                c.ideal += r.ideal;
-                c.instructions += 1;
-                if r.wavefronts > c.worst {
-                    c.worst = r.wavefronts;
-                    c.worst_at = (w, n);
-                }
-                n += 1;
-            }
-            w += 1;
-        }
-        c
-    }
-
-    /// No instruction of `access` costs more than its ideal.
-    pub const fn is_conflict_free(&self, access: Access) -> bool {
-        let c = self.cost(access);
-        c.wavefronts == c.ideal
-    }
-
-    /// Every warp instruction of `access` one block issues, for swizzle-core's reports.
-    pub fn accesses(&self, access: Access) -> Vec<pattern::Access> {
-        (0..self.warps())
-            .flat_map(|w| (0..self.instructions(access)).map(move |n| (w, n)))
-            .map(|(w, n)| pattern::Access {
-                op: self.op(access),
-                addrs: self.lanes(access, w, n),
-            })
-            .collect()
-    }
-
-    /// swizzle-core's tile report of `access` (totals, and the worst instruction's bank map when it conflicts).
-    pub fn tile_report(&self, access: Access) -> TileReport {
-        TileReport::new(
-            format!("{} {} smem {}", self.name, self.elem, access.name()),
-            &self.accesses(access),
-        )
-    }
-
-    /// The tile as swizzle-core's [`Smem`] (tile + padding or swizzle), for its pattern generators and checks.
+    /// The tile in shared memory as swizzle-core's layout value: `tile x tile` row-major, padded by `pad`
+    /// elements per row, swizzled on element offsets. The header emits it as `Spec::Smem`, the kernel indexes
+    /// through its `offset(row, col)`, and the bank model reads the same value.
     pub const fn smem(&self) -> Smem {
-        let plain = Smem::row_major(self.tile, self.tile, self.elem.core());
-        if self.pad > 0 {
-            plain.with_padding(self.pad * self.elem.bytes())
-        } else {
-            plain.with_swizzle(self.swizzle)
-        }
+        Smem::row_major(self.tile, self.tile, self.elem)
+            .with_swizzle(self.swizzle)
+            .with_padding(self.pad * self.elem.bytes())
     }
 
-    /// swizzle-core's generator of `access`'s warp instructions on [`SmemSpec::smem`], where one describes this
-    /// spec: the classic kernels (VEC 1) store columns ([`Pattern::COL_ST`], lane i -> row i) and load rows
-    /// ([`Pattern::ROW_LD`]); the vectorised ones (16-byte vectors) store register-transposed VEC x VEC blocks
-    /// ([`Pattern::BLOCK_T16`], lanes VEC rows apart) and load 16-byte row chunks in memory order
-    /// ([`Pattern::ROW16`], costed as `sts128`: `lds128` has the same 8-lane phases for distinct addresses). The
-    /// generator issues the same set of instructions as [`SmemSpec::lanes`] over one block (the tests check it
-    /// address for address). `None` for other vector widths, for padding together with a swizzle (which
-    /// [`SmemSpec::smem`] cannot express), and for tiles the generator cannot walk.
-    pub const fn pattern(&self, access: Access) -> Option<Pattern> {
-        if self.pad > 0 && !self.swizzle.is_identity() {
-            return None;
-        }
-        let p = match (access, self.vec, self.access_bytes()) {
-            (Access::Write, 1, _) => Pattern::COL_ST,
-            (Access::Read, 1, _) => Pattern::ROW_LD,
-            (Access::Write, _, 16) => Pattern::BLOCK_T16,
-            (Access::Read, _, 16) => Pattern::ROW16,
-            _ => return None,
+    /// The kernel's `access` as data: every warp instruction one block issues, lane by lane, as a thread-value
+    /// layout. Thread `t = 32 * warp + lane` is `(tx, ty) = (t % BLOCK_X, t / BLOCK_X)`, and (from
+    /// `transposeSmem`)
+    ///
+    /// ```text
+    ///   write (step 3), per-warp instruction n = jj * VEC + i:  (row, col) = (VEC*tx + i, VEC*(ty + jj*BLOCK_Y))
+    ///   read  (step 4), per-warp instruction m:                 (row, col) = (ty + m*BLOCK_Y, VEC*tx)
+    /// ```
+    /// so `tx` and `ty` are lane (and warp) digits with strides `(VEC, 0)` / `(0, VEC)` for the write and
+    /// `(0, VEC)` / `(1, 0)` for the read, `i`, `jj`, `m` are instruction digits, and instruction `n` of warp `w`
+    /// is index `n + per_warp * w`. The unswizzled write puts a warp's lanes `VEC` rows apart (the bank
+    /// conflict the swizzle removes).
+    pub const fn warp_access(&self, access: Access) -> WarpAccess {
+        let v = self.vec;
+        let (bx, by) = self.block();
+        let a = WarpAccess::new(access.name(), self.op(access));
+        let (a, tx, ty) = match access {
+            Access::Write => (a.instr(v, 1, 0).instr(bx / by, 0, v * by), (v, 0), (0, v)),
+            Access::Read => (a.instr(self.tile / by, by, 0), (0, v), (1, 0)),
         };
-        match p.check_on(&self.smem()) {
-            Ok(()) => Some(p),
-            Err(_) => None,
-        }
+        thread_digits(a, bx, self.warps(), tx, ty)
+    }
+
+    /// Both accesses, each marked conflict-free unless this is an unpadded baseline (which conflicts on purpose).
+    pub const fn accesses(&self) -> Accesses {
+        let checked = !matches!(self.layout(), Layout::Unpadded);
+        Accesses::new()
+            .with(SpecAccess {
+                label: "write",
+                smem: self.smem(),
+                access: self.warp_access(Access::Write),
+                conflict_free: checked,
+            })
+            .with(SpecAccess {
+                label: "read",
+                smem: self.smem(),
+                access: self.warp_access(Access::Read),
+                conflict_free: checked,
+            })
+    }
+
+    /// The name (for `assert_specs_conflict_free!`'s messages).
+    pub const fn name(&self) -> &'static str {
+        self.name
     }
 
     /// Shape rules the kernel's `static_assert`s state too.
@@ -273,15 +203,25 @@ impl SmemSpec {
             && self.swizzle.period() <= (self.tile * self.tile) as u64
     }
 
-    /// The `-D` options that select this spec in `transpose.cu` (ELEM is added by the caller).
+    /// The spec as the C++ struct `swz::Spec` the kernel reads every number from: `T`, `TILE`, `VEC`,
+    /// `BLOCK_Y`, `STREAM`, the layout `Smem` (with `offset(row, col)`) and the block order `Order`.
+    pub fn cuda_spec(&self) -> swizzle_core::cuda::Spec {
+        swizzle_core::cuda::Spec::new("Spec")
+            .doc(self.to_string())
+            .bits_of("T", self.elem)
+            .int("TILE", self.tile.into())
+            .int("VEC", self.vec.into())
+            .int("BLOCK_Y", self.block_y.into())
+            .flag("STREAM", self.streaming)
+            .layout("Smem", self.smem())
+            .order("Order", self.raster)
+    }
+
+    /// The NVRTC switches (no numbers of the spec: those are in [`SmemSpec::cuda_spec`]): `-DSMEM_KERNEL=1`
+    /// compiles `transposeSmem`, and `-DMIN_BLOCKS=N` when the spec asks for an occupancy target (an explicit
+    /// minimum of 1 would change the register budget, so it is left out then).
     pub fn options(&self) -> Vec<String> {
-        let mut o = vec![
-            format!("-DTILE={}", self.tile),
-            format!("-DVEC={}", self.vec),
-            format!("-DBLOCK_Y={}", self.block_y),
-            format!("-DPAD={}", self.pad),
-            format!("-DSTREAM={}", u32::from(self.streaming)),
-        ];
+        let mut o = vec!["-DSMEM_KERNEL=1".to_string()];
         if self.min_blocks > 1 {
             o.push(format!("-DMIN_BLOCKS={}", self.min_blocks));
         }
@@ -354,26 +294,34 @@ impl std::fmt::Display for SmemSpec {
     }
 }
 
-/// The bank model's totals for one access kind of one block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Cost {
-    pub wavefronts: u32,
-    pub ideal: u32,
-    pub instructions: u32,
-    /// The most wavefronts any one instruction costs, and its (warp, instruction).
-    pub worst: u32,
-    pub worst_at: (u32, u32),
-}
-
-impl Cost {
-    /// Wavefronts per instruction: what Nsight Compute's `wavefronts / inst_executed` measures.
-    pub fn per_instruction(&self) -> f64 {
-        self.wavefronts as f64 / self.instructions.max(1) as f64
-    }
-
-    /// `wavefronts - ideal`: Nsight Compute's bank-conflict count for one block.
-    pub const fn conflicts(&self) -> u32 {
-        self.wavefronts - self.ideal
+/// Add the digits of `(tx, ty) = (t % bx, t / bx)`, `t = 32 * warp + lane`, with `(row, col)` strides `tx_s`
+/// and `ty_s`: lane digits, then warp digits after the instruction digits already there. Needs `bx` to divide 32
+/// or 32 to divide `bx` (every power-of-two block).
+const fn thread_digits(
+    a: WarpAccess,
+    bx: u32,
+    warps: u32,
+    tx_s: (u32, u32),
+    ty_s: (u32, u32),
+) -> WarpAccess {
+    if bx <= 32 {
+        assert!(
+            32 % bx == 0,
+            "BLOCK_X must divide 32 or be a multiple of it"
+        );
+        let rows_per_warp = 32 / bx;
+        a.lane(bx, tx_s.0, tx_s.1)
+            .lane(rows_per_warp, ty_s.0, ty_s.1)
+            .instr(warps, ty_s.0 * rows_per_warp, ty_s.1 * rows_per_warp)
+    } else {
+        assert!(
+            bx.is_multiple_of(32),
+            "BLOCK_X must divide 32 or be a multiple of it"
+        );
+        let warps_per_row = bx / 32;
+        a.lane(32, tx_s.0, tx_s.1)
+            .instr(warps_per_row, tx_s.0 * 32, tx_s.1 * 32)
+            .instr(warps / warps_per_row, ty_s.0, ty_s.1)
     }
 }
 
@@ -538,149 +486,36 @@ pub const SPECS: [SmemSpec; 23] = [
     VEC_SWIZZLED_F16_GM16_CS,
 ];
 
-// Checked at compile time: every padded or swizzled spec is conflict-free on its smem write and its smem read,
-// by `assert_conflict_free!` with the spec's own generators (`SmemSpec::pattern`: col.st + row.ld for the classic
-// kernels, block16.t + row16 for the vectorised ones). A conflicting spec fails the build with swizzle-core's
-// message: pattern, tile and layout, instruction, phase, bank and the colliding lanes with their addresses. (The
-// unpadded specs conflict on purpose: they are the baselines. The tests check that the generators issue exactly
-// the addresses `SmemSpec::lanes` derives from the kernel.)
-macro_rules! assert_specs_conflict_free {
-    ($($spec:ident),+ $(,)?) => {
-        $(
-            swizzle_core::assert_conflict_free!(
-                $spec.smem(),
-                generator(&$spec, Access::Write),
-                generator(&$spec, Access::Read)
-            );
-        )+
-        /// The specs checked by `assert_conflict_free!` just above.
-        const COMPILE_CHECKED: &[SmemSpec] = &[$($spec),+];
-    };
-}
-
-assert_specs_conflict_free!(
-    CLASSIC_PADDED_F32,
-    CLASSIC_SWIZZLED_F32,
-    VEC_SWIZZLED_F32,
-    VEC_SWIZZLED_F32_BY8,
-    VEC_SWIZZLED_F32_T32,
-    VEC_SWIZZLED_F32_T128,
-    VEC_SWIZZLED_F32_GM16,
-    VEC_SWIZZLED_F32_GM32,
-    VEC_SWIZZLED_F32_COLS,
-    VEC_SWIZZLED_F32_COLS_CS,
-    VEC_SWIZZLED_F32_CS,
-    VEC_SWIZZLED_F32_MB8,
-    VEC_SWIZZLED_F32_BY4,
-    CLASSIC_PADDED_F16,
-    CLASSIC_SWIZZLED_F16,
-    VEC_SWIZZLED_F16,
-    VEC_SWIZZLED_F16_T64,
-    VEC_SWIZZLED_F16_COLS,
-    VEC_SWIZZLED_F16_GM16_CS,
-);
-
-// And no padded or swizzled spec of `SPECS` escapes that list (the message names the spec).
-const _: () = {
-    let mut i = 0;
-    while i < SPECS.len() {
-        let s = SPECS[i];
-        if !matches!(s.layout(), Layout::Unpadded) && !is_listed(&s, COMPILE_CHECKED) {
-            let m = SpecMessage::new(
-                &s,
-                "is padded or swizzled but not in assert_specs_conflict_free! (transpose/smem.rs): add it there",
-            );
-            panic!("{}", m.as_str());
-        }
-        i += 1;
-    }
-};
-
-/// [`SmemSpec::pattern`], or a build error naming the spec when swizzle-core has no generator for it (such a
-/// spec needs a bespoke check on [`SmemSpec::is_conflict_free`] instead).
-const fn generator(s: &SmemSpec, access: Access) -> Pattern {
-    match s.pattern(access) {
-        Some(p) => p,
-        None => {
-            let m = SpecMessage::new(
-                s,
-                "has no swizzle-core generator for its smem accesses (VEC neither 1 nor 16 bytes, padding with a \
-                 swizzle, or a tile the pattern cannot walk): check it with SmemSpec::is_conflict_free instead",
-            );
-            panic!("{}", m.as_str())
-        }
-    }
-}
-
-/// `s` is one of `list` (same name, element type and geometry).
-const fn is_listed(s: &SmemSpec, list: &[SmemSpec]) -> bool {
-    let mut i = 0;
-    while i < list.len() {
-        let t = &list[i];
-        if t.name.len() == s.name.len() && t.elem.bytes() == s.elem.bytes() && t.tile == s.tile {
-            let (a, b) = (t.name.as_bytes(), s.name.as_bytes());
-            let mut k = 0;
-            while k < a.len() && a[k] == b[k] {
-                k += 1;
-            }
-            if k == a.len()
-                && t.vec == s.vec
-                && t.block_y == s.block_y
-                && t.pad == s.pad
-                && t.swizzle.bits == s.swizzle.bits
-                && t.swizzle.base == s.swizzle.base
-                && t.swizzle.shift == s.swizzle.shift
-            {
-                return true;
-            }
-        }
-        i += 1;
-    }
-    false
-}
-
-/// A build-error message naming a spec, assembled in `const`: `smem spec NAME (ELEM): WHAT`.
-struct SpecMessage {
-    buf: [u8; 320],
-    len: usize,
-}
-
-impl SpecMessage {
-    const fn new(s: &SmemSpec, what: &str) -> SpecMessage {
-        SpecMessage {
-            buf: [0; 320],
-            len: 0,
-        }
-        .push("smem spec ")
-        .push(s.name)
-        .push(" (")
-        .push(s.elem.name())
-        .push(") ")
-        .push(what)
-    }
-
-    const fn push(mut self, text: &str) -> SpecMessage {
-        let b = text.as_bytes();
-        let mut i = 0;
-        while i < b.len() && self.len < self.buf.len() {
-            self.buf[self.len] = b[i];
-            self.len += 1;
-            i += 1;
-        }
-        self
-    }
-
-    const fn as_str(&self) -> &str {
-        match core::str::from_utf8(self.buf.split_at(self.len).0) {
-            Ok(s) => s,
-            Err(_) => "smem spec message is not UTF-8",
-        }
-    }
-}
+// Checked at compile time, one const loop over SPECS: every padded or swizzled spec is conflict-free on its smem
+// write and its smem read (`SmemSpec::accesses`, the kernel's own index math as data). A conflicting spec fails
+// the build with swizzle-core's message, prefixed with the spec's name: access, tile and layout, instruction,
+// phase, bank and the colliding lanes with their addresses. (The unpadded specs conflict on purpose: they are
+// the baselines, marked so in `accesses`.)
+crate::assert_specs_conflict_free!(SPECS);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kernel's index math, transcribed thread by thread from `transposeSmem` (independently of
+    /// [`SmemSpec::warp_access`], which the tests compare with it): the byte address `lane` of `warp` touches in
+    /// per-warp instruction `instr`, with the smem element at `swizzle(row * (tile + pad) + col)` as the spec's
+    /// layout places it (swizzle, then padding; the shipped specs have one or the other).
+    fn kernel_lanes(s: &SmemSpec, access: Access, warp: u32, instr: u32) -> [u32; 32] {
+        core::array::from_fn(|lane| {
+            let t = warp * 32 + lane as u32;
+            let (bx, _) = s.block();
+            let (tx, ty) = (t % bx, t / bx);
+            let (row, col) = match access {
+                Access::Write => {
+                    let (jj, i) = (instr / s.vec, instr % s.vec);
+                    (s.vec * tx + i, s.vec * (ty + jj * s.block_y))
+                }
+                Access::Read => (ty + instr * s.block_y, s.vec * tx),
+            };
+            s.swizzle.apply(row * (s.tile + s.pad) + col) * s.elem.bytes()
+        })
+    }
 
     /// Every element of the tile is written exactly once and read exactly once, at in-range offsets.
     #[test]
@@ -692,7 +527,7 @@ mod tests {
                 let mut seen = vec![0u32; cells];
                 for w in 0..s.warps() {
                     for n in 0..s.instructions(access) {
-                        for a in s.lanes(access, w, n) {
+                        for a in kernel_lanes(&s, access, w, n) {
                             assert_eq!(a % s.access_bytes(), 0, "{s}: unaligned {access:?} at {a}");
                             for e in 0..s.vec {
                                 seen[(a / eb + e) as usize] += 1;
@@ -714,153 +549,92 @@ mod tests {
         }
     }
 
-    /// swizzle-core's generators issue exactly the instructions our own lane description does, for every spec
-    /// (unpadded baselines included): the same 32-address sets, as many times each, so the same costs.
+    /// The accesses as data issue exactly the addresses of the kernel's index math (`SmemSpec::lanes`, written
+    /// from `transposeSmem` thread by thread), instruction for instruction: per-warp instruction `n` of warp `w`
+    /// is the thread-value layout's instruction `n + per_warp * w`. And every one can be issued on its layout.
     #[test]
-    fn lanes_agree_with_swizzle_cores_generators() {
+    fn warp_accesses_are_the_kernels_lanes() {
         for s in SPECS {
             let smem = s.smem();
             for access in Access::BOTH {
-                let p = s
-                    .pattern(access)
-                    .unwrap_or_else(|| panic!("{s}: no generator"));
-                let mut ours: Vec<[u32; 32]> = (0..s.warps())
-                    .flat_map(|w| (0..s.instructions(access)).map(move |n| s.lanes(access, w, n)))
-                    .collect();
-                let mut theirs: Vec<[u32; 32]> = (0..p.instructions(smem.tile))
-                    .map(|k| p.addrs(&smem, k))
-                    .collect();
-                ours.sort_unstable();
-                theirs.sort_unstable();
-                assert_eq!(ours, theirs, "{s} {access:?} vs {p}");
-                let (a, b) = (s.tile_report(access), p.report(&smem));
+                let w_acc = s.warp_access(access);
+                assert_eq!(w_acc.check_on(&smem), Ok(()), "{s} {access:?}");
+                let per_warp = s.instructions(access);
                 assert_eq!(
-                    (a.instructions, a.wavefronts, a.ideal),
-                    (b.instructions, b.wavefronts, b.ideal),
-                    "{s} {access:?} vs {p}"
+                    w_acc.instructions(&smem),
+                    per_warp * s.warps(),
+                    "{s} {access:?}"
                 );
-            }
-        }
-    }
-
-    /// The vectorised write, instruction by instruction: warp `w`'s store `n = jj * VEC + i` (thread `(tx, ty)`,
-    /// block column `j = ty + jj * BLOCK_Y`) is block16.t's instruction `(w + jj * BLOCK_Y * bx / 32) * VEC + i`,
-    /// lane for lane; the read's load `m` is row16's instruction `w + m * BLOCK_Y * bx / 32`. Each generator
-    /// instruction is hit exactly once.
-    #[test]
-    fn vectorised_lanes_are_block_t16_and_row16() {
-        let vectorised: Vec<SmemSpec> = SPECS.into_iter().filter(|s| s.vec > 1).collect();
-        assert_eq!(vectorised.len(), 17);
-        for s in vectorised {
-            assert_eq!(s.access_bytes(), 16, "{s}");
-            let smem = s.smem();
-            let (bx, by) = s.block();
-            let warps_per_step = by * bx / 32; // warps covering BLOCK_Y block columns
-            for (access, p) in [
-                (Access::Write, Pattern::BLOCK_T16),
-                (Access::Read, Pattern::ROW16),
-            ] {
-                assert_eq!(s.pattern(access), Some(p), "{s}");
-                let mut hit = vec![0u32; p.instructions(smem.tile) as usize];
                 for w in 0..s.warps() {
-                    for n in 0..s.instructions(access) {
-                        let k = match access {
-                            Access::Write => {
-                                let (jj, i) = (n / s.vec, n % s.vec);
-                                (w + jj * warps_per_step) * s.vec + i
-                            }
-                            Access::Read => w + n * warps_per_step,
-                        };
+                    for n in 0..per_warp {
                         assert_eq!(
-                            s.lanes(access, w, n),
-                            p.addrs(&smem, k),
-                            "{s}: {access:?} warp {w} instruction {n} vs {p} instruction {k}"
+                            w_acc.addrs(&smem, n + per_warp * w),
+                            kernel_lanes(&s, access, w, n),
+                            "{s} {access:?} warp {w} instruction {n}"
                         );
-                        hit[k as usize] += 1;
                     }
                 }
-                assert!(hit.iter().all(|&h| h == 1), "{s}: {access:?} {hit:?}");
             }
         }
     }
 
-    /// The compile-time assert can fire, with swizzle-core's detailed message: on the unswizzled vectorised
-    /// baselines every block16.t store costs 32 wavefronts (the 64x64 fp32 one is what Nsight Compute measured).
+    /// The compile-time check can fire, with swizzle-core's detailed message: on the unswizzled vectorised
+    /// baselines every block store costs 32 wavefronts (the 64x64 fp32 one is what Nsight Compute measured).
     #[test]
     fn the_compile_time_check_fires_on_the_baselines() {
-        let m = swizzle_core::verify::check(&VEC_UNPADDED_F32.smem(), Pattern::BLOCK_T16);
+        let s = VEC_UNPADDED_F32;
+        let m = swizzle_core::verify::check_warp(&s.smem(), &s.warp_access(Access::Write));
         let text = m
+            .prefixed("spec ", s.name(), ": ")
             .as_str()
-            .expect("the unswizzled vectorised write conflicts");
+            .expect("the unswizzled vectorised write conflicts")
+            .to_string();
         assert!(
             text.starts_with(
-                "bank conflict: block16.t (sts128) on 64x64 f32 row-major, unswizzled: instruction 0 of 32 \
-                 costs 32 wavefronts (ideal 4); in phase lanes 0..8 bank 0 gets 8 distinct words from lanes \
-                 0@0 1@1024 2@2048"
+                "spec smem-unpadded-t64v4: bank conflict: write (sts128) on 64x64 f32 row-major, unswizzled: \
+                 instruction 0 of 32 costs 32 wavefronts (ideal 4); in phase lanes 0..8 bank 0 gets 8 distinct \
+                 words from lanes 0@0 1@1024 2@2048"
             ),
             "{text}"
         );
-        assert!(
-            text.contains("block16.t") && text.contains("bank"),
-            "{text}"
-        );
-        let m = swizzle_core::verify::check(&VEC_UNPADDED_F16.smem(), Pattern::BLOCK_T16);
+        let s = VEC_UNPADDED_F16;
+        let m = swizzle_core::verify::check_warp(&s.smem(), &s.warp_access(Access::Write));
         let text = m.as_str().expect("the unswizzled fp16 write conflicts");
         assert!(
-            text.contains("block16.t")
-                && text.contains(" bank ")
-                && text.contains("costs 32 wavefronts"),
+            text.contains(" bank ") && text.contains("costs 32 wavefronts"),
             "{text}"
         );
         for s in [CLASSIC_UNPADDED_F32, CLASSIC_UNPADDED_F16] {
-            let m = swizzle_core::verify::check(&s.smem(), s.pattern(Access::Write).unwrap());
-            assert!(m.as_str().is_some_and(|t| t.contains("col.st")), "{s}");
+            let m = swizzle_core::verify::check_warp(&s.smem(), &s.warp_access(Access::Write));
+            assert!(m.as_str().is_some_and(|t| t.contains("write (sts")), "{s}");
         }
-        // ... and stays quiet on everything the build checks.
-        for s in COMPILE_CHECKED {
-            for access in Access::BOTH {
-                let m = swizzle_core::verify::check(&s.smem(), generator(s, access));
-                assert_eq!(m.as_str(), None, "{s} {access:?}");
+        // ... and stays quiet on everything the build checks, and the build checks every padded or swizzled spec.
+        for s in SPECS {
+            for a in s.accesses().to_vec() {
+                assert_eq!(a.conflict_free, s.layout() != Layout::Unpadded, "{s}");
+                let m = swizzle_core::verify::check_warp(&a.smem, &a.access);
+                if a.conflict_free {
+                    assert_eq!(m.as_str(), None, "{s} {}", a.label);
+                } else if a.label == "write" {
+                    assert!(m.as_str().is_some(), "{s}: the baseline's write conflicts");
+                }
             }
         }
-    }
-
-    /// The build's completeness check sees every padded or swizzled spec, and names a missing one.
-    #[test]
-    fn every_padded_or_swizzled_spec_is_checked_at_compile_time() {
-        for s in SPECS {
-            assert_eq!(
-                is_listed(&s, COMPILE_CHECKED),
-                s.layout() != Layout::Unpadded,
-                "{s}"
-            );
-        }
-        let m = SpecMessage::new(&VEC_SWIZZLED_F32_CS, "is missing");
-        assert_eq!(
-            m.as_str(),
-            "smem spec smem-swizzled-t64v4-cs (fp32) is missing"
-        );
-        // A spec with no generator: 8-byte vectors.
-        let odd = SmemSpec {
-            vec: 2,
-            ..VEC_SWIZZLED_F32
-        };
-        assert_eq!(odd.pattern(Access::Write), None);
-        let both = SmemSpec {
-            pad: 4,
-            ..VEC_SWIZZLED_F32
-        };
-        assert_eq!(both.pattern(Access::Read), None);
     }
 
     /// The compile-time check is not vacuous: the unpadded baselines do conflict on their smem write.
     #[test]
     fn unpadded_baselines_conflict_and_the_fixes_do_not() {
         for s in SPECS {
-            let (w, r) = (s.cost(Access::Write), s.cost(Access::Read));
+            let smem = s.smem();
+            let w = s.warp_access(Access::Write).report(&smem);
+            let r = s.warp_access(Access::Read).report(&smem);
             assert_eq!(r.conflicts(), 0, "{s}: read");
             match s.layout() {
-                Layout::Unpadded => assert!(w.worst >= 8 * w.ideal / w.instructions, "{s}: {w:?}"),
+                Layout::Unpadded => {
+                    let worst = w.worst.as_ref().map_or(0, |(_, rep)| rep.wavefronts as u64);
+                    assert!(worst >= 8 * w.ideal / w.instructions as u64, "{s}: {w}")
+                }
                 _ => assert_eq!(w.conflicts(), 0, "{s}: write"),
             }
         }
@@ -873,7 +647,7 @@ mod tests {
         for s in SPECS.iter().filter(|s| s.layout() == Layout::Swizzled) {
             for row in 0..s.tile {
                 for col in 0..s.tile {
-                    assert_eq!(s.offset(row, col) / s.tile, row, "{s}");
+                    assert_eq!(s.smem().offset(row, col) / s.tile, row, "{s}");
                 }
             }
             assert!(1 << s.swizzle.base >= s.vec, "{s}: swizzle splits a vector");

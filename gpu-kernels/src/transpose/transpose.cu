@@ -3,17 +3,18 @@
 // Convention for every kernel: `in` is ny rows x nx columns, row-major; `out` is its transpose, nx rows x ny
 // columns: out[x * ny + y] = in[y * nx + x]. The copy kernels (the bounds) copy nx * ny elements unchanged.
 //
-// Variants differ by -D defines set from a Rust spec (gpu-kernels/src/transpose/mod.rs), never by a copied file:
-//   ELEM        element type: float, or unsigned short for fp16 (a transpose only moves bits)
-//   TILE, VEC, BLOCK_Y, PAD          the shared-memory kernel's tile (see transposeSmem)
-// and every layout or raster number comes from the generated header swz.cuh (TileSwz, raster_diagonal), which
-// swizzle-core renders from the same spec; nothing here retypes a mask or a shift.
+// Variants differ by a Rust spec (gpu-kernels/src/transpose/), never by a copied file. The spec reaches this file
+// as `struct swz::Spec` in the generated header swz.cuh, rendered by swizzle-core from the same Rust value:
+//   Spec::T                         the element type, as bits of its size (a transpose never does arithmetic)
+//   Spec::TILE, VEC, BLOCK_Y, STREAM the shared-memory kernel's shape (see transposeSmem)
+//   Spec::Smem                      the shared-memory layout: every smem coordinate goes through Smem::offset
+//   Spec::Order                     the block order: every block's tile comes from Order::here()
+// Nothing here retypes a layout, mask, shift or raster formula (tests/cu_sources.rs greps for them). The only
+// -D options are switches, not numbers: SMEM_KERNEL (compile transposeSmem: the spec has a layout),
+// MIN_BLOCKS (a __launch_bounds__ occupancy target) and SMEM_ONLY (profiling builds).
 #include "swz.cuh"
 
-#ifndef ELEM
-#error "define ELEM (float or unsigned short)"
-#endif
-typedef ELEM T;
+typedef swz::Spec::T T;
 typedef unsigned long long u64;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -84,9 +85,7 @@ extern "C" __global__ void unroll4Col(T* __restrict__ out, const T* __restrict__
 
 // Diagonal block order: the launch's row-major block id is reinterpreted by swizzle-core's diagonal raster
 // (x = (bx + by) % gx, y = by: the article's listing writes % gridDim.y, wrong on non-square grids).
-__device__ __forceinline__ swz::Tile diagonal_tile() {
-    return swz::raster_diagonal(blockIdx.y * gridDim.x + blockIdx.x, gridDim.x, gridDim.y);
-}
+__device__ __forceinline__ swz::Tile diagonal_tile() { return swz::raster_diagonal_here(); }
 
 extern "C" __global__ void diagonalRow(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
     swz::Tile t = diagonal_tile();
@@ -124,35 +123,26 @@ extern "C" __global__ void copyVec16(T* __restrict__ out, const T* __restrict__ 
 //             VEC*tx + i, columns VEC*j.. (one VEC-element store each).
 //   4. read : after the barrier, thread (tx, ty) reads smem row c = ty + BLOCK_Y*m, columns VEC*tx.. and stores
 //             it to output row x0 + c, columns y0 + VEC*tx.. (again whole lines per warp).
-// The smem element at (row, col) lives at TileSwz::apply(row * (TILE + PAD) + col): unpadded (PAD 0, identity),
-// padded (PAD > 0, identity) and swizzled (PAD 0, an XOR swizzle) are specs, not code. In step 3 the lanes of a
-// warp write rows VEC apart: without padding or swizzle every lane hits the same banks.
-// Which tile a block takes is TileOrder, a swizzle-core raster from the header (identity unless the spec says).
+// The smem element at (row, col) lives at Spec::Smem::offset(row, col): unpadded, padded and swizzled are layout
+// values of the spec (swizzle-core's Smem), not code. In step 3 the lanes of a warp write rows VEC apart: without
+// padding or swizzle every lane hits the same banks (the family's accesses say so, as data).
+// Which tile a block takes is Spec::Order, a swizzle-core raster from the header (identity unless the spec says).
 // Tiles that stick out of the matrix, or rows that are not VEC-aligned, take element-wise global accesses with
 // bounds checks into the same smem places.
-// Optional spec switches: STREAM=1 uses evict-first (.cs) global loads and stores; MIN_BLOCKS sets the
-// __launch_bounds__ occupancy target; SMEM_ONLY=1 (profiling only, output not written) issues the very same smem
-// instructions with no global traffic beside them, so the profiler's smem counters see nothing else.
+// Spec::STREAM uses evict-first (.cs) global loads and stores; -DMIN_BLOCKS sets the __launch_bounds__ occupancy
+// target; -DSMEM_ONLY=1 (profiling only, output not written) issues the very same smem instructions with no
+// global traffic beside them, so the profiler's smem counters see nothing else.
 
-#if defined(TILE)
-#ifndef VEC
-#define VEC 1
-#endif
-#ifndef PAD
-#define PAD 0
-#endif
-#ifndef BLOCK_Y
-#define BLOCK_Y (TILE / VEC)
-#endif
-#ifndef STREAM
-#define STREAM 0
-#endif
+#if defined(SMEM_KERNEL)
 #ifndef SMEM_ONLY
 #define SMEM_ONLY 0
 #endif
-#define BLOCK_X (TILE / VEC)
+using Spec = swz::Spec;
+using Smem = Spec::Smem;
+constexpr unsigned TILE = Spec::TILE, VEC = Spec::VEC, BLOCK_Y = Spec::BLOCK_Y, BLOCK_X = TILE / VEC;
 static_assert(TILE % VEC == 0 && BLOCK_X % BLOCK_Y == 0 && TILE % BLOCK_Y == 0, "bad tile spec");
-static_assert(PAD % VEC == 0, "padding must keep smem vectors aligned");
+static_assert(Smem::ROWS == TILE && Smem::COLS == TILE && Smem::ELEM_BYTES == sizeof(T), "Smem is the tile");
+static_assert(Smem::PAD_BYTES % (VEC * sizeof(T)) == 0, "padding must keep smem vectors aligned");
 
 template <int BYTES> struct VecOf;
 template <> struct VecOf<2> { typedef unsigned short type; };
@@ -166,19 +156,19 @@ union Vec {
 };
 
 __device__ __forceinline__ V load_vec(const T* p) {
-#if STREAM
-    return __ldcs(reinterpret_cast<const V*>(p));
-#else
-    return *reinterpret_cast<const V*>(p);
-#endif
+    if constexpr (Spec::STREAM) {
+        return __ldcs(reinterpret_cast<const V*>(p));
+    } else {
+        return *reinterpret_cast<const V*>(p);
+    }
 }
 
 __device__ __forceinline__ void store_vec(T* p, V v) {
-#if STREAM
-    __stcs(reinterpret_cast<V*>(p), v);
-#else
-    *reinterpret_cast<V*>(p) = v;
-#endif
+    if constexpr (Spec::STREAM) {
+        __stcs(reinterpret_cast<V*>(p), v);
+    } else {
+        *reinterpret_cast<V*>(p) = v;
+    }
 }
 
 // SMEM_ONLY: fold every loaded vector into one word, so no smem load is dead code.
@@ -187,11 +177,7 @@ __device__ __forceinline__ unsigned fold(unsigned int v) { return v; }
 __device__ __forceinline__ unsigned fold(uint2 v) { return v.x ^ v.y; }
 __device__ __forceinline__ unsigned fold(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
 
-using namespace swz;  // TileSwz may be declared inside namespace swz or beside it
-
-__device__ __forceinline__ unsigned smem_at(unsigned row, unsigned col) {
-    return TileSwz::apply(row * (TILE + PAD) + col);
-}
+__device__ __forceinline__ unsigned smem_at(unsigned row, unsigned col) { return Smem::offset(row, col); }
 
 // An explicit minimum of 1 block lets ptxas take up to 255 registers (58 -> 144 on the fp16 tile): only pass one
 // when the spec asks for more.
@@ -203,9 +189,9 @@ __device__ __forceinline__ unsigned smem_at(unsigned row, unsigned col) {
 
 extern "C" __global__ void BOUNDS
 transposeSmem(T* __restrict__ out, const T* __restrict__ in, unsigned nx, unsigned ny) {
-    extern __shared__ __align__(16) unsigned char smem_bytes[];  // TILE * (TILE + PAD) elements, sized at launch
+    extern __shared__ __align__(16) unsigned char smem_bytes[];  // Smem::BYTES, sized at launch
     T* const s = reinterpret_cast<T*>(smem_bytes);
-    const swz::Tile tile = TileOrder::here();
+    const swz::Tile tile = Spec::Order::here();
     if (!tile.active) return;  // the whole block: no barrier is skipped by part of it
     const unsigned tx = threadIdx.x, ty = threadIdx.y;
     const unsigned x0 = tile.x * TILE, y0 = tile.y * TILE;

@@ -21,6 +21,22 @@ pub enum PatternError {
     /// The layout splits or misaligns a lane's `bytes`-wide access (a swizzle moving pieces smaller than it, or a
     /// padded pitch that is not a multiple of it): the instruction could not be issued.
     SplitsAccess { bytes: u32 },
+    /// A thread-value layout's lane digits cover `lanes` lanes; its op takes addresses from `expected`.
+    Lanes { lanes: u32, expected: u32 },
+    /// A thread-value layout sends `lane` of `instruction` outside the tile.
+    OutOfTile {
+        instruction: u32,
+        lane: u32,
+        row: u32,
+        col: u32,
+    },
+    /// A thread-value layout's `lane` of `instruction` starts a `bytes`-wide access that is not aligned to its
+    /// width or crosses the end of a line.
+    Misaligned {
+        instruction: u32,
+        lane: u32,
+        bytes: u32,
+    },
 }
 
 impl fmt::Display for PatternError {
@@ -40,6 +56,23 @@ impl fmt::Display for PatternError {
             PatternError::SplitsAccess { bytes } => {
                 write!(f, "the layout does not keep each lane's {bytes}-byte access contiguous and aligned")
             }
+            PatternError::Lanes { lanes, expected } => {
+                write!(f, "the lane digits cover {lanes} lanes; the instruction takes {expected} addresses")
+            }
+            PatternError::OutOfTile {
+                instruction,
+                lane,
+                row,
+                col,
+            } => write!(f, "lane {lane} of instruction {instruction} touches ({row}, {col}), outside the tile"),
+            PatternError::Misaligned {
+                instruction,
+                lane,
+                bytes,
+            } => write!(
+                f,
+                "lane {lane} of instruction {instruction} starts a {bytes}-byte access that is not aligned to {bytes} bytes within one line"
+            ),
         }
     }
 }
@@ -204,7 +237,7 @@ mod tests {
             }
         }
         let t = Smem::row_major(32, 32, Elem::F32);
-        let a = accesses(&Pitch(t.tile, 132), Pattern::COL_LD).unwrap();
+        let a = accesses(&Pitch(t.tile(), 132), Pattern::COL_LD).unwrap();
         let b = accesses(&t.with_padding(4), Pattern::COL_LD).unwrap();
         assert_eq!(a, b);
     }

@@ -43,66 +43,173 @@ impl fmt::Display for Layout {
     }
 }
 
-/// A tile in shared memory: what it holds and where each element lives.
+/// The shared-memory layout of a tile: the one layout value the bank checker, the synthesiser, `swz show/check`,
+/// the generated header and the kernel families all take.
+///
+/// Private fields, `const` constructors. Where element `(row, col)` lives, in three steps:
+///
+/// ```text
+///   linear = row * cols + col   (row-major; col * rows + row for column-major)      memory order
+///   s      = swizzle(linear in `unit`s), bytes inside one unit kept                  one XOR layer, or two
+///   byte   = s + (s / line_bytes) * pad_bytes                                        padding after each line
+/// ```
+/// so a swizzle permutes the unpadded tile and padding then spreads its lines apart. Padding and a swizzle may be
+/// combined (the bank checker, the header and [`Smem::byte_addr`] agree on this order).
+///
+/// ```
+/// use swizzle_core::{Elem, Smem, Swizzle};
+/// const A: Smem = Smem::row_major(64, 64, Elem::F16).with_swizzle(Swizzle::new(3, 3, 3));
+/// assert_eq!(A.byte_addr(1, 0), 128 + 16);
+/// assert_eq!(A.offset(1, 0), 64 + 8); // in elements
+/// const P: Smem = Smem::row_major(32, 32, Elem::F32).with_padding(4);
+/// assert_eq!((P.byte_addr(1, 0), P.footprint()), (132, 32 * 132));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Smem {
-    pub tile: Tile,
-    pub layout: Layout,
+    tile: Tile,
+    swizzle: SwizzleFn,
+    unit: Unit,
+    pad_bytes: u32,
 }
 
 impl Smem {
     /// A row-major `rows x cols` tile of `elem`, unswizzled; panics (a compile error in `const`) if empty or too
     /// large.
     pub const fn row_major(rows: u32, cols: u32, elem: Elem) -> Smem {
-        match Tile::new(rows, cols, elem, Order::RowMajor) {
-            Ok(tile) => Smem::new(
-                tile,
-                Layout::Swizzled {
-                    swizzle: SwizzleFn::Single(Swizzle::IDENTITY),
-                    unit: Unit::Bytes,
-                },
-            ),
+        Smem::of(rows, cols, elem, Order::RowMajor)
+    }
+
+    /// A column-major `rows x cols` tile of `elem` (`row` contiguous), unswizzled.
+    pub const fn col_major(rows: u32, cols: u32, elem: Elem) -> Smem {
+        Smem::of(rows, cols, elem, Order::ColMajor)
+    }
+
+    const fn of(rows: u32, cols: u32, elem: Elem, order: Order) -> Smem {
+        match Tile::new(rows, cols, elem, order) {
+            Ok(tile) => Smem::plain(tile),
             Err(_) => panic!("tile is empty or does not fit in 32-bit offsets"),
         }
     }
 
+    /// `tile` unswizzled and unpadded.
+    pub const fn plain(tile: Tile) -> Smem {
+        Smem {
+            tile,
+            swizzle: SwizzleFn::Single(Swizzle::IDENTITY),
+            unit: Unit::Elems(tile.elem),
+            pad_bytes: 0,
+        }
+    }
+
+    /// `tile` placed as `layout` says (the older two-way description: a swizzle, or padding).
     pub const fn new(tile: Tile, layout: Layout) -> Smem {
-        Smem { tile, layout }
+        Smem::plain(tile).with_layout(layout)
     }
 
     /// The same tile with `swizzle` acting on its *element* offsets (CuTe's convention: `Sw<3,3,3>` on f16).
+    /// Keeps the padding.
     pub const fn with_swizzle(self, swizzle: Swizzle) -> Smem {
-        self.with_layout(Layout::Swizzled {
-            swizzle: SwizzleFn::Single(swizzle),
-            unit: Unit::Elems(self.tile.elem),
-        })
+        self.with_swizzle_fn_in(SwizzleFn::Single(swizzle), Unit::Elems(self.tile.elem))
     }
 
     /// The same tile with a swizzle in an explicit unit (e.g. bytes, or a TMA byte mode).
     pub const fn with_swizzle_in(self, swizzle: SwizzleIn) -> Smem {
-        self.with_layout(Layout::Swizzled {
-            swizzle: SwizzleFn::Single(swizzle.swizzle),
-            unit: swizzle.unit,
-        })
+        self.with_swizzle_fn_in(SwizzleFn::Single(swizzle.swizzle), swizzle.unit)
     }
 
     /// The same tile with a one- or two-layer swizzle on element offsets.
     pub const fn with_swizzle_fn(self, swizzle: SwizzleFn) -> Smem {
-        self.with_layout(Layout::Swizzled {
-            swizzle,
-            unit: Unit::Elems(self.tile.elem),
-        })
+        self.with_swizzle_fn_in(swizzle, Unit::Elems(self.tile.elem))
     }
 
-    /// The same tile with `pad_bytes` after each row.
-    pub const fn with_padding(self, pad_bytes: u32) -> Smem {
-        self.with_layout(Layout::Padded { pad_bytes })
-    }
-
-    pub const fn with_layout(self, layout: Layout) -> Smem {
+    /// The same tile with a one- or two-layer swizzle on offsets counted in `unit`.
+    pub const fn with_swizzle_fn_in(self, swizzle: SwizzleFn, unit: Unit) -> Smem {
         Smem {
-            tile: self.tile,
-            layout,
+            swizzle,
+            unit,
+            ..self
+        }
+    }
+
+    /// The same tile with `pad_bytes` after each line (row; column for a column-major tile). Keeps the swizzle.
+    pub const fn with_padding(self, pad_bytes: u32) -> Smem {
+        Smem { pad_bytes, ..self }
+    }
+
+    /// Replace the placement by `layout` (a swizzle without padding, or padding without a swizzle).
+    pub const fn with_layout(self, layout: Layout) -> Smem {
+        match layout {
+            Layout::Swizzled { swizzle, unit } => Smem {
+                swizzle,
+                unit,
+                pad_bytes: 0,
+                ..self
+            },
+            Layout::Padded { pad_bytes } => Smem {
+                swizzle: SwizzleFn::Single(Swizzle::IDENTITY),
+                unit: Unit::Elems(self.tile.elem),
+                pad_bytes,
+                ..self
+            },
+        }
+    }
+
+    /// Shape, element type and memory order.
+    pub const fn tile(&self) -> Tile {
+        self.tile
+    }
+
+    pub const fn elem(&self) -> Elem {
+        self.tile.elem
+    }
+
+    pub const fn rows(&self) -> u32 {
+        self.tile.rows
+    }
+
+    pub const fn cols(&self) -> u32 {
+        self.tile.cols
+    }
+
+    pub const fn order(&self) -> Order {
+        self.tile.order
+    }
+
+    /// The swizzle (identity when unswizzled), acting on offsets counted in [`Smem::unit`].
+    pub const fn swizzle(&self) -> SwizzleFn {
+        self.swizzle
+    }
+
+    /// What the swizzle's input counts (elements of [`Smem::elem`] unless built with an explicit unit).
+    pub const fn unit(&self) -> Unit {
+        self.unit
+    }
+
+    /// Bytes of padding after each line.
+    pub const fn pad_bytes(&self) -> u32 {
+        self.pad_bytes
+    }
+
+    /// True when some layer of the swizzle is not the identity.
+    pub const fn is_swizzled(&self) -> bool {
+        match self.swizzle {
+            SwizzleFn::Single(s) => !s.is_identity(),
+            SwizzleFn::Composed(_) => true,
+        }
+    }
+
+    /// The placement as a [`Layout`]: the swizzle when there is one, else the padding. (Lossy when both are set:
+    /// use the accessors.)
+    pub const fn layout(&self) -> Layout {
+        if self.pad_bytes > 0 && !self.is_swizzled() {
+            Layout::Padded {
+                pad_bytes: self.pad_bytes,
+            }
+        } else {
+            Layout::Swizzled {
+                swizzle: self.swizzle,
+                unit: self.unit,
+            }
         }
     }
 
@@ -116,17 +223,14 @@ impl Smem {
 
     /// Byte address of the element at unswizzled (memory-order) element offset `linear`.
     ///
-    /// A swizzle on `unit` offsets acts on `byte >> log2(unit)` and keeps the bytes inside one unit in place.
+    /// A swizzle on `unit` offsets acts on `byte >> log2(unit)` and keeps the bytes inside one unit in place;
+    /// padding then adds `pad_bytes` per whole line before the swizzled address.
     pub const fn byte_addr_linear(&self, linear: u32) -> u32 {
         let eb = self.tile.elem.bytes();
         let b = linear * eb;
-        match self.layout {
-            Layout::Swizzled { swizzle, unit } => {
-                let k = unit.log2_bytes();
-                (swizzle.apply(b >> k) << k) | (b & ((1 << k) - 1))
-            }
-            Layout::Padded { pad_bytes } => b + (linear / self.line_len()) * pad_bytes,
-        }
+        let k = self.unit.log2_bytes();
+        let s = (self.swizzle.apply(b >> k) << k) | (b & ((1 << k) - 1));
+        s + (s / (self.line_len() * eb)) * self.pad_bytes
     }
 
     /// Byte address of element `(row, col)`; panics outside the tile.
@@ -134,40 +238,155 @@ impl Smem {
         self.byte_addr_linear(self.tile.linear(row, col))
     }
 
+    /// Element offset of `(row, col)` (what a kernel indexes a `T*` with): [`Smem::byte_addr`] / element bytes.
+    /// Padding that is not a whole number of elements makes this meaningless: [`Smem::offset_is_whole`] says.
+    pub const fn offset(&self, row: u32, col: u32) -> u32 {
+        self.byte_addr(row, col) / self.tile.elem.bytes()
+    }
+
+    /// True when every element starts at a multiple of its size (padding is whole elements).
+    pub const fn offset_is_whole(&self) -> bool {
+        self.pad_bytes.is_multiple_of(self.tile.elem.bytes())
+    }
+
     /// True when every naturally aligned `bytes`-wide run of the unswizzled tile stays contiguous and aligned:
-    /// each swizzle layer moves whole units of at least `bytes` (`2^M` units of `unit`), and a padded pitch is a
-    /// multiple of `bytes`.
+    /// each swizzle layer moves whole units of at least `bytes` (`2^M` units of `unit`), and the padded pitch is
+    /// a multiple of `bytes`.
     pub const fn keeps_whole(&self, bytes: u32) -> bool {
-        match self.layout {
-            Layout::Swizzled { swizzle, unit } => {
-                let (a, b) = match swizzle {
-                    SwizzleFn::Single(s) => (s, Swizzle::IDENTITY),
-                    SwizzleFn::Composed(c) => (c.first, c.second),
-                };
-                let k = unit.log2_bytes();
-                (a.is_identity() || (1u64 << (a.base + k)) >= bytes as u64)
-                    && (b.is_identity() || (1u64 << (b.base + k)) >= bytes as u64)
-            }
-            Layout::Padded { pad_bytes } => {
-                (self.line_len() * self.tile.elem.bytes() + pad_bytes).is_multiple_of(bytes)
-            }
-        }
+        let (a, b) = match self.swizzle {
+            SwizzleFn::Single(s) => (s, Swizzle::IDENTITY),
+            SwizzleFn::Composed(c) => (c.first, c.second),
+        };
+        let k = self.unit.log2_bytes();
+        (a.is_identity() || (1u64 << (a.base + k)) >= bytes as u64)
+            && (b.is_identity() || (1u64 << (b.base + k)) >= bytes as u64)
+            && (self.line_len() * self.tile.elem.bytes() + self.pad_bytes).is_multiple_of(bytes)
     }
 
     /// Bytes of shared memory the tile occupies (padding included).
     pub const fn footprint(&self) -> u32 {
-        match self.layout {
-            Layout::Swizzled { .. } => self.tile.bytes(),
-            Layout::Padded { pad_bytes } => {
-                self.tile.bytes() + (self.tile.len() / self.line_len()) * pad_bytes
-            }
+        self.tile.bytes() + (self.tile.len() / self.line_len()) * self.pad_bytes
+    }
+
+    /// Why this layout is not usable: a swizzle whose period does not divide the tile (it would move elements
+    /// out of it), or one that does not convert to whole units of the element type.
+    pub const fn validate(&self) -> Result<(), crate::tile::TileError> {
+        let bytes = self.tile.bytes() as u64;
+        let period_bytes = self.swizzle.period() << self.unit.log2_bytes();
+        if !bytes.is_multiple_of(period_bytes) {
+            let s = match self.swizzle {
+                SwizzleFn::Single(s) => s,
+                SwizzleFn::Composed(c) => c.second,
+            };
+            return Err(crate::tile::TileError::PeriodDoesNotDivide {
+                swizzle: s,
+                period: period_bytes / self.tile.elem.bytes() as u64,
+                elems: self.tile.len(),
+            });
         }
+        Ok(())
     }
 }
 
 impl fmt::Display for Smem {
+    /// `64x64 f16 row-major, Sw<3,3,3> on f16` / `32x32 f32 row-major, padded +4 B per row` / both, joined by
+    /// `, `.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, {}", self.tile, self.layout)
+        write!(f, "{}, ", self.tile)?;
+        match (self.is_swizzled(), self.pad_bytes) {
+            (false, 0) => f.write_str("unswizzled"),
+            (false, p) => write!(f, "padded +{p} B per row"),
+            (true, 0) => write!(f, "{} on {}", self.swizzle, self.unit),
+            (true, p) => write!(
+                f,
+                "{} on {}, padded +{p} B per row",
+                self.swizzle, self.unit
+            ),
+        }
+    }
+}
+
+impl core::str::FromStr for Smem {
+    type Err = String;
+
+    /// `ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col]`, the spelling of `swz emit-header --layout`:
+    ///
+    /// - `SWIZZLE`: `none`, `B,M,S`, two layers `B,M,S+B,M,S` (on element offsets of `ELEM` unless `unit=`
+    ///   says otherwise), or a byte mode `SW32`/`SW64`/`SW128` (on byte addresses: the layout carries the unit);
+    /// - `pad=BYTES`: bytes of padding after each line; `unit=bytes|ELEM`: what the swizzle counts;
+    ///   `col`: column-major.
+    ///
+    /// ```
+    /// use swizzle_core::{Elem, Smem, Swizzle};
+    /// let a: Smem = "64x64:f16:3,3,3".parse().unwrap();
+    /// assert_eq!(a, Smem::row_major(64, 64, Elem::F16).with_swizzle(Swizzle::new(3, 3, 3)));
+    /// let b: Smem = "64x64:f16:SW128".parse().unwrap();
+    /// assert_eq!(b.byte_addr(1, 0), a.byte_addr(1, 0));
+    /// assert!("8x8:f16:3,3,3".parse::<Smem>().is_err()); // the swizzle's period does not fit the tile
+    /// ```
+    fn from_str(text: &str) -> Result<Smem, String> {
+        let mut parts = text.trim().split(':');
+        let dims = parts.next().unwrap_or_default();
+        let (rows, cols) = dims
+            .split_once(['x', 'X'])
+            .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
+            .ok_or_else(|| {
+                format!(
+                    "expected ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col], got {text:?}"
+                )
+            })?;
+        let elem_name = parts
+            .next()
+            .ok_or_else(|| format!("{text:?}: missing :ELEM (f16, bf16, f32, ...)"))?;
+        let elem = Elem::parse(elem_name.trim())
+            .ok_or_else(|| format!("{text:?}: unknown element type {elem_name:?}"))?;
+        let sw_text = parts
+            .next()
+            .ok_or_else(|| {
+                format!("{text:?}: missing :SWIZZLE (none, B,M,S, B,M,S+B,M,S or SW128)")
+            })?
+            .trim();
+        let (mut order, mut pad, mut unit) = (Order::RowMajor, 0u32, None);
+        for opt in parts {
+            match opt.trim().split_once('=') {
+                Some(("pad", p)) => {
+                    pad = p
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("{text:?}: pad={p:?} is not a byte count"))?
+                }
+                Some(("unit", u)) => {
+                    unit = Some(
+                        Unit::from_name(u.trim())
+                            .ok_or_else(|| format!("{text:?}: unknown unit {u:?}"))?,
+                    )
+                }
+                None if opt.trim() == "col" => order = Order::ColMajor,
+                _ => {
+                    return Err(format!(
+                        "{text:?}: unknown option {opt:?} (pad=BYTES, unit=UNIT, col)"
+                    ))
+                }
+            }
+        }
+        let tile = Tile::new(rows, cols, elem, order).map_err(|e| format!("{text:?}: {e}"))?;
+        let (swizzle, default_unit) = match crate::units::ByteMode::from_name(sw_text) {
+            Some(mode) => (SwizzleFn::Single(mode.swizzle()), Unit::Bytes),
+            None if sw_text.eq_ignore_ascii_case("none") => {
+                (SwizzleFn::Single(Swizzle::IDENTITY), Unit::Elems(elem))
+            }
+            None => (
+                sw_text
+                    .parse::<SwizzleFn>()
+                    .map_err(|e| format!("{text:?}: {e}"))?,
+                Unit::Elems(elem),
+            ),
+        };
+        let smem = Smem::plain(tile)
+            .with_swizzle_fn_in(swizzle, unit.unwrap_or(default_unit))
+            .with_padding(pad);
+        smem.validate().map_err(|e| format!("{text:?}: {e}"))?;
+        Ok(smem)
     }
 }
 
@@ -179,7 +398,7 @@ pub trait SmemLayout {
 
 impl SmemLayout for Smem {
     fn tile(&self) -> Tile {
-        self.tile
+        Smem::tile(self)
     }
     fn byte_addr(&self, row: u32, col: u32) -> u32 {
         Smem::byte_addr(self, row, col)

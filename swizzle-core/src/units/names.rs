@@ -27,6 +27,30 @@ pub const ELEMS: [(&str, u32); 20] = [
     ("b128", 4),
 ];
 
+/// `(C type, header declaring it or "", accumulator element name)` of each entry of [`ELEMS`], same order.
+pub const C_TYPES: [(&str, &str, &str); 20] = [
+    ("unsigned char", "", "u32"),
+    ("unsigned char", "", "u32"),
+    ("signed char", "", "i32"),
+    ("__nv_fp8_e4m3", "cuda_fp8.h", "f32"),
+    ("__nv_fp8_e5m2", "cuda_fp8.h", "f32"),
+    ("__half", "cuda_fp16.h", "f32"),
+    ("__nv_bfloat16", "cuda_bf16.h", "f32"),
+    ("unsigned short", "", "u32"),
+    ("unsigned short", "", "u32"),
+    ("short", "", "i32"),
+    ("float", "", "f32"),
+    ("float", "", "f32"),
+    ("unsigned int", "", "u32"),
+    ("unsigned int", "", "u32"),
+    ("int", "", "i32"),
+    ("double", "", "f64"),
+    ("unsigned long long", "", "u64"),
+    ("unsigned long long", "", "u64"),
+    ("long long", "", "i64"),
+    ("uint4", "", "b128"),
+];
+
 /// The unit name for byte addresses (`"byte"` is accepted too).
 pub const BYTES: &str = "bytes";
 

@@ -1,0 +1,316 @@
+//! Benchmark tables, generic over [`Family`]: every variant of one element type at one size, and the family's
+//! [`Peer`] (a D2D copy, or cuBLAS) timed the same way in the same run, each row as a rate (GB/s or TFLOP/s)
+//! and a percentage of the peer. How one number is made (rotation over > L2, warm-up, CUDA events, median) is
+//! [`crate::bench::time`].
+
+use super::verify::{launch, random_inputs, DeviceBufs};
+use super::{Family, Peer, Size};
+use crate::bench::{self, BenchConfig, Progress, Row, Stats, Table};
+use crate::runtime::{Error, Gpu, Result};
+use cudarc::cublas::sys as blas;
+use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
+use swizzle_core::Elem;
+
+/// One table: the peer first, then every spec of `specs` (all of one element type) at `size`.
+pub fn table<F: Family>(
+    gpu: &Gpu,
+    family: &F,
+    specs: &[F::Spec],
+    size: Size,
+    cfg: &BenchConfig,
+    progress: Option<&Progress>,
+) -> Result<Table> {
+    let Some(first) = specs.first() else {
+        return Err(Error::Invalid(format!(
+            "{}: no variants to measure",
+            family.name()
+        )));
+    };
+    let elem = family.elem(first);
+    let peer = family.peer(first, size);
+    let peer_stats = time_peer(gpu, &peer, cfg)?;
+    let peer_rate = peer.measure().rate(peer_stats.median_ms);
+    let unit = family.measure(first, size).unit();
+    let mut table = Table {
+        title: format!("{} {size} {elem}", family.name()),
+        reference: peer.name(),
+        reference_gbps: peer_rate,
+        unit: unit.to_string(),
+        rows: vec![row(
+            &peer.name(),
+            "-",
+            elem,
+            size,
+            &peer_stats,
+            peer.measure(),
+            peer_rate,
+        )],
+    };
+    // Buffers (and their random inputs, 2^28 elements at 16384^2) are made once and shared by every spec that
+    // takes the same ones.
+    let mut cache: Option<(Vec<super::Buffer>, Vec<DeviceBufs>)> = None;
+    for spec in specs {
+        if let Some(p) = progress {
+            p.step(&format!("{} {} {size}", family.spec_name(spec), elem));
+        }
+        let buffers = family.buffers(spec, size);
+        if cache.as_ref().is_none_or(|(b, _)| *b != buffers) {
+            drop(cache.take()); // free the old sets first
+            cache = Some((buffers.clone(), device_sets(gpu, &buffers, size, cfg)?));
+        }
+        let (_, sets) = cache.as_mut().expect("just filled");
+        let stats = time_on(gpu, family, spec, size, cfg, sets)?;
+        table.rows.push(row(
+            &family.spec_name(spec),
+            &family.block_label(spec),
+            elem,
+            size,
+            &stats,
+            family.measure(spec, size),
+            peer_rate,
+        ));
+    }
+    Ok(table)
+}
+
+/// Enough sets of `buffers` that together they exceed `l2_factor` x L2, inputs random (the same in every set).
+pub fn device_sets(
+    gpu: &Gpu,
+    buffers: &[super::Buffer],
+    size: Size,
+    cfg: &BenchConfig,
+) -> Result<Vec<DeviceBufs>> {
+    let set_bytes: usize = buffers.iter().map(|b| b.bytes()).sum();
+    let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
+    let inputs = random_inputs(buffers, size);
+    (0..sets)
+        .map(|_| DeviceBufs::new(gpu, buffers.to_vec(), &inputs))
+        .collect()
+}
+
+/// Time one variant: compile and load once, rotate buffer sets over > `l2_factor` x L2, median of the runs.
+pub fn time_spec<F: Family>(
+    gpu: &Gpu,
+    family: &F,
+    spec: &F::Spec,
+    size: Size,
+    cfg: &BenchConfig,
+) -> Result<Stats> {
+    let mut sets = device_sets(gpu, &family.buffers(spec, size), size, cfg)?;
+    time_on(gpu, family, spec, size, cfg, &mut sets)
+}
+
+/// [`time_spec`] on buffer sets made by [`device_sets`].
+pub fn time_on<F: Family>(
+    gpu: &Gpu,
+    family: &F,
+    spec: &F::Spec,
+    size: Size,
+    cfg: &BenchConfig,
+    sets: &mut [DeviceBufs],
+) -> Result<Stats> {
+    let kernel = family.prepare(gpu, spec, &[])?;
+    let l = family.launch(spec, size)?;
+    let n = sets.len();
+    bench::time(gpu, cfg, |i| {
+        launch(gpu, &kernel, &l, &mut sets[i % n].bufs)
+    })
+}
+
+/// Time the peer the same way.
+pub fn time_peer(gpu: &Gpu, peer: &Peer, cfg: &BenchConfig) -> Result<Stats> {
+    match *peer {
+        Peer::CopyD2D { bytes } => {
+            let n = bytes as usize;
+            let sets = bench::rotation(2 * n, gpu.props().l2_bytes, cfg.l2_factor);
+            let src = (0..sets)
+                .map(|_| gpu.zeros::<u8>(n))
+                .collect::<Result<Vec<_>>>()?;
+            let mut dst = (0..sets)
+                .map(|_| gpu.zeros::<u8>(n))
+                .collect::<Result<Vec<_>>>()?;
+            bench::time(gpu, cfg, |i| {
+                gpu.copy_d2d(&src[i % sets], &mut dst[i % sets])
+            })
+        }
+        Peer::CublasGemm { m, n, k, ab, c } => time_cublas(gpu, cfg, m, n, k, ab, c),
+    }
+}
+
+fn data_type(e: Elem) -> Result<blas::cudaDataType_t> {
+    use blas::cudaDataType_t as T;
+    Ok(match e.name() {
+        "f16" => T::CUDA_R_16F,
+        "bf16" => T::CUDA_R_16BF,
+        "f32" => T::CUDA_R_32F,
+        "f64" => T::CUDA_R_64F,
+        "i8" => T::CUDA_R_8I,
+        "i32" => T::CUDA_R_32I,
+        _ => {
+            return Err(Error::Invalid(format!(
+                "no cuBLAS data type for {e} (f16, bf16, f32, f64, i8, i32)"
+            )))
+        }
+    })
+}
+
+/// cuBLAS `gemmEx` of row-major `C (m x n) = A (m x k) B (k x n)`: as column-major it is `C^T = B^T A^T`, so B
+/// goes first with the dimensions swapped; no transposes are needed.
+fn time_cublas(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    m: u32,
+    n: u32,
+    k: u32,
+    ab: Elem,
+    c: Elem,
+) -> Result<Stats> {
+    let (ab_t, c_t) = (data_type(ab)?, data_type(c)?);
+    let acc = ab.accumulator();
+    let (compute, one, zero): (blas::cublasComputeType_t, [u8; 8], [u8; 8]) = match acc.name() {
+        "f64" => (
+            blas::cublasComputeType_t::CUBLAS_COMPUTE_64F,
+            1f64.to_le_bytes(),
+            0f64.to_le_bytes(),
+        ),
+        "i32" => (
+            blas::cublasComputeType_t::CUBLAS_COMPUTE_32I,
+            widen(1i32.to_le_bytes()),
+            [0; 8],
+        ),
+        _ => (
+            blas::cublasComputeType_t::CUBLAS_COMPUTE_32F,
+            widen(1f32.to_le_bytes()),
+            [0; 8],
+        ),
+    };
+    let cublas_err = |what: &str| {
+        let what = what.to_string();
+        move |e: cudarc::cublas::result::CublasError| Error::Cublas {
+            what: what.clone(),
+            detail: format!("{e:?}"),
+        }
+    };
+    let handle =
+        cudarc::cublas::CudaBlas::new(gpu.stream().clone()).map_err(cublas_err("cublasCreate"))?;
+    let (mu, nu, ku) = (m as usize, n as usize, k as usize);
+    let set_bytes = (mu * ku + ku * nu) * ab.bytes() as usize + mu * nu * c.bytes() as usize;
+    let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
+    let a_host = super::HostBuf::random(ab, mu * ku, 1);
+    let b_host = super::HostBuf::random(ab, ku * nu, 2);
+    let mut bufs: Vec<(CudaSlice<u8>, CudaSlice<u8>, CudaSlice<u8>)> = Vec::with_capacity(sets);
+    for _ in 0..sets {
+        bufs.push((
+            gpu.upload(&a_host.bytes)?,
+            gpu.upload(&b_host.bytes)?,
+            gpu.zeros::<u8>(mu * nu * c.bytes() as usize)?,
+        ));
+    }
+    let stream = gpu.stream().clone();
+    bench::time(gpu, cfg, |i| {
+        let (a, b, cc) = &mut bufs[i % sets];
+        let (a_ptr, _ga) = a.device_ptr(&stream);
+        let (b_ptr, _gb) = b.device_ptr(&stream);
+        let (c_ptr, _gc) = cc.device_ptr_mut(&stream);
+        // SAFETY: the three buffers hold exactly m*k, k*n and m*n elements of the types passed; the scalars
+        // live on this stack frame for the duration of the (host-side, enqueueing) call.
+        unsafe {
+            cudarc::cublas::result::gemm_ex(
+                *handle.handle(),
+                blas::cublasOperation_t::CUBLAS_OP_N,
+                blas::cublasOperation_t::CUBLAS_OP_N,
+                n as i32,
+                m as i32,
+                k as i32,
+                one.as_ptr() as *const _,
+                b_ptr as *const _,
+                ab_t,
+                n as i32,
+                a_ptr as *const _,
+                ab_t,
+                k as i32,
+                zero.as_ptr() as *const _,
+                c_ptr as *mut _,
+                c_t,
+                n as i32,
+                compute,
+                blas::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+        }
+        .map_err(cublas_err("cublasGemmEx"))
+    })
+}
+
+fn widen(b: [u8; 4]) -> [u8; 8] {
+    [b[0], b[1], b[2], b[3], 0, 0, 0, 0]
+}
+
+fn row(
+    kernel: &str,
+    block: &str,
+    elem: Elem,
+    size: Size,
+    s: &Stats,
+    measure: super::Measure,
+    peer_rate: f64,
+) -> Row {
+    let rate = measure.rate(s.median_ms);
+    let bytes = match measure {
+        super::Measure::Bytes(b) => b,
+        super::Measure::Flops(_) => 0,
+    };
+    Row {
+        kernel: kernel.to_string(),
+        block: block.to_string(),
+        elem: elem.name().to_string(),
+        rows: size.m,
+        cols: size.n,
+        bytes,
+        median_ms: s.median_ms,
+        min_ms: s.min_ms,
+        max_ms: s.max_ms,
+        gbps: rate,
+        pct_of_ref: 100.0 * rate / peer_rate,
+    }
+}
+
+/// Tables for every (size, element type) of the family: its specs grouped by element type, at `sizes` (the
+/// family's [`Family::bench_sizes`] when empty), optionally only the specs `keep` accepts.
+pub fn sweep<F: Family>(
+    gpu: &Gpu,
+    family: &F,
+    sizes: &[Size],
+    keep: &dyn Fn(&F::Spec) -> bool,
+    cfg: &BenchConfig,
+) -> Result<Vec<Table>> {
+    let sizes = if sizes.is_empty() {
+        family.bench_sizes()
+    } else {
+        sizes.to_vec()
+    };
+    let specs: Vec<F::Spec> = family.specs().into_iter().filter(|s| keep(s)).collect();
+    let mut elems: Vec<Elem> = Vec::new();
+    for s in &specs {
+        let e = family.elem(s);
+        if !elems.contains(&e) {
+            elems.push(e);
+        }
+    }
+    let progress = Progress::new(
+        (specs.len() * sizes.len()) as u64,
+        &format!("bench {}", family.name()),
+    );
+    let mut tables = Vec::new();
+    for &size in &sizes {
+        for &e in &elems {
+            let group: Vec<F::Spec> = specs
+                .iter()
+                .filter(|s| family.elem(s) == e)
+                .cloned()
+                .collect();
+            tables.push(table(gpu, family, &group, size, cfg, Some(&progress))?);
+        }
+    }
+    progress.finish();
+    Ok(tables)
+}

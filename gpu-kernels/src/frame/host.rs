@@ -1,0 +1,297 @@
+//! Host-side buffers of any element type: seeded random inputs (never zeros), the poison pattern, and the
+//! comparison with a host reference.
+//!
+//! A [`HostBuf`] is raw little-endian bytes plus its [`Elem`]; values go in and out as `f64` (exact for every
+//! type up to 32 bits, f64 itself, and 64-bit integers up to 2^53), so a host reference can be written once in
+//! `f64` whatever the kernel's element type, or move elements untouched ([`HostBuf::copy_elem`]).
+
+use super::Tolerance;
+use swizzle_core::Elem;
+
+/// Elements of one type, as bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostBuf {
+    pub elem: Elem,
+    pub bytes: Vec<u8>,
+}
+
+impl HostBuf {
+    /// `len` zero elements.
+    pub fn zeros(elem: Elem, len: usize) -> HostBuf {
+        HostBuf {
+            elem,
+            bytes: vec![0; len * elem.bytes() as usize],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len() / self.elem.bytes() as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// `len` seeded pseudo-random values (SplitMix64), the same on every machine: uniform in `[-1, 1)` for
+    /// floats, small integers in `[-8, 8)` (`[0, 16)` unsigned) for integers. Never all zeros.
+    pub fn random(elem: Elem, len: usize, seed: u64) -> HostBuf {
+        let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+        let values: Vec<f64> = (0..len)
+            .map(|_| {
+                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^= z >> 31;
+                let u = (z >> 40) as f64 / (1u64 << 23) as f64 - 1.0; // [-1, 1)
+                match kind(elem) {
+                    Kind::Float => u,
+                    Kind::Signed => (u * 8.0).floor(),
+                    Kind::Unsigned => ((u + 1.0) * 8.0).floor(),
+                }
+            })
+            .collect();
+        HostBuf::from_f64(elem, &values)
+    }
+
+    /// Values rounded to `elem` (round to nearest even for floats, truncation toward zero for integers).
+    pub fn from_f64(elem: Elem, values: &[f64]) -> HostBuf {
+        let mut bytes = Vec::with_capacity(values.len() * elem.bytes() as usize);
+        // One match per buffer, not per element: benchmark inputs have 2^28 elements.
+        match elem.name() {
+            "f32" | "tf32" => values
+                .iter()
+                .for_each(|&v| bytes.extend((v as f32).to_le_bytes())),
+            "f16" => values
+                .iter()
+                .for_each(|&v| bytes.extend(half::f16::from_f64(v).to_le_bytes())),
+            "bf16" => values
+                .iter()
+                .for_each(|&v| bytes.extend(half::bf16::from_f64(v).to_le_bytes())),
+            _ => values.iter().for_each(|&v| encode(elem, v, &mut bytes)),
+        }
+        HostBuf { elem, bytes }
+    }
+
+    /// Element `i` as `f64`.
+    pub fn get(&self, i: usize) -> f64 {
+        let b = self.elem.bytes() as usize;
+        decode(self.elem, &self.bytes[i * b..(i + 1) * b])
+    }
+
+    pub fn to_f64(&self) -> Vec<f64> {
+        (0..self.len()).map(|i| self.get(i)).collect()
+    }
+
+    /// The raw bytes of element `i`.
+    pub fn elem_bytes(&self, i: usize) -> &[u8] {
+        let b = self.elem.bytes() as usize;
+        &self.bytes[i * b..(i + 1) * b]
+    }
+
+    /// Copy element `from` of `src` into element `to` of `self`, bit for bit (same element type).
+    pub fn copy_elem(&mut self, to: usize, src: &HostBuf, from: usize) {
+        let b = self.elem.bytes() as usize;
+        self.bytes[to * b..(to + 1) * b].copy_from_slice(src.elem_bytes(from));
+    }
+
+    /// True when element `i` is still the poison (every byte 0xFF: a NaN for floats).
+    pub fn is_poison(&self, i: usize) -> bool {
+        self.elem_bytes(i).iter().all(|&b| b == POISON)
+    }
+
+    /// Compare with `expected`: `Ok(())`, or one line naming how many elements are wrong, how many were never
+    /// written (still poison), and the first wrong one (index, got, expected).
+    pub fn compare(&self, expected: &HostBuf, tol: Tolerance) -> Result<(), String> {
+        if self.len() != expected.len() {
+            return Err(format!(
+                "{} elements, expected {}",
+                self.len(),
+                expected.len()
+            ));
+        }
+        let ok = |i: usize| match tol {
+            Tolerance::Exact => self.elem_bytes(i) == expected.elem_bytes(i),
+            Tolerance::Close { abs, rel } => {
+                let (g, e) = (self.get(i), expected.get(i));
+                (g - e).abs() <= abs + rel * e.abs()
+            }
+        };
+        let bad: Vec<usize> = (0..self.len()).filter(|&i| !ok(i)).collect();
+        let Some(&first) = bad.first() else {
+            return Ok(());
+        };
+        let poison = bad.iter().filter(|&&i| self.is_poison(i)).count();
+        Err(format!(
+            "{} of {} elements wrong ({poison} never written); first at index {first}: got {} (bits {}), \
+             expected {} (bits {})",
+            bad.len(),
+            self.len(),
+            self.get(first),
+            hex(self.elem_bytes(first)),
+            expected.get(first),
+            hex(expected.elem_bytes(first))
+        ))
+    }
+}
+
+/// The byte every output is filled with before a correctness run.
+pub const POISON: u8 = 0xFF;
+
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::from("0x");
+    for b in bytes.iter().rev() {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+enum Kind {
+    Float,
+    Signed,
+    Unsigned,
+}
+
+fn kind(elem: Elem) -> Kind {
+    let n = elem.name();
+    if n.starts_with('f') || n.starts_with('e') || n == "bf16" || n == "tf32" {
+        Kind::Float
+    } else if n.starts_with('i') {
+        Kind::Signed
+    } else {
+        Kind::Unsigned
+    }
+}
+
+fn encode(elem: Elem, v: f64, out: &mut Vec<u8>) {
+    match elem.name() {
+        "f32" | "tf32" => out.extend((v as f32).to_le_bytes()),
+        "f64" => out.extend(v.to_le_bytes()),
+        "f16" => out.extend(half::f16::from_f64(v).to_le_bytes()),
+        "bf16" => out.extend(half::bf16::from_f64(v).to_le_bytes()),
+        "e4m3" | "e5m2" => out.push(fp8(elem, v)),
+        _ => {
+            let n = elem.bytes() as usize;
+            let i = v as i128; // truncation toward zero; saturating
+            out.extend(&i.to_le_bytes()[..n.min(16)]);
+            out.extend(std::iter::repeat_n(
+                if i < 0 { 0xFF } else { 0 },
+                n.saturating_sub(16),
+            ));
+        }
+    }
+}
+
+fn decode(elem: Elem, b: &[u8]) -> f64 {
+    match elem.name() {
+        "f32" | "tf32" => f32::from_le_bytes(b.try_into().expect("4 bytes")) as f64,
+        "f64" => f64::from_le_bytes(b.try_into().expect("8 bytes")),
+        "f16" => half::f16::from_le_bytes(b.try_into().expect("2 bytes")).to_f64(),
+        "bf16" => half::bf16::from_le_bytes(b.try_into().expect("2 bytes")).to_f64(),
+        "e4m3" | "e5m2" => fp8_value(elem, b[0]),
+        _ => {
+            let mut buf = [0u8; 16];
+            let n = b.len().min(16);
+            buf[..n].copy_from_slice(&b[..n]);
+            let signed = matches!(kind(elem), Kind::Signed);
+            if signed && n < 16 && b[n - 1] & 0x80 != 0 {
+                buf[n..].fill(0xFF);
+            }
+            i128::from_le_bytes(buf) as f64
+        }
+    }
+}
+
+/// fp8 (OCP e4m3 / e5m2): exponent and mantissa widths and bias.
+fn fp8_format(elem: Elem) -> (u32, u32, i32) {
+    if elem.name() == "e4m3" {
+        (4, 3, 7)
+    } else {
+        (5, 2, 15)
+    }
+}
+
+fn fp8_value(elem: Elem, b: u8) -> f64 {
+    let (e, m, bias) = fp8_format(elem);
+    let sign = if b & 0x80 != 0 { -1.0 } else { 1.0 };
+    let exp = ((b >> m) & ((1 << e) - 1) as u8) as i32;
+    let man = (b & ((1 << m) - 1) as u8) as f64;
+    let scale = (1u32 << m) as f64;
+    if exp == 0 {
+        sign * man / scale * 2f64.powi(1 - bias)
+    } else {
+        sign * (1.0 + man / scale) * 2f64.powi(exp - bias)
+    }
+}
+
+/// The nearest fp8 value by search (256 candidates; host-side test data only).
+fn fp8(elem: Elem, v: f64) -> u8 {
+    (0..=255u8)
+        .filter(|&b| fp8_value(elem, b).is_finite())
+        .min_by(|&a, &b| {
+            (fp8_value(elem, a) - v)
+                .abs()
+                .total_cmp(&(fp8_value(elem, b) - v).abs())
+        })
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_is_seeded_and_round_trips() {
+        for elem in [
+            Elem::F32,
+            Elem::F16,
+            Elem::BF16,
+            Elem::F64,
+            Elem::I32,
+            Elem::U8,
+            Elem::I8,
+        ] {
+            let a = HostBuf::random(elem, 1000, 7);
+            assert_eq!(a, HostBuf::random(elem, 1000, 7), "{elem}");
+            assert_ne!(a, HostBuf::random(elem, 1000, 8), "{elem}");
+            assert_eq!(a.len(), 1000);
+            let v = a.to_f64();
+            assert!(v.iter().filter(|x| **x == 0.0).count() < 200, "{elem}");
+            assert_eq!(HostBuf::from_f64(elem, &v), a, "{elem}: f64 round trip");
+        }
+        let i = HostBuf::from_f64(Elem::I8, &[-3.0, 5.0]);
+        assert_eq!(i.to_f64(), vec![-3.0, 5.0]);
+    }
+
+    #[test]
+    fn compare_names_the_first_wrong_element() {
+        let e = HostBuf::from_f64(Elem::F32, &[1.0, 2.0, 3.0]);
+        let mut g = e.clone();
+        assert_eq!(g.compare(&e, Tolerance::Exact), Ok(()));
+        g.bytes[4..8].fill(POISON);
+        let msg = g.compare(&e, Tolerance::Exact).unwrap_err();
+        assert!(
+            msg.starts_with("1 of 3 elements wrong (1 never written); first at index 1"),
+            "{msg}"
+        );
+        let near = HostBuf::from_f64(Elem::F32, &[1.0, 2.001, 3.0]);
+        assert!(near.compare(&e, Tolerance::Exact).is_err());
+        assert_eq!(
+            near.compare(
+                &e,
+                Tolerance::Close {
+                    abs: 0.0,
+                    rel: 1e-3
+                }
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn fp8_values() {
+        assert_eq!(fp8_value(Elem::E4M3, 0x38), 1.0);
+        assert_eq!(fp8_value(Elem::E5M2, 0x3C), 1.0);
+        assert_eq!(fp8_value(Elem::E4M3, fp8(Elem::E4M3, -0.5)), -0.5);
+    }
+}

@@ -1,0 +1,456 @@
+//! The kernel-family frame: what every family implements once ([`Family`]), and what is generic over it —
+//! compile-time conflict checks of every shipped spec ([`assert_specs_conflict_free!`](crate::assert_specs_conflict_free)),
+//! verification ([`verify`]), benchmark tables with the peer measured in the same run ([`bench`](mod@bench)),
+//! the profiler comparison ([`profile`]), and the registry `swz bench <family>` / `swz report` iterate
+//! ([`registry`]).
+//!
+//! ```text
+//!   Family (one module per family)             generic (this module)
+//!   ---------------------------------          ------------------------------------------------------------
+//!   SOURCE: the .cu (include_str!)             NVRTC compile + module cache (runtime), dynamic smem opt-in
+//!   specs(): every shipped variant             verify::verify: random inputs, poisoned outputs, host reference,
+//!   header(spec): struct Spec {...}                           ragged sizes, first wrong element named
+//!   entry(spec), launch(spec, size): grid,     bench::table: rotated buffers > L2, warm-up, CUDA events, median,
+//!     block, smem, arguments (Arg)                          the peer (D2D copy / cuBLAS) in the same run
+//!   buffers(spec, size): inputs / outputs      profile: predicted (bank model on accesses) vs ncu wavefronts
+//!   reference(spec, size, inputs)              registry: swz bench <family>, swz report
+//!   accesses(spec): SpecAccess list            assert_specs_conflict_free!: one const loop over SPECS
+//!   measure(spec, size): bytes or FLOPs
+//!   peer(spec, size): D2D copy or cuBLAS GEMM
+//! ```
+//!
+//! # Adding a kernel family (checklist)
+//!
+//! 1. **One module** `gpu-kernels/src/<family>/mod.rs` with a spec type (a `Copy` struct of `const` values: tile,
+//!    element type ([`swizzle_core::Elem`]), layouts ([`swizzle_core::Smem`]), order
+//!    ([`swizzle_core::raster::Raster`]), ...), built by `const fn` constructors, and `pub const SPECS: [Spec; N]`.
+//!    Variants differ by a spec value, never by a copied kernel.
+//! 2. **Accesses as data**: give the spec `pub const fn accesses(&self) -> Accesses`, one [`SpecAccess`] per
+//!    shared-memory instruction kind the kernel issues: the [`Smem`] it touches and a
+//!    [`swizzle_core::WarpAccess`] (a thread-value layout written like the kernel's index math, or a generic
+//!    `Pattern::X.warp()` for ldmatrix/stmatrix/row copies), and whether it must be conflict-free. Then one line:
+//!    `gpu_kernels::assert_specs_conflict_free!(SPECS);` — every shipped spec is checked at compile time.
+//! 3. **One `.cu`** beside the module that includes `"swz.cuh"` and reads every number from the spec struct the
+//!    header emits ([`swizzle_core::cuda::Spec`]): smem coordinates only through `Spec::Smem::offset(row, col)`,
+//!    the block's tile only through `Spec::Order::here()`, element types as `Spec::T`. No `row * (TILE + PAD) +
+//!    col`, no `blockIdx.y * gridDim.x + blockIdx.x` (the `cu_sources_retype_no_formula` test greps for them).
+//!    fp16/bf16 kernels use `__half` / `__nv_bfloat16` (the spec's `.elem(..)` includes their headers; the runtime
+//!    puts the toolkit's include directory on NVRTC's path).
+//! 4. **A host reference** (plain Rust on [`HostBuf`]s) and `impl Family` (name, source, specs, header, entry,
+//!    launch, buffers, reference, tolerance, accesses, measure, peer, sizes): see `transpose/family.rs` for a
+//!    complete one.
+//! 5. **One registry line** in [`registry::FAMILIES`]. `swz bench <family>`, `swz report`, `smem_profile` and
+//!    `device.sh` then include it; nothing else changes.
+//! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all`] for the family; host tests check the
+//!    accesses against an independent derivation of the kernel's index math.
+
+pub mod bench;
+pub mod host;
+pub mod profile;
+pub mod registry;
+pub mod verify;
+
+pub use host::HostBuf;
+pub use registry::{find, DynFamily, FAMILIES};
+
+use crate::runtime::{Gpu, Kernel, Result, Source};
+use cudarc::driver::LaunchConfig;
+use swizzle_core::{Elem, Smem, WarpAccess};
+
+/// A problem size: `m x n` (a transpose: rows x cols; a stencil: `n` alone with `m = 1`) or `m x n x k` (a
+/// GEMM). Unused extents are 1 (`k` defaults to 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Size {
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+}
+
+impl Size {
+    pub const fn mn(m: u32, n: u32) -> Size {
+        Size { m, n, k: 1 }
+    }
+
+    pub const fn mnk(m: u32, n: u32, k: u32) -> Size {
+        Size { m, n, k }
+    }
+
+    /// A square `n x n` problem (`n x n x n` when `cube`).
+    pub const fn square(n: u32, cube: bool) -> Size {
+        Size {
+            m: n,
+            n,
+            k: if cube { n } else { 1 },
+        }
+    }
+}
+
+impl std::fmt::Display for Size {
+    /// `4097x1023`, or `4096x4096x4096` when `k > 1`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.m, self.n)?;
+        if self.k > 1 {
+            write!(f, "x{}", self.k)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether a buffer is read (filled with random values) or written (poisoned, then compared).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Input,
+    Output,
+}
+
+/// One device buffer a kernel takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    pub name: &'static str,
+    pub elem: Elem,
+    pub len: usize,
+    pub role: Role,
+}
+
+impl Buffer {
+    pub fn input(name: &'static str, elem: Elem, len: usize) -> Buffer {
+        Buffer {
+            name,
+            elem,
+            len,
+            role: Role::Input,
+        }
+    }
+
+    pub fn output(name: &'static str, elem: Elem, len: usize) -> Buffer {
+        Buffer {
+            name,
+            elem,
+            len,
+            role: Role::Output,
+        }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.len * self.elem.bytes() as usize
+    }
+}
+
+/// A kernel argument, in the order of the kernel's parameter list: a buffer (its index in
+/// [`Family::buffers`]) or a scalar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arg {
+    Buf(usize),
+    U32(u32),
+    I32(i32),
+    U64(u64),
+    F32(f32),
+}
+
+/// One launch: the configuration and the arguments.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub config: LaunchConfig,
+    pub args: Vec<Arg>,
+}
+
+/// What one run of a kernel does, for the benchmark's rate: bytes moved (read + written) or floating-point
+/// operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Measure {
+    Bytes(u64),
+    Flops(u64),
+}
+
+impl Measure {
+    /// `GB/s` or `TFLOP/s`.
+    pub const fn unit(&self) -> &'static str {
+        match self {
+            Measure::Bytes(_) => "GB/s",
+            Measure::Flops(_) => "TFLOP/s",
+        }
+    }
+
+    /// The rate at `ms` per run, in [`Measure::unit`]s.
+    pub fn rate(&self, ms: f64) -> f64 {
+        match *self {
+            Measure::Bytes(b) => b as f64 / (ms * 1e-3) / 1e9,
+            Measure::Flops(f) => f as f64 / (ms * 1e-3) / 1e12,
+        }
+    }
+}
+
+/// The reference a family's table is measured against, in the same run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// `cuMemcpyDtoDAsync` of `bytes` (moves `2 * bytes`: read + write), for bandwidth-bound families.
+    CopyD2D { bytes: u64 },
+    /// cuBLAS `gemmEx` of row-major `A (m x k) * B (k x n) -> C (m x n)`, inputs of `ab`, output of `c`,
+    /// accumulating in `ab`'s accumulator type. For GEMM-shaped families.
+    CublasGemm {
+        m: u32,
+        n: u32,
+        k: u32,
+        ab: Elem,
+        c: Elem,
+    },
+}
+
+impl Peer {
+    /// The peer's own measure (for its rate in the table).
+    pub const fn measure(&self) -> Measure {
+        match *self {
+            Peer::CopyD2D { bytes } => Measure::Bytes(2 * bytes),
+            Peer::CublasGemm { m, n, k, .. } => Measure::Flops(2 * m as u64 * n as u64 * k as u64),
+        }
+    }
+
+    /// `D2D copy` / `cuBLAS gemmEx f16->f32`.
+    pub fn name(&self) -> String {
+        match self {
+            Peer::CopyD2D { .. } => "D2D copy".to_string(),
+            Peer::CublasGemm { ab, c, .. } => format!("cuBLAS gemmEx {ab}->{c}"),
+        }
+    }
+}
+
+/// How outputs are compared with the host reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tolerance {
+    /// Bit for bit (a transpose, a copy).
+    Exact,
+    /// `|got - expected| <= abs + rel * |expected|`, in f64.
+    Close { abs: f64, rel: f64 },
+}
+
+/// One shared-memory access kind of a spec, as data: the layout it touches, the warp access (every instruction
+/// one block issues), and whether the build must prove it conflict-free (`false` for baselines that conflict on
+/// purpose).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecAccess {
+    /// `write`, `read`, `A ldmatrix`, ...
+    pub label: &'static str,
+    pub smem: Smem,
+    pub access: WarpAccess,
+    pub conflict_free: bool,
+}
+
+/// Most access kinds one spec may list.
+pub const MAX_ACCESSES: usize = 8;
+
+/// A spec's [`SpecAccess`]es, built in `const` (`Accesses::new().with(..).with(..)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accesses {
+    items: [Option<SpecAccess>; MAX_ACCESSES],
+    len: usize,
+}
+
+impl Default for Accesses {
+    fn default() -> Self {
+        Accesses::new()
+    }
+}
+
+impl Accesses {
+    pub const fn new() -> Accesses {
+        Accesses {
+            items: [None; MAX_ACCESSES],
+            len: 0,
+        }
+    }
+
+    /// Add one; panics (a compile error in `const`) past [`MAX_ACCESSES`].
+    pub const fn with(mut self, a: SpecAccess) -> Accesses {
+        assert!(self.len < MAX_ACCESSES, "too many accesses for one spec");
+        self.items[self.len] = Some(a);
+        self.len += 1;
+        self
+    }
+
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `i`-th access; panics past [`Accesses::len`].
+    pub const fn get(&self, i: usize) -> SpecAccess {
+        match self.items[i] {
+            Some(a) if i < self.len => a,
+            _ => panic!("access index out of range"),
+        }
+    }
+
+    pub fn to_vec(&self) -> Vec<SpecAccess> {
+        (0..self.len).map(|i| self.get(i)).collect()
+    }
+}
+
+/// What a kernel family implements once. Everything generic (verification, benchmarks with the peer, profiler
+/// comparison, reports, the CLI) is written against this trait; see the module docs for the checklist.
+pub trait Family: Sync + Send + 'static {
+    /// One variant: a `Copy` value of `const` fields.
+    type Spec: Clone + Send + Sync + std::fmt::Display + 'static;
+
+    /// The name `swz bench <name>` takes: `transpose`, `matmul`, ...
+    fn name(&self) -> &'static str;
+    /// One line for `--help` and the report.
+    fn about(&self) -> &'static str;
+    /// The `.cu` (its file name and `include_str!` text).
+    fn source(&self) -> (&'static str, &'static str);
+    /// Every shipped variant (verified, benchmarked, profiled).
+    fn specs(&self) -> Vec<Self::Spec>;
+    /// The table name of a variant.
+    fn spec_name(&self, spec: &Self::Spec) -> String;
+    /// The element type of the inputs (tables are grouped by it).
+    fn elem(&self, spec: &Self::Spec) -> Elem;
+    /// The block shape as printed in the tables, `(x,y)`.
+    fn block_label(&self, spec: &Self::Spec) -> String;
+    /// The generated header for this variant: swizzle-core's header with the variant's `struct Spec`.
+    fn header(&self, spec: &Self::Spec) -> swizzle_core::cuda::Header;
+    /// Extra NVRTC options (`-D` switches that are not numbers of the spec: profiling builds, ...).
+    fn options(&self, _spec: &Self::Spec) -> Vec<String> {
+        Vec::new()
+    }
+    /// The `extern "C"` kernel name.
+    fn entry(&self, spec: &Self::Spec) -> &'static str;
+    /// Dynamic shared memory per block (the frame opts in above 48 KiB).
+    fn smem_bytes(&self, _spec: &Self::Spec) -> u32 {
+        0
+    }
+    /// The buffers, inputs and outputs, in the order [`Arg::Buf`] indexes them.
+    fn buffers(&self, spec: &Self::Spec, size: Size) -> Vec<Buffer>;
+    /// Grid, block, shared memory and arguments for `size`. An error for a size the variant cannot run.
+    fn launch(&self, spec: &Self::Spec, size: Size) -> Result<Launch>;
+    /// The expected outputs (one per [`Role::Output`] buffer, in order) for `inputs` (one per input buffer).
+    fn reference(&self, spec: &Self::Spec, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf>;
+    /// How outputs are compared.
+    fn tolerance(&self, _spec: &Self::Spec) -> Tolerance {
+        Tolerance::Exact
+    }
+    /// The spec's shared-memory accesses (what the compile-time check, the report and the profiler read).
+    fn accesses(&self, _spec: &Self::Spec) -> Vec<SpecAccess> {
+        Vec::new()
+    }
+    /// Bytes or FLOPs of one run.
+    fn measure(&self, spec: &Self::Spec, size: Size) -> Measure;
+    /// The reference measured beside the variant in the same run.
+    fn peer(&self, spec: &Self::Spec, size: Size) -> Peer;
+    /// Sizes of the correctness pass; include ones that are not multiples of any tile.
+    fn verify_sizes(&self) -> Vec<Size>;
+    /// Default sizes of the benchmark tables (inputs larger than L2).
+    fn bench_sizes(&self) -> Vec<Size>;
+    /// The problem of side `n` (what `swz bench --sizes N` means): `n x n` unless the family says otherwise
+    /// (a GEMM: `n x n x n`).
+    fn size_of(&self, n: u32) -> Size {
+        Size::mn(n, n)
+    }
+    /// Options for the profiler's "shared memory only" build (`-DSMEM_ONLY=1`): the same smem instructions
+    /// with no global traffic; empty when the family has none.
+    fn smem_only_options(&self, _spec: &Self::Spec) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The NVRTC source with its header and options (provided).
+    fn compile_unit(&self, spec: &Self::Spec) -> (Source, Vec<String>) {
+        let (name, text) = self.source();
+        let header = crate::runtime::Header {
+            name: swizzle_core::cuda::HEADER_NAME.into(),
+            text: self.header(spec).render(),
+        };
+        (
+            Source {
+                name: name.into(),
+                text: text.into(),
+                headers: vec![header],
+            },
+            self.options(spec),
+        )
+    }
+
+    /// Compile (cached), load, and opt the kernel in to its dynamic shared memory (provided).
+    fn prepare(&self, gpu: &Gpu, spec: &Self::Spec, extra: &[String]) -> Result<Kernel> {
+        let (src, mut options) = self.compile_unit(spec);
+        options.extend(extra.iter().cloned());
+        let kernel = gpu.kernel(&src, &options, self.entry(spec))?;
+        gpu.allow_dynamic_smem(&kernel, self.smem_bytes(spec))?;
+        Ok(kernel)
+    }
+}
+
+/// Fails the build unless every spec of `$specs` (a const array or slice of a type with
+/// `const fn accesses(&self) -> Accesses` and `const fn name(&self) -> &'static str`) is conflict-free on every
+/// access it marks `conflict_free`: one const loop, swizzle-core's message (access, layout, instruction, phase,
+/// bank, lanes) prefixed with the spec's name.
+///
+/// ```
+/// use gpu_kernels::frame::{Accesses, SpecAccess};
+/// use swizzle_core::{bank::Op, Elem, Smem, WarpAccess};
+/// struct S { name: &'static str, pad: u32 }
+/// impl S {
+///     const fn name(&self) -> &'static str { self.name }
+///     const fn accesses(&self) -> Accesses {
+///         let smem = Smem::row_major(32, 32, Elem::F32).with_padding(self.pad);
+///         Accesses::new().with(SpecAccess {
+///             label: "col.ld",
+///             smem,
+///             access: WarpAccess::new("col.ld", Op::LDS32).lane(32, 1, 0).instr(32, 0, 1),
+///             conflict_free: true,
+///         })
+///     }
+/// }
+/// const SPECS: [S; 1] = [S { name: "padded", pad: 4 }];
+/// gpu_kernels::assert_specs_conflict_free!(SPECS);
+/// ```
+///
+/// An unpadded column read conflicts 32-way, so the same spec without padding fails the build:
+///
+/// ```compile_fail
+/// # use gpu_kernels::frame::{Accesses, SpecAccess};
+/// # use swizzle_core::{bank::Op, Elem, Smem, WarpAccess};
+/// # struct S { name: &'static str, pad: u32 }
+/// # impl S {
+/// #     const fn name(&self) -> &'static str { self.name }
+/// #     const fn accesses(&self) -> Accesses {
+/// #         let smem = Smem::row_major(32, 32, Elem::F32).with_padding(self.pad);
+/// #         Accesses::new().with(SpecAccess {
+/// #             label: "col.ld",
+/// #             smem,
+/// #             access: WarpAccess::new("col.ld", Op::LDS32).lane(32, 1, 0).instr(32, 0, 1),
+/// #             conflict_free: true,
+/// #         })
+/// #     }
+/// # }
+/// const SPECS: [S; 2] = [S { name: "padded", pad: 4 }, S { name: "unpadded", pad: 0 }];
+/// gpu_kernels::assert_specs_conflict_free!(SPECS);
+/// ```
+#[macro_export]
+macro_rules! assert_specs_conflict_free {
+    ($specs:expr) => {
+        const _: () = {
+            let specs = &$specs;
+            let mut i = 0;
+            while i < specs.len() {
+                let spec = &specs[i];
+                let list = spec.accesses();
+                let mut k = 0;
+                while k < list.len() {
+                    let a = list.get(k);
+                    if a.conflict_free {
+                        let msg = ::swizzle_core::verify::check_warp(&a.smem, &a.access);
+                        if let ::core::option::Option::Some(_) = msg.as_str() {
+                            let full = msg.prefixed("spec ", spec.name(), ": ");
+                            if let ::core::option::Option::Some(text) = full.as_str() {
+                                ::core::panic!("{}", text);
+                            }
+                        }
+                    }
+                    k += 1;
+                }
+                i += 1;
+            }
+        };
+    };
+}

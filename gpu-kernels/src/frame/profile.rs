@@ -1,0 +1,84 @@
+//! Predicted vs measured shared-memory wavefronts, generic over [`Family`]: the bank model on each spec's
+//! [`SpecAccess`](super::SpecAccess)es against Nsight Compute's counters of one launch of the spec.
+//!
+//! ncu counts loads and stores separately (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st`,
+//! `smsp__inst_executed_op_shared_ld/st`), so the prediction is per direction: the wavefronts of every load
+//! access of one block over its instructions, and the same for stores. Every block of a launch at a size that
+//! is a multiple of the tile issues the same instructions, so the ratio does not depend on the grid.
+
+use super::{Family, SpecAccess};
+
+/// The bank model's prediction for one direction of one spec.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Predicted {
+    pub wavefronts: u64,
+    pub ideal: u64,
+    pub instructions: u64,
+}
+
+impl Predicted {
+    /// Wavefronts per instruction: what ncu's `wavefronts / inst_executed` measures.
+    pub fn per_instruction(&self) -> f64 {
+        self.wavefronts as f64 / self.instructions.max(1) as f64
+    }
+
+    pub fn conflicts(&self) -> u64 {
+        self.wavefronts - self.ideal
+    }
+}
+
+/// Loads and stores of one spec: `(load, store)`; `None` for a direction the spec has no access in. Accesses
+/// with instructions ncu does not count as shared loads/stores (`ldmatrix`, `stmatrix`) are left out.
+pub fn predict(accesses: &[SpecAccess]) -> (Option<Predicted>, Option<Predicted>) {
+    let mut dirs: [Option<Predicted>; 2] = [None, None];
+    for a in accesses {
+        let op = a.access.op(&a.smem);
+        if matches!(
+            op,
+            swizzle_core::bank::Op::Ldmatrix { .. } | swizzle_core::bank::Op::Stmatrix { .. }
+        ) {
+            continue;
+        }
+        let r = a.access.report(&a.smem);
+        let d = dirs[usize::from(!op.is_load())].get_or_insert(Predicted {
+            wavefronts: 0,
+            ideal: 0,
+            instructions: 0,
+        });
+        d.wavefronts += r.wavefronts;
+        d.ideal += r.ideal;
+        d.instructions += r.instructions as u64;
+    }
+    (dirs[0], dirs[1])
+}
+
+/// The bank model's prediction for one spec.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SpecPrediction {
+    pub name: String,
+    /// The kernel entry (what ncu's `--kernel-name` filters on).
+    pub entry: &'static str,
+    pub load: Option<Predicted>,
+    pub store: Option<Predicted>,
+    /// Every access must be conflict-free (not a baseline).
+    pub conflict_free: bool,
+}
+
+/// Predictions for every spec of a family, in [`Family::specs`] order.
+pub fn predictions<F: Family>(family: &F) -> Vec<SpecPrediction> {
+    family
+        .specs()
+        .iter()
+        .map(|s| {
+            let acc = family.accesses(s);
+            let (load, store) = predict(&acc);
+            SpecPrediction {
+                name: family.spec_name(s),
+                entry: family.entry(s),
+                load,
+                store,
+                conflict_free: acc.iter().all(|a| a.conflict_free),
+            }
+        })
+        .collect()
+}

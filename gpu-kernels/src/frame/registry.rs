@@ -1,0 +1,190 @@
+//! The registry of kernel families: what `swz bench <family>`, `swz report`, `smem_profile` and `device.sh`
+//! iterate. Adding a family is one line in [`FAMILIES`].
+//!
+//! [`DynFamily`] is [`Family`] with its spec type erased (specs addressed by index), implemented for every
+//! `Family`, so the registry can hold families of different spec types.
+
+use super::bench::sweep;
+use super::profile::{predictions, SpecPrediction};
+use super::verify::{launch, random_inputs, verify, DeviceBufs};
+use super::{Family, Size, SpecAccess};
+use crate::bench::{BenchConfig, Table};
+use crate::runtime::{Error, Gpu, Result};
+
+/// Every kernel family, in the order the reports print them. One line per family.
+pub static FAMILIES: &[&dyn DynFamily] = &[&crate::transpose::family::TRANSPOSE];
+
+/// The family called `name`.
+pub fn find(name: &str) -> Option<&'static dyn DynFamily> {
+    FAMILIES.iter().copied().find(|f| f.name() == name)
+}
+
+/// The names of every family, for messages (`transpose, matmul, ...`).
+pub fn names() -> String {
+    FAMILIES
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One spec's layout facts for reports: name, element type, its `Display`, and its accesses.
+pub struct SpecInfo {
+    pub name: String,
+    pub elem: swizzle_core::Elem,
+    pub display: String,
+    pub block: String,
+    pub entry: &'static str,
+    pub accesses: Vec<SpecAccess>,
+    /// The `struct Spec` part of the generated header (from its first named spec on).
+    pub header: String,
+}
+
+/// A [`Family`] with its spec type erased.
+pub trait DynFamily: Sync {
+    fn name(&self) -> &'static str;
+    fn about(&self) -> &'static str;
+    /// Every spec, in order.
+    fn spec_infos(&self) -> Vec<SpecInfo>;
+    /// Verify every spec at every verification size; the failures, one line each.
+    fn verify_all(&self, gpu: &Gpu) -> Result<Vec<String>>;
+    /// Verify spec `index` at `size`.
+    fn verify_one(&self, gpu: &Gpu, index: usize, size: Size) -> Result<()>;
+    /// The verification sizes.
+    fn verify_sizes(&self) -> Vec<Size>;
+    /// Benchmark tables at `sizes` (the family's defaults when empty) of the specs `keep` accepts (by name and
+    /// element type).
+    fn bench(
+        &self,
+        gpu: &Gpu,
+        sizes: &[Size],
+        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
+        cfg: &BenchConfig,
+    ) -> Result<Vec<Table>>;
+    /// Default benchmark sizes.
+    fn bench_sizes(&self) -> Vec<Size>;
+    /// The problem of side `n` (`swz bench --sizes N`).
+    fn size_of(&self, n: u32) -> Size;
+    /// Launch spec `index` once at `size` without checking (profiling): the shipped build, or the family's
+    /// shared-memory-only build; `smem_bytes` overrides the dynamic shared memory (to get one block per SM).
+    fn launch_once(
+        &self,
+        gpu: &Gpu,
+        index: usize,
+        size: Size,
+        smem_only: bool,
+        smem_bytes: Option<u32>,
+    ) -> Result<()>;
+    /// The bank model's predictions per spec.
+    fn predictions(&self) -> Vec<SpecPrediction>;
+}
+
+impl<F: Family> DynFamily for F {
+    fn name(&self) -> &'static str {
+        Family::name(self)
+    }
+
+    fn about(&self) -> &'static str {
+        Family::about(self)
+    }
+
+    fn spec_infos(&self) -> Vec<SpecInfo> {
+        self.specs()
+            .iter()
+            .map(|s| {
+                let text = self.header(s).render();
+                let header = text
+                    .find("// ---- named specs ----")
+                    .map(|i| text[i..].to_string())
+                    .unwrap_or_default();
+                SpecInfo {
+                    name: self.spec_name(s),
+                    elem: self.elem(s),
+                    display: s.to_string(),
+                    block: self.block_label(s),
+                    entry: self.entry(s),
+                    accesses: self.accesses(s),
+                    header,
+                }
+            })
+            .collect()
+    }
+
+    fn verify_all(&self, gpu: &Gpu) -> Result<Vec<String>> {
+        super::verify::verify_all(gpu, self)
+    }
+
+    fn verify_one(&self, gpu: &Gpu, index: usize, size: Size) -> Result<()> {
+        let spec = spec_at(self, index)?;
+        verify(gpu, self, &spec, size)
+    }
+
+    fn verify_sizes(&self) -> Vec<Size> {
+        Family::verify_sizes(self)
+    }
+
+    fn bench(
+        &self,
+        gpu: &Gpu,
+        sizes: &[Size],
+        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
+        cfg: &BenchConfig,
+    ) -> Result<Vec<Table>> {
+        sweep(
+            gpu,
+            self,
+            sizes,
+            &|s| keep(&self.spec_name(s), self.elem(s)),
+            cfg,
+        )
+    }
+
+    fn bench_sizes(&self) -> Vec<Size> {
+        Family::bench_sizes(self)
+    }
+
+    fn size_of(&self, n: u32) -> Size {
+        Family::size_of(self, n)
+    }
+
+    fn launch_once(
+        &self,
+        gpu: &Gpu,
+        index: usize,
+        size: Size,
+        smem_only: bool,
+        smem_bytes: Option<u32>,
+    ) -> Result<()> {
+        let spec = spec_at(self, index)?;
+        let extra = if smem_only {
+            self.smem_only_options(&spec)
+        } else {
+            Vec::new()
+        };
+        let kernel = self.prepare(gpu, &spec, &extra)?;
+        let mut l = self.launch(&spec, size)?;
+        if let Some(bytes) = smem_bytes {
+            gpu.allow_dynamic_smem(&kernel, bytes)?;
+            l.config.shared_mem_bytes = bytes;
+        }
+        let buffers = self.buffers(&spec, size);
+        let inputs = random_inputs(&buffers, size);
+        let mut dev = DeviceBufs::new(gpu, buffers, &inputs)?;
+        launch(gpu, &kernel, &l, &mut dev.bufs)?;
+        gpu.sync()
+    }
+
+    fn predictions(&self) -> Vec<SpecPrediction> {
+        predictions(self)
+    }
+}
+
+fn spec_at<F: Family>(f: &F, index: usize) -> Result<F::Spec> {
+    f.specs().get(index).cloned().ok_or_else(|| {
+        Error::Invalid(format!(
+            "{} has {} specs, asked for #{index}",
+            Family::name(f),
+            f.specs().len()
+        ))
+    })
+}

@@ -1,0 +1,221 @@
+//! The transpose family on the frame: its spec (a kernel variant and its element type), launch, buffers, host
+//! reference, accesses, measure (bytes) and peer (a D2D copy of the matrix).
+
+use super::bench::{default_kernels, ARTICLE_BLOCKS};
+use super::Transpose;
+use crate::frame::{
+    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+};
+use crate::runtime::{Result, Source};
+use swizzle_core::Elem;
+
+/// One transpose variant on one element type: the spec the frame iterates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    pub kernel: Transpose,
+    pub elem: Elem,
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kernel {
+            Transpose::Smem(s) => write!(f, "{s}"),
+            Transpose::Seed(..) => write!(f, "{} {}", self.kernel, self.elem),
+        }
+    }
+}
+
+/// The transpose family (registered in [`crate::frame::FAMILIES`]).
+pub struct TransposeFamily;
+
+/// The registry's instance.
+pub static TRANSPOSE: TransposeFamily = TransposeFamily;
+
+/// The element types the family ships variants for.
+pub const ELEMS: [Elem; 2] = [Elem::F32, Elem::F16];
+
+impl Family for TransposeFamily {
+    type Spec = Variant;
+
+    fn name(&self) -> &'static str {
+        "transpose"
+    }
+
+    fn about(&self) -> &'static str {
+        "matrix transpose: the seed-004 kernels and the shared-memory tiled transposes"
+    }
+
+    fn source(&self) -> (&'static str, &'static str) {
+        ("transpose.cu", super::SOURCE)
+    }
+
+    /// Per element type: the 16-byte copy, the article's kernels at the article's block shapes, every
+    /// shared-memory spec (what `swz bench transpose` measured before the frame, in the same order).
+    fn specs(&self) -> Vec<Variant> {
+        ELEMS
+            .iter()
+            .flat_map(|&elem| {
+                default_kernels(elem, &ARTICLE_BLOCKS)
+                    .into_iter()
+                    .map(move |kernel| Variant { kernel, elem })
+            })
+            .collect()
+    }
+
+    fn spec_name(&self, v: &Variant) -> String {
+        v.kernel.name()
+    }
+
+    fn elem(&self, v: &Variant) -> Elem {
+        v.elem
+    }
+
+    fn block_label(&self, v: &Variant) -> String {
+        let (bx, by) = v.kernel.block();
+        format!("({bx},{by})")
+    }
+
+    fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
+        v.kernel.header(v.elem)
+    }
+
+    fn compile_unit(&self, v: &Variant) -> (Source, Vec<String>) {
+        v.kernel.source(v.elem)
+    }
+
+    fn entry(&self, v: &Variant) -> &'static str {
+        match v.kernel {
+            Transpose::Seed(s, _) => s.cuda_name(),
+            Transpose::Smem(_) => "transposeSmem",
+        }
+    }
+
+    fn smem_bytes(&self, v: &Variant) -> u32 {
+        match v.kernel {
+            Transpose::Smem(s) => s.smem_bytes(),
+            Transpose::Seed(..) => 0,
+        }
+    }
+
+    /// `[in (rows x cols), out (cols x rows)]`; `size` is `rows x cols`.
+    fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
+        let n = size.m as usize * size.n as usize;
+        vec![
+            Buffer::input("in", v.elem, n),
+            Buffer::output("out", v.elem, n),
+        ]
+    }
+
+    /// `kernel(out, in, nx = cols, ny = rows)`.
+    fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
+        let config = v.kernel.launch_config(v.elem, size.m, size.n)?;
+        Ok(Launch {
+            config,
+            args: vec![Arg::Buf(1), Arg::Buf(0), Arg::U32(size.n), Arg::U32(size.m)],
+        })
+    }
+
+    /// The transpose of the `rows x cols` input (the input itself for the copy bounds), element bits untouched.
+    fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
+        let input = &inputs[0];
+        if v.kernel.is_copy() {
+            return vec![input.clone()];
+        }
+        let (rows, cols) = (size.m as usize, size.n as usize);
+        let mut out = HostBuf::zeros(v.elem, rows * cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                out.copy_elem(c * rows + r, input, r * cols + c);
+            }
+        }
+        vec![out]
+    }
+
+    fn tolerance(&self, _v: &Variant) -> Tolerance {
+        Tolerance::Exact
+    }
+
+    fn accesses(&self, v: &Variant) -> Vec<SpecAccess> {
+        match v.kernel {
+            Transpose::Smem(s) => s.accesses().to_vec(),
+            Transpose::Seed(..) => Vec::new(),
+        }
+    }
+
+    /// Read + write of the matrix.
+    fn measure(&self, v: &Variant, size: Size) -> Measure {
+        Measure::Bytes(2 * size.m as u64 * size.n as u64 * v.elem.bytes() as u64)
+    }
+
+    fn peer(&self, v: &Variant, size: Size) -> Peer {
+        Peer::CopyD2D {
+            bytes: size.m as u64 * size.n as u64 * v.elem.bytes() as u64,
+        }
+    }
+
+    /// Odd, even and ragged: `97x131`, `1000x1000`, `4097x1023`.
+    fn verify_sizes(&self) -> Vec<Size> {
+        vec![
+            Size::mn(97, 131),
+            Size::mn(1000, 1000),
+            Size::mn(4097, 1023),
+        ]
+    }
+
+    fn bench_sizes(&self) -> Vec<Size> {
+        [2048, 8192, 16384].map(|n| Size::mn(n, n)).to_vec()
+    }
+
+    fn smem_only_options(&self, v: &Variant) -> Vec<String> {
+        match v.kernel {
+            Transpose::Smem(_) => vec!["-DSMEM_ONLY=1".to_string()],
+            Transpose::Seed(..) => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_is_the_transpose() {
+        let size = Size::mn(3, 5);
+        let v = *TRANSPOSE
+            .specs()
+            .iter()
+            .find(|v| !v.kernel.is_copy())
+            .unwrap();
+        let input = HostBuf::random(v.elem, 15, 1);
+        let out = &TRANSPOSE.reference(&v, size, std::slice::from_ref(&input))[0];
+        for r in 0..3 {
+            for c in 0..5 {
+                assert_eq!(out.get(c * 3 + r), input.get(r * 5 + c));
+            }
+        }
+        let copy = Variant {
+            kernel: Transpose::COPY_VEC16,
+            elem: Elem::F16,
+        };
+        assert_eq!(
+            TRANSPOSE.reference(&copy, size, std::slice::from_ref(&input))[0],
+            input
+        );
+    }
+
+    #[test]
+    fn specs_are_every_shipped_variant_once() {
+        let specs = TRANSPOSE.specs();
+        let smem = specs
+            .iter()
+            .filter(|v| matches!(v.kernel, Transpose::Smem(_)))
+            .count();
+        assert_eq!(smem, super::super::smem::SPECS.len());
+        for v in &specs {
+            if let Transpose::Smem(s) = v.kernel {
+                assert_eq!(s.elem, v.elem);
+                assert_eq!(TRANSPOSE.accesses(v).len(), 2);
+            }
+        }
+    }
+}

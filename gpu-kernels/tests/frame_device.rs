@@ -1,0 +1,152 @@
+//! The frame on a GPU: every registered family verifies through the generic runner (random inputs, poisoned
+//! outputs, host reference, ragged sizes), the runner catches a wrong result, and both peers (D2D copy,
+//! cuBLAS gemmEx) time.
+use gpu_kernels::bench::BenchConfig;
+use gpu_kernels::frame::bench::time_peer;
+use gpu_kernels::frame::{Buffer, Family, HostBuf, Launch, Measure, Peer, Size, FAMILIES};
+use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
+use gpu_kernels::{Elem, Gpu, Result};
+
+fn gpu() -> Gpu {
+    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn every_registered_family_verifies() {
+    let gpu = gpu();
+    for fam in FAMILIES {
+        let t0 = std::time::Instant::now();
+        let failures = fam.verify_all(&gpu).unwrap();
+        eprintln!(
+            "{}: {} specs x {:?}: {} failures, {:.1} s",
+            fam.name(),
+            fam.spec_infos().len(),
+            fam.verify_sizes(),
+            failures.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
+
+/// The transpose family with a wrong host reference (the input itself): the runner must report every variant
+/// that really transposes as wrong, naming the element.
+struct WrongReference;
+
+impl Family for WrongReference {
+    type Spec = Variant;
+    fn name(&self) -> &'static str {
+        "wrong-reference"
+    }
+    fn about(&self) -> &'static str {
+        "transpose checked against the untransposed input"
+    }
+    fn source(&self) -> (&'static str, &'static str) {
+        TRANSPOSE.source()
+    }
+    fn specs(&self) -> Vec<Variant> {
+        TRANSPOSE.specs()
+    }
+    fn spec_name(&self, v: &Variant) -> String {
+        TRANSPOSE.spec_name(v)
+    }
+    fn elem(&self, v: &Variant) -> Elem {
+        TRANSPOSE.elem(v)
+    }
+    fn block_label(&self, v: &Variant) -> String {
+        TRANSPOSE.block_label(v)
+    }
+    fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
+        TRANSPOSE.header(v)
+    }
+    fn compile_unit(&self, v: &Variant) -> (gpu_kernels::runtime::Source, Vec<String>) {
+        TRANSPOSE.compile_unit(v)
+    }
+    fn entry(&self, v: &Variant) -> &'static str {
+        TRANSPOSE.entry(v)
+    }
+    fn smem_bytes(&self, v: &Variant) -> u32 {
+        TRANSPOSE.smem_bytes(v)
+    }
+    fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
+        TRANSPOSE.buffers(v, size)
+    }
+    fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
+        TRANSPOSE.launch(v, size)
+    }
+    fn reference(&self, _v: &Variant, _size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
+        vec![inputs[0].clone()]
+    }
+    fn measure(&self, v: &Variant, size: Size) -> Measure {
+        TRANSPOSE.measure(v, size)
+    }
+    fn peer(&self, v: &Variant, size: Size) -> Peer {
+        TRANSPOSE.peer(v, size)
+    }
+    fn verify_sizes(&self) -> Vec<Size> {
+        vec![Size::mn(97, 131)]
+    }
+    fn bench_sizes(&self) -> Vec<Size> {
+        vec![]
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn the_runner_catches_a_wrong_result() {
+    let gpu = gpu();
+    let v = *TRANSPOSE
+        .specs()
+        .iter()
+        .find(|v| v.kernel.name() == "smem-swizzled-t64v4")
+        .unwrap();
+    let err = gpu_kernels::frame::verify::verify(&gpu, &WrongReference, &v, Size::mn(97, 131))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("elements wrong") && err.contains("first at index"),
+        "{err}"
+    );
+    // And the same variant against the right reference passes.
+    gpu_kernels::frame::verify::verify(&gpu, &TRANSPOSE, &v, Size::mn(97, 131)).unwrap();
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn both_peers_time() {
+    let gpu = gpu();
+    let cfg = BenchConfig {
+        warmup: 2,
+        iters: 5,
+        l2_factor: 1,
+    };
+    let copy = time_peer(&gpu, &Peer::CopyD2D { bytes: 256 << 20 }, &cfg).unwrap();
+    let gbps = Peer::CopyD2D { bytes: 256 << 20 }
+        .measure()
+        .rate(copy.median_ms);
+    eprintln!("D2D copy 256 MiB: {:.3} ms, {gbps:.0} GB/s", copy.median_ms);
+    assert!(gbps > 100.0 && gbps < 10_000.0, "{gbps}");
+    for (ab, c) in [
+        (Elem::F16, Elem::F16),
+        (Elem::F16, Elem::F32),
+        (Elem::BF16, Elem::BF16),
+        (Elem::F32, Elem::F32),
+    ] {
+        let peer = Peer::CublasGemm {
+            m: 4096,
+            n: 4096,
+            k: 4096,
+            ab,
+            c,
+        };
+        let s = time_peer(&gpu, &peer, &cfg).unwrap();
+        let tflops = peer.measure().rate(s.median_ms);
+        eprintln!(
+            "{} 4096^3: {:.3} ms, {tflops:.1} TFLOP/s",
+            peer.name(),
+            s.median_ms
+        );
+        assert!(tflops > 1.0 && tflops < 2000.0, "{} {tflops}", peer.name());
+    }
+}
