@@ -195,7 +195,9 @@ impl GemmSpec {
             SmemKind::Unswizzled => plain,
             SmemKind::Padded => plain.with_padding(PAD_BYTES),
             SmemKind::Swizzled if acc => plain.with_swizzle(acc_swizzle(row_bytes)),
-            SmemKind::Swizzled => plain.with_swizzle(ldmatrix_swizzle(row_bytes, plain.tile().elem)),
+            SmemKind::Swizzled => {
+                plain.with_swizzle(ldmatrix_swizzle(row_bytes, plain.tile().elem))
+            }
         }
     }
 
