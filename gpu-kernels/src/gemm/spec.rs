@@ -20,7 +20,7 @@
 use swizzle_core::pattern::{Layout, Pattern, Smem, TileReport};
 use swizzle_core::raster::Raster;
 use swizzle_core::units::Elem;
-use swizzle_core::{swizzle, Swizzle};
+use swizzle_core::Swizzle;
 
 /// How every smem tile of a spec is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -682,13 +682,11 @@ pub fn by_name(name: &str) -> Option<GemmSpec> {
     all().into_iter().find(|s| s.name == name)
 }
 
-#[doc(hidden)]
-pub const _SW333: Swizzle = swizzle!(B = 3, M = 3, S = 3);
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use swizzle_core::pattern::Pattern;
+    use swizzle_core::swizzle;
 
     /// The derivation gives the swizzle the issue names for 64-element fp16 K-rows, and CUTLASS's 64-byte one.
     #[test]
@@ -701,7 +699,7 @@ mod tests {
         );
         assert_eq!(
             T128X256K64.a_smem(),
-            Smem::row_major(128, 64, IN).with_swizzle(_SW333)
+            Smem::row_major(128, 64, IN).with_swizzle(swizzle!(B = 3, M = 3, S = 3))
         );
         assert_eq!(ldmatrix_swizzle(256, Elem::F16), Swizzle::new(3, 3, 4));
     }
