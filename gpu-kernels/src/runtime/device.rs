@@ -179,6 +179,50 @@ impl Gpu {
         Ok(module)
     }
 
+    /// Compile every (source, options) of `list` that is not cached yet, on up to `threads` host threads at once
+    /// (NVRTC needs no context), then load them into the cache. Benchmarks that sweep many variants call this first.
+    pub fn precompile(&self, list: &[(Source, Vec<String>)], threads: usize) -> Result<()> {
+        let key = |src: &Source, options: &[String]| {
+            let mut h = DefaultHasher::new();
+            (src, options).hash(&mut h);
+            h.finish()
+        };
+        let todo: Vec<&(Source, Vec<String>)> = {
+            let cache = self.modules.lock().expect("module cache poisoned");
+            let mut seen = std::collections::HashSet::new();
+            list.iter()
+                .filter(|(s, o)| !cache.contains_key(&key(s, o)) && seen.insert(key(s, o)))
+                .collect()
+        };
+        let arch = self.props.arch();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Mutex<Vec<(usize, Result<nvrtc::Compiled>)>> = Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..threads.clamp(1, 64) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((src, options)) = todo.get(i) else {
+                        break;
+                    };
+                    let r = nvrtc::compile(src, &arch, options);
+                    results.lock().expect("precompile results").push((i, r));
+                });
+            }
+        });
+        for (i, r) in results.into_inner().expect("precompile results") {
+            let (src, options) = todo[i];
+            let module = self
+                .ctx
+                .load_module(cudarc::nvrtc::Ptx::from_binary(r?.cubin))
+                .ctx(&format!("cuModuleLoadData({})", src.name))?;
+            self.modules
+                .lock()
+                .expect("module cache poisoned")
+                .insert(key(src, options), module);
+        }
+        Ok(())
+    }
+
     /// Load kernel `name` from the (cached) module of `src` + `options`.
     pub fn kernel(&self, src: &Source, options: &[String], name: &str) -> Result<Kernel> {
         self.kernel_for_arch(src, options, name, &self.props.arch())

@@ -1,0 +1,350 @@
+//! The GEMM family's device program (until `swz bench gemm` exists on the frame).
+//!
+//! ```text
+//! gemm_bench ptxas [DIR|- [FILTER]]
+//!                             compile every variant (whose file name contains FILTER) (NVRTC, no GPU needed) with ptxas -v; print registers, smem,
+//!                             spills; write DIR/<variant>.cubin for cuobjdump; exit 1 on any stack frame or spill
+//! gemm_bench check            every spec, both B layouts, fp16/bf16 in, same-type and fp32 out, on a ragged
+//!                             300x500x264 problem against the host reference
+//! gemm_bench ncu nn|tn SPEC.. launch each spec once on 2048^3 fp16 (for Nsight Compute) and print the bank
+//!                             model's ldmatrix instructions and wavefronts for it, one JSON line each
+//! gemm_bench ncu-f32 nn|tn SPEC..  the same with fp32 output (epilogue st.shared.v2 model)
+//! gemm_bench bench [--shapes MxNxK,..] [--dtypes fp16,bf16] [--b nn,tn] [--specs LIST] [--iters N] [--json FILE]
+//!                             cuBLAS and the specs on the same buffers; LIST is names or tiles|orders|baselines|
+//!                             default|all (comma-separated)
+//! ```
+
+use gpu_kernels::bench::BenchConfig;
+use gpu_kernels::gemm::bench::{markdown, measure_dyn, Row, SHAPES};
+use gpu_kernels::gemm::{self, spec, BLayout, GemmSpec, InType, OutType, Problem, Variant};
+use gpu_kernels::Gpu;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let r = match args.first().map(String::as_str) {
+        Some("ptxas") => ptxas(
+            args.get(1).map(String::as_str).filter(|d| *d != "-"),
+            args.get(2).map(String::as_str),
+        ),
+        Some("check") => check(),
+        Some("ncu") if args.len() >= 3 => ncu(&args[1], &args[2..]),
+        Some("ncu-f32") if args.len() >= 3 => ncu_f32(&args[1], &args[2..]),
+        Some("bench") => bench(&args[1..]),
+        _ => Err("usage: gemm_bench ptxas [DIR] | check | ncu nn|tn SPEC.. | bench [options] (see the source)".into()),
+    };
+    if let Err(e) = r {
+        eprintln!("gemm_bench: {e}");
+        std::process::exit(1);
+    }
+}
+
+type Res = Result<(), String>;
+
+fn every_variant() -> Vec<Variant> {
+    let mut v = Vec::new();
+    for s in spec::all() {
+        for b in BLayout::BOTH {
+            for input in [InType::F16, InType::Bf16] {
+                for out in [input.same_out(), OutType::F32] {
+                    v.push(Variant::new(s, b, input, out));
+                }
+            }
+        }
+    }
+    v
+}
+
+fn file_name(v: &Variant) -> String {
+    format!(
+        "{}-{}-{}-{}",
+        v.spec.name,
+        v.b.name(),
+        v.input.name(),
+        v.out.name()
+    )
+}
+
+fn ptxas(dir: Option<&str>, filter: Option<&str>) -> Res {
+    let mut variants = every_variant();
+    variants.retain(|v| filter.is_none_or(|f| file_name(v).contains(f)));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let out = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..std::thread::available_parallelism().map_or(4, |n| n.get()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(v) = variants.get(i) else { break };
+                let r = gpu_kernels::runtime::compile(
+                    &v.source(),
+                    "sm_90",
+                    &["--ptxas-options=-v".to_string()],
+                );
+                out.lock().unwrap().push((i, r));
+            });
+        }
+    });
+    let mut results = out.into_inner().unwrap();
+    results.sort_by_key(|(i, _)| *i);
+    let mut bad = 0;
+    for (i, r) in results {
+        let v = &variants[i];
+        let c = r.map_err(|e| format!("{v}: {e}"))?;
+        let usage: Vec<&str> = c
+            .log
+            .lines()
+            .filter(|l| l.contains("Used") || l.contains("stack frame"))
+            .map(str::trim)
+            .collect();
+        let spills = c.log.lines().any(|l| {
+            l.contains("bytes stack frame")
+                && !(l.contains(" 0 bytes stack frame") && l.contains(" 0 bytes spill stores"))
+        });
+        if spills {
+            bad += 1;
+        }
+        println!(
+            "{}{v}: {}",
+            if spills { "SPILL " } else { "" },
+            usage.join(" | ")
+        );
+        if let Some(d) = dir {
+            std::fs::create_dir_all(d).map_err(|e| e.to_string())?;
+            std::fs::write(format!("{d}/{}.cubin", file_name(v)), &c.cubin)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    if bad > 0 {
+        return Err(format!("{bad} variants use local memory"));
+    }
+    Ok(())
+}
+
+fn open() -> Result<Gpu, String> {
+    let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
+    eprintln!("device: {}", gpu.props());
+    Ok(gpu)
+}
+
+fn check() -> Res {
+    let gpu = open()?;
+    let variants = every_variant();
+    let list: Vec<_> = variants.iter().map(|v| (v.source(), Vec::new())).collect();
+    let t = std::time::Instant::now();
+    gpu.precompile(&list, 16).map_err(|e| e.to_string())?;
+    eprintln!(
+        "compiled {} variants in {:.1} s",
+        variants.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let mut failed = 0;
+    for v in &variants {
+        let p = Problem::new(300, 500, 264, v.b).padded(8, 8);
+        let r = match (v.input, v.out) {
+            (InType::F16, OutType::F32) => gemm::check::<half::f16, f32>(&gpu, v, &p, None, None),
+            (InType::F16, _) => gemm::check::<half::f16, half::f16>(&gpu, v, &p, None, None),
+            (InType::Bf16, OutType::F32) => gemm::check::<half::bf16, f32>(&gpu, v, &p, None, None),
+            (InType::Bf16, _) => gemm::check::<half::bf16, half::bf16>(&gpu, v, &p, None, None),
+        };
+        match r {
+            Ok(rep) => println!(
+                "ok   {v} {p}: worst {:.3} of tolerance, rel L2 {:.2e}",
+                rep.worst_ratio, rep.rel_l2
+            ),
+            Err(e) => {
+                failed += 1;
+                println!("FAIL {e}");
+            }
+        }
+    }
+    println!("{} passed, {failed} failed", variants.len() - failed);
+    if failed > 0 {
+        return Err(format!("{failed} variants wrong"));
+    }
+    Ok(())
+}
+
+fn parse_b(s: &str) -> Result<BLayout, String> {
+    match s {
+        "nn" => Ok(BLayout::Kn),
+        "tn" => Ok(BLayout::Nk),
+        _ => Err(format!("B layout {s:?}: nn or tn")),
+    }
+}
+
+fn parse_specs(list: &str) -> Result<Vec<GemmSpec>, String> {
+    let mut v = Vec::new();
+    for name in list.split(',') {
+        match name {
+            "tiles" => v.extend(spec::TILES),
+            "orders" => v.extend(spec::ORDERS),
+            "baselines" => v.extend(spec::BASELINES),
+            "default" => v.push(spec::DEFAULT),
+            "all" => v.extend(spec::all()),
+            n => v.push(spec::by_name(n).ok_or_else(|| format!("no spec {n:?}"))?),
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    v.retain(|s| seen.insert(s.name));
+    Ok(v)
+}
+
+fn ncu(b: &str, names: &[String]) -> Res {
+    let b = parse_b(b)?;
+    let gpu = open()?;
+    let p = ncu_problem(b);
+    let a = gpu
+        .upload(&gemm::random_input::<half::f16>(p.a_len(), 1))
+        .map_err(|e| e.to_string())?;
+    let bb = gpu
+        .upload(&gemm::random_input::<half::f16>(p.b_len(), 2))
+        .map_err(|e| e.to_string())?;
+    let mut c = gpu
+        .zeros::<half::f16>(p.c_len())
+        .map_err(|e| e.to_string())?;
+    for n in names {
+        for s in parse_specs(n)? {
+            let v = Variant::new(s, b, InType::F16, OutType::F16);
+            let k = v.prepare(&gpu).map_err(|e| e.to_string())?;
+            v.launch(&gpu, &k, &p, &a, &bb, &mut c)
+                .map_err(|e| e.to_string())?;
+            gpu.sync().map_err(|e| e.to_string())?;
+            let m = s.ldsm_model(b, p.m, p.n, p.k);
+            println!(
+                "{}",
+                serde_json::json!({"spec": s.name, "b": b.name(), "m": p.m, "n": p.n, "k": p.k,
+                    "model_ldsm_instructions": m.instructions, "model_ldsm_wavefronts": m.wavefronts,
+                    "model_ldsm_instructions_executed": m.instructions_executed,
+                    "model_a_per_instruction": m.a_per_instruction, "model_b_per_instruction": m.b_per_instruction,
+                    "model_epilogue_lds_instructions": m.epilogue_lds_instructions,
+                    "model_epilogue_lds_wavefronts": m.epilogue_lds_wavefronts})
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The ncu problem: 2048^3, or GEMM_NCU_SIZE^3.
+fn ncu_problem(b: BLayout) -> Problem {
+    let n = std::env::var("GEMM_NCU_SIZE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2048);
+    Problem::new(n, n, n, b)
+}
+
+/// [`ncu`] with fp32 output (the `mma.acc` epilogue stores, counted by ncu as shared stores).
+fn ncu_f32(b: &str, names: &[String]) -> Res {
+    let b = parse_b(b)?;
+    let gpu = open()?;
+    let p = ncu_problem(b);
+    let a = gpu
+        .upload(&gemm::random_input::<half::f16>(p.a_len(), 1))
+        .map_err(|e| e.to_string())?;
+    let bb = gpu
+        .upload(&gemm::random_input::<half::f16>(p.b_len(), 2))
+        .map_err(|e| e.to_string())?;
+    let mut c = gpu.zeros::<f32>(p.c_len()).map_err(|e| e.to_string())?;
+    for n in names {
+        for s in parse_specs(n)? {
+            let v = Variant::new(s, b, InType::F16, OutType::F32);
+            let k = v.prepare(&gpu).map_err(|e| e.to_string())?;
+            v.launch(&gpu, &k, &p, &a, &bb, &mut c)
+                .map_err(|e| e.to_string())?;
+            gpu.sync().map_err(|e| e.to_string())?;
+            let m = s.ldsm_model(b, p.m, p.n, p.k);
+            println!(
+                "{}",
+                serde_json::json!({"spec": s.name, "b": b.name(), "out": "fp32",
+                    "model_sts_instructions": m.epilogue_f32_sts_instructions,
+                    "model_sts_wavefronts": m.epilogue_f32_sts_wavefronts})
+            );
+        }
+    }
+    Ok(())
+}
+
+fn bench(args: &[String]) -> Res {
+    let mut shapes: Vec<(u32, u32, u32)> = SHAPES.to_vec();
+    let mut dtypes = vec![InType::F16, InType::Bf16];
+    let mut bs = vec![BLayout::Nk];
+    let mut specs = parse_specs("default,baselines,t128x256k32s4-identity")?;
+    let mut cfg = BenchConfig {
+        warmup: 10,
+        iters: 30,
+        l2_factor: 1,
+    };
+    let mut json = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let val = it.next().ok_or(format!("{a} needs a value"))?;
+        match a.as_str() {
+            "--shapes" => {
+                shapes = val
+                    .split(',')
+                    .map(|s| {
+                        let d: Vec<u32> = s.split('x').filter_map(|x| x.parse().ok()).collect();
+                        if d.len() == 3 {
+                            Ok((d[0], d[1], d[2]))
+                        } else {
+                            Err(format!("shape {s:?}: MxNxK"))
+                        }
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            "--dtypes" => {
+                dtypes = val
+                    .split(',')
+                    .map(|d| match d {
+                        "fp16" => Ok(InType::F16),
+                        "bf16" => Ok(InType::Bf16),
+                        _ => Err(format!("dtype {d:?}")),
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            "--b" => bs = val.split(',').map(parse_b).collect::<Result<_, _>>()?,
+            "--specs" => specs = parse_specs(val)?,
+            "--iters" => cfg.iters = val.parse().map_err(|_| "--iters N")?,
+            "--json" => json = Some(val.clone()),
+            _ => return Err(format!("unknown option {a}")),
+        }
+    }
+    let gpu = open()?;
+    let blas = gemm::Cublas::new(&gpu).map_err(|e| e.to_string())?;
+    let mut list = Vec::new();
+    for s in &specs {
+        for &b in &bs {
+            for &d in &dtypes {
+                list.push((Variant::new(*s, b, d, d.same_out()).source(), Vec::new()));
+            }
+        }
+    }
+    let t = std::time::Instant::now();
+    gpu.precompile(&list, 16).map_err(|e| e.to_string())?;
+    eprintln!(
+        "compiled {} variants in {:.1} s",
+        list.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let mut rows: Vec<Row> = Vec::new();
+    for &shape in &shapes {
+        for &d in &dtypes {
+            for &b in &bs {
+                let r = measure_dyn(&gpu, &cfg, &blas, d, shape, b, &specs)
+                    .map_err(|e| e.to_string())?;
+                eprint!("{}", markdown(&r));
+                rows.extend(r);
+            }
+        }
+    }
+    println!(
+        "\ndevice: {} ({})\n",
+        gpu.props(),
+        gpu_kernels::bench::today_utc()
+    );
+    print!("{}", markdown(&rows));
+    if let Some(f) = json {
+        std::fs::write(&f, serde_json::to_string_pretty(&rows).unwrap())
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}

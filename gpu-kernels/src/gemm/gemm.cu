@@ -1,0 +1,376 @@
+// Tensor-core GEMM: C (M x N, row-major) = A (M x K, row-major) . B, B either K x N row-major (B_KN = 1, read
+// with ldmatrix.trans) or N x K row-major (B_KN = 0, plain ldmatrix). fp16 or bf16 in, fp32 accumulation,
+// fp16 / bf16 / fp32 out.
+//
+// Every number that describes shared memory or the block order comes from the generated header "swz.cuh"
+// (rendered by gpu-kernels' gemm module from one GemmSpec):
+//   swz::Spec       tile sizes, stages, warps, dtypes, B layout
+//   swz::SmemA/B/C  the smem tiles: rows, cols, pitch, bytes, offset(row, col) = Sw::apply(row * pitch + col)
+//   swz::GemmOrder  tile_of(bid, tiles_n, tiles_m): which C tile the block launched bid-th computes
+//
+// Per block: a STAGES-deep cp.async ring of (A, B) k-tiles; 8 (or 4) warps each own a WM x WN tile of C as
+// (WM/16) x (WN/8) m16n8k16 accumulators; per k16 step a warp loads its A and B fragments with ldmatrix.x4
+// (double-buffered in registers: step kk+1's fragments load while step kk's mma issue), one __syncthreads per
+// k-tile; with Spec::PREFETCH that barrier sits before the k-tile's last mma step, so the next tile's first
+// fragments load across it. Epilogue: each warp converts one 16-row slice at a time into its own smem scratch (stmatrix for 16-bit
+// outputs, st.shared.v2.f32 for fp32), reads it back as 16-byte rows and stores them with 16-byte global stores.
+// Edges: cp.async zero-fills what lies outside A or B (src-size < 16), stores are predicated per element.
+#include "swz.cuh"
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+using Spec = swz::Spec;
+using SmemA = swz::SmemA;
+using SmemB = swz::SmemB;
+using SmemC = swz::SmemC;
+
+constexpr int BM = Spec::BM, BN = Spec::BN, BK = Spec::BK;
+constexpr int WM = Spec::WM, WN = Spec::WN, STAGES = Spec::STAGES;
+constexpr int WARPS_N = BN / WN;
+constexpr int THREADS = (BM / WM) * WARPS_N * 32;
+constexpr int MI = WM / 16, NI = WN / 8, KSTEPS = BK / 16;
+constexpr int OUT_BYTES = Spec::OUT_BYTES;
+
+static_assert(THREADS == Spec::THREADS, "thread count");
+static_assert(WM % 16 == 0 && WN % 16 == 0 && BK % 16 == 0, "warp tile / BK");
+static_assert((BM * BK / 8) % THREADS == 0 && (BN * BK / 8) % THREADS == 0, "whole chunks per thread");
+static_assert(SmemA::rows == BM && SmemA::cols == BK, "A tile");
+static_assert(Spec::B_KN ? (SmemB::rows == BK && SmemB::cols == BN) : (SmemB::rows == BN && SmemB::cols == BK),
+              "B tile");
+static_assert(SmemC::rows == 16 && SmemC::cols == WN, "C scratch");
+static_assert(SmemA::bytes % 128 == 0 && SmemB::bytes % 128 == 0 && SmemC::bytes % 128 == 0, "16B-aligned tiles");
+
+// ---- PTX wrappers ----
+
+__device__ __forceinline__ u32 smem_addr(const void* p) {
+    u32 r;
+    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
+    return r;
+}
+
+// 16-byte async copy of a chunk that lies wholly inside the matrix.
+__device__ __forceinline__ void cp_async16_full(u32 dst, const void* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
+// 16-byte async copy; bytes past src_bytes (0..16) are zero-filled and not read.
+__device__ __forceinline__ void cp_async16(u32 dst, const void* src, u32 src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+__device__ __forceinline__ void ldsm_x4(u32 (&r)[4], u32 addr) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+__device__ __forceinline__ void ldsm_x4_trans(u32 (&r)[4], u32 addr) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+__device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0),
+                 "r"(r1), "r"(r2), "r"(r3));
+}
+
+__device__ __forceinline__ void mma16816(float (&c)[4], const u32 (&a)[4], u32 b0, u32 b1) {
+    if constexpr (Spec::IN_BF16) {
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    } else {
+        asm volatile(
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    }
+}
+
+// Two floats -> one register of two 16-bit outputs (lo in the low half), round to nearest even.
+__device__ __forceinline__ u32 pack2(float lo, float hi) {
+    u32 r;
+    if constexpr (Spec::OUT_KIND == 1) {
+        asm("cvt.rn.bf16x2.f32 %0, %2, %1;\n" : "=r"(r) : "f"(lo), "f"(hi));
+    } else {
+        asm("cvt.rn.f16x2.f32 %0, %2, %1;\n" : "=r"(r) : "f"(lo), "f"(hi));
+    }
+    return r;
+}
+
+// ---- global -> smem: one k-tile of an operand into one stage ----
+
+// The cp.async copies of one operand tile (ROWS x COLS of smem layout L) for one thread. Chunk q = tid + i * THREADS
+// of the tile, in memory order: copy i is RPC rows below copy 0, a whole number of swizzle periods, so its smem
+// offset is copy 0's plus i * RPC * pitch. Everything that does not change with the k-tile (pointers, the smem
+// offset, which copies lie inside the matrix along the non-K side) is computed once, in init(); issue() per k-tile
+// only advances the source and zero-fills what lies past K.
+//   K_COLS = true:  the tile's columns run along K (A, and B stored N x K): rows are M (or N), fixed per block.
+//   K_COLS = false: the tile's rows run along K (B stored K x N): columns are N, fixed per block.
+template <class L, int ROWS, int COLS, bool K_COLS>
+struct Feed {
+    static constexpr int CPR = COLS / 8, PER = ROWS * COLS / 8 / THREADS, RPC = THREADS / CPR;
+    static_assert(THREADS % CPR == 0 && RPC % L::row_period == 0, "copy rows vs swizzle period");
+    static_assert(PER <= 32, "copy mask");
+    const unsigned short* g;    // the matrix (the address of zero-byte copies)
+    const unsigned short* src;  // copy 0's chunk at k = 0
+    u64 copy_stride;            // elements between consecutive copies (RPC rows)
+    u64 k_stride;               // elements per unit of k (1 along columns, ld along rows)
+    u32 dst;                    // smem byte offset of copy 0 in the tile
+    u32 inside;                 // K_COLS: bit i = copy i's row < rows; else: copy 0's column bytes inside (0..16)
+    int kpos, klimit;           // copy 0's k offset in the tile, and K
+    bool all_inside;            // every copy inside the matrix along the non-K side (the block is not at an edge)
+
+    __device__ __forceinline__ void init(const unsigned short* g_, int r0, int c0, int rows, int cols, int ld,
+                                         int tid) {
+        const int r = tid / CPR, c = (tid % CPR) * 8;
+        g = g_;
+        copy_stride = (u64)RPC * ld;
+        dst = L::offset(r, c) * 2u;
+        if constexpr (K_COLS) {
+            src = g_ + (u64)(r0 + r) * ld + c;
+            k_stride = 1;
+            inside = 0;
+#pragma unroll
+            for (int i = 0; i < PER; ++i) inside |= (r0 + r + i * RPC < rows ? 1u : 0u) << i;
+            kpos = c;
+            klimit = cols;
+            all_inside = r0 + ROWS <= rows;
+        } else {
+            src = g_ + (u64)r * ld + (c0 + c);
+            k_stride = ld;
+            const int left = cols - (c0 + c);
+            inside = left > 0 ? (left >= 8 ? 16u : 2u * left) : 0u;
+            kpos = r;
+            klimit = rows;
+            all_inside = c0 + COLS <= cols;
+        }
+    }
+
+    __device__ __forceinline__ void issue(u32 tile, int k0) const {
+        const unsigned short* s = src + (u64)k0 * k_stride;
+        // Block-uniform fast path: the whole k-tile lies inside the matrix, no predicates, no zero-fill.
+        if (all_inside && k0 + (K_COLS ? COLS : ROWS) <= klimit) {
+#pragma unroll
+            for (int i = 0; i < PER; ++i) cp_async16_full(tile + dst + i * RPC * L::pitch * 2u, s + i * copy_stride);
+            return;
+        }
+        u32 col_bytes = 16u;
+        if constexpr (K_COLS) {
+            const int left = klimit - (k0 + kpos);
+            col_bytes = left > 0 ? (left >= 8 ? 16u : 2u * left) : 0u;
+        }
+#pragma unroll
+        for (int i = 0; i < PER; ++i) {
+            u32 bytes;
+            if constexpr (K_COLS) {
+                bytes = (inside >> i) & 1u ? col_bytes : 0u;
+            } else {
+                bytes = k0 + kpos + i * RPC < klimit ? inside : 0u;
+            }
+            cp_async16(tile + dst + i * RPC * L::pitch * 2u, bytes ? s + i * copy_stride : g, bytes);
+        }
+    }
+};
+
+// ---- smem -> registers: one k16 step's fragments of one warp ----
+
+// Fragment i of A is 16 rows below fragment 0 and fragment j of B (Nk) 16 rows below fragment 0: whole swizzle
+// periods, so one offset per k16 step (per j for the Kn tile, whose k16 steps are the whole-period rows).
+static_assert(16 % SmemA::row_period == 0 && 16 % SmemB::row_period == 0, "fragment rows vs swizzle period");
+
+__device__ __forceinline__ void load_frags(u32 (&fa)[MI][4], u32 (&fb)[NI][2], u32 sa, u32 sb, int wm0, int wn0,
+                                           int kk, int lane) {
+    // ldmatrix.x4, A lane order: row lane % 16, column (lane / 16) * 8 of the 16 x 16 block.
+    const u32 a0 = sa + SmemA::offset(wm0 + (lane & 15), kk * 16 + (lane >> 4) * 8) * 2u;
+#pragma unroll
+    for (int i = 0; i < MI; ++i) ldsm_x4(fa[i], a0 + i * 16 * SmemA::pitch * 2u);
+#pragma unroll
+    for (int j = 0; j < NI / 2; ++j) {
+        u32 r[4];
+        if constexpr (Spec::B_KN) {
+            // k x n tile, .trans: row (k) lane % 16, column (n) (lane / 16) * 8.
+            ldsm_x4_trans(r, sb + (SmemB::offset(lane & 15, wn0 + j * 16 + (lane >> 4) * 8) + kk * 16 * SmemB::pitch) * 2u);
+        } else {
+            // n x k tile: row (n) (lane / 16) * 8 + lane % 8, column (k) ((lane / 8) % 2) * 8.
+            const u32 b0 = sb + SmemB::offset(wn0 + (lane >> 4) * 8 + (lane & 7), kk * 16 + ((lane >> 3) & 1) * 8) * 2u;
+            ldsm_x4(r, b0 + j * 16 * SmemB::pitch * 2u);
+        }
+        fb[2 * j][0] = r[0];
+        fb[2 * j][1] = r[1];
+        fb[2 * j + 1][0] = r[2];
+        fb[2 * j + 1][1] = r[3];
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
+    gemm(unsigned char* __restrict__ C, const unsigned short* __restrict__ A, const unsigned short* __restrict__ B,
+         int M, int N, int K, int lda, int ldb, int ldc) {
+    extern __shared__ __align__(128) unsigned char smem[];
+    const swz::Tile tile = swz::GemmOrder::tile_of(swz::launch_bid(), (N + BN - 1) / BN, (M + BM - 1) / BM);
+    if (!tile.active) return;
+    const int m0 = tile.y * BM, n0 = tile.x * BN;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
+
+    const u32 s0 = smem_addr(smem);
+    constexpr u32 STAGE_BYTES = SmemA::bytes + SmemB::bytes;
+    const int KT = (K + BK - 1) / BK;
+
+    Feed<SmemA, BM, BK, true> fa_;
+    fa_.init(A, m0, 0, M, K, lda, tid);
+    using FeedB = Feed<SmemB, Spec::B_KN ? BK : BN, Spec::B_KN ? BN : BK, !Spec::B_KN>;
+    FeedB fb_;
+    if constexpr (Spec::B_KN) {
+        fb_.init(B, 0, n0, K, N, ldb, tid);
+    } else {
+        fb_.init(B, n0, 0, N, K, ldb, tid);
+    }
+    // k-tile kt into stage st (A at its start, B after A).
+    auto load_stage = [&](u32 st, int kt) {
+        fa_.issue(st, kt * BK);
+        fb_.issue(st + SmemA::bytes, kt * BK);
+    };
+
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < KT) load_stage(s0 + s * STAGE_BYTES, s);
+        cp_async_commit();
+    }
+
+    float acc[MI][NI][4];
+#pragma unroll
+    for (int i = 0; i < MI; ++i)
+#pragma unroll
+        for (int j = 0; j < NI; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+
+    u32 fa[2][MI][4], fb[2][NI][2];
+    if constexpr (Spec::PREFETCH) {
+        // The barrier of k-tile kt+1 sits inside k-tile kt's last k16 step: wait for tile kt+1, then load its first
+        // fragments, then issue tile kt's last mma. The barrier's wait overlaps the tensor cores' work, and every
+        // k-step finds its fragments loaded. Tile kt+STAGES-1 is fetched into the stage of tile kt-1, which every
+        // warp finished reading before that barrier. KSTEPS is even, so tile kt+1's first step lands in buffer 0.
+        static_assert(KSTEPS % 2 == 0, "PREFETCH needs an even number of k16 steps per k-tile");
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
+        for (int kt = 0; kt < KT; ++kt) {
+            {
+                const int nk = kt + STAGES - 1;
+                const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
+                if (nk < KT) load_stage(st, nk);
+                cp_async_commit();
+            }
+            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
+#pragma unroll
+            for (int kk = 0; kk < KSTEPS; ++kk) {
+                if (kk + 1 < KSTEPS) {
+                    load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
+                } else {
+                    cp_async_wait<STAGES - 2>();  // k-tile kt+1 has landed (this thread's copies) ...
+                    __syncthreads();              // ... everyone's; and everyone is done reading tile kt
+                    const u32 na = s0 + ((kt + 1) % STAGES) * STAGE_BYTES;
+                    if (kt + 1 < KT) load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
+                }
+#pragma unroll
+                for (int i = 0; i < MI; ++i)
+#pragma unroll
+                    for (int j = 0; j < NI; ++j)
+                        mma16816(acc[i][j], fa[kk & 1][i], fb[kk & 1][j][0], fb[kk & 1][j][1]);
+            }
+        }
+    } else {
+        // One barrier at the top of each k-tile; the tile's first fragments load after it.
+        for (int kt = 0; kt < KT; ++kt) {
+            cp_async_wait<STAGES - 2>();  // k-tile kt has landed (this thread's copies) ...
+            __syncthreads();              // ... everyone's; and everyone is done reading the stage refilled next
+            {
+                const int nk = kt + STAGES - 1;
+                const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
+                if (nk < KT) load_stage(st, nk);
+                cp_async_commit();
+            }
+            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
+            load_frags(fa[0], fb[0], sa, sb, wm0, wn0, 0, lane);
+#pragma unroll
+            for (int kk = 0; kk < KSTEPS; ++kk) {
+                if (kk + 1 < KSTEPS) load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
+#pragma unroll
+                for (int i = 0; i < MI; ++i)
+#pragma unroll
+                    for (int j = 0; j < NI; ++j)
+                        mma16816(acc[i][j], fa[kk & 1][i], fb[kk & 1][j][0], fb[kk & 1][j][1]);
+            }
+        }
+    }
+
+    // ---- epilogue: per warp, one 16 x WN slice at a time through its smem scratch ----
+    cp_async_wait<0>();
+    __syncthreads();  // the ring is free: reuse it as per-warp scratch
+    const u32 sc = s0 + warp * SmemC::bytes;
+    constexpr int VEC = 16 / OUT_BYTES;              // outputs per 16-byte chunk
+    constexpr int CHUNKS = 16 * WN / VEC;            // chunks per slice
+    constexpr int CHUNKS_PER_ROW = WN / VEC;
+#pragma unroll
+    for (int i = 0; i < MI; ++i) {
+        if constexpr (OUT_BYTES == 2) {
+#pragma unroll
+            for (int j = 0; j < NI / 2; ++j) {
+                // stmatrix.x4, A lane order: matrices (rows 0-7 | 8-15) x (cols 16j + 0-7 | 8-15).
+                stsm_x4(sc + SmemC::offset(lane & 15, j * 16 + (lane >> 4) * 8) * 2u,
+                        pack2(acc[i][2 * j][0], acc[i][2 * j][1]), pack2(acc[i][2 * j][2], acc[i][2 * j][3]),
+                        pack2(acc[i][2 * j + 1][0], acc[i][2 * j + 1][1]),
+                        pack2(acc[i][2 * j + 1][2], acc[i][2 * j + 1][3]));
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < NI; ++j) {
+                const int r = lane >> 2, c = j * 8 + (lane & 3) * 2;
+                asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(sc + SmemC::offset(r, c) * 4u),
+                             "f"(acc[i][j][0]), "f"(acc[i][j][1]));
+                asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(sc + SmemC::offset(r + 8, c) * 4u),
+                             "f"(acc[i][j][2]), "f"(acc[i][j][3]));
+            }
+        }
+        __syncwarp();
+#pragma unroll
+        for (int q0 = 0; q0 < CHUNKS; q0 += 32) {
+            const int q = q0 + lane;
+            const int r = q / CHUNKS_PER_ROW, c = (q % CHUNKS_PER_ROW) * VEC;
+            u32 v0, v1, v2, v3;
+            asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                         : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3)
+                         : "r"(sc + SmemC::offset(r, c) * (u32)OUT_BYTES));
+            const int gr = m0 + wm0 + i * 16 + r, gc = n0 + wn0 + c;
+            if (gr < M) {
+                unsigned char* dst = C + ((u64)gr * ldc + gc) * OUT_BYTES;
+                if (gc + VEC <= N) {
+                    asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(dst), "r"(v0), "r"(v1), "r"(v2),
+                                 "r"(v3));
+                } else {
+                    const u32 v[4] = {v0, v1, v2, v3};
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) {
+                        if (gc + e < N) {
+                            if constexpr (OUT_BYTES == 2) {
+                                reinterpret_cast<unsigned short*>(dst)[e] = (unsigned short)(v[e / 2] >> (16 * (e % 2)));
+                            } else {
+                                reinterpret_cast<u32*>(dst)[e] = v[e];
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        __syncwarp();
+    }
+}

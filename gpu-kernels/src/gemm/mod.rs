@@ -1,0 +1,733 @@
+//! Tensor-core GEMM (`mma.sync.m16n8k16`, `ldmatrix`, `cp.async` ring, swizzled smem, raster block order), from
+//! `gemm.cu` beside this file.
+//!
+//! `C = A·B`: A is `M x K` row-major, B is `K x N` row-major ([`BLayout::Kn`]) or `N x K` row-major
+//! ([`BLayout::Nk`]), C is `M x N` row-major; each has a leading dimension (elements between rows). Inputs fp16 or
+//! bf16, fp32 accumulation, output fp16, bf16 or fp32. Any M, N, K >= 1; the leading dimensions must keep every row
+//! 16-byte aligned (the kernel moves 16-byte chunks), which [`Problem::validate`] checks before a launch.
+//!
+//! A kernel variant is a [`GemmSpec`] (tiles, stages, smem layout, order) plus the run-time choices (B layout,
+//! input and output types). [`header`] renders all of it into `swz.cuh`: swizzle-core's header with the block
+//! order, and one struct per smem tile with `offset(row, col)` built from the same [`Smem`] values the bank
+//! checks read.
+
+pub mod bench;
+pub mod spec;
+
+use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
+use cudarc::cublas::{sys::cublasOperation_t as Op, CudaBlas, Gemm as _, GemmConfig};
+use cudarc::driver::{CudaSlice, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
+pub use spec::{BLayout, GemmSpec, OutWidth, SmemKind};
+use swizzle_core::pattern::Smem;
+use swizzle_core::raster::Grid;
+
+/// The kernel source, compiled per variant with its generated header.
+pub const SOURCE: &str = include_str!("gemm.cu");
+
+/// Input element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum InType {
+    F16,
+    Bf16,
+}
+
+/// Output element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum OutType {
+    F16,
+    Bf16,
+    F32,
+}
+
+impl InType {
+    pub const fn name(self) -> &'static str {
+        match self {
+            InType::F16 => "fp16",
+            InType::Bf16 => "bf16",
+        }
+    }
+    /// The output type of the same name (what cuBLAS is asked for).
+    pub const fn same_out(self) -> OutType {
+        match self {
+            InType::F16 => OutType::F16,
+            InType::Bf16 => OutType::Bf16,
+        }
+    }
+}
+
+impl OutType {
+    pub const fn name(self) -> &'static str {
+        match self {
+            OutType::F16 => "fp16",
+            OutType::Bf16 => "bf16",
+            OutType::F32 => "fp32",
+        }
+    }
+    pub const fn bytes(self) -> u32 {
+        match self {
+            OutType::F32 => 4,
+            _ => 2,
+        }
+    }
+    pub const fn width(self) -> OutWidth {
+        match self {
+            OutType::F32 => OutWidth::F32,
+            _ => OutWidth::B16,
+        }
+    }
+    /// Unit roundoff of the output type (relative error of one rounding).
+    pub const fn eps(self) -> f64 {
+        match self {
+            OutType::F16 => 1.0 / 2048.0,
+            OutType::Bf16 => 1.0 / 256.0,
+            OutType::F32 => 1.0 / 16_777_216.0,
+        }
+    }
+}
+
+/// A host input element (`half::f16`, `half::bf16`).
+pub trait InElem: OutElem {
+    const IN: InType;
+    fn from_f32(v: f32) -> Self;
+}
+
+/// A host output element (`half::f16`, `half::bf16`, `f32`).
+pub trait OutElem: DeviceRepr + ValidAsZeroBits + Copy + Default + Send + Sync + 'static {
+    const TYPE: OutType;
+    fn to_f32(self) -> f32;
+}
+
+macro_rules! half_elem {
+    ($t:ty, $in:ident) => {
+        impl InElem for $t {
+            const IN: InType = InType::$in;
+            fn from_f32(v: f32) -> Self {
+                <$t>::from_f32(v)
+            }
+        }
+        impl OutElem for $t {
+            const TYPE: OutType = OutType::$in;
+            fn to_f32(self) -> f32 {
+                <$t>::to_f32(self)
+            }
+        }
+    };
+}
+half_elem!(half::f16, F16);
+half_elem!(half::bf16, Bf16);
+
+impl OutElem for f32 {
+    const TYPE: OutType = OutType::F32;
+    fn to_f32(self) -> f32 {
+        self
+    }
+}
+
+/// One GEMM problem: sizes, B layout and leading dimensions (elements).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    pub b: BLayout,
+    pub lda: u32,
+    pub ldb: u32,
+    pub ldc: u32,
+}
+
+impl Problem {
+    /// Tight leading dimensions: `lda = K`, `ldb = N` (Kn) or `K` (Nk), `ldc = N`.
+    pub const fn new(m: u32, n: u32, k: u32, b: BLayout) -> Problem {
+        Problem {
+            m,
+            n,
+            k,
+            b,
+            lda: k,
+            ldb: match b {
+                BLayout::Kn => n,
+                BLayout::Nk => k,
+            },
+            ldc: n,
+        }
+    }
+
+    /// Each leading dimension rounded up to a multiple of `align` elements (16 bytes' worth: 8 for 16-bit).
+    pub const fn padded(self, in_align: u32, out_align: u32) -> Problem {
+        Problem {
+            lda: self.lda.div_ceil(in_align) * in_align,
+            ldb: self.ldb.div_ceil(in_align) * in_align,
+            ldc: self.ldc.div_ceil(out_align) * out_align,
+            ..self
+        }
+    }
+
+    /// `(rows, cols)` of B as stored.
+    pub const fn b_shape(&self) -> (u32, u32) {
+        match self.b {
+            BLayout::Kn => (self.k, self.n),
+            BLayout::Nk => (self.n, self.k),
+        }
+    }
+
+    /// Elements a buffer of `rows x cols` with leading dimension `ld` needs: `rows * ld`, the last row's padding
+    /// included. (The kernel copies 16-byte chunks; a chunk that straddles the end of a row reads only its valid
+    /// bytes, but the hardware access, and compute-sanitizer, cover the whole chunk, so it must lie inside the
+    /// buffer.)
+    const fn len(rows: u32, _cols: u32, ld: u32) -> usize {
+        rows as usize * ld as usize
+    }
+    pub const fn a_len(&self) -> usize {
+        Problem::len(self.m, self.k, self.lda)
+    }
+    pub const fn b_len(&self) -> usize {
+        let (r, c) = self.b_shape();
+        Problem::len(r, c, self.ldb)
+    }
+    pub const fn c_len(&self) -> usize {
+        Problem::len(self.m, self.n, self.ldc)
+    }
+
+    /// Floating-point operations of one product (`2 M N K`).
+    pub const fn flops(&self) -> f64 {
+        2.0 * self.m as f64 * self.n as f64 * self.k as f64
+    }
+
+    /// Everything a launch needs to be right, checked before it: sizes >= 1, leading dimensions at least the row
+    /// length and keeping 16-byte row alignment (the kernel's cp.async and global stores move 16-byte chunks).
+    pub fn validate(&self, out: OutType) -> Result<()> {
+        if self.m == 0 || self.n == 0 || self.k == 0 {
+            return Err(Error::Invalid(format!(
+                "gemm: empty problem {}x{}x{}",
+                self.m, self.n, self.k
+            )));
+        }
+        let (_, b_cols) = self.b_shape();
+        for (what, ld, cols, bytes) in [
+            ("lda", self.lda, self.k, 2),
+            ("ldb", self.ldb, b_cols, 2),
+            ("ldc", self.ldc, self.n, out.bytes()),
+        ] {
+            if ld < cols {
+                return Err(Error::Invalid(format!(
+                    "gemm: {what} = {ld} is smaller than the row length {cols}"
+                )));
+            }
+            if (ld * bytes) % 16 != 0 {
+                return Err(Error::Invalid(format!(
+                    "gemm: {what} = {ld} elements ({} bytes) is not a multiple of 16 bytes; the kernel moves \
+                     16-byte row chunks: pad the leading dimension to a multiple of {}",
+                    ld * bytes,
+                    16 / bytes
+                )));
+            }
+        }
+        if self.m.max(self.n).max(self.k) > i32::MAX as u32 / 2
+            || self.lda.max(self.ldb).max(self.ldc) > i32::MAX as u32
+        {
+            return Err(Error::Invalid("gemm: sizes must fit in i32".into()));
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}x{} {}", self.m, self.n, self.k, self.b.name())
+    }
+}
+
+/// A C++ struct for one smem tile: its shape, pitch and bytes, and `offset(row, col)` in elements, from the same
+/// [`Smem`] the bank checks read.
+fn smem_struct(name: &str, s: &Smem) -> String {
+    let (sw, pitch) = spec::swizzle_and_pitch(s)
+        .unwrap_or_else(|| panic!("{name}: layout {s} is not Sw::apply(row * pitch + col)"));
+    // The swizzle repeats every `period` elements: every `row_period` rows when that is a whole number of rows,
+    // so offset(r + row_period * t, c) == offset(r, c) + row_period * t * pitch.
+    let period = sw.period().min(u32::MAX as u64) as u32;
+    let row_period = if period <= pitch {
+        1
+    } else {
+        assert!(
+            period.is_multiple_of(pitch),
+            "{name}: swizzle period {period} is not whole rows of {pitch}"
+        );
+        period / pitch
+    };
+    format!(
+        "// {s}\nstruct {name} {{\n    using Sw = swz::Swizzle<{}, {}, {}>;\n    \
+         static constexpr uint32_t rows = {}u, cols = {}u, pitch = {pitch}u, bytes = {}u, row_period = {row_period}u;\n    \
+         /// Element offset of (row, col) in the tile.\n    \
+         static SWZ_HD constexpr uint32_t offset(uint32_t r, uint32_t c) {{ return Sw::apply(r * pitch + c); }}\n}};\n",
+        sw.bits,
+        sw.base,
+        sw.shift,
+        s.tile().rows,
+        s.tile().cols,
+        s.footprint()
+    )
+}
+
+/// The whole `swz.cuh` of one variant: swizzle-core's header with the block order as `GemmOrder`, then `SmemA`,
+/// `SmemB`, `SmemC` and `Spec`.
+pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> String {
+    let base = swizzle_core::cuda::Header::new()
+        .raster("GemmOrder", spec.raster)
+        .render();
+    let mut s = String::from("\n// ---- GEMM spec (gpu_kernels::gemm) ----\nnamespace swz {\n");
+    s.push_str(&smem_struct("SmemA", &spec.a_smem()));
+    s.push_str(&smem_struct("SmemB", &spec.b_smem(b)));
+    s.push_str(&smem_struct("SmemC", &spec.c_smem(out.width())));
+    s.push_str(&format!(
+        "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
+         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {};\n    static constexpr int B_KN = {}, \
+         IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
+        b.name(),
+        input.name(),
+        out.name(),
+        spec.bm,
+        spec.bn,
+        spec.bk,
+        spec.wm,
+        spec.wn,
+        spec.stages,
+        spec.threads(),
+        spec.min_blocks,
+        u32::from(spec.prefetch),
+        u32::from(b == BLayout::Kn),
+        u32::from(input == InType::Bf16),
+        match out {
+            OutType::F16 => 0,
+            OutType::Bf16 => 1,
+            OutType::F32 => 2,
+        },
+        out.bytes()
+    ));
+    base + &s
+}
+
+/// One compiled variant: the spec and the run-time choices it was compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    pub spec: GemmSpec,
+    pub b: BLayout,
+    pub input: InType,
+    pub out: OutType,
+}
+
+impl Variant {
+    pub const fn new(spec: GemmSpec, b: BLayout, input: InType, out: OutType) -> Variant {
+        Variant {
+            spec,
+            b,
+            input,
+            out,
+        }
+    }
+
+    /// The NVRTC source with its generated header.
+    pub fn source(&self) -> Source {
+        Source {
+            name: "gemm.cu".into(),
+            text: SOURCE.into(),
+            headers: vec![Header {
+                name: swizzle_core::cuda::HEADER_NAME.into(),
+                text: header(&self.spec, self.b, self.input, self.out),
+            }],
+        }
+    }
+
+    pub fn smem_bytes(&self) -> u32 {
+        self.spec.smem_bytes(self.b, self.out.width())
+    }
+
+    /// Compile (or take from the cache), load, and allow the dynamic shared memory.
+    pub fn prepare(&self, gpu: &Gpu) -> Result<Kernel> {
+        let kernel = gpu.kernel(&self.source(), &[], "gemm")?;
+        gpu.allow_dynamic_smem(&kernel, self.smem_bytes())?;
+        Ok(kernel)
+    }
+
+    /// The launch grid of `p` (the order's launch grid over the `N/BN x M/BM` tile grid).
+    pub fn launch_config(&self, p: &Problem) -> Result<LaunchConfig> {
+        let tiles = Grid::new(p.n.div_ceil(self.spec.bn), p.m.div_ceil(self.spec.bm));
+        self.spec.raster.validate(tiles).map_err(|e| {
+            Error::Invalid(format!(
+                "{}: order on a {tiles} tile grid: {e}",
+                self.spec.name
+            ))
+        })?;
+        let g = self.spec.raster.launch_grid(tiles);
+        if g.y > 65535 {
+            return Err(Error::Invalid(format!(
+                "{}: launch grid {g} too tall",
+                self.spec.name
+            )));
+        }
+        Ok(LaunchConfig {
+            grid_dim: (g.x, g.y, 1),
+            block_dim: (self.spec.threads(), 1, 1),
+            shared_mem_bytes: self.smem_bytes(),
+        })
+    }
+
+    /// Queue `c = a · b` with a kernel from [`Variant::prepare`], after checking the problem and the buffers.
+    pub fn launch<I: InElem, O: OutElem>(
+        &self,
+        gpu: &Gpu,
+        kernel: &Kernel,
+        p: &Problem,
+        a: &CudaSlice<I>,
+        b: &CudaSlice<I>,
+        c: &mut CudaSlice<O>,
+    ) -> Result<()> {
+        if I::IN != self.input || O::TYPE != self.out || p.b != self.b {
+            return Err(Error::Invalid(format!(
+                "{}: compiled for {} {} -> {}, called with {} {} -> {}",
+                self.spec.name,
+                self.b.name(),
+                self.input.name(),
+                self.out.name(),
+                p.b.name(),
+                I::IN.name(),
+                O::TYPE.name()
+            )));
+        }
+        p.validate(self.out)?;
+        for (what, have, need) in [
+            ("A", a.len(), p.a_len()),
+            ("B", b.len(), p.b_len()),
+            ("C", c.len(), p.c_len()),
+        ] {
+            if have < need {
+                return Err(Error::Invalid(format!(
+                    "gemm {p}: {what} has {have} elements, needs {need}"
+                )));
+            }
+        }
+        let cfg = self.launch_config(p)?;
+        let (m, n, k) = (p.m as i32, p.n as i32, p.k as i32);
+        let (lda, ldb, ldc) = (p.lda as i32, p.ldb as i32, p.ldc as i32);
+        gpu.launch(kernel, cfg, |args| {
+            args.arg(c)
+                .arg(a)
+                .arg(b)
+                .arg(&m)
+                .arg(&n)
+                .arg(&k)
+                .arg(&lda)
+                .arg(&ldb)
+                .arg(&ldc);
+        })
+    }
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} {}->{}",
+            self.spec.name,
+            self.b.name(),
+            self.input.name(),
+            self.out.name()
+        )
+    }
+}
+
+/// cuBLAS (through cudarc) on the same row-major buffers: `C^T = B^T · A^T` in its column-major terms, with the
+/// output type equal to the input type and fp32 compute (`cublasGemmEx`).
+pub struct Cublas {
+    blas: CudaBlas,
+}
+
+impl Cublas {
+    pub fn new(gpu: &Gpu) -> Result<Cublas> {
+        CudaBlas::new(gpu.stream().clone())
+            .map(|blas| Cublas { blas })
+            .map_err(|e| Error::Invalid(format!("cuBLAS handle: {e}")))
+    }
+
+    /// Queue `c = a · b` for `p` (`c` of the input type).
+    pub fn gemm<I: InElem>(
+        &self,
+        p: &Problem,
+        a: &CudaSlice<I>,
+        b: &CudaSlice<I>,
+        c: &mut CudaSlice<I>,
+    ) -> Result<()>
+    where
+        CudaBlas: cudarc::cublas::Gemm<I>,
+    {
+        p.validate(I::IN.same_out())?;
+        if a.len() < p.a_len() || b.len() < p.b_len() || c.len() < p.c_len() {
+            return Err(Error::Invalid(format!("cuBLAS {p}: buffers too small")));
+        }
+        let cfg = GemmConfig {
+            transa: match p.b {
+                BLayout::Kn => Op::CUBLAS_OP_N,
+                BLayout::Nk => Op::CUBLAS_OP_T,
+            },
+            transb: Op::CUBLAS_OP_N,
+            m: p.n as i32,
+            n: p.m as i32,
+            k: p.k as i32,
+            alpha: I::from_f32(1.0),
+            lda: p.ldb as i32,
+            ldb: p.lda as i32,
+            beta: I::from_f32(0.0),
+            ldc: p.ldc as i32,
+        };
+        // SAFETY: the sizes and leading dimensions were checked against the buffer lengths just above.
+        unsafe { self.blas.gemm(cfg, b, a, c) }
+            .map_err(|e| Error::Invalid(format!("cuBLAS gemm {p}: {e}")))
+    }
+}
+
+/// The host reference of element (row, col) in f64: `sum_k A[row][k] * B(k, col)`, and `sum_k |A||B|` (what
+/// bounds the accumulation error).
+pub fn reference_at<I: InElem>(p: &Problem, a: &[I], b: &[I], row: u32, col: u32) -> (f64, f64) {
+    let (row, col) = (row as usize, col as usize);
+    let arow = &a[row * p.lda as usize..][..p.k as usize];
+    let b_at = |k: usize| match p.b {
+        BLayout::Kn => b[k * p.ldb as usize + col],
+        BLayout::Nk => b[col * p.ldb as usize + k],
+    };
+    arow.iter()
+        .enumerate()
+        .fold((0.0, 0.0), |(s, abs), (k, x)| {
+            let prod = x.to_f32() as f64 * b_at(k).to_f32() as f64;
+            (s + prod, abs + prod.abs())
+        })
+}
+
+/// Seeded random inputs in `[-1, 1)` (never zeros), rounded to the input type.
+pub fn random_input<I: InElem>(n: usize, seed: u64) -> Vec<I> {
+    crate::elem::random::<f32>(n, seed)
+        .into_iter()
+        .map(I::from_f32)
+        .collect()
+}
+
+/// What a correctness check found.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CheckReport {
+    pub variant: String,
+    pub problem: String,
+    /// Elements compared with the host reference (all of C, or a sample).
+    pub compared: usize,
+    /// The largest `|got - ref| / tolerance` (<= 1 passes).
+    pub worst_ratio: f64,
+    /// `||got - ref|| / ||ref||` over the compared elements.
+    pub rel_l2: f64,
+    /// `||ours - cuBLAS|| / ||cuBLAS||` over all of C, when cuBLAS was compared.
+    pub rel_l2_vs_cublas: Option<f64>,
+}
+
+/// Tolerance of one output element: the output rounding plus fp32 accumulation over K (in the sum of magnitudes).
+fn tolerance(out: OutType, reference: f64, abs_sum: f64, k: u32) -> f64 {
+    out.eps() * reference.abs() + 4.0 * (k as f64).sqrt() * f32::EPSILON as f64 * abs_sum + 1e-6
+}
+
+/// Run `v` on fresh random inputs with the output poisoned (0xFF bytes: NaN in every output type), and compare
+/// with the host reference: every element when `samples` is `None`, else `samples` seeded positions (plus the four
+/// corners). Every element must have been written (no NaN anywhere). With `cublas`, all of C is also compared with
+/// cuBLAS's output of the input type (rel. L2 <= 4 output ulps' worth).
+pub fn check<I: InElem, O: OutElem>(
+    gpu: &Gpu,
+    v: &Variant,
+    p: &Problem,
+    samples: Option<usize>,
+    cublas: Option<&Cublas>,
+) -> Result<CheckReport>
+where
+    CudaBlas: cudarc::cublas::Gemm<I>,
+{
+    let seed = ((p.m as u64) << 40) ^ ((p.n as u64) << 20) ^ p.k as u64;
+    let ha: Vec<I> = random_input(p.a_len(), seed);
+    let hb: Vec<I> = random_input(p.b_len(), seed ^ 0xB);
+    let (da, db) = (gpu.upload(&ha)?, gpu.upload(&hb)?);
+    let mut dc = gpu.zeros::<O>(p.c_len())?;
+    gpu.fill_bytes(&mut dc, 0xFF)?;
+    let kernel = v.prepare(gpu)?;
+    v.launch(gpu, &kernel, p, &da, &db, &mut dc)?;
+    gpu.sync()
+        .map_err(|e| Error::Mismatch(format!("{v} on {p}: {e}")))?;
+    let got = gpu.download(&dc)?;
+    let at = |r: u32, c: u32| got[r as usize * p.ldc as usize + c as usize].to_f32() as f64;
+    // Every element written (poison is NaN) and finite.
+    for r in 0..p.m {
+        for c in 0..p.n {
+            if !at(r, c).is_finite() {
+                return Err(Error::Mismatch(format!(
+                    "{v} on {p}: C[{r}][{c}] = {} (never written, or overflow)",
+                    at(r, c)
+                )));
+            }
+        }
+    }
+    let positions: Vec<(u32, u32)> = match samples {
+        None => (0..p.m)
+            .flat_map(|r| (0..p.n).map(move |c| (r, c)))
+            .collect(),
+        Some(s) => {
+            let pick: Vec<u32> = crate::elem::random::<f32>(2 * s, seed ^ 0x5A)
+                .into_iter()
+                .map(|u| ((u + 1.0) * 0.5 * u32::MAX as f32) as u32)
+                .collect();
+            let mut v: Vec<(u32, u32)> = pick.chunks(2).map(|w| (w[0] % p.m, w[1] % p.n)).collect();
+            v.extend([(0, 0), (0, p.n - 1), (p.m - 1, 0), (p.m - 1, p.n - 1)]);
+            v
+        }
+    };
+    let (mut worst, mut num, mut den) = (0f64, 0f64, 0f64);
+    let mut first_bad = None;
+    for &(r, c) in &positions {
+        let (want, abs_sum) = reference_at(p, &ha, &hb, r, c);
+        let err = (at(r, c) - want).abs();
+        let ratio = err / tolerance(v.out, want, abs_sum, p.k);
+        if ratio > 1.0 && first_bad.is_none() {
+            first_bad = Some((r, c, at(r, c), want));
+        }
+        worst = worst.max(ratio);
+        num += err * err;
+        den += want * want;
+    }
+    if let Some((r, c, g, w)) = first_bad {
+        return Err(Error::Mismatch(format!(
+            "{v} on {p}: C[{r}][{c}] = {g}, reference {w} (worst error {worst:.1}x the tolerance over {} elements)",
+            positions.len()
+        )));
+    }
+    let mut rel_vs_cublas = None;
+    if let Some(blas) = cublas {
+        let mut dr = gpu.zeros::<I>(p.c_len())?;
+        blas.gemm(p, &da, &db, &mut dr)?;
+        gpu.sync()?;
+        let theirs = gpu.download(&dr)?;
+        let (mut n2, mut d2) = (0f64, 0f64);
+        for r in 0..p.m as usize {
+            for c in 0..p.n as usize {
+                let i = r * p.ldc as usize + c;
+                let (o, t) = (got[i].to_f32() as f64, theirs[i].to_f32() as f64);
+                n2 += (o - t) * (o - t);
+                d2 += t * t;
+            }
+        }
+        let rel = (n2 / d2.max(f64::MIN_POSITIVE)).sqrt();
+        let limit = 4.0 * I::IN.same_out().eps();
+        if rel.is_nan() || rel > limit {
+            return Err(Error::Mismatch(format!(
+                "{v} on {p}: ||ours - cuBLAS|| / ||cuBLAS|| = {rel:.2e} > {limit:.1e}"
+            )));
+        }
+        rel_vs_cublas = Some(rel);
+    }
+    Ok(CheckReport {
+        variant: v.to_string(),
+        problem: p.to_string(),
+        compared: positions.len(),
+        worst_ratio: worst,
+        rel_l2: (num / den.max(f64::MIN_POSITIVE)).sqrt(),
+        rel_l2_vs_cublas: rel_vs_cublas,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misaligned_leading_dimensions_are_refused_before_launch() {
+        let p = Problem::new(17, 33, 48, BLayout::Kn);
+        let e = p.validate(OutType::F16).unwrap_err().to_string();
+        assert!(
+            e.contains("ldb = 33 elements (66 bytes) is not a multiple of 16 bytes"),
+            "{e}"
+        );
+        let ok = p.padded(8, 8);
+        assert_eq!((ok.lda, ok.ldb, ok.ldc), (48, 40, 40));
+        ok.validate(OutType::F16).unwrap();
+        let e = Problem::new(64, 64, 20, BLayout::Nk)
+            .validate(OutType::F32)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("lda = 20"), "{e}");
+        assert!(Problem::new(0, 8, 8, BLayout::Nk)
+            .validate(OutType::F32)
+            .is_err());
+        let mut short = Problem::new(8, 8, 8, BLayout::Nk);
+        short.ldc = 4;
+        assert!(short
+            .validate(OutType::F32)
+            .unwrap_err()
+            .to_string()
+            .contains("smaller"));
+    }
+
+    #[test]
+    fn host_reference_matches_the_definition() {
+        let p = Problem::new(3, 5, 7, BLayout::Kn).padded(8, 8);
+        let a: Vec<half::f16> = random_input(p.a_len(), 1);
+        let b: Vec<half::f16> = random_input(p.b_len(), 2);
+        // The same B stored N x K.
+        let pt = Problem::new(3, 5, 7, BLayout::Nk).padded(8, 8);
+        let mut bt = vec![half::f16::ZERO; pt.b_len()];
+        for k in 0..7 {
+            for n in 0..5 {
+                bt[n * pt.ldb as usize + k] = b[k * p.ldb as usize + n];
+            }
+        }
+        for r in 0..3 {
+            for c in 0..5 {
+                let want: f64 = (0..7)
+                    .map(|k| a[r * 8 + k].to_f64() * b[k * 8 + c].to_f64())
+                    .sum();
+                assert_eq!(reference_at(&p, &a, &b, r as u32, c as u32).0, want);
+                assert_eq!(reference_at(&pt, &a, &bt, r as u32, c as u32).0, want);
+            }
+        }
+    }
+
+    #[test]
+    fn header_carries_the_spec() {
+        let v = Variant::new(spec::DEFAULT, BLayout::Kn, InType::Bf16, OutType::F32);
+        let h = header(&v.spec, v.b, v.input, v.out);
+        assert!(
+            h.contains("struct SmemA {\n    using Sw = swz::Swizzle<2, 3, 3>;"),
+            "{h}"
+        );
+        assert!(
+            h.contains("struct SmemB {\n    using Sw = swz::Swizzle<3, 3, 5>;"),
+            "{h}"
+        );
+        assert!(
+            h.contains("struct SmemC {\n    using Sw = swz::Swizzle<2, 3, 3>;"),
+            "{h}"
+        );
+        assert!(
+            h.contains("B_KN = 1, IN_BF16 = 1, OUT_KIND = 2, OUT_BYTES = 4"),
+            "{h}"
+        );
+        assert!(h.contains("struct GemmOrder"), "{h}");
+        let u = header(&spec::UNSWIZZLED, BLayout::Nk, InType::F16, OutType::F16);
+        assert!(u.contains("using Sw = swz::Swizzle<0, 0, 0>;"));
+        let pd = header(&spec::PADDED, BLayout::Nk, InType::F16, OutType::F16);
+        assert!(pd.contains("cols = 32u, pitch = 40u"), "{pd}");
+    }
+
+    #[test]
+    fn launch_grid_covers_the_tiles() {
+        for s in spec::all() {
+            let v = Variant::new(s, BLayout::Nk, InType::F16, OutType::F16);
+            for (m, n) in [(1, 1), (127, 255), (4096, 4096), (16384, 128)] {
+                let p = Problem::new(m, n, 64, BLayout::Nk);
+                let cfg = v.launch_config(&p).unwrap();
+                let blocks = cfg.grid_dim.0 as u64 * cfg.grid_dim.1 as u64;
+                let tiles = m.div_ceil(s.bm) as u64 * n.div_ceil(s.bn) as u64;
+                assert!(blocks >= tiles, "{s} {m}x{n}");
+                assert_eq!(cfg.block_dim.0, s.threads());
+            }
+        }
+    }
+}

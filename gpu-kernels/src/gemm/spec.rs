@@ -1,0 +1,831 @@
+//! GEMM tile configurations as specs, their shared-memory layouts, and every smem access they issue, as data.
+//!
+//! A [`GemmSpec`] is everything that distinguishes one kernel from another: block tile `BM x BN x BK`, warp tile
+//! `WM x WN`, pipeline depth, how the smem tiles are laid out ([`SmemKind`]) and the block order ([`Raster`]).
+//! From it (plus the B layout and the output type, chosen at run time) come:
+//!
+//! - the three smem tiles ([`GemmSpec::a_smem`], [`GemmSpec::b_smem`], [`GemmSpec::c_smem`]) as swizzle-core
+//!   [`Smem`] values, whose `offset(row, col)` the generated header hands to `gemm.cu`;
+//! - the six warp accesses the kernel makes on them ([`GemmSpec::accesses`]): the cp.async fills of A and B, the
+//!   ldmatrix reads of A and B, the epilogue's smem write and read back. Each is a swizzle-core [`Pattern`]
+//!   walking one tile; the bank model costs it, the build checks the shipped specs conflict-free (bottom of this
+//!   file), and the device's Nsight Compute counts are compared with [`GemmSpec::ldsm_model`].
+//!
+//! The swizzles are derived, not picked: [`ldmatrix_swizzle`] for tiles read by ldmatrix/stmatrix (8 rows of 16
+//! bytes per phase) and [`acc_swizzle`] for the fp32 accumulator scratch (4 rows of 32 bytes per half-warp).
+//!
+//! Assumption (labelled, not measured): a 16-byte `cp.async` costs what an `sts128` to the same addresses costs.
+//! Nsight Compute has no wavefront count for cp.async fills.
+
+use swizzle_core::pattern::{Layout, Pattern, Smem, TileReport};
+use swizzle_core::raster::Raster;
+use swizzle_core::units::Elem;
+use swizzle_core::Swizzle;
+
+/// How every smem tile of a spec is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum SmemKind {
+    /// The derived XOR swizzles ([`ldmatrix_swizzle`], [`acc_swizzle`]).
+    Swizzled,
+    /// Plain row-major: the baseline the swizzle is measured against (ldmatrix conflicts 4- or 8-way).
+    Unswizzled,
+    /// Plain row-major with 16 bytes after each row (the classic fix; costs smem, keeps 16-byte alignment).
+    Padded,
+}
+
+impl SmemKind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            SmemKind::Swizzled => "swizzled",
+            SmemKind::Unswizzled => "unswizzled",
+            SmemKind::Padded => "padded",
+        }
+    }
+}
+
+/// Padding of [`SmemKind::Padded`] rows, bytes.
+pub const PAD_BYTES: u32 = 16;
+
+/// How B sits in global memory (A is always `M x K` row-major; C is `M x N` row-major).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum BLayout {
+    /// B is `K x N` row-major (BLAS "NN" in row-major terms): the smem tile is `BK x BN`, read with
+    /// `ldmatrix.trans`.
+    Kn,
+    /// B is `N x K` row-major (C = A·Bᵀ, "TN"): the smem tile is `BN x BK`, read with plain `ldmatrix`.
+    Nk,
+}
+
+impl BLayout {
+    pub const BOTH: [BLayout; 2] = [BLayout::Kn, BLayout::Nk];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            BLayout::Kn => "nn",
+            BLayout::Nk => "tn",
+        }
+    }
+}
+
+/// Width of the output elements, as far as the smem epilogue is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum OutWidth {
+    /// fp16 / bf16: written to smem with `stmatrix.x4`.
+    B16,
+    /// fp32: written to smem as accumulator pairs (`st.shared.v2.f32`, the `mma.acc` pattern).
+    F32,
+}
+
+impl OutWidth {
+    pub const BOTH: [OutWidth; 2] = [OutWidth::B16, OutWidth::F32];
+
+    pub const fn elem(self) -> Elem {
+        match self {
+            OutWidth::B16 => Elem::F16,
+            OutWidth::F32 => Elem::F32,
+        }
+    }
+}
+
+/// The XOR swizzle (on element offsets) that makes 8 rows x 16 bytes at one column conflict-free (ldmatrix,
+/// stmatrix, each 8-lane phase) and keeps 16-byte chunks whole (cp.async, lds128), for rows of `row_bytes`
+/// bytes of `elem`.
+///
+/// Unit: 16-byte chunks, `M = log2(16 / elem bytes)`. A 128-byte bank line holds 8 chunks, so the chunk index
+/// within the line (3 bits, fewer if a row is shorter) is XORed with the line index (`S` above the chunk bits):
+///
+/// ```text
+///   row_bytes >= 128: Sw<3, M, log2(row_bytes / 16)>   the row's low 3 bits pick the chunk slot
+///                     (64 f16 per row: Sw<3,3,3>; 128: Sw<3,3,4>; 256: Sw<3,3,5>)
+///   row_bytes ==  64: Sw<2, M, 3>                      two rows share a line; row bits 1..2 pick the slot
+/// ```
+///
+/// ```
+/// use gpu_kernels::gemm::spec::ldmatrix_swizzle;
+/// use swizzle_core::{units::Elem, Swizzle};
+/// assert_eq!(ldmatrix_swizzle(128, Elem::F16), Swizzle::new(3, 3, 3));
+/// assert_eq!(ldmatrix_swizzle(64, Elem::F16), Swizzle::new(2, 3, 3));
+/// assert_eq!(ldmatrix_swizzle(512, Elem::F16), Swizzle::new(3, 3, 5));
+/// ```
+pub const fn ldmatrix_swizzle(row_bytes: u32, elem: Elem) -> Swizzle {
+    let m = (16 / elem.bytes()).trailing_zeros();
+    let chunks = row_bytes / 16;
+    assert!(
+        chunks >= 4 && chunks.is_power_of_two(),
+        "ldmatrix_swizzle: rows must be a power of two >= 64 bytes"
+    );
+    let bits = if chunks >= 8 { 3 } else { 2 };
+    let shift = if chunks >= 8 {
+        chunks.trailing_zeros()
+    } else {
+        3
+    };
+    Swizzle::new(bits, m, shift as i32)
+}
+
+/// The XOR swizzle (on fp32 element offsets) for the fp32 epilogue scratch, rows of `row_bytes` >= 128: the
+/// accumulator store (`mma.acc`, `st.shared.v2.f32`) puts each half-warp on 4 rows x 32 bytes at one column, so the
+/// 32-byte unit (`M = 3` on fp32) within the 128-byte line is XORed with the row's low 2 bits:
+/// `Sw<2, 3, log2(row_bytes / 32)>` (64 floats per row: `Sw<2,3,3>`).
+///
+/// ```
+/// use gpu_kernels::gemm::spec::acc_swizzle;
+/// use swizzle_core::Swizzle;
+/// assert_eq!(acc_swizzle(256), Swizzle::new(2, 3, 3));
+/// ```
+pub const fn acc_swizzle(row_bytes: u32) -> Swizzle {
+    assert!(
+        row_bytes >= 128 && row_bytes.is_power_of_two(),
+        "acc_swizzle: rows must be a power of two >= 128 bytes"
+    );
+    Swizzle::new(2, 3, (row_bytes / 32).trailing_zeros() as i32)
+}
+
+/// One GEMM kernel configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GemmSpec {
+    /// The table name.
+    pub name: &'static str,
+    /// Block tile: `bm x bn` of C, `bk` of K per pipeline stage.
+    pub bm: u32,
+    pub bn: u32,
+    pub bk: u32,
+    /// Warp tile `wm x wn` of C (multiples of 16 x 16).
+    pub wm: u32,
+    pub wn: u32,
+    /// cp.async ring depth.
+    pub stages: u32,
+    pub smem: SmemKind,
+    /// Which C tile the block launched `bid`-th computes (`GemmOrder` in the header; x = N tile, y = M tile).
+    pub raster: Raster,
+    /// `__launch_bounds__(threads, min_blocks)`.
+    pub min_blocks: u32,
+    /// Load the next k-tile's first fragments across the k-tile barrier (the barrier sits before the tile's last
+    /// mma step); `false`: one barrier at the top of each k-tile, first fragments loaded after it.
+    pub prefetch: bool,
+}
+
+/// The input element as the layouts see it (fp16 and bf16 are both 2 bytes: one layout serves both).
+pub const IN: Elem = Elem::F16;
+
+impl GemmSpec {
+    pub const fn warps_m(&self) -> u32 {
+        self.bm / self.wm
+    }
+    pub const fn warps_n(&self) -> u32 {
+        self.bn / self.wn
+    }
+    pub const fn warps(&self) -> u32 {
+        self.warps_m() * self.warps_n()
+    }
+    pub const fn threads(&self) -> u32 {
+        self.warps() * 32
+    }
+    /// m16 fragments per warp tile row-wise, n8 fragments column-wise.
+    pub const fn mi(&self) -> u32 {
+        self.wm / 16
+    }
+    pub const fn ni(&self) -> u32 {
+        self.wn / 8
+    }
+
+    /// `plain` laid out as this spec says, its rows `row_bytes` long; `acc` picks the accumulator swizzle.
+    const fn lay_out(&self, plain: Smem, row_bytes: u32, acc: bool) -> Smem {
+        match self.smem {
+            SmemKind::Unswizzled => plain,
+            SmemKind::Padded => plain.with_padding(PAD_BYTES),
+            SmemKind::Swizzled if acc => plain.with_swizzle(acc_swizzle(row_bytes)),
+            SmemKind::Swizzled => {
+                plain.with_swizzle(ldmatrix_swizzle(row_bytes, plain.tile().elem))
+            }
+        }
+    }
+
+    /// One stage of A: `bm x bk`, K contiguous.
+    pub const fn a_smem(&self) -> Smem {
+        self.lay_out(
+            Smem::row_major(self.bm, self.bk, IN),
+            self.bk * IN.bytes(),
+            false,
+        )
+    }
+
+    /// One stage of B: `bk x bn` (N contiguous) for [`BLayout::Kn`], `bn x bk` (K contiguous) for
+    /// [`BLayout::Nk`].
+    pub const fn b_smem(&self, b: BLayout) -> Smem {
+        let (rows, cols) = match b {
+            BLayout::Kn => (self.bk, self.bn),
+            BLayout::Nk => (self.bn, self.bk),
+        };
+        self.lay_out(Smem::row_major(rows, cols, IN), cols * IN.bytes(), false)
+    }
+
+    /// One warp's epilogue scratch: a `16 x wn` slice of its C tile (one m16 row of fragments at a time).
+    pub const fn c_smem(&self, out: OutWidth) -> Smem {
+        let e = out.elem();
+        self.lay_out(
+            Smem::row_major(16, self.wn, e),
+            self.wn * e.bytes(),
+            matches!(out, OutWidth::F32),
+        )
+    }
+
+    /// Bytes of one pipeline stage (A + B).
+    pub const fn stage_bytes(&self, b: BLayout) -> u32 {
+        self.a_smem().footprint() + self.b_smem(b).footprint()
+    }
+
+    /// Dynamic shared memory of one block: the ring, reused by the epilogue scratch (one per warp).
+    pub const fn smem_bytes(&self, b: BLayout, out: OutWidth) -> u32 {
+        let ring = self.stages * self.stage_bytes(b);
+        let scratch = self.warps() * self.c_smem(out).footprint();
+        if ring > scratch {
+            ring
+        } else {
+            scratch
+        }
+    }
+
+    /// The kernel's smem accesses, as (what, tile, pattern). Each pattern issues exactly the address sets the
+    /// kernel issues on that tile (which warp issues which instruction, and how often, does not change an
+    /// instruction's cost):
+    ///
+    /// 1. `fill A` / `fill B`: thread `t` copies 16-byte chunk `t + i * threads` of the stage in memory order
+    ///    (`cp.async`, costed as `sts128`: [`Pattern::ROW16`]).
+    /// 2. `ldmatrix A`: `ldmatrix.x4` on 16 x 16 blocks, lane `l` -> row `l % 16`, column `(l / 16) * 8`
+    ///    ([`Pattern::LDMATRIX_X4`]).
+    /// 3. `ldmatrix B`: `Kn`: `ldmatrix.x4.trans` on 16 (k) x 16 (n) blocks, same lane order
+    ///    ([`Pattern::LDMATRIX_X4_TRANS`]); `Nk`: `ldmatrix.x4` on 16 (n) x 16 (k) blocks, lane `l` -> row
+    ///    `(l / 16) * 8 + l % 8`, column `((l / 8) % 2) * 8` ([`Pattern::LDMATRIX_X4_B`]).
+    /// 4. `epilogue write`: b16 out: `stmatrix.x4` of two n8 fragments, A lane order ([`Pattern::STMATRIX_X4`]);
+    ///    fp32 out: accumulator pairs ([`Pattern::MMA_ACC`]).
+    /// 5. `epilogue read`: `ld.shared.v4` of 16-byte chunks in memory order ([`Pattern::ROW16`]; an `lds128` of
+    ///    distinct addresses has the `sts128` phases).
+    pub const fn accesses(&self, b: BLayout, out: OutWidth) -> [(&'static str, Smem, Pattern); 6] {
+        let ldsm_b = match b {
+            BLayout::Kn => Pattern::LDMATRIX_X4_TRANS,
+            BLayout::Nk => Pattern::LDMATRIX_X4_B,
+        };
+        let c_write = match out {
+            OutWidth::B16 => Pattern::STMATRIX_X4,
+            OutWidth::F32 => Pattern::MMA_ACC,
+        };
+        [
+            ("fill A (cp.async)", self.a_smem(), Pattern::ROW16),
+            ("fill B (cp.async)", self.b_smem(b), Pattern::ROW16),
+            ("ldmatrix A", self.a_smem(), Pattern::LDMATRIX_X4),
+            ("ldmatrix B", self.b_smem(b), ldsm_b),
+            ("epilogue write", self.c_smem(out), c_write),
+            ("epilogue read", self.c_smem(out), Pattern::ROW16),
+        ]
+    }
+
+    /// The first access of (`b`, `out`) that conflicts, as swizzle-core's message, or `None`.
+    pub const fn first_conflict(
+        &self,
+        b: BLayout,
+        out: OutWidth,
+    ) -> Option<swizzle_core::verify::Message> {
+        let acc = self.accesses(b, out);
+        let mut i = 0;
+        while i < acc.len() {
+            let m = swizzle_core::verify::check(&acc[i].1, acc[i].2);
+            if m.as_str().is_some() {
+                return Some(m);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Every access of every B layout and output width is conflict-free.
+    pub const fn is_conflict_free(&self) -> bool {
+        let mut i = 0;
+        while i < 2 {
+            let mut j = 0;
+            while j < 2 {
+                if self
+                    .first_conflict(BLayout::BOTH[i], OutWidth::BOTH[j])
+                    .is_some()
+                {
+                    return false;
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// swizzle-core's tile reports of the six accesses.
+    pub fn reports(&self, b: BLayout, out: OutWidth) -> Vec<TileReport> {
+        self.accesses(b, out)
+            .iter()
+            .map(|(what, smem, p)| {
+                let mut r = p.report(smem);
+                r.name = format!("{} {what}: {p} on {smem}", self.name);
+                r
+            })
+            .collect()
+    }
+
+    /// The model's ldmatrix count and wavefronts for one `m x n x k` launch with whole tiles (what Nsight
+    /// Compute's `smsp__inst_executed_op_ldsm.sum` and the ldsm share of the shared-load wavefronts count).
+    /// Per warp per k-tile: `mi * bk/16` A loads and `ni/2 * bk/16` B loads.
+    pub fn ldsm_model(&self, b: BLayout, m: u32, n: u32, k: u32) -> LdsmModel {
+        let blocks = (m / self.bm) as u64 * (n / self.bn) as u64;
+        let per_tile = (self.warps() * self.bk / 16) as u64 * blocks * (k / self.bk) as u64;
+        let (na, nb) = (
+            per_tile * self.mi() as u64,
+            per_tile * (self.ni() / 2) as u64,
+        );
+        let acc = self.accesses(b, OutWidth::B16);
+        let per_instr = |i: usize| {
+            let r = acc[i].2.report(&acc[i].1);
+            r.wavefronts as f64 / r.instructions.max(1) as f64
+        };
+        let (wa, wb) = (per_instr(2), per_instr(3));
+        // Epilogue read back (16-bit out): per warp, per m16 slice, 16 x wn x 2 bytes in 16-byte chunks.
+        let c = &acc[5];
+        let epi_per_slice = (16 * self.wn * 2 / 16 / 32) as u64;
+        let epi = blocks * (self.warps() * self.mi()) as u64 * epi_per_slice;
+        let r = c.2.report(&c.1);
+        // With the fragment prefetch, each warp's last k-tile has one predicated-off set of fragment loads: Nsight
+        // Compute counts those instructions as executed (they move no data).
+        let idle = if self.prefetch {
+            blocks * (self.warps() * (self.mi() + self.ni() / 2)) as u64
+        } else {
+            0
+        };
+        // fp32 epilogue: two st.shared.v2 per n8 fragment per m16 slice.
+        let f32w = &self.accesses(b, OutWidth::F32)[4];
+        let fr = f32w.2.report(&f32w.1);
+        let f32_sts = blocks * (self.warps() * self.mi() * self.ni() * 2) as u64;
+        LdsmModel {
+            instructions_executed: na + nb + idle,
+            epilogue_f32_sts_instructions: f32_sts,
+            epilogue_f32_sts_wavefronts: f32_sts * fr.wavefronts / fr.instructions.max(1) as u64,
+            instructions: na + nb,
+            wavefronts: (na as f64 * wa + nb as f64 * wb).round() as u64,
+            a_per_instruction: wa,
+            b_per_instruction: wb,
+            epilogue_lds_instructions: epi,
+            epilogue_lds_wavefronts: epi * r.wavefronts / r.instructions.max(1) as u64,
+        }
+    }
+
+    /// Shape rules `gemm.cu`'s `static_assert`s state too.
+    pub const fn is_valid(&self) -> bool {
+        self.wm.is_multiple_of(16)
+            && self.wn.is_multiple_of(16)
+            && self.bm.is_multiple_of(self.wm)
+            && self.bn.is_multiple_of(self.wn)
+            && self.bk.is_multiple_of(16)
+            && self.bk * IN.bytes() >= 64
+            && self.threads() <= 1024
+            && self.stages >= 2
+            && self.stages <= 8
+            && (self.bm * self.bk / 8).is_multiple_of(self.threads())
+            && (self.bn * self.bk / 8).is_multiple_of(self.threads())
+            && self.smem_bytes(BLayout::Kn, OutWidth::F32) <= 227 * 1024
+            && self.smem_bytes(BLayout::Nk, OutWidth::F32) <= 227 * 1024
+    }
+
+    /// This spec under another name with another block order.
+    pub const fn with_raster(self, name: &'static str, raster: Raster) -> GemmSpec {
+        GemmSpec {
+            name,
+            raster,
+            ..self
+        }
+    }
+
+    /// This spec under another name with another smem layout (the baselines).
+    pub const fn with_smem(self, name: &'static str, smem: SmemKind) -> GemmSpec {
+        GemmSpec { name, smem, ..self }
+    }
+
+    /// This spec with the k-tile barrier at the top of the tile (no fragment prefetch across it).
+    pub const fn without_prefetch(self, name: &'static str) -> GemmSpec {
+        GemmSpec {
+            name,
+            prefetch: false,
+            ..self
+        }
+    }
+
+    /// This spec with another ring depth.
+    pub const fn with_stages(self, name: &'static str, stages: u32) -> GemmSpec {
+        GemmSpec {
+            name,
+            stages,
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for GemmSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {}x{}x{} block, {}x{} warps ({} threads), {} stages{}, {} smem, order {}",
+            self.name,
+            self.bm,
+            self.bn,
+            self.bk,
+            self.wm,
+            self.wn,
+            self.threads(),
+            self.stages,
+            if self.prefetch {
+                ""
+            } else {
+                " (no fragment prefetch)"
+            },
+            self.smem.name(),
+            self.raster
+        )
+    }
+}
+
+/// [`GemmSpec::ldsm_model`]'s result.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct LdsmModel {
+    /// ldmatrix instructions that move data.
+    pub instructions: u64,
+    /// ldmatrix instructions executed, predicated-off ones included (what `smsp__inst_executed_op_ldsm` counts).
+    pub instructions_executed: u64,
+    /// The fp32 epilogue's `st.shared.v2.f32` (the mma.acc pattern): instructions and wavefronts.
+    pub epilogue_f32_sts_instructions: u64,
+    pub epilogue_f32_sts_wavefronts: u64,
+    pub wavefronts: u64,
+    pub a_per_instruction: f64,
+    pub b_per_instruction: f64,
+    /// The epilogue's `ld.shared.v4` read back (fp16 out), counted by ncu as ordinary shared loads.
+    pub epilogue_lds_instructions: u64,
+    pub epilogue_lds_wavefronts: u64,
+}
+
+/// The element-offset swizzle of a laid-out tile and its row pitch in elements, as `gemm.cu` computes
+/// `offset(row, col) = Sw::apply(row * pitch + col)`; `None` for a layout the kernel cannot express.
+pub const fn swizzle_and_pitch(s: &Smem) -> Option<(Swizzle, u32)> {
+    let eb = s.tile().elem.bytes();
+    match s.layout() {
+        Layout::Padded { pad_bytes } if pad_bytes % eb == 0 => {
+            Some((Swizzle::IDENTITY, s.tile().cols + pad_bytes / eb))
+        }
+        Layout::Padded { .. } => None,
+        Layout::Swizzled {
+            swizzle: swizzle_core::SwizzleFn::Single(sw),
+            unit,
+        } => {
+            if sw.is_identity() || unit.log2_bytes() == eb.trailing_zeros() {
+                Some((sw, s.tile().cols))
+            } else {
+                None
+            }
+        }
+        Layout::Swizzled { .. } => None,
+    }
+}
+
+const fn spec(
+    name: &'static str,
+    (bm, bn, bk): (u32, u32, u32),
+    (wm, wn): (u32, u32),
+    stages: u32,
+    raster: Raster,
+) -> GemmSpec {
+    let s = GemmSpec {
+        name,
+        bm,
+        bn,
+        bk,
+        wm,
+        wn,
+        stages,
+        smem: SmemKind::Swizzled,
+        raster,
+        min_blocks: 1,
+        prefetch: true,
+    };
+    assert!(s.is_valid(), "invalid GEMM spec");
+    s
+}
+
+const GM8: Raster = Raster::GroupM { group: 8 };
+
+// The tile configurations (all swizzled, warp tiles 64x64, group-m 8 order). See BENCHMARKS.md "GEMM" for the
+// sweep that picked the default.
+pub const T128X256K32: GemmSpec = spec("t128x256k32s4", (128, 256, 32), (64, 64), 4, GM8);
+pub const T256X128K32: GemmSpec = spec("t256x128k32s4", (256, 128, 32), (64, 64), 4, GM8);
+pub const T128X128K32: GemmSpec = spec("t128x128k32s4", (128, 128, 32), (64, 64), 4, GM8);
+pub const T128X256K64: GemmSpec = spec("t128x256k64s3", (128, 256, 64), (64, 64), 3, GM8);
+pub const T128X256K32S3: GemmSpec = T128X256K32.with_stages("t128x256k32s3", 3);
+pub const T256X128K64: GemmSpec = spec("t256x128k64s3", (256, 128, 64), (64, 64), 3, GM8);
+
+pub const T256X128K32S3: GemmSpec = T256X128K32.with_stages("t256x128k32s3", 3);
+pub const T128X256K64S4: GemmSpec = T128X256K64.with_stages("t128x256k64s4", 4);
+pub const T128X256K32S5: GemmSpec = T128X256K32.with_stages("t128x256k32s5", 5);
+pub const T128X128K32S6: GemmSpec = T128X128K32.with_stages("t128x128k32s6", 6);
+/// The default tile with the call-1 main loop (barrier at the top of each k-tile): what the prefetch buys.
+pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32s4-noprefetch");
+/// 128x128 with the call-1 main loop.
+pub const T128X128K32_NOPF: GemmSpec = T128X128K32.without_prefetch("t128x128k32s4-noprefetch");
+
+/// The configurations the sweep compares (all conflict-free, checked below). (128x128x64 with 4 warps is not
+/// here: ptxas spills 40-80 bytes for it at 255 registers.)
+pub const TILES: [GemmSpec; 12] = [
+    T128X256K32,
+    T256X128K32,
+    T128X128K32,
+    T128X256K64,
+    T256X128K32S3,
+    T128X256K32S3,
+    T256X128K64,
+    T128X256K64S4,
+    T128X256K32S5,
+    T128X128K32S6,
+    T128X256K32_NOPF,
+    T128X128K32_NOPF,
+];
+
+/// The default spec (the sweep's winner at 4096³ and 8192³; BENCHMARKS.md says by how much).
+pub const DEFAULT: GemmSpec = T128X256K32;
+
+// Block orders of the default tile, for the raster comparison.
+pub const ORDER_IDENTITY: GemmSpec =
+    DEFAULT.with_raster("t128x256k32s4-identity", Raster::Identity);
+pub const ORDER_GM4: GemmSpec =
+    DEFAULT.with_raster("t128x256k32s4-gm4", Raster::GroupM { group: 4 });
+pub const ORDER_GM16: GemmSpec =
+    DEFAULT.with_raster("t128x256k32s4-gm16", Raster::GroupM { group: 16 });
+pub const ORDER_STRIP8: GemmSpec =
+    DEFAULT.with_raster("t128x256k32s4-strip8", Raster::Strip { tile: 8 });
+pub const ORDER_SERP8: GemmSpec =
+    DEFAULT.with_raster("t128x256k32s4-serp8", Raster::Serpentine { panel: 8 });
+
+/// Block orders compared on the default tile (identity is the baseline).
+pub const ORDERS: [GemmSpec; 5] = [
+    ORDER_IDENTITY,
+    ORDER_GM4,
+    ORDER_GM16,
+    ORDER_STRIP8,
+    ORDER_SERP8,
+];
+
+// The smem baselines: the default spec with plain or padded tiles, nothing else changed.
+pub const UNSWIZZLED: GemmSpec =
+    DEFAULT.with_smem("t128x256k32s4-unswizzled", SmemKind::Unswizzled);
+pub const PADDED: GemmSpec = DEFAULT.with_smem("t128x256k32s4-padded", SmemKind::Padded);
+
+/// The baselines (they are not required to be conflict-free: that is what they show).
+pub const BASELINES: [GemmSpec; 2] = [UNSWIZZLED, PADDED];
+
+/// Every swizzled spec the crate ships: tiles and orders.
+pub const SHIPPED: [GemmSpec; TILES.len() + ORDERS.len()] = {
+    let mut all = [DEFAULT; TILES.len() + ORDERS.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < TILES.len() {
+            TILES[i]
+        } else {
+            ORDERS[i - TILES.len()]
+        };
+        i += 1;
+    }
+    all
+};
+
+// Checked at compile time: every access (cp.async fills under the sts128 assumption, ldmatrix reads, epilogue
+// write and read back) of every tile spec, for both B layouts and both output widths, costs exactly its ideal
+// wavefronts. A conflicting spec fails the build with swizzle-core's message (pattern, tile, instruction, phase,
+// bank and the colliding lanes). One constant per spec keeps each evaluation short.
+const fn assert_spec_conflict_free(s: &GemmSpec) {
+    assert!(matches!(s.smem, SmemKind::Swizzled));
+    let mut b = 0;
+    while b < 2 {
+        let mut o = 0;
+        while o < 2 {
+            if let Some(m) = s.first_conflict(BLayout::BOTH[b], OutWidth::BOTH[o]) {
+                match m.as_str() {
+                    Some(text) => panic!("{}", text),
+                    None => unreachable!(),
+                }
+            }
+            o += 1;
+        }
+        b += 1;
+    }
+}
+
+macro_rules! assert_specs_conflict_free {
+    ($($spec:expr),+ $(,)?) => { $( const _: () = assert_spec_conflict_free(&$spec); )+ };
+}
+assert_specs_conflict_free!(
+    TILES[0], TILES[1], TILES[2], TILES[3], TILES[4], TILES[5], TILES[6], TILES[7], TILES[8],
+    TILES[9], TILES[10], TILES[11]
+);
+// A tile added to TILES must be added to the list above.
+const _: () = assert!(
+    TILES.len() == 12,
+    "list every tile in assert_specs_conflict_free!"
+);
+
+// The order variants share the default's layouts (same tiles, same smem kind), so its check covers them.
+const _: () = {
+    let mut i = 0;
+    while i < ORDERS.len() {
+        let o = ORDERS[i];
+        assert!(
+            o.bm == DEFAULT.bm
+                && o.bn == DEFAULT.bn
+                && o.bk == DEFAULT.bk
+                && o.wn == DEFAULT.wn
+                && matches!(o.smem, SmemKind::Swizzled),
+            "an order variant must keep the default spec's layouts (or be added to assert_specs_conflict_free!)"
+        );
+        i += 1;
+    }
+};
+
+// The same check through swizzle-core's macro, on the default spec's tiles, spelled out (what a user writes).
+swizzle_core::assert_conflict_free!(DEFAULT.a_smem(), Pattern::ROW16, Pattern::LDMATRIX_X4);
+swizzle_core::assert_conflict_free!(
+    DEFAULT.b_smem(BLayout::Kn),
+    Pattern::ROW16,
+    Pattern::LDMATRIX_X4_TRANS
+);
+swizzle_core::assert_conflict_free!(
+    DEFAULT.b_smem(BLayout::Nk),
+    Pattern::ROW16,
+    Pattern::LDMATRIX_X4_B
+);
+swizzle_core::assert_conflict_free!(
+    DEFAULT.c_smem(OutWidth::B16),
+    Pattern::STMATRIX_X4,
+    Pattern::ROW16
+);
+swizzle_core::assert_conflict_free!(
+    DEFAULT.c_smem(OutWidth::F32),
+    Pattern::MMA_ACC,
+    Pattern::ROW16
+);
+
+/// Every spec of this module: shipped ones and baselines.
+pub fn all() -> Vec<GemmSpec> {
+    SHIPPED.iter().chain(BASELINES.iter()).copied().collect()
+}
+
+/// Look a spec up by name.
+pub fn by_name(name: &str) -> Option<GemmSpec> {
+    all().into_iter().find(|s| s.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use swizzle_core::pattern::Pattern;
+    use swizzle_core::swizzle;
+
+    /// The derivation gives the swizzle the issue names for 64-element fp16 K-rows, and CUTLASS's 64-byte one.
+    #[test]
+    fn derived_swizzles_are_the_known_ones() {
+        assert_eq!(
+            DEFAULT.a_smem().layout(),
+            Smem::row_major(128, 32, IN)
+                .with_swizzle(swizzle!(B = 2, M = 3, S = 3))
+                .layout()
+        );
+        assert_eq!(
+            T128X256K64.a_smem(),
+            Smem::row_major(128, 64, IN).with_swizzle(swizzle!(B = 3, M = 3, S = 3))
+        );
+        assert_eq!(ldmatrix_swizzle(256, Elem::F16), Swizzle::new(3, 3, 4));
+    }
+
+    /// Exhaustively over row widths 64..1024 bytes and both input widths: the derived swizzle is conflict-free for
+    /// every ldmatrix/stmatrix lane order and for the 16-byte fills; the accumulator swizzle for mma.acc + lds128.
+    #[test]
+    fn derived_swizzles_are_conflict_free_for_every_row_width() {
+        for rows in [16u32, 32, 64] {
+            for row_bytes in [64u32, 128, 256, 512, 1024] {
+                let cols = row_bytes / 2;
+                let s = Smem::row_major(rows, cols, Elem::F16)
+                    .with_swizzle(ldmatrix_swizzle(row_bytes, Elem::F16));
+                for p in [
+                    Pattern::ROW16,
+                    Pattern::LDMATRIX_X4,
+                    Pattern::LDMATRIX_X4_B,
+                    Pattern::LDMATRIX_X4_TRANS,
+                    Pattern::STMATRIX_X4,
+                ] {
+                    let r = p.report(&s);
+                    assert!(r.instructions > 0, "{p} {s}");
+                    assert_eq!(r.conflicts(), 0, "{p} on {s}");
+                }
+                if row_bytes >= 128 {
+                    let c = Smem::row_major(rows, row_bytes / 4, Elem::F32)
+                        .with_swizzle(acc_swizzle(row_bytes));
+                    for p in [Pattern::MMA_ACC, Pattern::ROW16] {
+                        assert_eq!(p.report(&c).conflicts(), 0, "{p} on {c}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A swizzle one bit narrower than derived conflicts: the derivation is the smallest that works.
+    #[test]
+    fn narrower_swizzles_conflict() {
+        let s = Smem::row_major(64, 64, Elem::F16).with_swizzle(Swizzle::new(2, 3, 3));
+        assert!(Pattern::LDMATRIX_X4.report(&s).conflicts() > 0);
+        let s = Smem::row_major(64, 32, Elem::F16).with_swizzle(Swizzle::new(1, 3, 3));
+        assert!(Pattern::LDMATRIX_X4.report(&s).conflicts() > 0);
+        let c = Smem::row_major(16, 64, Elem::F32).with_swizzle(Swizzle::new(1, 3, 3));
+        assert!(Pattern::MMA_ACC.report(&c).conflicts() > 0);
+    }
+
+    /// The compile-time check is not vacuous: the unswizzled baseline fails it, with swizzle-core's message
+    /// naming the ldmatrix read; ldmatrix.x4 costs 16 wavefronts on 64-byte rows and 32 on 128-byte rows (ideal 4).
+    #[test]
+    fn the_unswizzled_baseline_fails_the_check() {
+        assert!(!UNSWIZZLED.is_conflict_free());
+        let m = UNSWIZZLED
+            .first_conflict(BLayout::Nk, OutWidth::B16)
+            .expect("unswizzled conflicts");
+        let text = m.as_str().unwrap();
+        assert!(
+            text.starts_with("bank conflict: ldmatrix.x4 on 128x32 f16 row-major, unswizzled: instruction 0 of 16 costs 16 wavefronts (ideal 4)"),
+            "{text}"
+        );
+        let model = UNSWIZZLED.ldsm_model(BLayout::Nk, 4096, 4096, 4096);
+        assert_eq!(model.a_per_instruction, 16.0);
+        assert_eq!(model.b_per_instruction, 16.0);
+        let k64 = T128X256K64.with_smem("k64-plain", SmemKind::Unswizzled);
+        assert_eq!(
+            k64.ldsm_model(BLayout::Nk, 4096, 4096, 4096)
+                .a_per_instruction,
+            32.0
+        );
+        assert_eq!(
+            k64.ldsm_model(BLayout::Kn, 4096, 4096, 4096)
+                .b_per_instruction,
+            32.0
+        );
+        for s in SHIPPED {
+            assert!(s.is_conflict_free(), "{s}");
+            let m = s.ldsm_model(BLayout::Kn, 4096, 4096, 4096);
+            assert_eq!(
+                (m.a_per_instruction, m.b_per_instruction),
+                (4.0, 4.0),
+                "{s}"
+            );
+        }
+    }
+
+    /// Padding fixes the ldmatrix reads (the baseline that costs smem instead of a swizzle).
+    #[test]
+    fn padded_ldmatrix_is_conflict_free() {
+        for b in BLayout::BOTH {
+            let acc = PADDED.accesses(b, OutWidth::B16);
+            for (what, smem, p) in &acc[2..5] {
+                assert_eq!(p.report(smem).conflicts(), 0, "{what} {b:?}");
+            }
+        }
+    }
+
+    /// Each spec's layouts can be expressed as `Sw::apply(row * pitch + col)` and fit the device.
+    #[test]
+    fn layouts_are_expressible_and_fit() {
+        for s in all() {
+            for b in BLayout::BOTH {
+                for o in OutWidth::BOTH {
+                    for smem in [s.a_smem(), s.b_smem(b), s.c_smem(o)] {
+                        let (sw, pitch) =
+                            swizzle_and_pitch(&smem).unwrap_or_else(|| panic!("{s}: {smem}"));
+                        for r in 0..smem.tile().rows {
+                            for c in (0..smem.tile().cols).step_by(8) {
+                                assert_eq!(
+                                    sw.apply(r * pitch + c) * smem.tile().elem.bytes(),
+                                    smem.byte_addr(r, c),
+                                    "{s} {smem}"
+                                );
+                            }
+                        }
+                    }
+                    assert!(s.smem_bytes(b, o) <= 227 * 1024, "{s}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let all = all();
+        for (i, s) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|t| t.name != s.name), "{s}");
+            assert_eq!(by_name(s.name), Some(*s));
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The GEMM on a GPU: random inputs, poisoned output, host reference (every element up to 1000^3; a seeded sample
+//! of 4096 elements plus cuBLAS on all of C beyond), both B layouts, fp16 and bf16, 16-bit and fp32 outputs.
+
+use gpu_kernels::gemm::{self, spec, BLayout, Cublas, InElem, OutElem, OutType, Problem, Variant};
+use gpu_kernels::Gpu;
+
+const SIZES: [(u32, u32, u32); 6] = [
+    (1, 1, 16),
+    (17, 33, 48),
+    (127, 255, 64),
+    (1000, 1000, 1000),
+    (4096, 4096, 4096),
+    (16384, 128, 4096),
+];
+
+fn gpu() -> Gpu {
+    Gpu::open(0).expect("a GPU")
+}
+
+fn run<I: InElem, O: OutElem>(
+    gpu: &Gpu,
+    blas: &Cublas,
+    s: spec::GemmSpec,
+    sizes: &[(u32, u32, u32)],
+) where
+    cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
+{
+    for &(m, n, k) in sizes {
+        for b in BLayout::BOTH {
+            // Leading dimensions padded to 16 bytes (17x33: ldb/ldc 40; the tight ones are refused, see below).
+            let p = Problem::new(m, n, k, b).padded(8, 16 / O::TYPE.bytes());
+            let v = Variant::new(s, b, I::IN, O::TYPE);
+            let big = (m as u64) * (n as u64) * (k as u64) > 1 << 30;
+            let samples = big.then_some(4096);
+            let with_blas = (big && O::TYPE == I::IN.same_out()).then_some(blas);
+            let r = gemm::check::<I, O>(gpu, &v, &p, samples, with_blas)
+                .unwrap_or_else(|e| panic!("{e}"));
+            println!(
+                "{v} {p}: {} elements vs host, worst {:.3} of tolerance, rel L2 {:.2e}, vs cuBLAS {:?}",
+                r.compared, r.worst_ratio, r.rel_l2, r.rel_l2_vs_cublas
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn default_spec_fp16_all_sizes() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    run::<half::f16, half::f16>(&gpu, &blas, spec::DEFAULT, &SIZES);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn default_spec_bf16_all_sizes() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    run::<half::bf16, half::bf16>(&gpu, &blas, spec::DEFAULT, &SIZES);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn fp32_output_small_and_ragged() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    run::<half::f16, f32>(&gpu, &blas, spec::DEFAULT, &SIZES[..4]);
+    run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &SIZES[..3]);
+}
+
+/// Every spec (tiles, orders, baselines) on a ragged size.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn every_spec_ragged() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    for s in spec::all() {
+        run::<half::f16, half::f16>(&gpu, &blas, s, &[(127, 255, 64), (300, 520, 264)]);
+    }
+}
+
+/// A small size for compute-sanitizer (memcheck, racecheck): both layouts, ragged edges, 16-bit and fp32 out.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn sanitizer_small() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    run::<half::f16, half::f16>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
+    run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
+}
+
+/// A leading dimension that breaks 16-byte alignment is refused before any launch, with the reason.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn misaligned_leading_dimension_is_refused() {
+    let gpu = gpu();
+    let p = Problem::new(17, 33, 48, BLayout::Kn);
+    let v = Variant::new(spec::DEFAULT, BLayout::Kn, gemm::InType::F16, OutType::F16);
+    let k = v.prepare(&gpu).unwrap();
+    let a = gpu.upload(&vec![half::f16::ONE; 17 * 48]).unwrap();
+    let b = gpu.upload(&vec![half::f16::ONE; 48 * 33]).unwrap();
+    let mut c = gpu.zeros::<half::f16>(17 * 33).unwrap();
+    let e = v
+        .launch(&gpu, &k, &p, &a, &b, &mut c)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("ldb = 33 elements (66 bytes) is not a multiple of 16 bytes"),
+        "{e}"
+    );
+}
