@@ -4,7 +4,7 @@
 //! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`](mod@bench) (the timing harness) ->
 //! [`frame`] (the [`Family`](frame::Family) trait, generic verification, benchmarks with a peer, profiler
 //! comparison, the registry) -> one module per family ([`transpose`], [`seed002`], [`stencil`], [`matmul_l2`],
-//! [`hopper`]; [`gemm`] is self-contained, not yet on the frame). The new-family checklist is in [`frame`].
+//! [`hopper`], [`gemm`]). The new-family checklist is in [`frame`].
 
 pub mod bench;
 pub mod elem;

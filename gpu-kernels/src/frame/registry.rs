@@ -18,6 +18,7 @@ pub static FAMILIES: &[&dyn DynFamily] = &[
     &crate::stencil::family::STENCIL,
     &crate::matmul_l2::family::MATMUL_L2,
     &crate::hopper::family::HOPPER,
+    &crate::gemm::family::GEMM,
 ];
 
 /// The family called `name`.

@@ -12,6 +12,7 @@
 //! checks read.
 
 pub mod bench;
+pub mod family;
 pub mod spec;
 
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};

@@ -1,0 +1,280 @@
+//! The GEMM as a registered kernel family: `swz bench gemm`, `swz report` and the frame's generic verification
+//! run the default spec and its baselines (unswizzled and padded smem, identity block order), both B layouts,
+//! fp16 and bf16 with an output of the input type, through the same [`Variant`]s `gemm_bench` times.
+//!
+//! The kernel's header is [`super::header`] (its `SmemA/B/C` structs and `Spec`, rendered from the very
+//! [`swizzle_core::Smem`] values the bank checks read), so [`Family::compile_unit`] is the variant's own source;
+//! [`Family::header`] shows the same three layouts as swizzle-core layout types for the reports.
+//!
+//! Sizes keep N and K multiples of 8 (tight leading dimensions must keep 16-byte rows; a problem that does not is
+//! refused before launch, see [`Problem::validate`]) and are ragged against every tile (127 < 128 rows, 264 =
+//! 256 + 8 columns, K = 72 not a multiple of 32). The peer is cuBLAS `gemmEx` on row-major `A·B` (the `Kn`
+//! layout); `gemm_bench` measures the like-for-like `Nk` call.
+
+use super::spec::{self, BLayout, GemmSpec};
+use super::{InType, OutType, Problem, Variant};
+use crate::frame::{
+    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+};
+use crate::runtime::{Result, Source};
+use swizzle_core::cuda::{Header, Spec};
+use swizzle_core::Elem;
+
+/// The specs of the family's tables: the default, its smem baselines and the identity order.
+pub const FAMILY_SPECS: [GemmSpec; 4] = [
+    spec::DEFAULT,
+    spec::UNSWIZZLED,
+    spec::PADDED,
+    spec::ORDER_IDENTITY,
+];
+
+pub struct GemmFamily;
+
+pub static GEMM: GemmFamily = GemmFamily;
+
+const fn elem(t: InType) -> Elem {
+    match t {
+        InType::F16 => Elem::F16,
+        InType::Bf16 => Elem::BF16,
+    }
+}
+
+const fn out_elem(t: OutType) -> Elem {
+    match t {
+        OutType::F16 => Elem::F16,
+        OutType::Bf16 => Elem::BF16,
+        OutType::F32 => Elem::F32,
+    }
+}
+
+fn problem(v: &Variant, size: Size) -> Problem {
+    Problem::new(size.m, size.n, size.k, v.b)
+}
+
+impl Family for GemmFamily {
+    type Spec = Variant;
+
+    fn name(&self) -> &'static str {
+        "gemm"
+    }
+
+    fn about(&self) -> &'static str {
+        "tensor-core GEMM: mma.sync.m16n8k16 + ldmatrix + cp.async ring, swizzled smem, group-m block order"
+    }
+
+    fn source(&self) -> (&'static str, &'static str) {
+        ("gemm.cu", super::SOURCE)
+    }
+
+    fn specs(&self) -> Vec<Variant> {
+        let mut v = Vec::new();
+        for input in [InType::F16, InType::Bf16] {
+            for b in BLayout::BOTH {
+                for s in FAMILY_SPECS {
+                    v.push(Variant::new(s, b, input, input.same_out()));
+                }
+            }
+        }
+        v
+    }
+
+    fn spec_name(&self, v: &Variant) -> String {
+        format!("{} {}", v.spec.name, v.b.name())
+    }
+
+    fn elem(&self, v: &Variant) -> Elem {
+        elem(v.input)
+    }
+
+    fn block_label(&self, v: &Variant) -> String {
+        format!("({},1)", v.spec.threads())
+    }
+
+    fn header(&self, v: &Variant) -> Header {
+        let s = &v.spec;
+        Header::new().raster("GemmOrder", s.raster).spec(
+            Spec::new("GemmLayouts")
+                .doc(format!(
+                    "{v} (gemm.cu indexes the same layouts through super::header's structs)"
+                ))
+                .layout("SmemA", s.a_smem())
+                .layout("SmemB", s.b_smem(v.b))
+                .layout("SmemC", s.c_smem(v.out.width())),
+        )
+    }
+
+    fn compile_unit(&self, v: &Variant) -> (Source, Vec<String>) {
+        (v.source(), Vec::new())
+    }
+
+    fn entry(&self, _v: &Variant) -> &'static str {
+        "gemm"
+    }
+
+    fn smem_bytes(&self, v: &Variant) -> u32 {
+        v.smem_bytes()
+    }
+
+    fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
+        let p = problem(v, size);
+        vec![
+            Buffer::input("A", elem(v.input), p.a_len()),
+            Buffer::input("B", elem(v.input), p.b_len()),
+            Buffer::output("C", out_elem(v.out), p.c_len()),
+        ]
+    }
+
+    fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
+        let p = problem(v, size);
+        p.validate(v.out)?;
+        let i = |x: u32| Arg::I32(x as i32);
+        Ok(Launch {
+            config: v.launch_config(&p)?,
+            args: vec![
+                Arg::Buf(2),
+                Arg::Buf(0),
+                Arg::Buf(1),
+                i(p.m),
+                i(p.n),
+                i(p.k),
+                i(p.lda),
+                i(p.ldb),
+                i(p.ldc),
+            ],
+        })
+    }
+
+    /// `C = A·B` in f64 from the rounded inputs, rounded to the output type.
+    fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
+        let p = problem(v, size);
+        let (a, b) = (inputs[0].to_f64(), inputs[1].to_f64());
+        let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+        let (lda, ldb, ldc) = (p.lda as usize, p.ldb as usize, p.ldc as usize);
+        let mut c = vec![0.0f64; p.c_len()];
+        for r in 0..m {
+            for col in 0..n {
+                c[r * ldc + col] = (0..k)
+                    .map(|kk| {
+                        let bv = match v.b {
+                            BLayout::Kn => b[kk * ldb + col],
+                            BLayout::Nk => b[col * ldb + kk],
+                        };
+                        a[r * lda + kk] * bv
+                    })
+                    .sum();
+            }
+        }
+        vec![HostBuf::from_f64(out_elem(v.out), &c)]
+    }
+
+    /// The output's rounding (relative) plus fp32 accumulation over K <= 1024 of products in [-1, 1)
+    /// (absolute: 4 sqrt(K) f32 epsilon times a sum of magnitudes near K/4, under 4e-3).
+    fn tolerance(&self, v: &Variant) -> Tolerance {
+        Tolerance::Close {
+            abs: 4e-3,
+            rel: v.out.eps(),
+        }
+    }
+
+    fn accesses(&self, v: &Variant) -> Vec<SpecAccess> {
+        // The smem baselines (unswizzled, padded) are not claimed conflict-free: showing what they cost is their
+        // job (the padded nn B tile conflicts on its fills).
+        let free = !spec::BASELINES.iter().any(|b| b.name == v.spec.name);
+        v.spec
+            .accesses(v.b, v.out.width())
+            .iter()
+            .map(|(label, smem, pattern)| SpecAccess {
+                label,
+                smem: *smem,
+                access: pattern.warp(),
+                conflict_free: free,
+            })
+            .collect()
+    }
+
+    fn measure(&self, _v: &Variant, size: Size) -> Measure {
+        Measure::Flops(2 * size.m as u64 * size.n as u64 * size.k as u64)
+    }
+
+    fn peer(&self, v: &Variant, size: Size) -> Peer {
+        Peer::CublasGemm {
+            m: size.m,
+            n: size.n,
+            k: size.k,
+            ab: elem(v.input),
+            c: out_elem(v.out),
+        }
+    }
+
+    fn verify_sizes(&self) -> Vec<Size> {
+        vec![
+            Size::mnk(1, 8, 16),
+            Size::mnk(127, 264, 72),
+            Size::mnk(300, 504, 264),
+            Size::mnk(1000, 512, 1000),
+        ]
+    }
+
+    fn size_of(&self, n: u32) -> Size {
+        Size::mnk(n, n, n)
+    }
+
+    fn bench_sizes(&self) -> Vec<Size> {
+        vec![Size::mnk(4096, 4096, 4096), Size::mnk(8192, 8192, 8192)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The family's accesses are the spec's six; the swizzled specs are conflict-free, the unswizzled baseline
+    /// conflicts, and only the baselines are allowed to.
+    #[test]
+    fn accesses_and_verdicts() {
+        for v in GEMM.specs() {
+            let acc = GEMM.accesses(&v);
+            assert_eq!(acc.len(), 6);
+            let conflicts: u64 = acc
+                .iter()
+                .map(|a| a.access.report(&a.smem).conflicts())
+                .sum();
+            let unswizzled = v.spec.smem == super::super::SmemKind::Unswizzled;
+            if unswizzled {
+                assert!(conflicts > 0, "{v}");
+            }
+            if acc.iter().all(|a| a.conflict_free) {
+                assert_eq!(conflicts, 0, "{v}");
+            } else {
+                assert!(spec::BASELINES.iter().any(|b| b.name == v.spec.name), "{v}");
+            }
+        }
+    }
+
+    /// Every verification size keeps 16-byte rows for both B layouts (the kernel refuses the others), and the
+    /// reference is the plain product.
+    #[test]
+    fn sizes_are_launchable_and_reference_is_a_product() {
+        for v in GEMM.specs() {
+            for s in GEMM.verify_sizes() {
+                GEMM.launch(&v, s)
+                    .unwrap_or_else(|e| panic!("{v} {s}: {e}"));
+            }
+        }
+        let v = Variant::new(spec::DEFAULT, BLayout::Nk, InType::F16, OutType::F16);
+        let s = Size::mnk(2, 8, 16);
+        let a = HostBuf::from_f64(
+            Elem::F16,
+            &(0..32).map(|i| (i % 5) as f64).collect::<Vec<_>>(),
+        );
+        let b = HostBuf::from_f64(
+            Elem::F16,
+            &(0..128).map(|i| (i % 3) as f64).collect::<Vec<_>>(),
+        );
+        let c = GEMM.reference(&v, s, &[a.clone(), b.clone()])[0].to_f64();
+        let (a, b) = (a.to_f64(), b.to_f64());
+        // C[1][3] = sum_k A[1][k] * B[3][k] (B stored N x K).
+        let want: f64 = (0..16).map(|k| a[16 + k] * b[3 * 16 + k]).sum();
+        assert_eq!(c[8 + 3], want);
+    }
+}
