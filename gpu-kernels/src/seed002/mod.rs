@@ -159,6 +159,22 @@ const fn at(z: bool, label: &'static str, smem: Smem, access: WarpAccess) -> Spe
     }
 }
 
+/// 16-byte chunk copies of a 16x256 tile by 512 threads (2.1, 3.1).
+const CHUNKS_ST: WarpAccess = chunks("chunks (sts128)", Op::STS128, 16, 256);
+const CHUNKS_LD: WarpAccess = chunks("chunks (lds128)", Op::LDS128, 16, 256);
+/// Mode 1 of 2.1/3.1: warp `w` loads column block `w` (columns `16w..16w+16`).
+const MODE1_A: WarpAccess = a_order("ldmatrix.x4", Op::LDMATRIX_X4).instr(16, 0, 16);
+const MODE1_B: WarpAccess = b_order("ldmatrix.x4 (B order)", Op::LDMATRIX_X4).instr(16, 0, 16);
+/// Mode 2: warp `w` loads row `w` viewed as a 16x16 matrix.
+const MODE2_A: WarpAccess = a_order_row_view("ldmatrix.x4 (row as 16x16)", Op::LDMATRIX_X4);
+const MODE2_B: WarpAccess =
+    b_order_row_view("ldmatrix.x4 (B order, row as 16x16)", Op::LDMATRIX_X4);
+
+/// An access executed once per launch.
+const fn once(z: bool, label: &'static str, smem: Smem, access: WarpAccess) -> (SpecAccess, Times) {
+    (at(z, label, smem, access), Times::Fixed(1))
+}
+
 /// How many times one launch executes an access (all warps' instructions together).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Times {
@@ -242,7 +258,7 @@ impl Variant {
     /// the frame's reports and `seed002_profile`'s exact ncu comparison all read this.
     pub const fn uses(&self) -> ([(SpecAccess, Times); 10], usize) {
         let z = self.swizzled;
-        let none = (at(z, "", P1, a_order("", Op::LDMATRIX_X4)), Times::Fixed(0));
+        let none = (at(z, "", P1, MODE1_A), Times::Fixed(0));
         let mut u = [none; 10];
         let n;
         match self.problem {
@@ -257,14 +273,11 @@ impl Variant {
                     ),
                     Times::Fixed(2),
                 );
-                u[1] = (
-                    at(
-                        z,
-                        "B = A",
-                        l,
-                        a_order("ldmatrix.x4.trans", Op::LDMATRIX_X4_TRANS),
-                    ),
-                    Times::Fixed(1),
+                u[1] = once(
+                    z,
+                    "B = A",
+                    l,
+                    a_order("ldmatrix.x4.trans", Op::LDMATRIX_X4_TRANS),
                 );
                 u[2] = (
                     at(z, "P", l, a_order("ldmatrix.x4", Op::LDMATRIX_X4)),
@@ -274,145 +287,66 @@ impl Variant {
                     at(z, "P <- P*A", l, a_order("stmatrix.x4", Op::STMATRIX_X4)),
                     Times::PerStep,
                 );
-                u[4] = (
-                    at(
-                        z,
-                        "drain P",
-                        l,
-                        chunks("drain (lds128)", Op::LDS128, 16, 16),
-                    ),
-                    Times::Fixed(1),
+                u[4] = once(
+                    z,
+                    "drain P",
+                    l,
+                    chunks("drain (lds128)", Op::LDS128, 16, 16),
                 );
                 n = 5;
             }
             Problem::Halves => {
                 let l = self.keep(P2);
-                u[0] = (
-                    at(z, "fill M", l, chunks("fill (sts128)", Op::STS128, 16, 32)),
-                    Times::Fixed(1),
-                );
+                u[0] = once(z, "fill M", l, chunks("fill (sts128)", Op::STS128, 16, 32));
                 // Instruction 0: A = M[:, 0:16] (plain); instruction 1: B = M[:, 16:32] (.trans, same addresses).
-                let ab = a_order("ldmatrix.x4, .x4.trans", Op::LDMATRIX_X4).instr(2, 0, 16);
-                u[1] = (at(z, "A, B", l, ab), Times::Fixed(1));
+                u[1] = once(
+                    z,
+                    "A, B",
+                    l,
+                    a_order("ldmatrix.x4, .x4.trans", Op::LDMATRIX_X4).instr(2, 0, 16),
+                );
                 n = 2;
             }
             Problem::TwoModes => {
                 let l = self.keep(P21);
-                u[0] = (
-                    at(
-                        z,
-                        "fill A, B",
-                        l,
-                        chunks("fill (sts128)", Op::STS128, 16, 256),
-                    ),
-                    Times::Fixed(2),
-                );
-                u[1] = (
-                    at(
-                        z,
-                        "mode 1 A",
-                        l,
-                        a_order("ldmatrix.x4", Op::LDMATRIX_X4).instr(16, 0, 16),
-                    ),
-                    Times::Fixed(1),
-                );
-                u[2] = (
-                    at(
-                        z,
-                        "mode 1 B",
-                        l,
-                        b_order("ldmatrix.x4 (B order)", Op::LDMATRIX_X4).instr(16, 0, 16),
-                    ),
-                    Times::Fixed(1),
-                );
-                u[3] = (
-                    at(
-                        z,
-                        "mode 2 A",
-                        l,
-                        a_order_row_view("ldmatrix.x4 (row as 16x16)", Op::LDMATRIX_X4),
-                    ),
-                    Times::Fixed(1),
-                );
-                u[4] = (
-                    at(
-                        z,
-                        "mode 2 B",
-                        l,
-                        b_order_row_view("ldmatrix.x4 (B order, row as 16x16)", Op::LDMATRIX_X4),
-                    ),
-                    Times::Fixed(1),
-                );
+                u[0] = (at(z, "fill A, B", l, CHUNKS_ST), Times::Fixed(2));
+                u[1] = once(z, "mode 1 A", l, MODE1_A);
+                u[2] = once(z, "mode 1 B", l, MODE1_B);
+                u[3] = once(z, "mode 2 A", l, MODE2_A);
+                u[4] = once(z, "mode 2 B", l, MODE2_B);
                 n = 5;
             }
             Problem::Interleaved => {
                 let (m1, m2) = (self.keep(P31_MODE1), self.keep(P31_MODE2));
-                let sts = chunks("chunks (sts128)", Op::STS128, 16, 256);
-                let lds = chunks("chunks (lds128)", Op::LDS128, 16, 256);
-                u[0] = (at(z, "fill A, B (mode-1 layout)", m1, sts), Times::Fixed(2));
-                u[1] = (
-                    at(
-                        z,
-                        "mode 1 A",
-                        m1,
-                        a_order("ldmatrix.x4", Op::LDMATRIX_X4).instr(16, 0, 16),
-                    ),
-                    Times::Fixed(1),
+                u[0] = (
+                    at(z, "fill A, B (mode-1 layout)", m1, CHUNKS_ST),
+                    Times::Fixed(2),
                 );
-                u[2] = (
-                    at(
-                        z,
-                        "mode 1 B",
-                        m1,
-                        b_order("ldmatrix.x4 (B order)", Op::LDMATRIX_X4).instr(16, 0, 16),
-                    ),
-                    Times::Fixed(1),
-                );
-                u[3] = (
-                    at(
-                        z,
-                        "C1 -> smem",
-                        m1,
-                        a_order("stmatrix.x4", Op::STMATRIX_X4).instr(16, 0, 16),
-                    ),
-                    Times::Fixed(1),
+                u[1] = once(z, "mode 1 A", m1, MODE1_A);
+                u[2] = once(z, "mode 1 B", m1, MODE1_B);
+                u[3] = once(
+                    z,
+                    "C1 -> smem",
+                    m1,
+                    a_order("stmatrix.x4", Op::STMATRIX_X4).instr(16, 0, 16),
                 );
                 u[4] = (
-                    at(z, "switch reads A, B; drain C1", m1, lds),
+                    at(z, "switch reads A, B; drain C1", m1, CHUNKS_LD),
                     Times::Fixed(3),
                 );
                 u[5] = (
-                    at(z, "switch writes A, B (mode-2 layout)", m2, sts),
+                    at(z, "switch writes A, B (mode-2 layout)", m2, CHUNKS_ST),
                     Times::Fixed(2),
                 );
-                u[6] = (
-                    at(
-                        z,
-                        "mode 2 A",
-                        m2,
-                        a_order_row_view("ldmatrix.x4 (row as 16x16)", Op::LDMATRIX_X4),
-                    ),
-                    Times::Fixed(1),
+                u[6] = once(z, "mode 2 A", m2, MODE2_A);
+                u[7] = once(z, "mode 2 B", m2, MODE2_B);
+                u[8] = once(
+                    z,
+                    "C2 -> smem",
+                    m2,
+                    a_order_row_view("stmatrix.x4 (row as 16x16)", Op::STMATRIX_X4),
                 );
-                u[7] = (
-                    at(
-                        z,
-                        "mode 2 B",
-                        m2,
-                        b_order_row_view("ldmatrix.x4 (B order, row as 16x16)", Op::LDMATRIX_X4),
-                    ),
-                    Times::Fixed(1),
-                );
-                u[8] = (
-                    at(
-                        z,
-                        "C2 -> smem",
-                        m2,
-                        a_order_row_view("stmatrix.x4 (row as 16x16)", Op::STMATRIX_X4),
-                    ),
-                    Times::Fixed(1),
-                );
-                u[9] = (at(z, "drain C2", m2, lds), Times::Fixed(1));
+                u[9] = once(z, "drain C2", m2, CHUNKS_LD);
                 n = 10;
             }
         }
