@@ -188,7 +188,13 @@ fn parse_specs(list: &str) -> Result<Vec<GemmSpec>, String> {
     Ok(v)
 }
 
-fn ncu(b: &str, names: &[String]) -> Res {
+/// Launch each named spec once on the ncu problem (fp16 in, output `O`), printing one JSON line per spec: the
+/// model's counts for what ncu measures in that launch (`model` of the spec, the B layout and the problem).
+fn ncu_launches<O: gemm::OutElem>(
+    b: &str,
+    names: &[String],
+    model: impl Fn(&GemmSpec, BLayout, &Problem) -> serde_json::Value,
+) -> Res {
     let b = parse_b(b)?;
     let gpu = open()?;
     let p = ncu_problem(b);
@@ -198,29 +204,31 @@ fn ncu(b: &str, names: &[String]) -> Res {
     let bb = gpu
         .upload(&gemm::random_input::<half::f16>(p.b_len(), 2))
         .map_err(|e| e.to_string())?;
-    let mut c = gpu
-        .zeros::<half::f16>(p.c_len())
-        .map_err(|e| e.to_string())?;
+    let mut c = gpu.zeros::<O>(p.c_len()).map_err(|e| e.to_string())?;
     for n in names {
         for s in parse_specs(n)? {
-            let v = Variant::new(s, b, InType::F16, OutType::F16);
+            let v = Variant::new(s, b, InType::F16, O::TYPE);
             let k = v.prepare(&gpu).map_err(|e| e.to_string())?;
             v.launch(&gpu, &k, &p, &a, &bb, &mut c)
                 .map_err(|e| e.to_string())?;
             gpu.sync().map_err(|e| e.to_string())?;
-            let m = s.ldsm_model(b, p.m, p.n, p.k);
-            println!(
-                "{}",
-                serde_json::json!({"spec": s.name, "b": b.name(), "m": p.m, "n": p.n, "k": p.k,
-                    "model_ldsm_instructions": m.instructions, "model_ldsm_wavefronts": m.wavefronts,
-                    "model_ldsm_instructions_executed": m.instructions_executed,
-                    "model_a_per_instruction": m.a_per_instruction, "model_b_per_instruction": m.b_per_instruction,
-                    "model_epilogue_lds_instructions": m.epilogue_lds_instructions,
-                    "model_epilogue_lds_wavefronts": m.epilogue_lds_wavefronts})
-            );
+            println!("{}", model(&s, b, &p));
         }
     }
     Ok(())
+}
+
+/// ldmatrix and epilogue-read counts of the fp16-output kernel.
+fn ncu(b: &str, names: &[String]) -> Res {
+    ncu_launches::<half::f16>(b, names, |s, b, p| {
+        let m = s.ldsm_model(b, p.m, p.n, p.k);
+        serde_json::json!({"spec": s.name, "b": b.name(), "m": p.m, "n": p.n, "k": p.k,
+            "model_ldsm_instructions": m.instructions, "model_ldsm_wavefronts": m.wavefronts,
+            "model_ldsm_instructions_executed": m.instructions_executed,
+            "model_a_per_instruction": m.a_per_instruction, "model_b_per_instruction": m.b_per_instruction,
+            "model_epilogue_lds_instructions": m.epilogue_lds_instructions,
+            "model_epilogue_lds_wavefronts": m.epilogue_lds_wavefronts})
+    })
 }
 
 /// The ncu problem: 2048^3, or GEMM_NCU_SIZE^3.
@@ -234,33 +242,12 @@ fn ncu_problem(b: BLayout) -> Problem {
 
 /// [`ncu`] with fp32 output (the `mma.acc` epilogue stores, counted by ncu as shared stores).
 fn ncu_f32(b: &str, names: &[String]) -> Res {
-    let b = parse_b(b)?;
-    let gpu = open()?;
-    let p = ncu_problem(b);
-    let a = gpu
-        .upload(&gemm::random_input::<half::f16>(p.a_len(), 1))
-        .map_err(|e| e.to_string())?;
-    let bb = gpu
-        .upload(&gemm::random_input::<half::f16>(p.b_len(), 2))
-        .map_err(|e| e.to_string())?;
-    let mut c = gpu.zeros::<f32>(p.c_len()).map_err(|e| e.to_string())?;
-    for n in names {
-        for s in parse_specs(n)? {
-            let v = Variant::new(s, b, InType::F16, OutType::F32);
-            let k = v.prepare(&gpu).map_err(|e| e.to_string())?;
-            v.launch(&gpu, &k, &p, &a, &bb, &mut c)
-                .map_err(|e| e.to_string())?;
-            gpu.sync().map_err(|e| e.to_string())?;
-            let m = s.ldsm_model(b, p.m, p.n, p.k);
-            println!(
-                "{}",
-                serde_json::json!({"spec": s.name, "b": b.name(), "out": "fp32",
-                    "model_sts_instructions": m.epilogue_f32_sts_instructions,
-                    "model_sts_wavefronts": m.epilogue_f32_sts_wavefronts})
-            );
-        }
-    }
-    Ok(())
+    ncu_launches::<f32>(b, names, |s, b, p| {
+        let m = s.ldsm_model(b, p.m, p.n, p.k);
+        serde_json::json!({"spec": s.name, "b": b.name(), "out": "fp32",
+            "model_sts_instructions": m.epilogue_f32_sts_instructions,
+            "model_sts_wavefronts": m.epilogue_f32_sts_wavefronts})
+    })
 }
 
 fn bench(args: &[String]) -> Res {
