@@ -34,6 +34,30 @@ struct Row {
     rel_err_vs_cublas: f64,
 }
 
+impl Row {
+    /// One measured spec beside the cuBLAS of the same run: the rates and ratio derived from the two medians.
+    fn new(
+        what: String,
+        spec: String,
+        size: (u32, u32, u32),
+        ours: Stats,
+        cublas: Stats,
+        err: f64,
+    ) -> Row {
+        Row {
+            what,
+            spec,
+            size,
+            ours,
+            cublas,
+            ours_tflops: tflops(size, ours.median_ms),
+            cublas_tflops: tflops(size, cublas.median_ms),
+            ratio: cublas.median_ms / ours.median_ms,
+            rel_err_vs_cublas: err,
+        }
+    }
+}
+
 struct Problem {
     size: (u32, u32, u32),
     ty: Half,
@@ -192,17 +216,14 @@ fn run() -> Result<()> {
                         .collect::<Vec<_>>()
                         .join(" / ")
                 };
-                let row = Row {
-                    what: format!("candidate {label}"),
-                    spec: g.spec.to_string(),
-                    size: p.size,
-                    ours: o,
-                    cublas: c,
-                    ours_tflops: tflops(p.size, o.median_ms),
-                    cublas_tflops: tflops(p.size, c.median_ms),
-                    ratio: c.median_ms / o.median_ms,
-                    rel_err_vs_cublas: err,
-                };
+                let row = Row::new(
+                    format!("candidate {label}"),
+                    g.spec.to_string(),
+                    p.size,
+                    o,
+                    c,
+                    err,
+                );
                 let _ = writeln!(
                     md,
                     "| {label} | {ty} | {s}^3 | {:.0} ({}) | {:.0} ({}) | **{:.1}%** | {err:.1e} |",
@@ -269,17 +290,14 @@ fn run() -> Result<()> {
             spec.smem_bytes()
         );
         eprintln!("sweep {label}: {t:.0} TFLOP/s");
-        rows.push(Row {
-            what: format!("sweep: {label}"),
-            spec: spec.to_string(),
+        rows.push(Row::new(
+            format!("sweep: {label}"),
+            spec.to_string(),
             size,
-            ours: st,
-            cublas: cublas_ref,
-            ours_tflops: t,
-            cublas_tflops: tflops(size, cublas_ref.median_ms),
-            ratio: cublas_ref.median_ms / st.median_ms,
-            rel_err_vs_cublas: err,
-        });
+            st,
+            cublas_ref,
+            err,
+        ));
     }
     drop(p);
 
@@ -328,17 +346,14 @@ fn run() -> Result<()> {
             100.0 * cublas_ref.median_ms / st.median_ms
         );
         eprintln!("raster {r}: {t:.0} TFLOP/s");
-        rows.push(Row {
-            what: format!("short K 16384x16384x1024: {r}"),
-            spec: spec.to_string(),
+        rows.push(Row::new(
+            format!("short K 16384x16384x1024: {r}"),
+            spec.to_string(),
             size,
-            ours: st,
-            cublas: cublas_ref,
-            ours_tflops: t,
-            cublas_tflops: tflops(size, cublas_ref.median_ms),
-            ratio: cublas_ref.median_ms / st.median_ms,
-            rel_err_vs_cublas: err,
-        });
+            st,
+            cublas_ref,
+            err,
+        ));
     }
 
     std::fs::write(format!("{out}/hopper_bench.md"), &md).ok();
