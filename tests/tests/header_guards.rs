@@ -2,8 +2,10 @@
 //! compiler CI has): the library part is guarded once (`SWZ_CUH_LIBRARY`), each set of named specs by a guard
 //! derived from its text (or `--guard`), so two headers with different specs both take effect; a name the header
 //! would break on (a keyword, a reserved identifier, one of its own names) is refused before any C++ is written.
+#[path = "common/gxx.rs"]
+mod gxx;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use swizzle_core::cuda::{Header, HeaderError, LIBRARY_GUARD};
 use swizzle_core::raster::{Grid, Raster};
 use swizzle_core::Swizzle;
@@ -20,22 +22,7 @@ fn workdir(test: &str) -> PathBuf {
 
 /// Compile and link `main.cpp` in `dir` with g++; the compiler's output on failure.
 fn gxx(dir: &Path, source: &str) -> Result<PathBuf, String> {
-    let src = dir.join("main.cpp");
-    std::fs::write(&src, source).unwrap();
-    let exe = dir.join("main.out");
-    let out = Command::new("g++")
-        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-I"])
-        .arg(dir)
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("g++ is required for the header tests");
-    if out.status.success() {
-        Ok(exe)
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    gxx::compile(dir, "main.cpp", source, &[])
 }
 
 fn gemm() -> Header {
@@ -80,8 +67,7 @@ int main() {
 }
 "#;
     let exe = gxx(&dir, src).unwrap_or_else(|e| panic!("g++:\n{e}"));
-    let out = Command::new(exe).output().unwrap();
-    assert!(out.status.success());
+    let got = gxx::run(&exe);
     let g = Raster::Strip { tile: 4 }
         .tile_of(5, Grid::new(6, 3))
         .unwrap();
@@ -96,7 +82,7 @@ int main() {
         t.0,
         t.1
     );
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    assert_eq!(got, expected);
 }
 
 #[test]

@@ -10,9 +10,11 @@
 //!
 //! The C++ driver prints one line per layout (its name and an FNV-1a hash over all offsets); Rust computes the
 //! same lines. A failing layout is re-printed cell by cell for a readable diff.
+#[path = "common/gxx.rs"]
+mod gxx;
+
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 use swizzle_core::compose::{Composed, SwizzleFn};
 use swizzle_core::cuda::Header;
 use swizzle_core::tile::{Order, Tile};
@@ -124,25 +126,14 @@ fn layout_types_match_smem_on_every_small_layout() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("swz.cuh"), header.render()).unwrap();
-    let src = dir.join("driver.cpp");
-    std::fs::write(&src, DRIVER.replace("@CALLS@", &calls)).unwrap();
-    let exe = dir.join("driver");
-    let out = Command::new("g++")
-        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O0", "-I"])
-        .arg(&dir)
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("g++ is required for the header tests");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new(&exe).output().unwrap();
-    assert!(run.status.success());
-    let got = String::from_utf8(run.stdout).unwrap();
+    let exe = gxx::compile(
+        &dir,
+        "driver.cpp",
+        &DRIVER.replace("@CALLS@", &calls),
+        &["-O0"],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let got = gxx::run(&exe);
     for ((g, e), s) in got.lines().zip(expected.lines()).zip(&all) {
         assert_eq!(g, e, "layout {s} ({})", swizzle_core::cuda::layout_type(s));
     }

@@ -5,9 +5,11 @@
 //!
 //! The C++ side reads registers through the kernel's own call (`published(rc, t, lane)` on an array holding each
 //! register's index), so what is compared is what the CUDA kernel executes.
+#[path = "common/gxx.rs"]
+mod gxx;
+
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 use swizzle_core::cuda::Header;
 use swizzle_core::register_cache::{RegisterCache, WARP};
 
@@ -99,24 +101,8 @@ fn generated_struct_matches_rust_on_every_step_and_lane() {
         writeln!(src, "    swz::dump<swz::Rc{i}>();").unwrap();
     }
     src.push_str("    return 0;\n}\n");
-    let file = dir.join("rc.cpp");
-    std::fs::write(&file, &src).unwrap();
-    let exe = dir.join("rc.out");
-    let out = Command::new("g++")
-        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1"])
-        .arg(&file)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("g++ is required for the header tests");
-    assert!(
-        out.status.success(),
-        "g++:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let run = Command::new(&exe).output().unwrap();
-    assert!(run.status.success());
-    let got = String::from_utf8(run.stdout).unwrap();
+    let exe = gxx::compile(&dir, "rc.cpp", &src, &["-O1"]).unwrap_or_else(|e| panic!("g++:\n{e}"));
+    let got = gxx::run(&exe);
     let want: String = caches.iter().map(rust_lines).collect();
     for (n, (g, w)) in got.lines().zip(want.lines()).enumerate() {
         assert_eq!(g, w, "line {n}");
