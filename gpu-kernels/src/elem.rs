@@ -44,18 +44,25 @@ impl Element for half::f16 {
     }
 }
 
-/// `n` seeded pseudo-random values in `[-1, 1)` (SplitMix64), the same on every machine.
-pub fn random<E: Element>(n: usize, seed: u64) -> Vec<E> {
+/// `n` seeded pseudo-random values in `[-1, 1)` (SplitMix64), the same on every machine: every value is a
+/// 24-bit fraction, so it is exact in f32 as in f64. The one generator behind [`random`] and the frame's
+/// `HostBuf::random`.
+pub fn unit_values(n: usize, seed: u64) -> impl Iterator<Item = f64> {
     let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-    (0..n)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            E::from_unit((z >> 40) as f32 / (1u64 << 23) as f32 - 1.0)
-        })
+    (0..n).map(move |_| {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z >> 40) as f64 / (1u64 << 23) as f64 - 1.0
+    })
+}
+
+/// `n` seeded pseudo-random values in `[-1, 1)` ([`unit_values`]), converted to `E`.
+pub fn random<E: Element>(n: usize, seed: u64) -> Vec<E> {
+    unit_values(n, seed)
+        .map(|u| E::from_unit(u as f32))
         .collect()
 }
 

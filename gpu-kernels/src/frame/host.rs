@@ -35,20 +35,11 @@ impl HostBuf {
     /// `len` seeded pseudo-random values (SplitMix64), the same on every machine: uniform in `[-1, 1)` for
     /// floats, small integers in `[-8, 8)` (`[0, 16)` unsigned) for integers. Never all zeros.
     pub fn random(elem: Elem, len: usize, seed: u64) -> HostBuf {
-        let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-        let values: Vec<f64> = (0..len)
-            .map(|_| {
-                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-                z ^= z >> 31;
-                let u = (z >> 40) as f64 / (1u64 << 23) as f64 - 1.0; // [-1, 1)
-                match kind(elem) {
-                    Kind::Float => u,
-                    Kind::Signed => (u * 8.0).floor(),
-                    Kind::Unsigned => ((u + 1.0) * 8.0).floor(),
-                }
+        let values: Vec<f64> = crate::elem::unit_values(len, seed)
+            .map(|u| match kind(elem) {
+                Kind::Float => u,
+                Kind::Signed => (u * 8.0).floor(),
+                Kind::Unsigned => ((u + 1.0) * 8.0).floor(),
             })
             .collect();
         HostBuf::from_f64(elem, &values)
