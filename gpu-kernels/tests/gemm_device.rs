@@ -109,3 +109,57 @@ fn misaligned_leading_dimension_is_refused() {
         "{e}"
     );
 }
+
+/// `C = alpha·A·B + beta·C` on ragged sizes, both layouts: beta != 0 reads a random C (the host reference reads the
+/// same values); beta == 0 starts from a NaN-poisoned C, so reading it would show.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn alpha_beta_epilogue() {
+    let gpu = gpu();
+    let scales = [
+        gemm::Scale {
+            alpha: 0.5,
+            beta: -1.25,
+        },
+        gemm::Scale {
+            alpha: 1.0,
+            beta: 1.0,
+        },
+        gemm::Scale {
+            alpha: -2.0,
+            beta: 0.0,
+        },
+    ];
+    fn one<I: InElem, O: OutElem>(gpu: &Gpu, scale: gemm::Scale)
+    where
+        cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
+    {
+        for (m, n, k) in [(127, 255, 72), (300, 520, 264)] {
+            for b in BLayout::BOTH {
+                let p = Problem::new(m, n, k, b).padded(8, 16 / O::TYPE.bytes());
+                let v = Variant::new(spec::DEFAULT, b, I::IN, O::TYPE);
+                let r = gemm::check_scaled::<I, O>(gpu, &v, &p, scale, None, None)
+                    .unwrap_or_else(|e| panic!("{scale:?}: {e}"));
+                println!(
+                    "{v} {p} {scale:?}: worst {:.3} of tolerance, rel L2 {:.2e}",
+                    r.worst_ratio, r.rel_l2
+                );
+            }
+        }
+    }
+    for s in scales {
+        one::<half::f16, half::f16>(&gpu, s);
+        one::<half::bf16, half::bf16>(&gpu, s);
+        one::<half::f16, f32>(&gpu, s);
+    }
+}
+
+/// The mbarrier main loop (`-mbar` specs) for compute-sanitizer, beside `sanitizer_small`.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn sanitizer_small_mbarrier() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    run::<half::f16, half::f16>(&gpu, &blas, spec::T128X256K32_MBAR, &[(127, 255, 72)]);
+    run::<half::bf16, f32>(&gpu, &blas, spec::T128X256K64_MBAR, &[(127, 255, 200)]);
+}

@@ -140,6 +140,8 @@ impl Family for GemmFamily {
                 i(p.lda),
                 i(p.ldb),
                 i(p.ldc),
+                Arg::F32(1.0), // alpha
+                Arg::F32(0.0), // beta: C is not read
             ],
         })
     }

@@ -89,27 +89,27 @@ impl OutType {
 /// A host input element (`half::f16`, `half::bf16`).
 pub trait InElem: OutElem {
     const IN: InType;
-    fn from_f32(v: f32) -> Self;
 }
 
 /// A host output element (`half::f16`, `half::bf16`, `f32`).
 pub trait OutElem: DeviceRepr + ValidAsZeroBits + Copy + Default + Send + Sync + 'static {
     const TYPE: OutType;
     fn to_f32(self) -> f32;
+    fn from_f32(v: f32) -> Self;
 }
 
 macro_rules! half_elem {
     ($t:ty, $in:ident) => {
         impl InElem for $t {
             const IN: InType = InType::$in;
-            fn from_f32(v: f32) -> Self {
-                <$t>::from_f32(v)
-            }
         }
         impl OutElem for $t {
             const TYPE: OutType = OutType::$in;
             fn to_f32(self) -> f32 {
                 <$t>::to_f32(self)
+            }
+            fn from_f32(v: f32) -> Self {
+                <$t>::from_f32(v)
             }
         }
     };
@@ -121,6 +121,9 @@ impl OutElem for f32 {
     const TYPE: OutType = OutType::F32;
     fn to_f32(self) -> f32 {
         self
+    }
+    fn from_f32(v: f32) -> Self {
+        v
     }
 }
 
@@ -281,7 +284,7 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
     s.push_str(&smem_struct("SmemC", &spec.c_smem(out.width())));
     s.push_str(&format!(
         "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
-         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {};\n    static constexpr int B_KN = {}, \
+         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, FILL_INTERLEAVED = {}, MBARRIER = {};\n    static constexpr unsigned BAR_OFFSET = {}u;\n    static constexpr int B_KN = {}, \
          IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
         b.name(),
         input.name(),
@@ -295,6 +298,9 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
         spec.threads(),
         spec.min_blocks,
         u32::from(spec.prefetch),
+        u32::from(spec.interleave_fill),
+        u32::from(spec.mbarrier),
+        spec.data_bytes(b, out.width()),
         u32::from(b == BLayout::Kn),
         u32::from(input == InType::Bf16),
         match out {
@@ -305,6 +311,21 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
         out.bytes()
     ));
     base + &s
+}
+
+/// The epilogue's `C = alpha · A·B + beta · C` factors.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Scale {
+    pub alpha: f32,
+    pub beta: f32,
+}
+
+impl Scale {
+    /// `C = A·B` (C is not read).
+    pub const PRODUCT: Scale = Scale {
+        alpha: 1.0,
+        beta: 0.0,
+    };
 }
 
 /// One compiled variant: the spec and the run-time choices it was compiled for.
@@ -382,6 +403,22 @@ impl Variant {
         b: &CudaSlice<I>,
         c: &mut CudaSlice<O>,
     ) -> Result<()> {
+        self.launch_scaled(gpu, kernel, p, Scale::PRODUCT, a, b, c)
+    }
+
+    /// Queue `c = alpha · a · b + beta · c` (computed in fp32, rounded once). With `beta == 0` the kernel never
+    /// reads `c` (it may hold anything, NaN included), as in BLAS.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_scaled<I: InElem, O: OutElem>(
+        &self,
+        gpu: &Gpu,
+        kernel: &Kernel,
+        p: &Problem,
+        scale: Scale,
+        a: &CudaSlice<I>,
+        b: &CudaSlice<I>,
+        c: &mut CudaSlice<O>,
+    ) -> Result<()> {
         if I::IN != self.input || O::TYPE != self.out || p.b != self.b {
             return Err(Error::Invalid(format!(
                 "{}: compiled for {} {} -> {}, called with {} {} -> {}",
@@ -418,7 +455,9 @@ impl Variant {
                 .arg(&k)
                 .arg(&lda)
                 .arg(&ldb)
-                .arg(&ldc);
+                .arg(&ldc)
+                .arg(&scale.alpha)
+                .arg(&scale.beta);
         })
     }
 }
@@ -544,14 +583,44 @@ pub fn check<I: InElem, O: OutElem>(
 where
     CudaBlas: cudarc::cublas::Gemm<I>,
 {
+    check_scaled::<I, O>(gpu, v, p, Scale::PRODUCT, samples, cublas)
+}
+
+/// [`check`] of `C = alpha · A·B + beta · C`: with `beta != 0`, C starts as seeded random values (the reference
+/// reads the same values); with `beta == 0` it starts poisoned, which also proves C is not read. cuBLAS (which is
+/// asked for `A·B` only) is compared only for [`Scale::PRODUCT`].
+pub fn check_scaled<I: InElem, O: OutElem>(
+    gpu: &Gpu,
+    v: &Variant,
+    p: &Problem,
+    scale: Scale,
+    samples: Option<usize>,
+    cublas: Option<&Cublas>,
+) -> Result<CheckReport>
+where
+    CudaBlas: cudarc::cublas::Gemm<I>,
+{
     let seed = ((p.m as u64) << 40) ^ ((p.n as u64) << 20) ^ p.k as u64;
     let ha: Vec<I> = random_input(p.a_len(), seed);
     let hb: Vec<I> = random_input(p.b_len(), seed ^ 0xB);
     let (da, db) = (gpu.upload(&ha)?, gpu.upload(&hb)?);
-    let mut dc = gpu.zeros::<O>(p.c_len())?;
-    gpu.fill_bytes(&mut dc, 0xFF)?;
+    let hc0: Vec<O> = if scale.beta != 0.0 {
+        crate::elem::random::<f32>(p.c_len(), seed ^ 0xC)
+            .into_iter()
+            .map(O::from_f32)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut dc = if scale.beta != 0.0 {
+        gpu.upload(&hc0)?
+    } else {
+        let mut dc = gpu.zeros::<O>(p.c_len())?;
+        gpu.fill_bytes(&mut dc, 0xFF)?;
+        dc
+    };
     let kernel = v.prepare(gpu)?;
-    v.launch(gpu, &kernel, p, &da, &db, &mut dc)?;
+    v.launch_scaled(gpu, &kernel, p, scale, &da, &db, &mut dc)?;
     gpu.sync()
         .map_err(|e| Error::Mismatch(format!("{v} on {p}: {e}")))?;
     let got = gpu.download(&dc)?;
@@ -583,10 +652,20 @@ where
     };
     let (mut worst, mut num, mut den) = (0f64, 0f64, 0f64);
     let mut first_bad = None;
+    let (alpha, beta) = (scale.alpha as f64, scale.beta as f64);
     for &(r, c) in &positions {
-        let (want, abs_sum) = reference_at(p, &ha, &hb, r, c);
+        let (prod, abs_sum) = reference_at(p, &ha, &hb, r, c);
+        let old = if beta != 0.0 {
+            hc0[r as usize * p.ldc as usize + c as usize].to_f32() as f64
+        } else {
+            0.0
+        };
+        let want = alpha * prod + beta * old;
         let err = (at(r, c) - want).abs();
-        let ratio = err / tolerance(v.out, want, abs_sum, p.k);
+        // beta * old is one fp32 product and sum (2 eps32 of its size); alpha scales the accumulation error.
+        let tol = tolerance(v.out, want, alpha.abs() * abs_sum, p.k)
+            + 2.0 * f32::EPSILON as f64 * (beta * old).abs();
+        let ratio = err / tol;
         if ratio > 1.0 && first_bad.is_none() {
             first_bad = Some((r, c, at(r, c), want));
         }
@@ -601,7 +680,7 @@ where
         )));
     }
     let mut rel_vs_cublas = None;
-    if let Some(blas) = cublas {
+    if let (Some(blas), true) = (cublas, scale == Scale::PRODUCT) {
         let mut dr = gpu.zeros::<I>(p.c_len())?;
         blas.gemm(p, &da, &db, &mut dr)?;
         gpu.sync()?;
