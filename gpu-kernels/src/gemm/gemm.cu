@@ -133,6 +133,25 @@ __device__ __forceinline__ u32 pack2(float lo, float hi) {
     return r;
 }
 
+// One 32-bit word of output (two 16-bit values or one fp32) plus beta times the same word of the old C, in fp32,
+// rounded back to the output type.
+__device__ __forceinline__ float lo16(u32 w) {
+    if constexpr (Spec::OUT_KIND == 1) {
+        return __uint_as_float(w << 16);  // bf16 -> f32 is exact
+    } else {
+        float f;
+        asm("{ .reg .b16 l, h; mov.b32 {l, h}, %1; cvt.f32.f16 %0, l; }" : "=f"(f) : "r"(w));
+        return f;
+    }
+}
+__device__ __forceinline__ u32 blend(u32 v, u32 old, float beta) {
+    if constexpr (OUT_BYTES == 4) {
+        return __float_as_uint(fmaf(beta, __uint_as_float(old), __uint_as_float(v)));
+    } else {
+        return pack2(fmaf(beta, lo16(old), lo16(v)), fmaf(beta, lo16(old >> 16), lo16(v >> 16)));
+    }
+}
+
 // ---- global -> smem: one k-tile of an operand into one stage ----
 
 // The cp.async copies of one operand tile (ROWS x COLS of smem layout L) for one thread. Chunk q = tid + i * THREADS
@@ -498,36 +517,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
     cp_async_commit();  // (the MBARRIER loop never commits: its copies complete on mbarriers)
     cp_async_wait<0>();
     __syncthreads();  // the ring is free: reuse it as per-warp scratch
-    // C = alpha * A.B + beta * C, in fp32 before the one rounding to the output type. beta == 0 (the usual case,
-    // uniform) never reads C, so C may hold anything (NaN included), as in BLAS.
-    if (beta != 0.f) {
-#pragma unroll
-        for (int i = 0; i < MI; ++i)
-#pragma unroll
-            for (int j = 0; j < NI; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    // mma.m16n8 accumulator element e of lane: row lane / 4 (+ 8 for e >= 2), column 2 (lane % 4) + e % 2.
-                    const int gr = m0 + wm0 + i * 16 + (lane >> 2) + (e >> 1) * 8;
-                    const int gc = n0 + wn0 + j * 8 + (lane & 3) * 2 + (e & 1);
-                    float old = 0.f;
-                    if (gr < M && gc < N) {
-                        const unsigned char* src = C + ((u64)gr * ldc + gc) * OUT_BYTES;
-                        if constexpr (Spec::OUT_KIND == 2) {
-                            old = *reinterpret_cast<const float*>(src);
-                        } else {
-                            const unsigned short bits = *reinterpret_cast<const unsigned short*>(src);
-                            if constexpr (Spec::OUT_KIND == 1) {
-                                old = __uint_as_float((u32)bits << 16);  // bf16 -> f32 is exact
-                            } else {
-                                asm("{ .reg .f16 h; mov.b16 h, %1; cvt.f32.f16 %0, h; }" : "=f"(old) : "h"(bits));
-                            }
-                        }
-                    }
-                    acc[i][j][e] = fmaf(alpha, acc[i][j][e], beta * old);
-                }
-        __syncwarp();  // every lane has read its old C before any lane of the warp stores over it
-    } else if (alpha != 1.f) {
+    // C = alpha * A.B + beta * C. alpha scales the fp32 accumulators here; beta * C is added to each 16-byte chunk
+    // below, in fp32, as it leaves the scratch (a 16-bit alpha * A.B is rounded once before that: two roundings).
+    // beta == 0 (the usual case, uniform) never reads C, so C may hold anything (NaN included), as in BLAS.
+    if (alpha != 1.f) {
 #pragma unroll
         for (int i = 0; i < MI; ++i)
 #pragma unroll
@@ -572,6 +565,29 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
             const int gr = m0 + wm0 + i * 16 + r, gc = n0 + wn0 + c;
             if (gr < M) {
                 unsigned char* dst = C + ((u64)gr * ldc + gc) * OUT_BYTES;
+                if (beta != 0.f) {
+                    u32 o[4] = {0u, 0u, 0u, 0u};
+                    if (gc + VEC <= N) {
+                        asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                                     : "=r"(o[0]), "=r"(o[1]), "=r"(o[2]), "=r"(o[3])
+                                     : "l"(dst));
+                    } else {
+#pragma unroll
+                        for (int e = 0; e < VEC; ++e) {
+                            if (gc + e < N) {
+                                if constexpr (OUT_BYTES == 2) {
+                                    o[e / 2] |= (u32)reinterpret_cast<const unsigned short*>(dst)[e] << (16 * (e % 2));
+                                } else {
+                                    o[e] = reinterpret_cast<const u32*>(dst)[e];
+                                }
+                            }
+                        }
+                    }
+                    v0 = blend(v0, o[0], beta);
+                    v1 = blend(v1, o[1], beta);
+                    v2 = blend(v2, o[2], beta);
+                    v3 = blend(v3, o[3], beta);
+                }
                 if (gc + VEC <= N) {
                     asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(dst), "r"(v0), "r"(v1), "r"(v2),
                                  "r"(v3));

@@ -406,8 +406,9 @@ impl Variant {
         self.launch_scaled(gpu, kernel, p, Scale::PRODUCT, a, b, c)
     }
 
-    /// Queue `c = alpha · a · b + beta · c` (computed in fp32, rounded once). With `beta == 0` the kernel never
-    /// reads `c` (it may hold anything, NaN included), as in BLAS.
+    /// Queue `c = alpha · a · b + beta · c`: alpha scales the fp32 accumulators; beta · c is added in fp32 to
+    /// `alpha · a · b` as rounded to the output type (for 16-bit outputs that is two roundings, one more than
+    /// cuBLAS). With `beta == 0` the kernel never reads `c` (it may hold anything, NaN included), as in BLAS.
     #[allow(clippy::too_many_arguments)]
     pub fn launch_scaled<I: InElem, O: OutElem>(
         &self,
@@ -662,9 +663,16 @@ where
         };
         let want = alpha * prod + beta * old;
         let err = (at(r, c) - want).abs();
-        // beta * old is one fp32 product and sum (2 eps32 of its size); alpha scales the accumulation error.
+        // alpha scales the accumulation error; beta * old is one fp32 product and sum (2 eps32 of its size); with
+        // beta != 0, alpha * A.B is rounded to the output type before beta * old is added (one more rounding).
+        let second_rounding = if beta != 0.0 {
+            v.out.eps() * (alpha * prod).abs()
+        } else {
+            0.0
+        };
         let tol = tolerance(v.out, want, alpha.abs() * abs_sum, p.k)
-            + 2.0 * f32::EPSILON as f64 * (beta * old).abs();
+            + 2.0 * f32::EPSILON as f64 * (beta * old).abs()
+            + second_rounding;
         let ratio = err / tol;
         if ratio > 1.0 && first_bad.is_none() {
             first_bad = Some((r, c, at(r, c), want));
