@@ -7,11 +7,13 @@
 //!
 //! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
 //! hopper`), [`sweep`] (the tuning variants), [`peer`] (cuBLAS TN, the reference for speed and for large sizes),
-//! [`check`] (random data, host reference, comparison). Tensor maps: [`crate::runtime::tma`].
+//! [`rounds`] (interleaved timing rounds and their per-round ratios), [`check`] (random data, host reference,
+//! comparison). Tensor maps: [`crate::runtime::tma`].
 
 pub mod check;
 pub mod family;
 pub mod peer;
+pub mod rounds;
 pub mod spec;
 pub mod sweep;
 
