@@ -42,8 +42,13 @@ impl Family for HopperFamily {
         vec![SHIPPED.with_ty(Half::Bf16), SHIPPED.with_ty(Half::F16)]
     }
     fn spec_name(&self, spec: &HopperSpec) -> String {
+        let cluster = if spec.cluster > 1 {
+            format!("-c{}", spec.cluster)
+        } else {
+            String::new()
+        };
         format!(
-            "hopper-{}x{}x{}-s{}-{}",
+            "hopper-{}x{}x{}-s{}-{}{cluster}",
             spec.bm(),
             spec.bn,
             spec.bk,
@@ -157,5 +162,27 @@ impl Family for HopperFamily {
     }
     fn bench_sizes(&self) -> Vec<Size> {
         vec![Size::square(4096, true), Size::square(8192, true)]
+    }
+    /// `swz bench hopper --sizes N` (and `swz bench gemm --sizes N`): the cube `N x N x N`.
+    fn size_of(&self, n: u32) -> Size {
+        Size::square(n, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::DynFamily;
+
+    /// `--sizes N` means the cube for this GEMM (a square `N x N` would have K = 1, which TMA cannot load).
+    #[test]
+    fn a_bench_size_is_a_cube_the_launch_accepts() {
+        let s = DynFamily::size_of(&HOPPER, 4096);
+        assert_eq!(s, Size::mnk(4096, 4096, 4096));
+        for spec in HOPPER.specs() {
+            let l = HOPPER.launch(&spec, s).unwrap();
+            assert_eq!(l.config.grid_dim.0 % spec.cluster, 0);
+        }
+        assert!(HOPPER.launch(&SHIPPED, Size::mn(4096, 4096)).is_err());
     }
 }
