@@ -88,6 +88,7 @@ impl Family for HopperFamily {
     }
     fn launch(&self, spec: &HopperSpec, size: Size) -> Result<Launch> {
         super::check_dims(size.m, size.n, size.k)?;
+        let (a_box, b_box) = spec.map_boxes();
         Ok(Launch {
             config: LaunchConfig {
                 grid_dim: (spec.grid(size.m, size.n, HOPPER_SMS / spec.cluster), 1, 1),
@@ -99,13 +100,13 @@ impl Family for HopperFamily {
                     buf: 0,
                     rows: size.m,
                     k: size.k,
-                    tile: spec.a_tile(),
+                    tile: a_box,
                 },
                 Arg::TensorMap {
                     buf: 1,
                     rows: size.n,
                     k: size.k,
-                    tile: spec.b_tile(),
+                    tile: b_box,
                 },
                 Arg::Buf(2),
                 Arg::U32(size.m),
@@ -184,5 +185,30 @@ mod tests {
             assert_eq!(l.config.grid_dim.0 % spec.cluster, 0);
         }
         assert!(HOPPER.launch(&SHIPPED, Size::mn(4096, 4096)).is_err());
+    }
+
+    /// The frame's launch encodes the maps `HopperGemm::launch` encodes: with clusters, B's box is the slice one
+    /// CTA loads and multicasts (bn / cluster rows), not the whole tile.
+    #[test]
+    fn the_frame_launch_uses_the_kernels_map_boxes() {
+        let specs = HOPPER
+            .specs()
+            .into_iter()
+            .chain(super::super::sweep::variants());
+        for spec in specs {
+            let l = HOPPER.launch(&spec, Size::mnk(300, 520, 136)).unwrap();
+            let tiles: Vec<_> = l
+                .args
+                .iter()
+                .filter_map(|a| match *a {
+                    Arg::TensorMap { tile, .. } => Some(tile),
+                    _ => None,
+                })
+                .collect();
+            let (a, b) = spec.map_boxes();
+            assert_eq!(tiles, [a, b], "{spec}");
+            assert_eq!(b.params().box_outer * spec.cluster, spec.bn, "{spec}");
+            assert_eq!((a.mn, b.mn * spec.cluster), (spec.bm(), spec.bn), "{spec}");
+        }
     }
 }

@@ -244,8 +244,9 @@ impl HopperGemm {
             let (ptr, _guard) = d.device_ptr(gpu.stream());
             TensorMap::k_major(ptr, d.len() * 2, tile, rows, k)
         };
-        let a_map = map(a, &self.spec.a_tile(), m)?;
-        let b_map = map(b, &self.spec.b_slice(), n)?;
+        let (a_box, b_box) = self.spec.map_boxes();
+        let a_map = map(a, &a_box, m)?;
+        let b_map = map(b, &b_box, n)?;
         let cfg = LaunchConfig {
             grid_dim: (self.grid(gpu, m, n), 1, 1),
             block_dim: (self.spec.threads(), 1, 1),
