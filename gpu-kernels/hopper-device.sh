@@ -8,6 +8,8 @@
 # Steps: SASS (HGMMA, UTMALDG[.MULTICAST], USETMAXREG), ragged correctness first (stops if wrong), every other GPU
 # test (single-CTA variant, 1000^3 / 4096^3 vs cuBLAS, every sweep variant, the frame path, refusals),
 # compute-sanitizer memcheck, then hopper_bench (candidates vs cuBLAS, sweep, short K). Everything under $OUT.
+# The headline claim itself is `hopper_bench headline $OUT 30` (interleaved rounds; run 3's whole call, with the
+# registry verify `FRAME_FAMILIES=hopper frame_device` and `swz bench gemm`, is results/h100-2026-11-23-hopper2/go.sh).
 D=${D:-.dev-wgmma}; B=$D/bin; L=$OUT/log.txt
 export PATH=/usr/local/cuda/bin:$PATH LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 [ -d $D/cubins ] && export HOPPER_CUBIN_CACHE=$D/cubins

@@ -3,7 +3,9 @@
 //! cuBLAS gemmEx) time.
 use gpu_kernels::bench::BenchConfig;
 use gpu_kernels::frame::bench::time_peer;
-use gpu_kernels::frame::{Buffer, Family, HostBuf, Launch, Measure, Peer, Size, FAMILIES};
+use gpu_kernels::frame::{
+    find, Buffer, DynFamily, Family, HostBuf, Launch, Measure, Peer, Size, FAMILIES,
+};
 use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
 use gpu_kernels::{Elem, Gpu, Result};
 
@@ -11,17 +13,55 @@ fn gpu() -> Gpu {
     Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
 }
 
+/// The registered families this run verifies: those named in `FRAME_FAMILIES` (comma-separated, e.g.
+/// `FRAME_FAMILIES=hopper`, for a device step that needs one family's verdict without the others' time), else
+/// all. A name the registry does not know fails the test rather than verifying nothing.
+fn selected_families() -> Vec<&'static dyn DynFamily> {
+    match std::env::var("FRAME_FAMILIES") {
+        Err(_) => FAMILIES.to_vec(),
+        Ok(list) => list
+            .split(',')
+            .map(|name| {
+                find(name.trim()).unwrap_or_else(|| {
+                    panic!(
+                        "FRAME_FAMILIES names {name:?}; registered: {}",
+                        gpu_kernels::frame::registry::names()
+                    )
+                })
+            })
+            .collect(),
+    }
+}
+
+/// Every selected family, every spec at every verification size, through the frame's generic runner; each case
+/// is printed as it starts and with its time when it ends, so a step that runs out of time shows where it was.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn every_registered_family_verifies() {
     let gpu = gpu();
-    for fam in FAMILIES {
+    for fam in selected_families() {
         let t0 = std::time::Instant::now();
-        let failures = fam.verify_all(&gpu).unwrap();
+        let specs = fam.spec_infos();
+        let mut failures = Vec::new();
+        for size in fam.verify_sizes() {
+            for (i, spec) in specs.iter().enumerate() {
+                let t = std::time::Instant::now();
+                eprint!("  {} {} {size}: ", fam.name(), spec.name);
+                let verdict = fam.verify_one(&gpu, i, size);
+                eprintln!(
+                    "{} ({:.2} s)",
+                    if verdict.is_ok() { "ok" } else { "FAILED" },
+                    t.elapsed().as_secs_f64()
+                );
+                if let Err(e) = verdict {
+                    failures.push(format!("{} {} on {size}: {e}", fam.name(), spec.name));
+                }
+            }
+        }
         eprintln!(
             "{}: {} specs x {:?}: {} failures, {:.1} s",
             fam.name(),
-            fam.spec_infos().len(),
+            specs.len(),
             fam.verify_sizes(),
             failures.len(),
             t0.elapsed().as_secs_f64()

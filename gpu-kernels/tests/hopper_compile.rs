@@ -1,4 +1,4 @@
-//! Every Hopper GEMM variant of the sweep compiles with NVRTC for sm_90a, and ptxas neither serialises wgmma,
+//! Every Hopper GEMM variant of the sweep (and every shipping candidate) compiles with NVRTC for sm_90a, and ptxas neither serialises wgmma,
 //! ignores setmaxnreg nor uses local memory (`hopper::compile_spec` refuses those logs). Needs only libnvrtc:
 //! runs on the device machine, or here with the NVRTC wheel's lib folder on LD_LIBRARY_PATH.
 
@@ -11,7 +11,8 @@ fn every_sweep_variant_compiles_for_sm90a_on_the_fast_path() {
         gpu_kernels::nvrtc_available(),
         "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
     );
-    for spec in hopper::sweep::variants() {
+    let candidates = hopper::sweep::candidates().into_iter().map(|(_, s)| s);
+    for spec in hopper::sweep::variants().into_iter().chain(candidates) {
         for ty in [Half::Bf16, Half::F16] {
             let s = spec.with_ty(ty);
             let out = hopper::compile_spec(&s).unwrap_or_else(|e| panic!("{s}: {e}"));

@@ -65,6 +65,21 @@ fn hopper_4096_cubed_vs_cublas_and_sampled_host_rows() {
     }
 }
 
+/// The tall-skinny shape of the GEMM issues' test list: 16384x128x4096. N = 128 is half the 256-wide tile, so
+/// every B box is half out of bounds (TMA zero-fills it; with clusters the second CTA's half of the multicast B
+/// tile lies wholly past N), and the grid is 64 clusters of one tile column. Element-wise against cuBLAS, plus 96
+/// sampled rows against the host fp64 reference.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_tall_skinny_16384x128x4096_vs_cublas_and_sampled_host_rows() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    for ty in [Half::Bf16, Half::F16] {
+        let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
+        run(&gpu, &g, Some(&blas), (16384, 128, 4096), 9);
+    }
+}
+
 /// Every sweep variant (each swizzle mode's TMA map + descriptor, the 128x128 tile, each raster) computes the
 /// same function.
 #[test]

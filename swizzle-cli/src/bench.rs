@@ -1,6 +1,8 @@
 //! `swz bench <family>`: the family's benchmark tables on this GPU (variant, block, time, rate, % of the peer
 //! measured in the same run: a device-to-device copy for bandwidth families, cuBLAS for GEMMs). The families are
-//! gpu-kernels' registry (`gpu_kernels::frame::FAMILIES`); nothing here knows one family from another.
+//! gpu-kernels' registry (`gpu_kernels::frame::FAMILIES`); nothing here knows one family from another. The
+//! registry's bench plan may add companions (`swz bench gemm` also runs the Hopper GEMM); `--list` prints the
+//! plan without a GPU.
 
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::frame::{self, DynFamily};
@@ -36,6 +38,9 @@ pub struct Args {
     /// GPU ordinal.
     #[arg(long, default_value_t = 0)]
     device: usize,
+    /// Print what would be benchmarked (families, sizes, variants) and exit; needs no GPU.
+    #[arg(long)]
+    list: bool,
 }
 
 /// The registered family called `name`, or the list of names.
@@ -49,30 +54,68 @@ pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
 }
 
 pub fn run(args: Args) -> Result<(), String> {
-    let fam = family(&args.family)?;
+    let plan = plan(&args.family)?;
     let elems = args
         .elem
         .iter()
         .map(|e| crate::args::parse_elem(e))
         .collect::<Result<Vec<_>, _>>()?;
+    let keep = |name: &str, elem: gpu_kernels::Elem| {
+        (elems.is_empty() || elems.contains(&elem))
+            && args.only.as_deref().is_none_or(|t| name.contains(t))
+    };
+    let sizes = |fam: &dyn DynFamily| -> Vec<frame::Size> {
+        args.sizes.iter().map(|&n| fam.size_of(n)).collect()
+    };
+    if args.list {
+        for fam in &plan {
+            print_plan(*fam, &sizes(*fam), &keep);
+        }
+        return Ok(());
+    }
     let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
     let cfg = BenchConfig {
         warmup: args.warmup,
         iters: args.iters,
         ..BenchConfig::default()
     };
-    let sizes: Vec<frame::Size> = args.sizes.iter().map(|&n| fam.size_of(n)).collect();
-    let keep = |name: &str, elem: gpu_kernels::Elem| {
-        (elems.is_empty() || elems.contains(&elem))
-            && args.only.as_deref().is_none_or(|t| name.contains(t))
-    };
     outln!("device: {}", gpu.props());
-    let tables = fam
-        .bench(&gpu, &sizes, &keep, &cfg)
-        .map_err(|e| e.to_string())?;
+    let mut tables = Vec::new();
+    for fam in &plan {
+        tables.extend(
+            fam.bench(&gpu, &sizes(*fam), &keep, &cfg)
+                .map_err(|e| e.to_string())?,
+        );
+    }
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
     print_report(&report);
     write_outputs(&report, args.json.as_ref(), args.csv.as_ref())
+}
+
+/// The families `swz bench <name>` runs (the registry's bench plan), or the list of names.
+pub fn plan(name: &str) -> Result<Vec<&'static dyn DynFamily>, String> {
+    family(name)?;
+    frame::registry::bench_plan(name).ok_or_else(|| format!("no bench plan for {name:?}"))
+}
+
+/// `--list`: one family's sizes and the variants `keep` accepts, one per line.
+fn print_plan(
+    fam: &dyn DynFamily,
+    sizes: &[frame::Size],
+    keep: &dyn Fn(&str, gpu_kernels::Elem) -> bool,
+) {
+    let sizes = if sizes.is_empty() {
+        fam.bench_sizes()
+    } else {
+        sizes.to_vec()
+    };
+    let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
+    outln!("{}: {} at {}", fam.name(), fam.about(), sizes.join(", "));
+    for spec in fam.spec_infos() {
+        if keep(&spec.name, spec.elem) {
+            outln!("  {} {}", spec.name, spec.elem);
+        }
+    }
 }
 
 /// The tables as markdown, with device, date and command first.

@@ -152,3 +152,47 @@ fn json_without_a_gpu_writes_the_layout_report() {
     assert!(String::from_utf8_lossy(&bad.stderr)
         .starts_with("swz: --json: writing /nonexistent/dir/r.json"));
 }
+
+/// `swz bench gemm` runs the mma.sync GEMM family and then the Hopper (TMA + wgmma) GEMM: `--list` shows the
+/// plan without a GPU, with the sizes `--sizes N` means for each (cubes) and the filters applied.
+#[test]
+fn bench_gemm_plan_includes_the_hopper_rows() {
+    let out = swz(&["bench", "gemm", "--list", "--sizes", "4096,8192"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let gemm = text
+        .find("\ngemm: ")
+        .or(text.starts_with("gemm: ").then_some(0));
+    let hopper = text.find("\nhopper: ");
+    assert!(
+        matches!((gemm, hopper), (Some(g), Some(h)) if g < h),
+        "{text}"
+    );
+    let hopper_part = &text[hopper.unwrap()..];
+    assert!(
+        hopper_part.contains("at 4096x4096x4096, 8192x8192x8192"),
+        "{text}"
+    );
+    for row in [
+        "hopper-128x256x64-s4-SW128-c2 bf16",
+        "hopper-128x256x64-s4-SW128-c2 f16",
+    ] {
+        assert!(hopper_part.contains(row), "{row} missing:\n{text}");
+    }
+    // The element filter applies to both families; `swz bench hopper` alone has no gemm rows.
+    let bf16 =
+        String::from_utf8(swz(&["bench", "gemm", "--list", "--elem", "bf16"]).stdout).unwrap();
+    assert!(
+        bf16.contains("SW128-c2 bf16") && !bf16.contains("SW128-c2 f16"),
+        "{bf16}"
+    );
+    let alone = String::from_utf8(swz(&["bench", "hopper", "--list"]).stdout).unwrap();
+    assert!(
+        alone.starts_with("hopper: ") && !alone.contains("\ngemm: "),
+        "{alone}"
+    );
+}

@@ -42,8 +42,13 @@ impl Family for HopperFamily {
         vec![SHIPPED.with_ty(Half::Bf16), SHIPPED.with_ty(Half::F16)]
     }
     fn spec_name(&self, spec: &HopperSpec) -> String {
+        let cluster = if spec.cluster > 1 {
+            format!("-c{}", spec.cluster)
+        } else {
+            String::new()
+        };
         format!(
-            "hopper-{}x{}x{}-s{}-{}",
+            "hopper-{}x{}x{}-s{}-{}{cluster}",
             spec.bm(),
             spec.bn,
             spec.bk,
@@ -83,6 +88,7 @@ impl Family for HopperFamily {
     }
     fn launch(&self, spec: &HopperSpec, size: Size) -> Result<Launch> {
         super::check_dims(size.m, size.n, size.k)?;
+        let (a_box, b_box) = spec.map_boxes();
         Ok(Launch {
             config: LaunchConfig {
                 grid_dim: (spec.grid(size.m, size.n, HOPPER_SMS / spec.cluster), 1, 1),
@@ -94,13 +100,13 @@ impl Family for HopperFamily {
                     buf: 0,
                     rows: size.m,
                     k: size.k,
-                    tile: spec.a_tile(),
+                    tile: a_box,
                 },
                 Arg::TensorMap {
                     buf: 1,
                     rows: size.n,
                     k: size.k,
-                    tile: spec.b_tile(),
+                    tile: b_box,
                 },
                 Arg::Buf(2),
                 Arg::U32(size.m),
@@ -142,16 +148,67 @@ impl Family for HopperFamily {
             c: spec.ty.core(),
         }
     }
+    /// Ragged sizes only, the largest 520x776x520 (5 x 4 tiles and 9 k-blocks, each last one partial; an odd
+    /// tile-row count, so the last cluster's second CTA lies wholly past M): the registry's pass over every
+    /// family stays quick and its host reference cheap.
+    /// 1000^3, 4096^3 and 16384x128x4096 (against cuBLAS and sampled host rows) are in `tests/hopper_device.rs`.
     fn verify_sizes(&self) -> Vec<Size> {
         vec![
             Size::mnk(1, 1, 16),
             Size::mnk(17, 33, 48),
             Size::mnk(127, 255, 64),
             Size::mnk(300, 520, 136),
-            Size::mnk(1000, 1000, 1000),
+            Size::mnk(520, 776, 520),
         ]
     }
     fn bench_sizes(&self) -> Vec<Size> {
         vec![Size::square(4096, true), Size::square(8192, true)]
+    }
+    /// `swz bench hopper --sizes N` (and `swz bench gemm --sizes N`): the cube `N x N x N`.
+    fn size_of(&self, n: u32) -> Size {
+        Size::square(n, true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::DynFamily;
+
+    /// `--sizes N` means the cube for this GEMM (a square `N x N` would have K = 1, which TMA cannot load).
+    #[test]
+    fn a_bench_size_is_a_cube_the_launch_accepts() {
+        let s = DynFamily::size_of(&HOPPER, 4096);
+        assert_eq!(s, Size::mnk(4096, 4096, 4096));
+        for spec in HOPPER.specs() {
+            let l = HOPPER.launch(&spec, s).unwrap();
+            assert_eq!(l.config.grid_dim.0 % spec.cluster, 0);
+        }
+        assert!(HOPPER.launch(&SHIPPED, Size::mn(4096, 4096)).is_err());
+    }
+
+    /// The frame's launch encodes the maps `HopperGemm::launch` encodes: with clusters, B's box is the slice one
+    /// CTA loads and multicasts (bn / cluster rows), not the whole tile.
+    #[test]
+    fn the_frame_launch_uses_the_kernels_map_boxes() {
+        let specs = HOPPER
+            .specs()
+            .into_iter()
+            .chain(super::super::sweep::variants());
+        for spec in specs {
+            let l = HOPPER.launch(&spec, Size::mnk(300, 520, 136)).unwrap();
+            let tiles: Vec<_> = l
+                .args
+                .iter()
+                .filter_map(|a| match *a {
+                    Arg::TensorMap { tile, .. } => Some(tile),
+                    _ => None,
+                })
+                .collect();
+            let (a, b) = spec.map_boxes();
+            assert_eq!(tiles, [a, b], "{spec}");
+            assert_eq!(b.params().box_outer * spec.cluster, spec.bn, "{spec}");
+            assert_eq!((a.mn, b.mn * spec.cluster), (spec.bm(), spec.bn), "{spec}");
+        }
     }
 }

@@ -7,11 +7,13 @@
 //!
 //! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
 //! hopper`), [`sweep`] (the tuning variants), [`peer`] (cuBLAS TN, the reference for speed and for large sizes),
-//! [`check`] (random data, host reference, comparison). Tensor maps: [`crate::runtime::tma`].
+//! [`rounds`] (interleaved timing rounds and their per-round ratios), [`check`] (random data, host reference,
+//! comparison). Tensor maps: [`crate::runtime::tma`].
 
 pub mod check;
 pub mod family;
 pub mod peer;
+pub mod rounds;
 pub mod spec;
 pub mod sweep;
 
@@ -242,8 +244,9 @@ impl HopperGemm {
             let (ptr, _guard) = d.device_ptr(gpu.stream());
             TensorMap::k_major(ptr, d.len() * 2, tile, rows, k)
         };
-        let a_map = map(a, &self.spec.a_tile(), m)?;
-        let b_map = map(b, &self.spec.b_slice(), n)?;
+        let (a_box, b_box) = self.spec.map_boxes();
+        let a_map = map(a, &a_box, m)?;
+        let b_map = map(b, &b_box, n)?;
         let cfg = LaunchConfig {
             grid_dim: (self.grid(gpu, m, n), 1, 1),
             block_dim: (self.spec.threads(), 1, 1),

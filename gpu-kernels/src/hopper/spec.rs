@@ -132,6 +132,14 @@ impl HopperSpec {
         )
     }
 
+    /// The boxes of the two TMA maps, (A, B): A's whole tile and B's [`b_slice`](Self::b_slice), what the
+    /// kernel's expect-tx byte counts and smem offsets assume. Every launch path encodes its maps from this
+    /// (a B map with the whole tile's box under clusters delivers twice the bytes into the wrong rows: the
+    /// frame's launch once did that, and hung at 1x1x16 and faulted at 4096^3).
+    pub const fn map_boxes(&self) -> (OperandTile, OperandTile) {
+        (self.a_tile(), self.b_slice())
+    }
+
     /// Dynamic shared memory: the ring, the barriers, and slack to round the base up to the tiles' alignment.
     pub const fn smem_bytes(&self) -> u32 {
         let (a, b) = (self.a_tile().params(), self.b_tile().params());

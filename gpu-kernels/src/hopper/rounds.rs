@@ -1,0 +1,95 @@
+//! Interleaved rounds: a same-run speed ratio that survives a drifting clock.
+//!
+//! Under sustained tensor-core load an H100's clock sags (cuBLAS alone measured 782 -> 674 TFLOP/s over three
+//! 25-run rounds), so one long block per contestant compares a cool card with a hot one. Instead every round times
+//! each contestant briefly, in an order rotated every round (each goes first equally often), and the ratio is
+//! taken within a round; the claim is the median of those per-round ratios, shown with their spread.
+
+/// The order contestants `0..n` run in round `round`: `0..n` rotated left by `round % n`.
+pub fn order(round: usize, n: usize) -> Vec<usize> {
+    (0..n).map(|i| (i + round) % n.max(1)).collect()
+}
+
+/// Median, minimum and maximum of per-round values.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub rounds: usize,
+}
+
+/// The spread of `values` (not empty); the median of an even count is the mean of the middle two.
+pub fn spread(values: &[f64]) -> Spread {
+    assert!(!values.is_empty(), "no rounds");
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    let median = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
+    Spread {
+        median,
+        min: v[0],
+        max: v[n - 1],
+        rounds: n,
+    }
+}
+
+/// Per-round ratios `peer[r] / ours[r]` (times: > 1 means ours is faster).
+pub fn ratios(peer_ms: &[f64], ours_ms: &[f64]) -> Vec<f64> {
+    assert_eq!(
+        peer_ms.len(),
+        ours_ms.len(),
+        "one time per round on each side"
+    );
+    peer_ms.iter().zip(ours_ms).map(|(p, o)| p / o).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_contestant_runs_once_per_round_and_leads_equally_often() {
+        for n in 1..=5 {
+            let mut leads = vec![0; n];
+            for r in 0..4 * n {
+                let o = order(r, n);
+                let mut sorted = o.clone();
+                sorted.sort();
+                assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "round {r} of {n}");
+                leads[o[0]] += 1;
+            }
+            assert!(leads.iter().all(|&l| l == 4), "{n}: {leads:?}");
+        }
+        assert_eq!(order(1, 3), vec![1, 2, 0]);
+    }
+
+    #[test]
+    fn spread_of_odd_and_even_counts() {
+        assert_eq!(
+            spread(&[0.97, 0.93, 1.01]),
+            Spread {
+                median: 0.97,
+                min: 0.93,
+                max: 1.01,
+                rounds: 3
+            }
+        );
+        let s = spread(&[4.0, 1.0, 3.0, 2.0]);
+        assert_eq!((s.median, s.min, s.max, s.rounds), (2.5, 1.0, 4.0, 4));
+    }
+
+    #[test]
+    fn ratios_are_peer_time_over_ours_per_round() {
+        // A clock that sags 20% over the rounds moves both sides; the per-round ratio stays.
+        let peer = [1.0, 1.1, 1.2];
+        let ours = [1.05, 1.155, 1.26];
+        for r in ratios(&peer, &ours) {
+            assert!((r - 1.0 / 1.05).abs() < 1e-12, "{r}");
+        }
+    }
+}
