@@ -153,13 +153,3 @@ fn alpha_beta_epilogue() {
         one::<half::f16, f32>(&gpu, s);
     }
 }
-
-/// The mbarrier main loop (`-mbar` specs) for compute-sanitizer, beside `sanitizer_small`.
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn sanitizer_small_mbarrier() {
-    let gpu = gpu();
-    let blas = Cublas::new(&gpu).unwrap();
-    run::<half::f16, half::f16>(&gpu, &blas, spec::T128X256K32_MBAR, &[(127, 255, 72)]);
-    run::<half::bf16, f32>(&gpu, &blas, spec::T128X256K64_MBAR, &[(127, 255, 200)]);
-}

@@ -9,6 +9,9 @@
 //! gemm_bench ncu nn|tn SPEC.. launch each spec once on 2048^3 fp16 (for Nsight Compute) and print the bank
 //!                             model's ldmatrix instructions and wavefronts for it, one JSON line each
 //! gemm_bench ncu-f32 nn|tn SPEC..  the same with fp32 output (epilogue st.shared.v2 model)
+//! gemm_bench rounds [--shapes ..] [--dtypes ..] [--b ..] [--specs A,B,..] [--rounds R] [--iters N] [--json FILE]
+//!                             cuBLAS and the specs in R interleaved rounds (order rotated each round); per kernel
+//!                             the median over rounds of the per-round ratio to cuBLAS and to the first spec
 //! gemm_bench bench [--shapes MxNxK,..] [--dtypes fp16,bf16] [--b nn,tn] [--specs LIST] [--iters N] [--json FILE]
 //!                             cuBLAS and the specs on the same buffers; LIST is names or tiles|orders|baselines|
 //!                             default|all (comma-separated)
@@ -30,6 +33,7 @@ fn main() {
         Some("ncu") if args.len() >= 3 => ncu(&args[1], &args[2..]),
         Some("ncu-f32") if args.len() >= 3 => ncu_f32(&args[1], &args[2..]),
         Some("bench") => bench(&args[1..]),
+        Some("rounds") => rounds(&args[1..]),
         _ => Err("usage: gemm_bench ptxas [DIR] | check | ncu nn|tn SPEC.. | bench [options] (see the source)".into()),
     };
     if let Err(e) = r {
@@ -332,6 +336,90 @@ fn bench(args: &[String]) -> Res {
     if let Some(f) = json {
         std::fs::write(&f, serde_json::to_string_pretty(&rows).unwrap())
             .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// `gemm_bench rounds`: see the module doc.
+fn rounds(args: &[String]) -> Res {
+    let mut shapes = vec![(8192, 8192, 8192)];
+    let mut dtypes = vec![InType::F16, InType::Bf16];
+    let mut bs = vec![BLayout::Nk, BLayout::Kn];
+    let mut specs = parse_specs("default,t128x256k32s4-identity")?;
+    let mut n_rounds = 12;
+    let mut cfg = BenchConfig {
+        warmup: 3,
+        iters: 10,
+        l2_factor: 1,
+    };
+    let mut json = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let val = it.next().ok_or(format!("{a} needs a value"))?;
+        match a.as_str() {
+            "--shapes" => {
+                shapes = val
+                    .split(',')
+                    .map(|s| {
+                        let d: Vec<u32> = s.split('x').filter_map(|x| x.parse().ok()).collect();
+                        if d.len() == 3 {
+                            Ok((d[0], d[1], d[2]))
+                        } else {
+                            Err(format!("shape {s:?}: MxNxK"))
+                        }
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            "--dtypes" => {
+                dtypes = val
+                    .split(',')
+                    .map(|d| match d {
+                        "fp16" => Ok(InType::F16),
+                        "bf16" => Ok(InType::Bf16),
+                        _ => Err(format!("dtype {d:?}")),
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            "--b" => bs = val.split(',').map(parse_b).collect::<Result<_, _>>()?,
+            "--specs" => specs = parse_specs(val)?,
+            "--rounds" => n_rounds = val.parse().map_err(|_| "--rounds R")?,
+            "--iters" => cfg.iters = val.parse().map_err(|_| "--iters N")?,
+            "--json" => json = Some(val.clone()),
+            _ => return Err(format!("unknown option {a}")),
+        }
+    }
+    let gpu = open()?;
+    let blas = gemm::Cublas::new(&gpu).map_err(|e| e.to_string())?;
+    let mut all = Vec::new();
+    for &(m, n, k) in &shapes {
+        for &d in &dtypes {
+            for &b in &bs {
+                let p = Problem::new(m, n, k, b);
+                let r = match d {
+                    InType::F16 => {
+                        gemm::bench::rounds::<half::f16>(&gpu, &cfg, &blas, &p, &specs, n_rounds)
+                    }
+                    InType::Bf16 => {
+                        gemm::bench::rounds::<half::bf16>(&gpu, &cfg, &blas, &p, &specs, n_rounds)
+                    }
+                }
+                .map_err(|e| e.to_string())?;
+                print!("{}", gemm::bench::rounds_markdown(&r));
+                all.extend(r);
+            }
+        }
+    }
+    println!(
+        "\ndevice: {} ({})",
+        gpu.props(),
+        gpu_kernels::bench::today_utc()
+    );
+    if let Some(f) = json {
+        std::fs::write(
+            &f,
+            serde_json::to_string_pretty(&all).map_err(|e| e.to_string())?,
+        )
+        .map_err(|e| e.to_string())?;
     }
     Ok(())
 }

@@ -115,3 +115,154 @@ pub fn markdown(rows: &[Row]) -> String {
     }
     s
 }
+
+/// One kernel's result over interleaved rounds ([`rounds`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RoundsRow {
+    pub shape: String,
+    pub dtype: &'static str,
+    pub b: &'static str,
+    pub kernel: String,
+    pub rounds: usize,
+    /// Median over rounds of the round's median time.
+    pub median_ms: f64,
+    pub tflops: f64,
+    /// Per round: cuBLAS's median / this kernel's median (same round), as %; median, min, max over rounds.
+    pub pct_of_cublas_median: f64,
+    pub pct_of_cublas_min: f64,
+    pub pct_of_cublas_max: f64,
+    /// Per round: this kernel's median / the first spec's median (same round) - 1, as %; median, min, max.
+    /// Positive = slower than the first spec.
+    pub slower_than_first_median: f64,
+    pub slower_than_first_min: f64,
+    pub slower_than_first_max: f64,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
+}
+
+/// cuBLAS and `specs` timed in `n_rounds` interleaved rounds (each round: every kernel `cfg.iters` timed runs after
+/// `cfg.warmup`, the order rotated by one each round), so that clock drift under sustained load falls on all kernels
+/// alike; each comparison is a per-round ratio, summarised by its median and range.
+pub fn rounds<I: InElem>(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    blas: &Cublas,
+    p: &Problem,
+    specs: &[GemmSpec],
+    n_rounds: usize,
+) -> Result<Vec<RoundsRow>>
+where
+    CudaBlas: cudarc::cublas::Gemm<I>,
+{
+    let a = gpu.upload(&super::random_input::<I>(p.a_len(), 1))?;
+    let b = gpu.upload(&super::random_input::<I>(p.b_len(), 2))?;
+    let mut c = gpu.zeros::<I>(p.c_len())?;
+    let mut kernels = Vec::new();
+    for s in specs {
+        let v = Variant::new(*s, p.b, I::IN, I::IN.same_out());
+        let k = v.prepare(gpu)?;
+        kernels.push((v, k));
+    }
+    // times[kernel][round]; kernel 0 is cuBLAS.
+    let n = specs.len() + 1;
+    let mut times = vec![Vec::with_capacity(n_rounds); n];
+    for r in 0..n_rounds.max(1) {
+        for j in 0..n {
+            let x = (j + r) % n;
+            let st = if x == 0 {
+                time(gpu, cfg, |_| blas.gemm(p, &a, &b, &mut c))?
+            } else {
+                let (v, k) = &kernels[x - 1];
+                time(gpu, cfg, |_| v.launch(gpu, k, p, &a, &b, &mut c))?
+            };
+            times[x].push(st.median_ms);
+        }
+    }
+    let mut out = Vec::new();
+    for (x, t) in times.iter().enumerate() {
+        let mut pct: Vec<f64> = t
+            .iter()
+            .zip(&times[0])
+            .map(|(m, c)| 100.0 * c / m)
+            .collect();
+        let first = if n > 1 { &times[1] } else { &times[0] };
+        let mut slower: Vec<f64> = t
+            .iter()
+            .zip(first)
+            .map(|(m, f)| 100.0 * (m / f - 1.0))
+            .collect();
+        let med_ms = median(&mut t.clone());
+        let (pmin, pmax) = (
+            pct.iter().cloned().fold(f64::MAX, f64::min),
+            pct.iter().cloned().fold(f64::MIN, f64::max),
+        );
+        let (smin, smax) = (
+            slower.iter().cloned().fold(f64::MAX, f64::min),
+            slower.iter().cloned().fold(f64::MIN, f64::max),
+        );
+        out.push(RoundsRow {
+            shape: format!("{}x{}x{}", p.m, p.n, p.k),
+            dtype: I::IN.name(),
+            b: p.b.name(),
+            kernel: if x == 0 {
+                "cuBLAS".into()
+            } else {
+                specs[x - 1].name.to_string()
+            },
+            rounds: t.len(),
+            median_ms: med_ms,
+            tflops: p.flops() / (med_ms * 1e-3) / 1e12,
+            pct_of_cublas_median: median(&mut pct),
+            pct_of_cublas_min: pmin,
+            pct_of_cublas_max: pmax,
+            slower_than_first_median: median(&mut slower),
+            slower_than_first_min: smin,
+            slower_than_first_max: smax,
+        });
+    }
+    Ok(out)
+}
+
+/// A markdown table of [`rounds`] rows.
+pub fn rounds_markdown(rows: &[RoundsRow]) -> String {
+    let mut s = String::from(
+        "| shape | dtype | B | kernel | rounds | median ms | TFLOP/s | % of cuBLAS: median (min-max) | vs first spec: median (min-max) |\n\
+         |---|---|---|---|--:|--:|--:|---|---|\n",
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {:.3} | {:.1} | {:.1} ({:.1}-{:.1}) | {:+.1}% ({:+.1} to {:+.1}) |\n",
+            r.shape,
+            r.dtype,
+            r.b,
+            r.kernel,
+            r.rounds,
+            r.median_ms,
+            r.tflops,
+            r.pct_of_cublas_median,
+            r.pct_of_cublas_min,
+            r.pct_of_cublas_max,
+            r.slower_than_first_median,
+            r.slower_than_first_min,
+            r.slower_than_first_max
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn median_of_odd_and_even() {
+        assert_eq!(super::median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(super::median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+}

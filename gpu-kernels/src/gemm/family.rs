@@ -172,9 +172,11 @@ impl Family for GemmFamily {
     /// The output's rounding (relative) plus fp32 accumulation over K <= 1024 of products in [-1, 1)
     /// (absolute: 4 sqrt(K) f32 epsilon times a sum of magnitudes near K/4, under 4e-3).
     fn tolerance(&self, v: &Variant) -> Tolerance {
+        // One output ulp (2 eps) relative: the reference is the exact sum rounded once, the kernel rounds its fp32
+        // sum, and the two may land on either side of a rounding boundary (bf16 at 127x264x72: 1 element in 33528).
         Tolerance::Close {
             abs: 4e-3,
-            rel: v.out.eps(),
+            rel: 2.0 * v.out.eps(),
         }
     }
 

@@ -33,8 +33,6 @@ constexpr int MI = WM / 16, NI = WN / 8, KSTEPS = BK / 16;
 constexpr int OUT_BYTES = Spec::OUT_BYTES;
 
 static_assert(THREADS == Spec::THREADS, "thread count");
-static_assert(!Spec::MBARRIER || Spec::PREFETCH, "MBARRIER builds on the PREFETCH main loop");
-static_assert(Spec::BAR_OFFSET % 8 == 0, "mbarriers are 8-byte aligned");
 static_assert(WM % 16 == 0 && WN % 16 == 0 && BK % 16 == 0, "warp tile / BK");
 static_assert((BM * BK / 8) % THREADS == 0 && (BN * BK / 8) % THREADS == 0, "whole chunks per thread");
 static_assert(SmemA::rows == BM && SmemA::cols == BK, "A tile");
@@ -78,32 +76,6 @@ __device__ __forceinline__ void ldsm_x4_trans(u32 (&r)[4], u32 addr) {
 __device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3) {
     asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0),
                  "r"(r1), "r"(r2), "r"(r3));
-}
-
-// mbarriers (Spec::MBARRIER): full[s] completes when every thread's copies into ring slot s have landed (each
-// thread's cp.async.mbarrier.arrive.noinc: count THREADS), empty[s] when every warp has issued its last ldmatrix
-// from slot s (lane 0 after __syncwarp: count WARPS). A fresh mbarrier reads parity 1 as completed.
-__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(u32 bar) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive_cp_async(u32 bar) {
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
-}
-__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
-    asm volatile(
-        "{\n"
-        ".reg .pred P1;\n"
-        "LAB_WAIT:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
-        "@P1 bra.uni DONE;\n"
-        "bra.uni LAB_WAIT;\n"
-        "DONE:\n"
-        "}\n" ::"r"(bar),
-        "r"(parity)
-        : "memory");
 }
 
 __device__ __forceinline__ void mma16816(float (&c)[4], const u32 (&a)[4], u32 b0, u32 b1) {
@@ -173,7 +145,6 @@ struct Feed {
     u32 dst;                    // smem byte offset of copy 0 in the tile
     u32 inside;                 // K_COLS: bit i = copy i's row < rows; else: copy 0's column bytes inside (0..16)
     int kpos, klimit;           // copy 0's k offset in the tile, and K
-    int kclamp;                 // K_COLS: the largest k0 whose chunk at kpos stays inside the row's ld
     bool all_inside;            // every copy inside the matrix along the non-K side (the block is not at an edge)
 
     __device__ __forceinline__ void init(const unsigned short* g_, int r0, int c0, int rows, int cols, int ld,
@@ -190,7 +161,6 @@ struct Feed {
             for (int i = 0; i < PER; ++i) inside |= (r0 + r + i * RPC < rows ? 1u : 0u) << i;
             kpos = c;
             klimit = cols;
-            kclamp = ld - 8 - c;
             all_inside = r0 + ROWS <= rows;
         } else {
             src = g_ + (u64)r * ld + (c0 + c);
@@ -199,42 +169,8 @@ struct Feed {
             inside = left > 0 ? (left >= 8 ? 16u : 2u * left) : 0u;
             kpos = r;
             klimit = rows;
-            kclamp = 0;
             all_inside = c0 + COLS <= cols;
         }
-    }
-
-    // ---- FILL_INTERLEAVED: the same copies, one at a time and without branches, so that they can sit between
-    // the mma instructions of the k-tile before (one basic block: ptxas fills the HMMA issue gaps with them).
-    // Bytes of a copy at k-tile k0 that lie inside the matrix along K, for every copy (K_COLS), or the fixed column
-    // bytes (K rows). A k-tile past K gives 0 for every copy: the ring slot is zero-filled, never read.
-    __device__ __forceinline__ u32 kbytes(int k0) const {
-        if constexpr (K_COLS) {
-            const int left = min(max(klimit - (k0 + kpos), 0), 8);
-            return 2u * (u32)left;
-        } else {
-            return inside;
-        }
-    }
-    // Copy 0's source at k-tile k0. Along K columns it is clamped inside the row's ld (a k-tile past K copies 0
-    // bytes, but the address stays in the buffer): every copy whose row is inside then has a valid address.
-    __device__ __forceinline__ const unsigned short* kbase(int k0) const {
-        if constexpr (K_COLS) {
-            return src + min(k0, kclamp);
-        } else {
-            return src + (u64)k0 * k_stride;
-        }
-    }
-    // Copy i of the k-tile at k0 into ring slot `tile`; kb = kbytes(k0), base = kbase(k0). Copies outside the
-    // matrix copy 0 bytes from the matrix's first element.
-    __device__ __forceinline__ void issue_copy(u32 tile, const unsigned short* base, int k0, u32 kb, int i) const {
-        bool ok;
-        if constexpr (K_COLS) {
-            ok = (inside >> i) & 1u;  // the copy's row is inside (fixed per block)
-        } else {
-            ok = k0 + kpos + i * RPC < klimit;  // the copy's k row is inside
-        }
-        cp_async16(tile + dst + i * RPC * L::pitch * 2u, ok ? base + (u64)i * copy_stride : g, ok ? kb : 0u);
     }
 
     __device__ __forceinline__ void issue(u32 tile, int k0) const {
@@ -322,25 +258,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
         fb_.issue(st + SmemA::bytes, kt * BK);
     };
 
-    // mbarriers of the MBARRIER main loop, after the ring (and the epilogue scratch); initialised before the
-    // prologue's copies so that each ring slot's copies can arrive on its full barrier.
-    const u32 full = s0 + Spec::BAR_OFFSET, empty = full + 8u * STAGES;
-    if constexpr (Spec::MBARRIER) {
-        if (tid < STAGES) {
-            mbar_init(full + 8u * tid, THREADS);
-            mbar_init(empty + 8u * tid, THREADS / 32);
-        }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-        __syncthreads();
-    }
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
         if (s < KT) load_stage(s0 + s * STAGE_BYTES, s);
-        if constexpr (Spec::MBARRIER) {
-            mbar_arrive_cp_async(full + 8u * s);
-        } else {
-            cp_async_commit();
-        }
+        cp_async_commit();
     }
 
     float acc[MI][NI][4];
@@ -352,109 +273,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
             for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
 
     u32 fa[2][MI][4], fb[2][NI][2];
-    if constexpr (Spec::MBARRIER) {
-        // The interleaved fill of FILL_INTERLEAVED below, with the block-wide barrier replaced by two mbarriers per
-        // ring slot, so warps are not held in lockstep: a warp waits only for the data it reads next (full) and,
-        // before refilling a slot, for every warp to have finished reading it (empty). Warps drift apart by up to
-        // a k-tile, so the two warps of a scheduler stop reaching their non-mma work at the same moment.
-        static_assert(KSTEPS % 2 == 0, "PREFETCH needs an even number of k16 steps per k-tile");
-        constexpr int NA = decltype(fa_)::PER, NB = FeedB::PER, NCOPY = NA + NB, SLOTS = (KSTEPS - 1) * MI;
-        mbar_wait(full, 0);
-        load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
-        for (int kt = 0; kt < KT; ++kt) {
-            const int nk = kt + STAGES - 1, k0 = nk * BK, ns = nk % STAGES;
-            const u32 st = s0 + ns * STAGE_BYTES;
-            const u32 kba = fa_.kbytes(k0), kbb = fb_.kbytes(k0);
-            const unsigned short *pa = fa_.kbase(k0), *pb = fb_.kbase(k0);
-            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
-            // Slot ns last held tile kt - 1 (none at kt = 0: a fresh barrier passes parity 1).
-            mbar_wait(empty + 8u * ns, kt == 0 ? 1u : (u32)(((kt - 1) / STAGES) & 1));
-            if constexpr (!Spec::FILL_INTERLEAVED) {
-                // The whole fill in one block (the fast path of Feed::issue), arriving on the slot's full barrier.
-                if (nk < KT) load_stage(st, nk);
-                mbar_arrive_cp_async(full + 8u * ns);
-            }
-#pragma unroll
-            for (int kk = 0; kk < KSTEPS; ++kk) {
-                if (kk + 1 < KSTEPS) {
-                    load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
-                    if (kk + 2 == KSTEPS) {  // this warp's last ldmatrix from slot kt % STAGES
-                        __syncwarp();
-                        if (lane == 0) mbar_arrive(empty + 8u * (kt % STAGES));
-                    }
-                } else if (kt + 1 < KT) {
-                    const int t = kt + 1;
-                    mbar_wait(full + 8u * (t % STAGES), (u32)((t / STAGES) & 1));
-                    const u32 na = s0 + (t % STAGES) * STAGE_BYTES;
-                    load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
-                }
-#pragma unroll
-                for (int i = 0; i < MI; ++i) {
-#pragma unroll
-                    for (int j = 0; j < NI; ++j)
-                        mma16816(acc[i][j], fa[kk & 1][i], fb[kk & 1][j][0], fb[kk & 1][j][1]);
-                    if (Spec::FILL_INTERLEAVED && kk + 1 < KSTEPS) {
-                        const int slot = kk * MI + i;
-#pragma unroll
-                        for (int c = slot * NCOPY / SLOTS; c < (slot + 1) * NCOPY / SLOTS; ++c) {
-                            if (c < NA) {
-                                fa_.issue_copy(st, pa, k0, kba, c);
-                            } else {
-                                fb_.issue_copy(st + SmemA::bytes, pb, k0, kbb, c - NA);
-                            }
-                        }
-                        if (slot + 1 == SLOTS) mbar_arrive_cp_async(full + 8u * ns);
-                    }
-                }
-            }
-        }
-    } else if constexpr (Spec::PREFETCH && Spec::FILL_INTERLEAVED) {
-        // As PREFETCH below, but the fill of k-tile kt+STAGES-1 is spread over the mma rows of tile kt's k16 steps
-        // before the last: copy c goes after mma row slot c * SLOTS / NCOPY. Everything from the barrier of one
-        // k-tile to the next is straight-line code, so the copies' address math and LDGSTS issue in the HMMAs'
-        // issue gaps instead of in a separate block that every warp runs at the same time (tensor pipe idle).
-        static_assert(KSTEPS % 2 == 0, "PREFETCH needs an even number of k16 steps per k-tile");
-        constexpr int NA = decltype(fa_)::PER, NB = FeedB::PER, NCOPY = NA + NB, SLOTS = (KSTEPS - 1) * MI;
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
-        for (int kt = 0; kt < KT; ++kt) {
-            const int nk = kt + STAGES - 1, k0 = nk * BK;
-            const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
-            const u32 kba = fa_.kbytes(k0), kbb = fb_.kbytes(k0);
-            const unsigned short *pa = fa_.kbase(k0), *pb = fb_.kbase(k0);
-            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
-#pragma unroll
-            for (int kk = 0; kk < KSTEPS; ++kk) {
-                if (kk + 1 < KSTEPS) {
-                    load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
-                } else {
-                    cp_async_wait<STAGES - 2>();
-                    __syncthreads();
-                    const u32 na = s0 + ((kt + 1) % STAGES) * STAGE_BYTES;
-                    if (kt + 1 < KT) load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
-                }
-#pragma unroll
-                for (int i = 0; i < MI; ++i) {
-#pragma unroll
-                    for (int j = 0; j < NI; ++j)
-                        mma16816(acc[i][j], fa[kk & 1][i], fb[kk & 1][j][0], fb[kk & 1][j][1]);
-                    if (kk + 1 < KSTEPS) {
-                        const int slot = kk * MI + i;
-#pragma unroll
-                        for (int c = slot * NCOPY / SLOTS; c < (slot + 1) * NCOPY / SLOTS; ++c) {
-                            if (c < NA) {
-                                fa_.issue_copy(st, pa, k0, kba, c);
-                            } else {
-                                fb_.issue_copy(st + SmemA::bytes, pb, k0, kbb, c - NA);
-                            }
-                        }
-                        if (slot + 1 == SLOTS) cp_async_commit();
-                    }
-                }
-            }
-        }
-    } else if constexpr (Spec::PREFETCH) {
+    if constexpr (Spec::PREFETCH) {
         // The barrier of k-tile kt+1 sits inside k-tile kt's last k16 step: wait for tile kt+1, then load its first
         // fragments, then issue tile kt's last mma. The barrier's wait overlaps the tensor cores' work, and every
         // k-step finds its fragments loaded. Tile kt+STAGES-1 is fetched into the stage of tile kt-1, which every
@@ -514,7 +333,6 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
     }
 
     // ---- epilogue: per warp, one 16 x WN slice at a time through its smem scratch ----
-    cp_async_commit();  // (the MBARRIER loop never commits: its copies complete on mbarriers)
     cp_async_wait<0>();
     __syncthreads();  // the ring is free: reuse it as per-warp scratch
     // C = alpha * A.B + beta * C. alpha scales the fp32 accumulators here; beta * C is added to each 16-byte chunk

@@ -284,7 +284,7 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
     s.push_str(&smem_struct("SmemC", &spec.c_smem(out.width())));
     s.push_str(&format!(
         "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
-         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, FILL_INTERLEAVED = {}, MBARRIER = {};\n    static constexpr unsigned BAR_OFFSET = {}u;\n    static constexpr int B_KN = {}, \
+         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {};\n    static constexpr int B_KN = {}, \
          IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
         b.name(),
         input.name(),
@@ -298,9 +298,6 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
         spec.threads(),
         spec.min_blocks,
         u32::from(spec.prefetch),
-        u32::from(spec.interleave_fill),
-        u32::from(spec.mbarrier),
-        spec.data_bytes(b, out.width()),
         u32::from(b == BLayout::Kn),
         u32::from(input == InType::Bf16),
         match out {

@@ -163,11 +163,6 @@ pub struct GemmSpec {
     /// Load the next k-tile's first fragments across the k-tile barrier (the barrier sits before the tile's last
     /// mma step); `false`: one barrier at the top of each k-tile, first fragments loaded after it.
     pub prefetch: bool,
-    /// With `prefetch`: issue the next fill's cp.async copies one by one between the mma rows of the k-tile
-    /// (branch-free, zero-filling past the matrix) instead of in a block at the top of the k-tile.
-    pub interleave_fill: bool,
-    /// With `prefetch`: per-slot full/empty mbarriers instead of the block-wide barrier per k-tile.
-    pub mbarrier: bool,
 }
 
 /// The input element as the layouts see it (fp16 and bf16 are both 2 bytes: one layout serves both).
@@ -242,8 +237,13 @@ impl GemmSpec {
 
     /// Dynamic shared memory of one block: the ring, reused by the epilogue scratch (one per warp).
     pub const fn smem_bytes(&self, b: BLayout, out: OutWidth) -> u32 {
-        // Two 8-byte mbarriers per ring slot after the data (the data is a multiple of 128 bytes).
-        self.data_bytes(b, out) + if self.mbarrier { 16 * self.stages } else { 0 }
+        let ring = self.stages * self.stage_bytes(b);
+        let scratch = self.warps() * self.c_smem(out).footprint();
+        if ring > scratch {
+            ring
+        } else {
+            scratch
+        }
     }
 
     /// The kernel's smem accesses, as (what, tile, pattern). Each pattern issues exactly the address sets the
@@ -410,40 +410,7 @@ impl GemmSpec {
         GemmSpec {
             name,
             prefetch: false,
-            interleave_fill: false,
-            mbarrier: false,
             ..self
-        }
-    }
-
-    /// This spec with the fill's copies spread between the mma rows (`interleave_fill`).
-    pub const fn with_interleaved_fill(self, name: &'static str) -> GemmSpec {
-        GemmSpec {
-            name,
-            prefetch: true,
-            interleave_fill: true,
-            ..self
-        }
-    }
-
-    /// This spec with the k-tile barrier replaced by per-slot full/empty mbarriers.
-    pub const fn with_mbarriers(self, name: &'static str) -> GemmSpec {
-        GemmSpec {
-            name,
-            prefetch: true,
-            mbarrier: true,
-            ..self
-        }
-    }
-
-    /// Bytes of the ring and the epilogue scratch (they overlap), before the mbarriers.
-    pub const fn data_bytes(&self, b: BLayout, out: OutWidth) -> u32 {
-        let ring = self.stages * self.stage_bytes(b);
-        let scratch = self.warps() * self.c_smem(out).footprint();
-        if ring > scratch {
-            ring
-        } else {
-            scratch
         }
     }
 
@@ -470,12 +437,10 @@ impl std::fmt::Display for GemmSpec {
             self.wn,
             self.threads(),
             self.stages,
-            match (self.prefetch, self.interleave_fill, self.mbarrier) {
-                (false, _, _) => " (no fragment prefetch)",
-                (true, false, false) => "",
-                (true, false, true) => " (mbarriers)",
-                (true, true, false) => " (fill between the mma rows)",
-                (true, true, true) => " (mbarriers, fill between the mma rows)",
+            if self.prefetch {
+                ""
+            } else {
+                " (no fragment prefetch)"
             },
             self.smem.name(),
             self.raster
@@ -543,8 +508,6 @@ const fn spec(
         raster,
         min_blocks: 1,
         prefetch: true,
-        interleave_fill: false,
-        mbarrier: false,
     };
     assert!(s.is_valid(), "invalid GEMM spec");
     s
@@ -567,27 +530,12 @@ pub const T128X256K32S5: GemmSpec = T128X256K32.with_stages("t128x256k32s5", 5);
 pub const T128X128K32S6: GemmSpec = T128X128K32.with_stages("t128x128k32s6", 6);
 /// The default tile with the call-1 main loop (barrier at the top of each k-tile): what the prefetch buys.
 pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32s4-noprefetch");
-/// The default tile with the fill's copies between the mma rows: what interleaving the fill costs.
-pub const T128X256K32_IL: GemmSpec = T128X256K32.with_interleaved_fill("t128x256k32s4-ilfill");
-/// The default tile with per-slot mbarriers instead of the k-tile barrier.
-pub const T128X256K32_MBAR: GemmSpec = T128X256K32.with_mbarriers("t128x256k32s4-mbar");
-/// 128x256x64 with mbarriers.
-pub const T128X256K64_MBAR: GemmSpec = T128X256K64.with_mbarriers("t128x256k64s3-mbar");
-/// 128x256x64 with mbarriers and the interleaved fill.
-pub const T128X256K64_MBAR_IL: GemmSpec =
-    T128X256K64_MBAR.with_interleaved_fill("t128x256k64s3-mbar-ilfill");
-/// 128x256x64, 4 stages, mbarriers.
-pub const T128X256K64S4_MBAR: GemmSpec = T128X256K64S4.with_mbarriers("t128x256k64s4-mbar");
-/// The default tile, 6 stages, mbarriers.
-pub const T128X256K32S6_MBAR: GemmSpec = T128X256K32
-    .with_stages("t128x256k32s6", 6)
-    .with_mbarriers("t128x256k32s6-mbar");
 /// 128x128 with the call-1 main loop.
 pub const T128X128K32_NOPF: GemmSpec = T128X128K32.without_prefetch("t128x128k32s4-noprefetch");
 
 /// The configurations the sweep compares (all conflict-free, checked below). (128x128x64 with 4 warps is not
 /// here: ptxas spills 40-80 bytes for it at 255 registers.)
-pub const TILES: [GemmSpec; 18] = [
+pub const TILES: [GemmSpec; 12] = [
     T128X256K32,
     T256X128K32,
     T128X128K32,
@@ -600,12 +548,6 @@ pub const TILES: [GemmSpec; 18] = [
     T128X128K32S6,
     T128X256K32_NOPF,
     T128X128K32_NOPF,
-    T128X256K32_IL,
-    T128X256K32_MBAR,
-    T128X256K64_MBAR,
-    T128X256K64_MBAR_IL,
-    T128X256K64S4_MBAR,
-    T128X256K32S6_MBAR,
 ];
 
 /// The default spec (the sweep's winner at 4096³ and 8192³; BENCHMARKS.md says by how much).
@@ -682,12 +624,11 @@ macro_rules! assert_specs_conflict_free {
 }
 assert_specs_conflict_free!(
     TILES[0], TILES[1], TILES[2], TILES[3], TILES[4], TILES[5], TILES[6], TILES[7], TILES[8],
-    TILES[9], TILES[10], TILES[11], TILES[12], TILES[13], TILES[14], TILES[15], TILES[16],
-    TILES[17]
+    TILES[9], TILES[10], TILES[11]
 );
 // A tile added to TILES must be added to the list above.
 const _: () = assert!(
-    TILES.len() == 18,
+    TILES.len() == 12,
     "list every tile in assert_specs_conflict_free!"
 );
 
