@@ -161,3 +161,42 @@ fn hopper_frame_verify_all() {
         gpu_kernels::frame::verify::verify_all(&gpu, &gpu_kernels::hopper::family::HOPPER).unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The epilogue through shared memory (`smem_epilogue`: stmatrix into a per-warp swizzled scratch, 16-byte row reads
+/// and stores), with clusters and without: ragged sizes against the host, 1000^3 against the host and cuBLAS.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_smem_epilogue() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    for base in [SHIPPED, BASE] {
+        for ty in [Half::Bf16, Half::F16] {
+            let spec = gpu_kernels::hopper::HopperSpec {
+                smem_epilogue: true,
+                ..base.with_ty(ty)
+            };
+            let g = HopperGemm::new(&gpu, spec).unwrap();
+            for (i, &size) in RAGGED.iter().enumerate() {
+                run(&gpu, &g, None, size, 31 + i as u64);
+            }
+            run(&gpu, &g, Some(&blas), (1000, 1000, 1000), 7);
+        }
+    }
+}
+
+/// `hopper_smem_epilogue`'s ragged sizes only, for compute-sanitizer.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_smem_epilogue_sanitizer_small() {
+    let gpu = gpu();
+    for ty in [Half::Bf16, Half::F16] {
+        let spec = gpu_kernels::hopper::HopperSpec {
+            smem_epilogue: true,
+            ..SHIPPED.with_ty(ty)
+        };
+        let g = HopperGemm::new(&gpu, spec).unwrap();
+        for (i, &size) in RAGGED.iter().enumerate() {
+            run(&gpu, &g, None, size, 41 + i as u64);
+        }
+    }
+}

@@ -178,8 +178,8 @@ fn bench_gemm_plan_includes_the_hopper_rows() {
         "{text}"
     );
     for row in [
-        "hopper-128x256x64-s4-SW128-c2 bf16",
-        "hopper-128x256x64-s4-SW128-c2 f16",
+        "hopper-128x256x64-s4-SW128-c2-stsm bf16",
+        "hopper-128x256x64-s4-SW128-c2-stsm f16",
     ] {
         assert!(hopper_part.contains(row), "{row} missing:\n{text}");
     }
@@ -187,7 +187,7 @@ fn bench_gemm_plan_includes_the_hopper_rows() {
     let bf16 =
         String::from_utf8(swz(&["bench", "gemm", "--list", "--elem", "bf16"]).stdout).unwrap();
     assert!(
-        bf16.contains("SW128-c2 bf16") && !bf16.contains("SW128-c2 f16"),
+        bf16.contains("SW128-c2-stsm bf16") && !bf16.contains("SW128-c2-stsm f16"),
         "{bf16}"
     );
     let alone = String::from_utf8(swz(&["bench", "hopper", "--list"]).stdout).unwrap();

@@ -3,18 +3,22 @@
 //! Differences from the other families, each through a frame hook: the kernel compiles for `sm_90a`
 //! ([`Family::arch`]), takes two TMA tensor maps ([`Arg::TensorMap`], encoded from the operand tiles'
 //! derived boxes and swizzle) and a second generated header (`gemm_spec.cuh`, [`Family::extra_headers`]).
-//! It declares no [`SpecAccess`](crate::frame::SpecAccess): its shared memory is written by the copy engine and
-//! read by `wgmma`, neither of which issues LSU wavefronts the bank model counts; the layout's consistency is
-//! proved instead by swizzle-core's const descriptor checks.
+//! Its operand ring is written by the copy engine and read by `wgmma`, neither of which issues LSU wavefronts the
+//! bank model counts (the layout's consistency is proved instead by swizzle-core's const descriptor checks); the
+//! [`SpecAccess`]es it declares are the epilogue scratch's (`stmatrix` writes, 16-byte row reads), with
+//! `smem_epilogue`.
 //!
 //! The frame's cuBLAS peer is the row-major NN `gemmEx` of the same size and types (the same FLOPs); the
 //! like-for-like TN comparison on the same buffers is `hopper_bench` (BENCHMARKS.md).
 
 use super::check;
 use super::spec::{Half, HopperSpec, SHIPPED};
-use crate::frame::{Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, Tolerance};
+use crate::frame::{
+    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+};
 use crate::runtime::{Header, Result};
 use cudarc::driver::LaunchConfig;
+use swizzle_core::pattern::Pattern;
 use swizzle_core::Elem;
 
 /// Multiprocessors the persistent grid assumes in the frame's launches (H100 SXM / H200: 132). The kernel is
@@ -47,8 +51,9 @@ impl Family for HopperFamily {
         } else {
             String::new()
         };
+        let epilogue = if spec.smem_epilogue { "-stsm" } else { "" };
         format!(
-            "hopper-{}x{}x{}-s{}-{}{cluster}",
+            "hopper-{}x{}x{}-s{}-{}{cluster}{epilogue}",
             spec.bm(),
             spec.bn,
             spec.bk,
@@ -136,6 +141,27 @@ impl Family for HopperFamily {
         };
         Tolerance::Close { abs: 2e-3, rel }
     }
+    fn accesses(&self, spec: &HopperSpec) -> Vec<SpecAccess> {
+        if !spec.smem_epilogue {
+            return Vec::new();
+        }
+        let tile = spec.epilogue_tile();
+        vec![
+            SpecAccess {
+                label: "epilogue stmatrix",
+                smem: tile,
+                access: Pattern::STMATRIX_X4.warp(),
+                conflict_free: true,
+            },
+            SpecAccess {
+                label: "epilogue read (16 B rows)",
+                smem: tile,
+                access: Pattern::ROW16.warp(),
+                conflict_free: true,
+            },
+        ]
+    }
+
     fn measure(&self, _spec: &HopperSpec, size: Size) -> Measure {
         Measure::Flops(2 * size.m as u64 * size.n as u64 * size.k as u64)
     }

@@ -4,7 +4,9 @@
 // One block = one producer warpgroup (a single thread issues TMA loads into a STAGES-deep ring) and CONSUMERS
 // consumer warpgroups (each owns 64 rows of the BM x BN block tile and runs wgmma.mma_async m64nBNk16 from shared
 // memory descriptors). The grid is persistent: block b takes tiles b, b + gridDim.x, ... in the order of the
-// raster TileOrder. Every layout number comes from the generated headers:
+// raster TileOrder. Epilogue (SMEM_EPILOGUE, shipped): per consumer warp, stmatrix into its own swizzled scratch
+// (swz::EpilogueTile), 16-byte row reads, 16-byte global stores; else a register quad transpose (STORE16) or 4-byte
+// pairs. Every layout number comes from the generated headers:
 //   swz.cuh        GemmA / GemmB (TMA box + swizzle, wgmma descriptor, LBO/SBO, alignment, k-step offsets),
 //                  TileOrder (the block raster)
 //   gemm_spec.cuh  the block shape, ring depth, register split, the wgmma / convert wrappers
@@ -141,6 +143,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     const uint32_t b_smem = a_smem + STAGES * GemmA::TILE_BYTES;
     const uint32_t full_bar = b_smem + STAGES * GemmB::TILE_BYTES;
     const uint32_t empty_bar = full_bar + 8 * STAGES;
+    // SMEM_EPILOGUE: one scratch tile per consumer warp, from the next 128-byte boundary.
+    const uint32_t epi_smem = (empty_bar + 8 * STAGES + 127) & ~127u;
 
     // The raster orders cluster slots: CLUSTER vertically adjacent tiles (sharing B) per slot; CTA `rank` of
     // the cluster takes tile row t.y * CLUSTER + rank (past M when gy is not a multiple: zero-filled, masked).
@@ -252,6 +256,51 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             // ---- epilogue: accumulator fragment -> 16-byte row segments -> global ----
             // d[i]: row = warp*16 + lane/4 + 8*((i/2)%2), col = (i/4)*8 + (lane%4)*2 + i%2 (PTX wgmma D layout).
             const uint32_t row0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
+            if (SMEM_EPILOGUE) {
+                // Through this warp's scratch (swz::EpilogueTile, 16 x 64), 64 columns at a time: stmatrix.x4 of
+                // two n8 blocks per 16 columns (the m16n8 accumulator pairs are stmatrix's lane order), then each
+                // lane reads 16-byte row segments back for 16-byte global stores.
+                using Epi = swz::EpilogueTile;
+                static_assert(Epi::ROWS == 16 && Epi::COLS == 64 && Epi::ELEM_BYTES == ELEM_BYTES, "scratch shape");
+                const uint32_t sc = epi_smem + (cw * 4 + warp) * Epi::BYTES;
+                const uint32_t rbase = ty * BM + cw * 64 + warp * 16;
+                const bool vec_ok = (N % 8) == 0;
+#pragma unroll
+                for (uint32_t c64 = 0; c64 < BN / 64; ++c64) {
+#pragma unroll
+                    for (uint32_t jj = 0; jj < 4; ++jj) {
+                        const uint32_t g = c64 * 8 + jj * 2;  // first of the two n8 blocks
+                        asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(
+                                         sc + Epi::byte_offset(lane & 15, jj * 16 + (lane >> 4) * 8)),
+                                     "r"(pack2(d[g * 4 + 0], d[g * 4 + 1])), "r"(pack2(d[g * 4 + 2], d[g * 4 + 3])),
+                                     "r"(pack2(d[g * 4 + 4], d[g * 4 + 5])), "r"(pack2(d[g * 4 + 6], d[g * 4 + 7]))
+                                     : "memory");
+                    }
+                    __syncwarp();
+#pragma unroll
+                    for (uint32_t q0 = 0; q0 < 16 * 8; q0 += 32) {
+                        const uint32_t q = q0 + lane, r = q / 8, cc = (q % 8) * 8;
+                        uint32_t o[4];
+                        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                                     : "=r"(o[0]), "=r"(o[1]), "=r"(o[2]), "=r"(o[3])
+                                     : "r"(sc + Epi::byte_offset(r, cc))
+                                     : "memory");
+                        const uint32_t row = rbase + r, col = t.x * BN + c64 * 64 + cc;
+                        if (row < M) {
+                            u16* dst = c + (unsigned long long)row * N + col;
+                            if (vec_ok && col + 8 <= N) {
+                                *reinterpret_cast<uint4*>(dst) = make_uint4(o[0], o[1], o[2], o[3]);
+                            } else {
+#pragma unroll
+                                for (uint32_t e = 0; e < 8; ++e)
+                                    if (col + e < N) dst[e] = u16(o[e / 2] >> (16 * (e % 2)));
+                            }
+                        }
+                    }
+                    __syncwarp();  // reads done before the next 64 columns overwrite the scratch
+                }
+                continue;
+            }
             if (!STORE16) {
                 // The fragment's own pairs: 4 bytes per thread, a quad writes 16 contiguous bytes of a row.
                 const bool pair_ok = (N % 2) == 0;

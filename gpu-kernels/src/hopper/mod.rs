@@ -17,7 +17,7 @@ pub mod rounds;
 pub mod spec;
 pub mod sweep;
 
-pub use spec::{Half, HopperSpec, BASE, SHIPPED};
+pub use spec::{Half, HopperSpec, BASE, CLUSTER2, SHIPPED};
 
 use crate::runtime::error::DriverContext;
 use crate::runtime::tma::TensorMap;

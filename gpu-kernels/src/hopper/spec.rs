@@ -3,6 +3,7 @@
 //! `TileOrder`) and `gemm_spec.cuh` (constants and the `wgmma` wrapper, generated for the tile's N).
 
 use crate::runtime::{Error, Header, Result, Source};
+use swizzle_core::pattern::{Pattern, Smem};
 use swizzle_core::raster::Raster;
 use swizzle_core::wgmma::{Major, OperandTile};
 use swizzle_core::ByteMode;
@@ -66,6 +67,10 @@ pub struct HopperSpec {
     /// Epilogue stores: 16 bytes per thread (a 4x4 word transpose inside each lane quad first) or the
     /// accumulator layout's own 4-byte pairs.
     pub store16: bool,
+    /// Epilogue through shared memory: each consumer warp writes its 16-row slice 64 columns at a time with
+    /// `stmatrix` into its own [`HopperSpec::epilogue_tile`] and reads it back as 16-byte rows for 16-byte global
+    /// stores (instead of the register quad transpose of `store16`).
+    pub smem_epilogue: bool,
 }
 
 /// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
@@ -83,12 +88,23 @@ pub const BASE: HopperSpec = HopperSpec {
     consumer_regs: 232,
     cluster: 1,
     store16: true,
+    smem_epilogue: false,
 };
 
-/// The shipped configuration: [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile. It won the
-/// head-to-head against [`BASE`] in the same run at 8192^3 (bf16 and fp16) and on 16384x16384x1024, and tied at
-/// 4096^3 (BENCHMARKS.md, device run 2).
-pub const SHIPPED: HopperSpec = HopperSpec { cluster: 2, ..BASE };
+/// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: the shipped spec of runs 2-3.
+pub const CLUSTER2: HopperSpec = HopperSpec { cluster: 2, ..BASE };
+
+/// The shipped configuration: [`CLUSTER2`] with the epilogue through shared memory (stmatrix). In interleaved
+/// rounds against cuBLAS (BENCHMARKS.md, Hopper run 4) it beat [`CLUSTER2`] and [`BASE`] at 4096^3 by 4-5 points
+/// in every round and at 8192^3 by 3-4 points (median).
+pub const SHIPPED: HopperSpec = HopperSpec {
+    smem_epilogue: true,
+    ..CLUSTER2
+};
+
+// The epilogue scratch's two accesses (stmatrix.x4 writes, 16-byte row reads) are conflict-free, checked at
+// compile time for both output types (fp16 and bf16 share the layout).
+swizzle_core::assert_conflict_free!(BASE.epilogue_tile(), Pattern::STMATRIX_X4, Pattern::ROW16);
 
 /// Threads per warpgroup.
 pub const WARPGROUP: u32 = 128;
@@ -140,7 +156,25 @@ impl HopperSpec {
         (self.a_tile(), self.b_slice())
     }
 
-    /// Dynamic shared memory: the ring, the barriers, and slack to round the base up to the tiles' alignment.
+    /// One consumer warp's epilogue scratch: 16 rows x 64 columns of the output type, swizzled for `stmatrix`
+    /// writes and 16-byte row reads (the GEMM family's derived ldmatrix swizzle for 128-byte rows).
+    pub const fn epilogue_tile(&self) -> Smem {
+        let e = self.ty.core();
+        Smem::row_major(16, 64, e)
+            .with_swizzle(crate::gemm::spec::ldmatrix_swizzle(64 * e.bytes(), e))
+    }
+
+    /// Bytes of every consumer warp's epilogue scratch (0 without `smem_epilogue`).
+    pub const fn epilogue_bytes(&self) -> u32 {
+        if self.smem_epilogue {
+            4 * self.consumers * self.epilogue_tile().footprint() + 128 // + aligning its start to 128 bytes
+        } else {
+            0
+        }
+    }
+
+    /// Dynamic shared memory: the ring, the barriers, the epilogue scratch, and slack to round the base up to the
+    /// tiles' alignment.
     pub const fn smem_bytes(&self) -> u32 {
         let (a, b) = (self.a_tile().params(), self.b_tile().params());
         let align = if a.smem_align > b.smem_align {
@@ -148,7 +182,10 @@ impl HopperSpec {
         } else {
             b.smem_align
         };
-        self.stages * (a.tile_bytes + b.tile_bytes) + 16 * self.stages + align
+        self.stages * (a.tile_bytes + b.tile_bytes)
+            + 16 * self.stages
+            + self.epilogue_bytes()
+            + align
     }
 
     /// Everything the hardware and the kernel need to hold, checked before compiling.
@@ -212,6 +249,7 @@ impl HopperSpec {
              constexpr uint32_t BM = {bm}, BN = {bn}, BK = {bk}, STAGES = {st}, CONSUMERS = {co};\n\
              constexpr uint32_t THREADS = {th}, ACC = {acc}, ELEM_BYTES = {eb}, INFLIGHT = {inf};\n\
              constexpr uint32_t PRODUCER_REGS = {pr}, CONSUMER_REGS = {cr}, CLUSTER = {cl}, STORE16 = {st16};\n\
+             constexpr uint32_t SMEM_EPILOGUE = {se};\n\
              }}  // namespace spec\n\
              #define SPEC_CLUSTER_DIMS {cdims}\n\
              // D[64 x {bn}] (+)= A[64 x k16] * B[{bn} x k16]^T from shared-memory descriptors.\n\
@@ -239,6 +277,7 @@ impl HopperSpec {
             cr = self.consumer_regs,
             cl = self.cluster,
             st16 = self.store16 as u32,
+            se = self.smem_epilogue as u32,
             cdims = if self.cluster > 1 {
                 format!("__cluster_dims__({}, 1, 1)", self.cluster)
             } else {
@@ -259,6 +298,7 @@ impl HopperSpec {
             .wgmma_operand("GemmB", self.b_tile())
             .wgmma_operand("GemmBSlice", self.b_slice())
             .raster("TileOrder", self.raster)
+            .layout("EpilogueTile", self.epilogue_tile())
     }
 
     /// `gemm_spec.cuh` as an NVRTC header.
@@ -319,7 +359,13 @@ impl std::fmt::Display for HopperSpec {
             } else {
                 String::new()
             },
-            if self.store16 { "" } else { " store4" }
+            if self.smem_epilogue {
+                " stmatrix-epilogue"
+            } else if self.store16 {
+                ""
+            } else {
+                " store4"
+            }
         )
     }
 }
@@ -333,7 +379,12 @@ mod tests {
         // 227 KiB opt-in on sm_90.
         SHIPPED.validate(232_448).unwrap();
         BASE.validate(232_448).unwrap();
-        assert_eq!(SHIPPED.smem_bytes(), 4 * (16384 + 32768) + 64 + 1024);
+        // Ring, barriers, 8 warps' 2 KiB epilogue scratch + its 128-byte alignment, the ring's 1 KiB alignment.
+        assert_eq!(
+            SHIPPED.smem_bytes(),
+            4 * (16384 + 32768) + 64 + 8 * 2048 + 128 + 1024
+        );
+        assert_eq!(CLUSTER2.smem_bytes(), 4 * (16384 + 32768) + 64 + 1024);
         assert_eq!(SHIPPED.threads(), 384);
         // Each CTA of the pair loads (and multicasts) half of B: a 128-row box.
         assert_eq!(SHIPPED.b_slice().params().box_outer, 128);
