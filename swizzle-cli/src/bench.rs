@@ -14,8 +14,9 @@ pub struct Args {
     /// Kernel family (`transpose`, ...: every family of gpu-kernels' registry).
     #[arg(value_name = "FAMILY")]
     family: String,
-    /// Problem sizes: N for the family's square (or cubic) size of side N; default: the family's own.
-    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Problem sizes: N for the family's size of side N (square or cubic; a length for 1D families such as the
+    /// stencil); default: the family's own. Sizes the GPU cannot hold fail at allocation with the reason.
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=(1 << 30)))]
     sizes: Vec<u32>,
     /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
     #[arg(long, value_delimiter = ',')]

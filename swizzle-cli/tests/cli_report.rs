@@ -196,3 +196,25 @@ fn bench_gemm_plan_includes_the_hopper_rows() {
         "{alone}"
     );
 }
+
+/// `--sizes` is a length for the 1D stencil family: the 2^27 is accepted (it was refused as > 65536).
+#[test]
+fn bench_sizes_reach_1d_lengths() {
+    let out = swz(&[
+        "bench",
+        "stencil",
+        "--sizes",
+        "134217728",
+        "--elem",
+        "f32",
+        "--list",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.starts_with("stencil: ") && text.contains("at 1x134217728"),
+        "{text}"
+    );
+    let zero = swz(&["bench", "stencil", "--sizes", "0", "--list"]);
+    assert_eq!(zero.status.code(), Some(2));
+}
