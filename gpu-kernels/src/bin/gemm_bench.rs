@@ -254,6 +254,31 @@ fn ncu_f32(b: &str, names: &[String]) -> Res {
     })
 }
 
+/// `MxNxK,MxNxK,..`
+fn parse_shapes(val: &str) -> Result<Vec<(u32, u32, u32)>, String> {
+    val.split(',')
+        .map(|s| {
+            let d: Vec<u32> = s.split('x').filter_map(|x| x.parse().ok()).collect();
+            if d.len() == 3 {
+                Ok((d[0], d[1], d[2]))
+            } else {
+                Err(format!("shape {s:?}: MxNxK"))
+            }
+        })
+        .collect()
+}
+
+/// `fp16,bf16`
+fn parse_dtypes(val: &str) -> Result<Vec<InType>, String> {
+    val.split(',')
+        .map(|d| match d {
+            "fp16" => Ok(InType::F16),
+            "bf16" => Ok(InType::Bf16),
+            _ => Err(format!("dtype {d:?}")),
+        })
+        .collect()
+}
+
 fn bench(args: &[String]) -> Res {
     let mut shapes: Vec<(u32, u32, u32)> = SHAPES.to_vec();
     let mut dtypes = vec![InType::F16, InType::Bf16];
@@ -269,29 +294,8 @@ fn bench(args: &[String]) -> Res {
     while let Some(a) = it.next() {
         let val = it.next().ok_or(format!("{a} needs a value"))?;
         match a.as_str() {
-            "--shapes" => {
-                shapes = val
-                    .split(',')
-                    .map(|s| {
-                        let d: Vec<u32> = s.split('x').filter_map(|x| x.parse().ok()).collect();
-                        if d.len() == 3 {
-                            Ok((d[0], d[1], d[2]))
-                        } else {
-                            Err(format!("shape {s:?}: MxNxK"))
-                        }
-                    })
-                    .collect::<Result<_, _>>()?
-            }
-            "--dtypes" => {
-                dtypes = val
-                    .split(',')
-                    .map(|d| match d {
-                        "fp16" => Ok(InType::F16),
-                        "bf16" => Ok(InType::Bf16),
-                        _ => Err(format!("dtype {d:?}")),
-                    })
-                    .collect::<Result<_, _>>()?
-            }
+            "--shapes" => shapes = parse_shapes(val)?,
+            "--dtypes" => dtypes = parse_dtypes(val)?,
             "--b" => bs = val.split(',').map(parse_b).collect::<Result<_, _>>()?,
             "--specs" => specs = parse_specs(val)?,
             "--iters" => cfg.iters = val.parse().map_err(|_| "--iters N")?,
@@ -357,29 +361,8 @@ fn rounds(args: &[String]) -> Res {
     while let Some(a) = it.next() {
         let val = it.next().ok_or(format!("{a} needs a value"))?;
         match a.as_str() {
-            "--shapes" => {
-                shapes = val
-                    .split(',')
-                    .map(|s| {
-                        let d: Vec<u32> = s.split('x').filter_map(|x| x.parse().ok()).collect();
-                        if d.len() == 3 {
-                            Ok((d[0], d[1], d[2]))
-                        } else {
-                            Err(format!("shape {s:?}: MxNxK"))
-                        }
-                    })
-                    .collect::<Result<_, _>>()?
-            }
-            "--dtypes" => {
-                dtypes = val
-                    .split(',')
-                    .map(|d| match d {
-                        "fp16" => Ok(InType::F16),
-                        "bf16" => Ok(InType::Bf16),
-                        _ => Err(format!("dtype {d:?}")),
-                    })
-                    .collect::<Result<_, _>>()?
-            }
+            "--shapes" => shapes = parse_shapes(val)?,
+            "--dtypes" => dtypes = parse_dtypes(val)?,
             "--b" => bs = val.split(',').map(parse_b).collect::<Result<_, _>>()?,
             "--specs" => specs = parse_specs(val)?,
             "--rounds" => n_rounds = val.parse().map_err(|_| "--rounds R")?,
