@@ -28,13 +28,17 @@ using SmemC = swz::SmemC;
 constexpr int BM = Spec::BM, BN = Spec::BN, BK = Spec::BK;
 constexpr int WM = Spec::WM, WN = Spec::WN, STAGES = Spec::STAGES;
 constexpr int WARPS_N = BN / WN;
-constexpr int THREADS = (BM / WM) * WARPS_N * 32;
+constexpr int MMA_THREADS = (BM / WM) * WARPS_N * 32;  // the warps that own C tiles
+// Spec::PRODUCER: a producer warpgroup fills the ring (setmaxnreg moves its registers to the mma warps, which issue
+// no cp.async); else every thread fills.
+constexpr int FILL_THREADS = Spec::PRODUCER ? 128 : MMA_THREADS;
+constexpr int THREADS = MMA_THREADS + (Spec::PRODUCER ? 128 : 0);
 constexpr int MI = WM / 16, NI = WN / 8, KSTEPS = BK / 16;
 constexpr int OUT_BYTES = Spec::OUT_BYTES;
 
 static_assert(THREADS == Spec::THREADS, "thread count");
 static_assert(WM % 16 == 0 && WN % 16 == 0 && BK % 16 == 0, "warp tile / BK");
-static_assert((BM * BK / 8) % THREADS == 0 && (BN * BK / 8) % THREADS == 0, "whole chunks per thread");
+static_assert((BM * BK / 8) % FILL_THREADS == 0 && (BN * BK / 8) % FILL_THREADS == 0, "whole chunks per thread");
 static_assert(SmemA::rows == BM && SmemA::cols == BK, "A tile");
 static_assert(Spec::B_KN ? (SmemB::rows == BK && SmemB::cols == BN) : (SmemB::rows == BN && SmemB::cols == BK),
               "B tile");
@@ -76,6 +80,32 @@ __device__ __forceinline__ void ldsm_x4_trans(u32 (&r)[4], u32 addr) {
 __device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3) {
     asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0),
                  "r"(r1), "r"(r2), "r"(r3));
+}
+
+// mbarriers (Spec::PRODUCER): full[s] completes when the producers' copies into ring slot s have landed (each
+// producer thread's cp.async.mbarrier.arrive.noinc), empty[s] when every mma warp has issued its last ldmatrix from
+// slot s (lane 0 after __syncwarp). A fresh mbarrier reads parity 1 as completed.
+__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(u32 bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive_cp_async(u32 bar) {
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
+    asm volatile(
+        "{\n"
+        ".reg .pred P1;\n"
+        "LAB_WAIT:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+        "@P1 bra.uni DONE;\n"
+        "bra.uni LAB_WAIT;\n"
+        "DONE:\n"
+        "}\n" ::"r"(bar),
+        "r"(parity)
+        : "memory");
 }
 
 __device__ __forceinline__ void mma16816(float (&c)[4], const u32 (&a)[4], u32 b0, u32 b1) {
@@ -135,8 +165,12 @@ __device__ __forceinline__ u32 blend(u32 v, u32 old, float beta) {
 //   K_COLS = false: the tile's rows run along K (B stored K x N): columns are N, fixed per block.
 template <class L, int ROWS, int COLS, bool K_COLS>
 struct Feed {
-    static constexpr int CPR = COLS / 8, PER = ROWS * COLS / 8 / THREADS, RPC = THREADS / CPR;
-    static_assert(THREADS % CPR == 0 && RPC % L::row_period == 0, "copy rows vs swizzle period");
+    static constexpr int CPR = COLS / 8, PER = ROWS * COLS / 8 / FILL_THREADS, RPC = FILL_THREADS / CPR;
+    static_assert(FILL_THREADS % CPR == 0, "whole rows per copy step");
+    // Copy i lands RPC rows below copy 0: a whole number of swizzle periods (the usual case) gives copy 0's offset
+    // plus i * RPC rows; else (a producer warpgroup on 512-byte rows) each copy's offset is computed.
+    static constexpr bool PERIODIC = RPC % L::row_period == 0;
+    int r_, c_;  // copy 0's row and column in the tile
     static_assert(PER <= 32, "copy mask");
     const unsigned short* g;    // the matrix (the address of zero-byte copies)
     const unsigned short* src;  // copy 0's chunk at k = 0
@@ -150,6 +184,8 @@ struct Feed {
     __device__ __forceinline__ void init(const unsigned short* g_, int r0, int c0, int rows, int cols, int ld,
                                          int tid) {
         const int r = tid / CPR, c = (tid % CPR) * 8;
+        r_ = r;
+        c_ = c;
         g = g_;
         copy_stride = (u64)RPC * ld;
         dst = L::offset(r, c) * 2u;
@@ -173,12 +209,26 @@ struct Feed {
         }
     }
 
+    // Byte offset of copy i in the tile.
+    __device__ __forceinline__ u32 dst_of(int i) const {
+        if constexpr (PERIODIC) {
+            return dst + i * RPC * L::pitch * 2u;
+        } else {
+            return L::offset(r_ + i * RPC, c_) * 2u;
+        }
+    }
+
     __device__ __forceinline__ void issue(u32 tile, int k0) const {
         const unsigned short* s = src + (u64)k0 * k_stride;
+        // A producer warpgroup has 40 registers: the copies' strides i * copy_stride, hoisted out of the k loop as
+        // PER 64-bit constants, would spill. Hiding copy_stride from the optimizer per call makes them a chain of
+        // adds instead.
+        u64 copy_stride = this->copy_stride;
+        if constexpr (Spec::PRODUCER) asm volatile("mov.b64 %0, %0;" : "+l"(copy_stride));
         // Block-uniform fast path: the whole k-tile lies inside the matrix, no predicates, no zero-fill.
         if (all_inside && k0 + (K_COLS ? COLS : ROWS) <= klimit) {
 #pragma unroll
-            for (int i = 0; i < PER; ++i) cp_async16_full(tile + dst + i * RPC * L::pitch * 2u, s + i * copy_stride);
+            for (int i = 0; i < PER; ++i) cp_async16_full(tile + dst_of(i), s + i * copy_stride);
             return;
         }
         u32 col_bytes = 16u;
@@ -194,7 +244,7 @@ struct Feed {
             } else {
                 bytes = k0 + kpos + i * RPC < klimit ? inside : 0u;
             }
-            cp_async16(tile + dst + i * RPC * L::pitch * 2u, bytes ? s + i * copy_stride : g, bytes);
+            cp_async16(tile + dst_of(i), bytes ? s + i * copy_stride : g, bytes);
         }
     }
 };
@@ -229,127 +279,85 @@ __device__ __forceinline__ void load_frags(u32 (&fa)[MI][4], u32 (&fb)[NI][2], u
     }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
-    gemm(unsigned char* __restrict__ C, const unsigned short* __restrict__ A, const unsigned short* __restrict__ B,
-         int M, int N, int K, int lda, int ldb, int ldc, float alpha, float beta) {
+// ---- the block's pieces ----
+
+struct Args {
+    unsigned char* __restrict__ C;
+    const unsigned short* __restrict__ A;
+    const unsigned short* __restrict__ B;
+    int M, N, K, lda, ldb, ldc;
+    float alpha, beta;
+};
+
+constexpr u32 STAGE_BYTES = SmemA::bytes + SmemB::bytes;
+
+// threadIdx.x and the smem base, read afresh where they are used: with a producer warpgroup nothing computed before
+// setmaxnreg may stay live across it (ptxas spills such values), so each role reads these itself (asm volatile: not
+// merged with the other role's read).
+__device__ __forceinline__ int thread_index() {
+    int t;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
+    return t;
+}
+__device__ __forceinline__ u32 smem_base() {
     extern __shared__ __align__(128) unsigned char smem[];
-    const swz::Tile tile = swz::GemmOrder::tile_of(swz::launch_bid(), (N + BN - 1) / BN, (M + BM - 1) / BM);
-    if (!tile.active) return;
-    const int m0 = tile.y * BM, n0 = tile.x * BN;
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
+    u32 r;
+    asm volatile("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(smem));
+    return r;
+}
 
-    const u32 s0 = smem_addr(smem);
-    constexpr u32 STAGE_BYTES = SmemA::bytes + SmemB::bytes;
-    const int KT = (K + BK - 1) / BK;
+// The C tile this block computes (inactive: a padding block of the raster).
+__device__ __forceinline__ swz::Tile block_tile(const Args& a) {
+    return swz::GemmOrder::tile_of(swz::launch_bid(), (a.N + BN - 1) / BN, (a.M + BM - 1) / BM);
+}
 
-    Feed<SmemA, BM, BK, true> fa_;
-    fa_.init(A, m0, 0, M, K, lda, tid);
-    using FeedB = Feed<SmemB, Spec::B_KN ? BK : BN, Spec::B_KN ? BN : BK, !Spec::B_KN>;
-    FeedB fb_;
-    if constexpr (Spec::B_KN) {
-        fb_.init(B, 0, n0, K, N, ldb, tid);
-    } else {
-        fb_.init(B, n0, 0, N, K, ldb, tid);
+// The ring's feed for one filler thread (ftid among FILL_THREADS): k-tile kt into the stage at st.
+struct Ring {
+    Feed<SmemA, BM, BK, true> a;
+    Feed<SmemB, Spec::B_KN ? BK : BN, Spec::B_KN ? BN : BK, !Spec::B_KN> b;
+    __device__ __forceinline__ void init(const Args& x, int m0, int n0, int ftid) {
+        a.init(x.A, m0, 0, x.M, x.K, x.lda, ftid);
+        if constexpr (Spec::B_KN) {
+            b.init(x.B, 0, n0, x.K, x.N, x.ldb, ftid);
+        } else {
+            b.init(x.B, n0, 0, x.N, x.K, x.ldb, ftid);
+        }
     }
-    // k-tile kt into stage st (A at its start, B after A).
-    auto load_stage = [&](u32 st, int kt) {
-        fa_.issue(st, kt * BK);
-        fb_.issue(st + SmemA::bytes, kt * BK);
-    };
-
-#pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < KT) load_stage(s0 + s * STAGE_BYTES, s);
-        cp_async_commit();
+    __device__ __forceinline__ void load(u32 st, int kt) const {
+        a.issue(st, kt * BK);
+        b.issue(st + SmemA::bytes, kt * BK);
     }
+};
 
-    float acc[MI][NI][4];
+using Acc = float[MI][NI][4];
+
+__device__ __forceinline__ void mma_step(Acc& acc, const u32 (&fa)[MI][4], const u32 (&fb)[NI][2]) {
 #pragma unroll
     for (int i = 0; i < MI; ++i)
 #pragma unroll
-        for (int j = 0; j < NI; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+        for (int j = 0; j < NI; ++j) mma16816(acc[i][j], fa[i], fb[j][0], fb[j][1]);
+}
 
-    u32 fa[2][MI][4], fb[2][NI][2];
-    if constexpr (Spec::PREFETCH) {
-        // The barrier of k-tile kt+1 sits inside k-tile kt's last k16 step: wait for tile kt+1, then load its first
-        // fragments, then issue tile kt's last mma. The barrier's wait overlaps the tensor cores' work, and every
-        // k-step finds its fragments loaded. Tile kt+STAGES-1 is fetched into the stage of tile kt-1, which every
-        // warp finished reading before that barrier. KSTEPS is even, so tile kt+1's first step lands in buffer 0.
-        static_assert(KSTEPS % 2 == 0, "PREFETCH needs an even number of k16 steps per k-tile");
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
-        for (int kt = 0; kt < KT; ++kt) {
-            {
-                const int nk = kt + STAGES - 1;
-                const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
-                if (nk < KT) load_stage(st, nk);
-                cp_async_commit();
-            }
-            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
-#pragma unroll
-            for (int kk = 0; kk < KSTEPS; ++kk) {
-                if (kk + 1 < KSTEPS) {
-                    load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
-                } else {
-                    cp_async_wait<STAGES - 2>();  // k-tile kt+1 has landed (this thread's copies) ...
-                    __syncthreads();              // ... everyone's; and everyone is done reading tile kt
-                    const u32 na = s0 + ((kt + 1) % STAGES) * STAGE_BYTES;
-                    if (kt + 1 < KT) load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
-                }
-#pragma unroll
-                for (int i = 0; i < MI; ++i)
-#pragma unroll
-                    for (int j = 0; j < NI; ++j)
-                        mma16816(acc[i][j], fa[kk & 1][i], fb[kk & 1][j][0], fb[kk & 1][j][1]);
-            }
-        }
-    } else {
-        // One barrier at the top of each k-tile; the tile's first fragments load after it.
-        for (int kt = 0; kt < KT; ++kt) {
-            cp_async_wait<STAGES - 2>();  // k-tile kt has landed (this thread's copies) ...
-            __syncthreads();              // ... everyone's; and everyone is done reading the stage refilled next
-            {
-                const int nk = kt + STAGES - 1;
-                const u32 st = s0 + (nk % STAGES) * STAGE_BYTES;
-                if (nk < KT) load_stage(st, nk);
-                cp_async_commit();
-            }
-            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
-            load_frags(fa[0], fb[0], sa, sb, wm0, wn0, 0, lane);
-#pragma unroll
-            for (int kk = 0; kk < KSTEPS; ++kk) {
-                if (kk + 1 < KSTEPS) load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
-#pragma unroll
-                for (int i = 0; i < MI; ++i)
-#pragma unroll
-                    for (int j = 0; j < NI; ++j)
-                        mma16816(acc[i][j], fa[kk & 1][i], fb[kk & 1][j][0], fb[kk & 1][j][1]);
-            }
-        }
-    }
-
-    // ---- epilogue: per warp, one 16 x WN slice at a time through its smem scratch ----
-    cp_async_wait<0>();
-    __syncthreads();  // the ring is free: reuse it as per-warp scratch
-    // C = alpha * A.B + beta * C. alpha scales the fp32 accumulators here; beta * C is added to each 16-byte chunk
-    // below, in fp32, as it leaves the scratch (a 16-bit alpha * A.B is rounded once before that: two roundings).
-    // beta == 0 (the usual case, uniform) never reads C, so C may hold anything (NaN included), as in BLAS.
-    if (alpha != 1.f) {
+// Epilogue, per warp: one 16 x WN slice at a time through its smem scratch (the ring, which every warp has finished
+// reading when this runs), out with 16-byte global stores. C = alpha * A.B + beta * C: alpha scales the fp32
+// accumulators here; beta * C is added to each 16-byte chunk below, in fp32, as it leaves the scratch (a 16-bit
+// alpha * A.B is rounded once before that: two roundings). beta == 0 (the usual case, uniform) never reads C, so C
+// may hold anything (NaN included), as in BLAS.
+__device__ __forceinline__ void epilogue(Acc& acc, const Args& x, u32 s0, int m0, int n0, int warp, int lane) {
+    const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
+    if (x.alpha != 1.f) {
 #pragma unroll
         for (int i = 0; i < MI; ++i)
 #pragma unroll
             for (int j = 0; j < NI; ++j)
 #pragma unroll
-                for (int e = 0; e < 4; ++e) acc[i][j][e] *= alpha;
+                for (int e = 0; e < 4; ++e) acc[i][j][e] *= x.alpha;
     }
     const u32 sc = s0 + warp * SmemC::bytes;
     constexpr int VEC = 16 / OUT_BYTES;              // outputs per 16-byte chunk
     constexpr int CHUNKS = 16 * WN / VEC;            // chunks per slice
     constexpr int CHUNKS_PER_ROW = WN / VEC;
+    const int M = x.M, N = x.N;
 #pragma unroll
     for (int i = 0; i < MI; ++i) {
         if constexpr (OUT_BYTES == 2) {
@@ -382,8 +390,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
                          : "r"(sc + SmemC::offset(r, c) * (u32)OUT_BYTES));
             const int gr = m0 + wm0 + i * 16 + r, gc = n0 + wn0 + c;
             if (gr < M) {
-                unsigned char* dst = C + ((u64)gr * ldc + gc) * OUT_BYTES;
-                if (beta != 0.f) {
+                unsigned char* dst = x.C + ((u64)gr * x.ldc + gc) * OUT_BYTES;
+                if (x.beta != 0.f) {
                     u32 o[4] = {0u, 0u, 0u, 0u};
                     if (gc + VEC <= N) {
                         asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n"
@@ -401,10 +409,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
                             }
                         }
                     }
-                    v0 = blend(v0, o[0], beta);
-                    v1 = blend(v1, o[1], beta);
-                    v2 = blend(v2, o[2], beta);
-                    v3 = blend(v3, o[3], beta);
+                    v0 = blend(v0, o[0], x.beta);
+                    v1 = blend(v1, o[1], x.beta);
+                    v2 = blend(v2, o[2], x.beta);
+                    v3 = blend(v3, o[3], x.beta);
                 }
                 if (gc + VEC <= N) {
                     asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(dst), "r"(v0), "r"(v1), "r"(v2),
@@ -425,5 +433,178 @@ extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
             }
         }
         __syncwarp();
+    }
+}
+
+__device__ __forceinline__ void zero(Acc& acc) {
+#pragma unroll
+    for (int i = 0; i < MI; ++i)
+#pragma unroll
+        for (int j = 0; j < NI; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+}
+
+// ---- every warp fills and computes (no producer warpgroup) ----
+
+__device__ __forceinline__ void block_all_fill(const Args& x) {
+    const swz::Tile tile = block_tile(x);
+    if (!tile.active) return;
+    const int m0 = tile.y * BM, n0 = tile.x * BN;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
+    const u32 s0 = smem_base();
+    const int KT = (x.K + BK - 1) / BK;
+    Ring ring;
+    ring.init(x, m0, n0, tid);
+
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < KT) ring.load(s0 + s * STAGE_BYTES, s);
+        cp_async_commit();
+    }
+    Acc acc;
+    zero(acc);
+    u32 fa[2][MI][4], fb[2][NI][2];
+    if constexpr (Spec::PREFETCH) {
+        // The barrier of k-tile kt+1 sits inside k-tile kt's last k16 step: wait for tile kt+1, then load its first
+        // fragments, then issue tile kt's last mma. The barrier's wait overlaps the tensor cores' work, and every
+        // k-step finds its fragments loaded. Tile kt+STAGES-1 is fetched into the stage of tile kt-1, which every
+        // warp finished reading before that barrier. KSTEPS is even, so tile kt+1's first step lands in buffer 0.
+        static_assert(KSTEPS % 2 == 0, "PREFETCH needs an even number of k16 steps per k-tile");
+        cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
+        for (int kt = 0; kt < KT; ++kt) {
+            {
+                const int nk = kt + STAGES - 1;
+                if (nk < KT) ring.load(s0 + (nk % STAGES) * STAGE_BYTES, nk);
+                cp_async_commit();
+            }
+            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
+#pragma unroll
+            for (int kk = 0; kk < KSTEPS; ++kk) {
+                if (kk + 1 < KSTEPS) {
+                    load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
+                } else {
+                    cp_async_wait<STAGES - 2>();  // k-tile kt+1 has landed (this thread's copies) ...
+                    __syncthreads();              // ... everyone's; and everyone is done reading tile kt
+                    const u32 na = s0 + ((kt + 1) % STAGES) * STAGE_BYTES;
+                    if (kt + 1 < KT) load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
+                }
+                mma_step(acc, fa[kk & 1], fb[kk & 1]);
+            }
+        }
+    } else {
+        // One barrier at the top of each k-tile; the tile's first fragments load after it.
+        for (int kt = 0; kt < KT; ++kt) {
+            cp_async_wait<STAGES - 2>();  // k-tile kt has landed (this thread's copies) ...
+            __syncthreads();              // ... everyone's; and everyone is done reading the stage refilled next
+            {
+                const int nk = kt + STAGES - 1;
+                if (nk < KT) ring.load(s0 + (nk % STAGES) * STAGE_BYTES, nk);
+                cp_async_commit();
+            }
+            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
+            load_frags(fa[0], fb[0], sa, sb, wm0, wn0, 0, lane);
+#pragma unroll
+            for (int kk = 0; kk < KSTEPS; ++kk) {
+                if (kk + 1 < KSTEPS) load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
+                mma_step(acc, fa[kk & 1], fb[kk & 1]);
+            }
+        }
+    }
+    cp_async_wait<0>();
+    __syncthreads();  // the ring is free: reuse it as per-warp scratch
+    epilogue(acc, x, s0, m0, n0, warp, lane);
+}
+
+// ---- a producer warpgroup fills, the mma warps compute (Spec::PRODUCER, sm_90a) ----
+// Slot s of the ring has two mbarriers after the data: full[s] completes when the producers' copies into it have
+// landed (each producer thread's cp.async.mbarrier.arrive.noinc), empty[s] when every mma warp has issued its last
+// ldmatrix from it (lane 0 after __syncwarp). k-tile t uses slot t % STAGES in its (t / STAGES)-th phase.
+
+__device__ __forceinline__ u32 full_bar(u32 s0, int slot) { return s0 + Spec::BAR_OFFSET + 8u * slot; }
+__device__ __forceinline__ u32 empty_bar(u32 s0, int slot) { return s0 + Spec::BAR_OFFSET + 8u * (STAGES + slot); }
+
+__device__ __forceinline__ void block_producer(const Args& x) {
+    const swz::Tile tile = block_tile(x);
+    if (!tile.active) return;
+    const u32 s0 = smem_base();
+    const int KT = (x.K + BK - 1) / BK;
+    Ring ring;
+    ring.init(x, tile.y * BM, tile.x * BN, thread_index() - MMA_THREADS);
+    for (int t = 0; t < KT; ++t) {
+        const int sl = t % STAGES;
+        if (t >= STAGES) mbar_wait(empty_bar(s0, sl), (u32)((t / STAGES - 1) & 1));
+        ring.load(s0 + sl * STAGE_BYTES, t);
+        mbar_arrive_cp_async(full_bar(s0, sl));
+    }
+    cp_async_commit();  // leave only once every copy has landed (and arrived on its barrier)
+    cp_async_wait<0>();
+}
+
+__device__ __forceinline__ void block_consumer(const Args& x) {
+    const swz::Tile tile = block_tile(x);
+    if (!tile.active) return;
+    const int m0 = tile.y * BM, n0 = tile.x * BN;
+    const int tid = thread_index(), lane = tid & 31, warp = tid >> 5;
+    const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
+    const u32 s0 = smem_base();
+    const int KT = (x.K + BK - 1) / BK;
+    Acc acc;
+    zero(acc);
+    u32 fa[2][MI][4], fb[2][NI][2];
+    // PREFETCH's loop with the fill and the block barrier replaced by the slot's full barrier (waited before the
+    // first ldmatrix of a tile) and empty barrier (arrived on after the last).
+    static_assert(KSTEPS % 2 == 0, "an even number of k16 steps per k-tile");
+    mbar_wait(full_bar(s0, 0), 0);
+    load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
+    for (int kt = 0; kt < KT; ++kt) {
+        const int sl = kt % STAGES;
+        const u32 sa = s0 + sl * STAGE_BYTES, sb = sa + SmemA::bytes;
+#pragma unroll
+        for (int kk = 0; kk < KSTEPS; ++kk) {
+            if (kk + 1 < KSTEPS) {
+                load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
+                if (kk + 2 == KSTEPS) {  // this warp's last ldmatrix from slot sl
+                    __syncwarp();
+                    if (lane == 0) mbar_arrive(empty_bar(s0, sl));
+                }
+            } else if (kt + 1 < KT) {
+                const int t = kt + 1;
+                mbar_wait(full_bar(s0, t % STAGES), (u32)((t / STAGES) & 1));
+                const u32 na = s0 + (t % STAGES) * STAGE_BYTES;
+                load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
+            }
+            mma_step(acc, fa[kk & 1], fb[kk & 1]);
+        }
+    }
+    // The ring is free once every mma warp is past its last ldmatrix (the producers, done, have left).
+    asm volatile("bar.sync 1, %0;" ::"n"(MMA_THREADS) : "memory");
+    epilogue(acc, x, s0, m0, n0, warp, lane);
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
+    gemm(unsigned char* __restrict__ C, const unsigned short* __restrict__ A, const unsigned short* __restrict__ B,
+         int M, int N, int K, int lda, int ldb, int ldc, float alpha, float beta) {
+    const Args x{C, A, B, M, N, K, lda, ldb, ldc, alpha, beta};
+    if constexpr (Spec::PRODUCER) {
+        if (thread_index() < STAGES) {
+            const u32 s0 = smem_base();
+            mbar_init(full_bar(s0, thread_index()), FILL_THREADS);
+            mbar_init(empty_bar(s0, thread_index()), MMA_THREADS / 32);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        __syncthreads();
+        if (thread_index() >= MMA_THREADS) {
+            asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(Spec::PRODUCER_REGS));
+            block_producer(x);
+        } else {
+            asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(Spec::MMA_REGS));
+            block_consumer(x);
+        }
+    } else {
+        block_all_fill(x);
     }
 }
