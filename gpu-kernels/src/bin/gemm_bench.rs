@@ -34,6 +34,7 @@ fn main() {
         Some("ncu-f32") if args.len() >= 3 => ncu_f32(&args[1], &args[2..]),
         Some("bench") => bench(&args[1..]),
         Some("rounds") => rounds(&args[1..]),
+        Some("diag") if args.len() >= 3 => diag(&args[1], &args[2..]),
         _ => Err("usage: gemm_bench ptxas [DIR] | check | ncu nn|tn SPEC.. | bench [options] (see the source)".into()),
     };
     if let Err(e) = r {
@@ -415,6 +416,102 @@ fn rounds(args: &[String]) -> Res {
             serde_json::to_string_pretty(&all).map_err(|e| e.to_string())?,
         )
         .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// `diag MxNxK SPEC..`: fp16 TN, each spec as shipped, without its mma (`GEMM_SKIP_MMA`), without its cp.async
+/// fill (`GEMM_SKIP_FILL`), and with an L2 prefetch hint on the fills, beside cuBLAS, in interleaved rounds: where the
+/// main loop's time goes. The two cut-down builds compute wrong results by design; they are timed only.
+fn diag(shape: &str, names: &[String]) -> Res {
+    let (m, n, k) = parse_shapes(shape)?[0];
+    let specs = parse_specs(&names.join(","))?;
+    let gpu = open()?;
+    let blas = gemm::Cublas::new(&gpu).map_err(|e| e.to_string())?;
+    let p = Problem::new(m, n, k, BLayout::Nk);
+    let e = |e: gpu_kernels::runtime::Error| e.to_string();
+    let a = gpu
+        .upload(&gemm::random_input::<half::f16>(p.a_len(), 1))
+        .map_err(e)?;
+    let b = gpu
+        .upload(&gemm::random_input::<half::f16>(p.b_len(), 2))
+        .map_err(e)?;
+    let mut c = gpu.zeros::<half::f16>(p.c_len()).map_err(e)?;
+    let mut kernels = Vec::new();
+    for s in &specs {
+        let v = Variant::new(*s, BLayout::Nk, InType::F16, OutType::F16);
+        for define in [
+            "",
+            "GEMM_SKIP_MMA",
+            "GEMM_SKIP_FILL",
+            "CP_ASYNC_L2_HINT \".L2::128B\"",
+            "CP_ASYNC_L2_HINT \".L2::256B\"",
+        ] {
+            let mut src = v.source();
+            if !define.is_empty() {
+                src.text = format!("#define {define}\n{}", src.text);
+            }
+            let arch = if s.producer {
+                "sm_90a".to_string()
+            } else {
+                gpu.props().arch()
+            };
+            let kern = gpu.kernel_for_arch(&src, &[], "gemm", &arch).map_err(e)?;
+            gpu.allow_dynamic_smem(&kern, v.smem_bytes()).map_err(e)?;
+            kernels.push((
+                format!(
+                    "{} {}",
+                    s.name,
+                    if define.is_empty() {
+                        "as shipped"
+                    } else {
+                        define
+                    }
+                ),
+                v,
+                kern,
+            ));
+        }
+    }
+    let cfg = BenchConfig {
+        warmup: 3,
+        iters: 10,
+        l2_factor: 1,
+    };
+    let mut times = vec![Vec::new(); kernels.len() + 1];
+    for r in 0..8 {
+        for j in 0..=kernels.len() {
+            let x = (j + r) % (kernels.len() + 1);
+            let st = if x == 0 {
+                gpu_kernels::bench::time(&gpu, &cfg, |_| blas.gemm(&p, &a, &b, &mut c))
+            } else {
+                let (_, v, kern) = &kernels[x - 1];
+                gpu_kernels::bench::time(&gpu, &cfg, |_| v.launch(&gpu, kern, &p, &a, &b, &mut c))
+            }
+            .map_err(e)?;
+            times[x].push(st.median_ms);
+        }
+    }
+    println!("| {m}x{n}x{k} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |");
+    println!("|---|---|---|---|");
+    let med = |t: &Vec<f64>| {
+        let mut t = t.clone();
+        t.sort_by(f64::total_cmp);
+        t[t.len() / 2]
+    };
+    let cub = med(&times[0]);
+    for (x, t) in times.iter().enumerate() {
+        let name = if x == 0 {
+            "cuBLAS"
+        } else {
+            kernels[x - 1].0.as_str()
+        };
+        let ms = med(t);
+        println!(
+            "| {name} | {ms:.3} | {:.1} | {:.1} |",
+            p.flops() / (ms * 1e-3) / 1e12,
+            100.0 * cub / ms
+        );
     }
     Ok(())
 }

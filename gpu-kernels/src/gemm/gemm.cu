@@ -53,13 +53,19 @@ __device__ __forceinline__ u32 smem_addr(const void* p) {
     return r;
 }
 
+// An L2 prefetch-size qualifier for the cp.async fills (".L2::128B", ".L2::256B"); none unless `gemm_bench diag`
+// defines one to measure it.
+#ifndef CP_ASYNC_L2_HINT
+#define CP_ASYNC_L2_HINT ""
+#endif
+
 // 16-byte async copy of a chunk that lies wholly inside the matrix.
 __device__ __forceinline__ void cp_async16_full(u32 dst, const void* src) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+    asm volatile("cp.async.cg.shared.global" CP_ASYNC_L2_HINT " [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
 }
 // 16-byte async copy; bytes past src_bytes (0..16) are zero-filled and not read.
 __device__ __forceinline__ void cp_async16(u32 dst, const void* src, u32 src_bytes) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+    asm volatile("cp.async.cg.shared.global" CP_ASYNC_L2_HINT " [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
@@ -83,16 +89,23 @@ __device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3
 }
 
 // mbarriers (Spec::PRODUCER): full[s] completes when the producers' copies into ring slot s have landed (each
-// producer thread's cp.async.mbarrier.arrive.noinc), empty[s] when every mma warp has issued its last ldmatrix from
-// slot s (lane 0 after __syncwarp). A fresh mbarrier reads parity 1 as completed.
+// producer thread arrives after its cp.async.wait_group for them), empty[s] when every mma warp has issued its last
+// ldmatrix from slot s (lane 0 after __syncwarp). A fresh mbarrier reads parity 1 as completed.
 __device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
 __device__ __forceinline__ void mbar_arrive(u32 bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
-__device__ __forceinline__ void mbar_arrive_cp_async(u32 bar) {
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+// Non-blocking: has the phase of `parity` completed? (acquire, like try_wait)
+__device__ __forceinline__ bool mbar_test(u32 bar, u32 parity) {
+    u32 r;
+    asm volatile(
+        "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+        : "=r"(r)
+        : "r"(bar), "r"(parity)
+        : "memory");
+    return r != 0;
 }
 __device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
     asm volatile(
@@ -324,6 +337,9 @@ struct Ring {
         }
     }
     __device__ __forceinline__ void load(u32 st, int kt) const {
+#ifdef GEMM_SKIP_FILL
+        return;
+#endif
         a.issue(st, kt * BK);
         b.issue(st + SmemA::bytes, kt * BK);
     }
@@ -331,7 +347,12 @@ struct Ring {
 
 using Acc = float[MI][NI][4];
 
+// GEMM_SKIP_MMA / GEMM_SKIP_FILL (defined only by `gemm_bench diag`, never in a shipped build): drop the mma or the
+// cp.async fill, to time the rest of the main loop alone. The result is wrong by design.
 __device__ __forceinline__ void mma_step(Acc& acc, const u32 (&fa)[MI][4], const u32 (&fb)[NI][2]) {
+#ifdef GEMM_SKIP_MMA
+    return;
+#endif
 #pragma unroll
     for (int i = 0; i < MI; ++i)
 #pragma unroll
@@ -527,6 +548,10 @@ __device__ __forceinline__ void block_all_fill(const Args& x) {
 __device__ __forceinline__ u32 full_bar(u32 s0, int slot) { return s0 + Spec::BAR_OFFSET + 8u * slot; }
 __device__ __forceinline__ u32 empty_bar(u32 s0, int slot) { return s0 + Spec::BAR_OFFSET + 8u * (STAGES + slot); }
 
+// The producer keeps LAG k-tiles of copies in flight beyond the one it signals: after issuing tile t it waits for
+// tile t - LAG's copies (cp.async.wait_group) and arrives on that tile's full barrier.
+constexpr int LAG = STAGES - 2 > 0 ? STAGES - 2 : 1;
+
 __device__ __forceinline__ void block_producer(const Args& x) {
     const swz::Tile tile = block_tile(x);
     if (!tile.active) return;
@@ -538,10 +563,14 @@ __device__ __forceinline__ void block_producer(const Args& x) {
         const int sl = t % STAGES;
         if (t >= STAGES) mbar_wait(empty_bar(s0, sl), (u32)((t / STAGES - 1) & 1));
         ring.load(s0 + sl * STAGE_BYTES, t);
-        mbar_arrive_cp_async(full_bar(s0, sl));
+        cp_async_commit();
+        if (t >= LAG) {
+            cp_async_wait<LAG>();
+            mbar_arrive(full_bar(s0, (t - LAG) % STAGES));
+        }
     }
-    cp_async_commit();  // leave only once every copy has landed (and arrived on its barrier)
     cp_async_wait<0>();
+    for (int t = KT - LAG > 0 ? KT - LAG : 0; t < KT; ++t) mbar_arrive(full_bar(s0, t % STAGES));
 }
 
 __device__ __forceinline__ void block_consumer(const Args& x) {
@@ -555,14 +584,20 @@ __device__ __forceinline__ void block_consumer(const Args& x) {
     Acc acc;
     zero(acc);
     u32 fa[2][MI][4], fb[2][NI][2];
-    // PREFETCH's loop with the fill and the block barrier replaced by the slot's full barrier (waited before the
-    // first ldmatrix of a tile) and empty barrier (arrived on after the last).
+    // PREFETCH's loop with the fill and the block barrier replaced by the slot's full barrier and empty barrier:
+    // tile kt+1's full barrier is probed (test_wait, non-blocking) before tile kt's second-to-last mma step, so the
+    // probe's latency hides behind that step's mma; only if the tile had not landed then does the warp wait (try_wait)
+    // before loading the tile's first fragments. After its last ldmatrix from a slot, the warp arrives on its empty
+    // barrier.
     static_assert(KSTEPS % 2 == 0, "an even number of k16 steps per k-tile");
     mbar_wait(full_bar(s0, 0), 0);
     load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
+    bool ready = true;
     for (int kt = 0; kt < KT; ++kt) {
         const int sl = kt % STAGES;
         const u32 sa = s0 + sl * STAGE_BYTES, sb = sa + SmemA::bytes;
+        const int t = kt + 1;
+        const u32 next_full = full_bar(s0, t % STAGES), next_parity = (u32)((t / STAGES) & 1);
 #pragma unroll
         for (int kk = 0; kk < KSTEPS; ++kk) {
             if (kk + 1 < KSTEPS) {
@@ -570,10 +605,10 @@ __device__ __forceinline__ void block_consumer(const Args& x) {
                 if (kk + 2 == KSTEPS) {  // this warp's last ldmatrix from slot sl
                     __syncwarp();
                     if (lane == 0) mbar_arrive(empty_bar(s0, sl));
+                    ready = t >= KT || mbar_test(next_full, next_parity);
                 }
-            } else if (kt + 1 < KT) {
-                const int t = kt + 1;
-                mbar_wait(full_bar(s0, t % STAGES), (u32)((t / STAGES) & 1));
+            } else if (t < KT) {
+                if (!ready) mbar_wait(next_full, next_parity);
                 const u32 na = s0 + (t % STAGES) * STAGE_BYTES;
                 load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
             }
