@@ -59,17 +59,6 @@ fn default_spec_bf16_all_sizes() {
     run::<half::bf16, half::bf16>(&gpu, &blas, spec::DEFAULT, &SIZES);
 }
 
-/// The producer-warpgroup main loop (mbarrier hand-over, setmaxnreg, sm_90a) at every size, both input types.
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn producer_spec_all_sizes() {
-    let gpu = gpu();
-    let blas = Cublas::new(&gpu).unwrap();
-    run::<half::f16, half::f16>(&gpu, &blas, spec::T128X256K32_PROD, &SIZES);
-    run::<half::bf16, half::bf16>(&gpu, &blas, spec::T128X256K32_PROD, &SIZES);
-    run::<half::bf16, f32>(&gpu, &blas, spec::T128X256K32_PROD, &SIZES[..3]);
-}
-
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn fp32_output_small_and_ragged() {
@@ -98,12 +87,6 @@ fn sanitizer_small() {
     let blas = Cublas::new(&gpu).unwrap();
     run::<half::f16, half::f16>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
     run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
-    run::<half::f16, half::f16>(
-        &gpu,
-        &blas,
-        spec::T128X256K32_PROD,
-        &[(127, 255, 72), (300, 520, 264)],
-    );
 }
 
 /// A leading dimension that breaks 16-byte alignment is refused before any launch, with the reason.

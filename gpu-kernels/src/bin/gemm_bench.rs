@@ -81,7 +81,7 @@ fn ptxas(dir: Option<&str>, filter: Option<&str>) -> Res {
                 let Some(v) = variants.get(i) else { break };
                 let r = gpu_kernels::runtime::compile(
                     &v.source(),
-                    if v.spec.producer { "sm_90a" } else { "sm_90" },
+                    "sm_90",
                     &["--ptxas-options=-v".to_string()],
                 );
                 out.lock().unwrap().push((i, r));
@@ -138,12 +138,7 @@ fn open() -> Result<Gpu, String> {
 fn check() -> Res {
     let gpu = open()?;
     let variants = every_variant();
-    // (Producer-warpgroup variants build for sm_90a when first prepared; the precompile targets the device's arch.)
-    let list: Vec<_> = variants
-        .iter()
-        .filter(|v| !v.spec.producer)
-        .map(|v| (v.source(), Vec::new()))
-        .collect();
+    let list: Vec<_> = variants.iter().map(|v| (v.source(), Vec::new())).collect();
     let t = std::time::Instant::now();
     gpu.precompile(&list, 16).map_err(|e| e.to_string())?;
     eprintln!(
@@ -320,9 +315,7 @@ fn bench(args: &[String]) -> Res {
     for s in &specs {
         for &b in &bs {
             for &d in &dtypes {
-                if !s.producer {
-                    list.push((Variant::new(*s, b, d, d.same_out()).source(), Vec::new()));
-                }
+                list.push((Variant::new(*s, b, d, d.same_out()).source(), Vec::new()));
             }
         }
     }
@@ -420,9 +413,9 @@ fn rounds(args: &[String]) -> Res {
     Ok(())
 }
 
-/// `diag MxNxK SPEC..`: fp16 TN, each spec as shipped, without its mma (`GEMM_SKIP_MMA`), without its cp.async
-/// fill (`GEMM_SKIP_FILL`), and with an L2 prefetch hint on the fills, beside cuBLAS, in interleaved rounds: where the
-/// main loop's time goes. The two cut-down builds compute wrong results by design; they are timed only.
+/// `diag MxNxK SPEC..`: fp16 TN, each spec as shipped, without its mma (`GEMM_SKIP_MMA`; ptxas then drops the
+/// unused ldmatrix as well) and without its cp.async fill (`GEMM_SKIP_FILL`), beside cuBLAS, in interleaved rounds:
+/// where the main loop's time goes. The two cut-down builds compute wrong results by design; they are timed only.
 fn diag(shape: &str, names: &[String]) -> Res {
     let (m, n, k) = parse_shapes(shape)?[0];
     let specs = parse_specs(&names.join(","))?;
@@ -440,22 +433,12 @@ fn diag(shape: &str, names: &[String]) -> Res {
     let mut kernels = Vec::new();
     for s in &specs {
         let v = Variant::new(*s, BLayout::Nk, InType::F16, OutType::F16);
-        for define in [
-            "",
-            "GEMM_SKIP_MMA",
-            "GEMM_SKIP_FILL",
-            "CP_ASYNC_L2_HINT \".L2::128B\"",
-            "CP_ASYNC_L2_HINT \".L2::256B\"",
-        ] {
+        for define in ["", "GEMM_SKIP_MMA", "GEMM_SKIP_FILL"] {
             let mut src = v.source();
             if !define.is_empty() {
                 src.text = format!("#define {define}\n{}", src.text);
             }
-            let arch = if s.producer {
-                "sm_90a".to_string()
-            } else {
-                gpu.props().arch()
-            };
+            let arch = gpu.props().arch();
             let kern = gpu.kernel_for_arch(&src, &[], "gemm", &arch).map_err(e)?;
             gpu.allow_dynamic_smem(&kern, v.smem_bytes()).map_err(e)?;
             kernels.push((

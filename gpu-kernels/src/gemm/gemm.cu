@@ -14,7 +14,8 @@
 // k-tile; with Spec::PREFETCH that barrier sits before the k-tile's last mma step, so the next tile's first
 // fragments load across it. Epilogue: each warp converts one 16-row slice at a time into its own smem scratch (stmatrix for 16-bit
 // outputs, st.shared.v2.f32 for fp32), reads it back as 16-byte rows and stores them with 16-byte global stores.
-// Edges: cp.async zero-fills what lies outside A or B (src-size < 16), stores are predicated per element.
+// The fills carry the spec's L2 prefetch size (Spec::L2_PREFETCH). Edges: cp.async zero-fills what lies outside A
+// or B (src-size < 16), stores are predicated per element.
 #include "swz.cuh"
 
 typedef unsigned int u32;
@@ -28,17 +29,13 @@ using SmemC = swz::SmemC;
 constexpr int BM = Spec::BM, BN = Spec::BN, BK = Spec::BK;
 constexpr int WM = Spec::WM, WN = Spec::WN, STAGES = Spec::STAGES;
 constexpr int WARPS_N = BN / WN;
-constexpr int MMA_THREADS = (BM / WM) * WARPS_N * 32;  // the warps that own C tiles
-// Spec::PRODUCER: a producer warpgroup fills the ring (setmaxnreg moves its registers to the mma warps, which issue
-// no cp.async); else every thread fills.
-constexpr int FILL_THREADS = Spec::PRODUCER ? 128 : MMA_THREADS;
-constexpr int THREADS = MMA_THREADS + (Spec::PRODUCER ? 128 : 0);
+constexpr int THREADS = (BM / WM) * WARPS_N * 32;
 constexpr int MI = WM / 16, NI = WN / 8, KSTEPS = BK / 16;
 constexpr int OUT_BYTES = Spec::OUT_BYTES;
 
 static_assert(THREADS == Spec::THREADS, "thread count");
 static_assert(WM % 16 == 0 && WN % 16 == 0 && BK % 16 == 0, "warp tile / BK");
-static_assert((BM * BK / 8) % FILL_THREADS == 0 && (BN * BK / 8) % FILL_THREADS == 0, "whole chunks per thread");
+static_assert((BM * BK / 8) % THREADS == 0 && (BN * BK / 8) % THREADS == 0, "whole chunks per thread");
 static_assert(SmemA::rows == BM && SmemA::cols == BK, "A tile");
 static_assert(Spec::B_KN ? (SmemB::rows == BK && SmemB::cols == BN) : (SmemB::rows == BN && SmemB::cols == BK),
               "B tile");
@@ -53,19 +50,29 @@ __device__ __forceinline__ u32 smem_addr(const void* p) {
     return r;
 }
 
-// An L2 prefetch-size qualifier for the cp.async fills (".L2::128B", ".L2::256B"); none unless `gemm_bench diag`
-// defines one to measure it.
-#ifndef CP_ASYNC_L2_HINT
-#define CP_ASYNC_L2_HINT ""
-#endif
-
-// 16-byte async copy of a chunk that lies wholly inside the matrix.
+// 16-byte async copies, with the spec's L2 prefetch size (Spec::L2_PREFETCH: 0, 128 or 256 bytes): on a miss, L2
+// fetches the whole aligned 128 / 256 bytes around the copy's 16 from DRAM, so the next k-tiles' bytes of the same
+// row are on their way before they are asked for.
+#define SWZ_CP_ASYNC(L2) "cp.async.cg.shared.global" L2 " [%0], [%1], 16"
+// A chunk that lies wholly inside the matrix.
 __device__ __forceinline__ void cp_async16_full(u32 dst, const void* src) {
-    asm volatile("cp.async.cg.shared.global" CP_ASYNC_L2_HINT " [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+    if constexpr (Spec::L2_PREFETCH == 256) {
+        asm volatile(SWZ_CP_ASYNC(".L2::256B") ";\n" ::"r"(dst), "l"(src));
+    } else if constexpr (Spec::L2_PREFETCH == 128) {
+        asm volatile(SWZ_CP_ASYNC(".L2::128B") ";\n" ::"r"(dst), "l"(src));
+    } else {
+        asm volatile(SWZ_CP_ASYNC("") ";\n" ::"r"(dst), "l"(src));
+    }
 }
-// 16-byte async copy; bytes past src_bytes (0..16) are zero-filled and not read.
+// Bytes past src_bytes (0..16) are zero-filled and not read.
 __device__ __forceinline__ void cp_async16(u32 dst, const void* src, u32 src_bytes) {
-    asm volatile("cp.async.cg.shared.global" CP_ASYNC_L2_HINT " [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+    if constexpr (Spec::L2_PREFETCH == 256) {
+        asm volatile(SWZ_CP_ASYNC(".L2::256B") ", %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+    } else if constexpr (Spec::L2_PREFETCH == 128) {
+        asm volatile(SWZ_CP_ASYNC(".L2::128B") ", %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+    } else {
+        asm volatile(SWZ_CP_ASYNC("") ", %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+    }
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
@@ -86,39 +93,6 @@ __device__ __forceinline__ void ldsm_x4_trans(u32 (&r)[4], u32 addr) {
 __device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3) {
     asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0),
                  "r"(r1), "r"(r2), "r"(r3));
-}
-
-// mbarriers (Spec::PRODUCER): full[s] completes when the producers' copies into ring slot s have landed (each
-// producer thread arrives after its cp.async.wait_group for them), empty[s] when every mma warp has issued its last
-// ldmatrix from slot s (lane 0 after __syncwarp). A fresh mbarrier reads parity 1 as completed.
-__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(u32 bar) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-// Non-blocking: has the phase of `parity` completed? (acquire, like try_wait)
-__device__ __forceinline__ bool mbar_test(u32 bar, u32 parity) {
-    u32 r;
-    asm volatile(
-        "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-        : "=r"(r)
-        : "r"(bar), "r"(parity)
-        : "memory");
-    return r != 0;
-}
-__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
-    asm volatile(
-        "{\n"
-        ".reg .pred P1;\n"
-        "LAB_WAIT:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
-        "@P1 bra.uni DONE;\n"
-        "bra.uni LAB_WAIT;\n"
-        "DONE:\n"
-        "}\n" ::"r"(bar),
-        "r"(parity)
-        : "memory");
 }
 
 __device__ __forceinline__ void mma16816(float (&c)[4], const u32 (&a)[4], u32 b0, u32 b1) {
@@ -178,12 +152,8 @@ __device__ __forceinline__ u32 blend(u32 v, u32 old, float beta) {
 //   K_COLS = false: the tile's rows run along K (B stored K x N): columns are N, fixed per block.
 template <class L, int ROWS, int COLS, bool K_COLS>
 struct Feed {
-    static constexpr int CPR = COLS / 8, PER = ROWS * COLS / 8 / FILL_THREADS, RPC = FILL_THREADS / CPR;
-    static_assert(FILL_THREADS % CPR == 0, "whole rows per copy step");
-    // Copy i lands RPC rows below copy 0: a whole number of swizzle periods (the usual case) gives copy 0's offset
-    // plus i * RPC rows; else (a producer warpgroup on 512-byte rows) each copy's offset is computed.
-    static constexpr bool PERIODIC = RPC % L::row_period == 0;
-    int r_, c_;  // copy 0's row and column in the tile
+    static constexpr int CPR = COLS / 8, PER = ROWS * COLS / 8 / THREADS, RPC = THREADS / CPR;
+    static_assert(THREADS % CPR == 0 && RPC % L::row_period == 0, "copy rows vs swizzle period");
     static_assert(PER <= 32, "copy mask");
     const unsigned short* g;    // the matrix (the address of zero-byte copies)
     const unsigned short* src;  // copy 0's chunk at k = 0
@@ -197,8 +167,6 @@ struct Feed {
     __device__ __forceinline__ void init(const unsigned short* g_, int r0, int c0, int rows, int cols, int ld,
                                          int tid) {
         const int r = tid / CPR, c = (tid % CPR) * 8;
-        r_ = r;
-        c_ = c;
         g = g_;
         copy_stride = (u64)RPC * ld;
         dst = L::offset(r, c) * 2u;
@@ -222,22 +190,11 @@ struct Feed {
         }
     }
 
-    // Byte offset of copy i in the tile.
-    __device__ __forceinline__ u32 dst_of(int i) const {
-        if constexpr (PERIODIC) {
-            return dst + i * RPC * L::pitch * 2u;
-        } else {
-            return L::offset(r_ + i * RPC, c_) * 2u;
-        }
-    }
+    // Byte offset of copy i in the tile: RPC rows (whole swizzle periods) below copy 0.
+    __device__ __forceinline__ u32 dst_of(int i) const { return dst + i * RPC * L::pitch * 2u; }
 
     __device__ __forceinline__ void issue(u32 tile, int k0) const {
         const unsigned short* s = src + (u64)k0 * k_stride;
-        // A producer warpgroup has 40 registers: the copies' strides i * copy_stride, hoisted out of the k loop as
-        // PER 64-bit constants, would spill. Hiding copy_stride from the optimizer per call makes them a chain of
-        // adds instead.
-        u64 copy_stride = this->copy_stride;
-        if constexpr (Spec::PRODUCER) asm volatile("mov.b64 %0, %0;" : "+l"(copy_stride));
         // Block-uniform fast path: the whole k-tile lies inside the matrix, no predicates, no zero-fill.
         if (all_inside && k0 + (K_COLS ? COLS : ROWS) <= klimit) {
 #pragma unroll
@@ -304,19 +261,9 @@ struct Args {
 
 constexpr u32 STAGE_BYTES = SmemA::bytes + SmemB::bytes;
 
-// threadIdx.x and the smem base, read afresh where they are used: with a producer warpgroup nothing computed before
-// setmaxnreg may stay live across it (ptxas spills such values), so each role reads these itself (asm volatile: not
-// merged with the other role's read).
-__device__ __forceinline__ int thread_index() {
-    int t;
-    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(t));
-    return t;
-}
 __device__ __forceinline__ u32 smem_base() {
     extern __shared__ __align__(128) unsigned char smem[];
-    u32 r;
-    asm volatile("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(smem));
-    return r;
+    return smem_addr(smem);
 }
 
 // The C tile this block computes (inactive: a padding block of the raster).
@@ -324,7 +271,7 @@ __device__ __forceinline__ swz::Tile block_tile(const Args& a) {
     return swz::GemmOrder::tile_of(swz::launch_bid(), (a.N + BN - 1) / BN, (a.M + BM - 1) / BM);
 }
 
-// The ring's feed for one filler thread (ftid among FILL_THREADS): k-tile kt into the stage at st.
+// The ring's feed for thread ftid: k-tile kt into the stage at st.
 struct Ring {
     Feed<SmemA, BM, BK, true> a;
     Feed<SmemB, Spec::B_KN ? BK : BN, Spec::B_KN ? BN : BK, !Spec::B_KN> b;
@@ -347,8 +294,9 @@ struct Ring {
 
 using Acc = float[MI][NI][4];
 
-// GEMM_SKIP_MMA / GEMM_SKIP_FILL (defined only by `gemm_bench diag`, never in a shipped build): drop the mma or the
-// cp.async fill, to time the rest of the main loop alone. The result is wrong by design.
+// GEMM_SKIP_MMA / GEMM_SKIP_FILL (defined only by `gemm_bench diag`, never in a shipped build): drop the mma (ptxas
+// then drops the unused ldmatrix too) or the cp.async fill, to time the rest of the main loop alone. The result is
+// wrong by design.
 __device__ __forceinline__ void mma_step(Acc& acc, const u32 (&fa)[MI][4], const u32 (&fb)[NI][2]) {
 #ifdef GEMM_SKIP_MMA
     return;
@@ -466,9 +414,9 @@ __device__ __forceinline__ void zero(Acc& acc) {
             for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
 }
 
-// ---- every warp fills and computes (no producer warpgroup) ----
+// ---- the block: fill, main loop, epilogue ----
 
-__device__ __forceinline__ void block_all_fill(const Args& x) {
+__device__ __forceinline__ void gemm_block(const Args& x) {
     const swz::Tile tile = block_tile(x);
     if (!tile.active) return;
     const int m0 = tile.y * BM, n0 = tile.x * BN;
@@ -540,106 +488,8 @@ __device__ __forceinline__ void block_all_fill(const Args& x) {
     epilogue(acc, x, s0, m0, n0, warp, lane);
 }
 
-// ---- a producer warpgroup fills, the mma warps compute (Spec::PRODUCER, sm_90a) ----
-// Slot s of the ring has two mbarriers after the data: full[s] completes when the producers' copies into it have
-// landed (each producer thread's cp.async.mbarrier.arrive.noinc), empty[s] when every mma warp has issued its last
-// ldmatrix from it (lane 0 after __syncwarp). k-tile t uses slot t % STAGES in its (t / STAGES)-th phase.
-
-__device__ __forceinline__ u32 full_bar(u32 s0, int slot) { return s0 + Spec::BAR_OFFSET + 8u * slot; }
-__device__ __forceinline__ u32 empty_bar(u32 s0, int slot) { return s0 + Spec::BAR_OFFSET + 8u * (STAGES + slot); }
-
-// The producer keeps LAG k-tiles of copies in flight beyond the one it signals: after issuing tile t it waits for
-// tile t - LAG's copies (cp.async.wait_group) and arrives on that tile's full barrier.
-constexpr int LAG = STAGES - 2 > 0 ? STAGES - 2 : 1;
-
-__device__ __forceinline__ void block_producer(const Args& x) {
-    const swz::Tile tile = block_tile(x);
-    if (!tile.active) return;
-    const u32 s0 = smem_base();
-    const int KT = (x.K + BK - 1) / BK;
-    Ring ring;
-    ring.init(x, tile.y * BM, tile.x * BN, thread_index() - MMA_THREADS);
-    for (int t = 0; t < KT; ++t) {
-        const int sl = t % STAGES;
-        if (t >= STAGES) mbar_wait(empty_bar(s0, sl), (u32)((t / STAGES - 1) & 1));
-        ring.load(s0 + sl * STAGE_BYTES, t);
-        cp_async_commit();
-        if (t >= LAG) {
-            cp_async_wait<LAG>();
-            mbar_arrive(full_bar(s0, (t - LAG) % STAGES));
-        }
-    }
-    cp_async_wait<0>();
-    for (int t = KT - LAG > 0 ? KT - LAG : 0; t < KT; ++t) mbar_arrive(full_bar(s0, t % STAGES));
-}
-
-__device__ __forceinline__ void block_consumer(const Args& x) {
-    const swz::Tile tile = block_tile(x);
-    if (!tile.active) return;
-    const int m0 = tile.y * BM, n0 = tile.x * BN;
-    const int tid = thread_index(), lane = tid & 31, warp = tid >> 5;
-    const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
-    const u32 s0 = smem_base();
-    const int KT = (x.K + BK - 1) / BK;
-    Acc acc;
-    zero(acc);
-    u32 fa[2][MI][4], fb[2][NI][2];
-    // PREFETCH's loop with the fill and the block barrier replaced by the slot's full barrier and empty barrier:
-    // tile kt+1's full barrier is probed (test_wait, non-blocking) before tile kt's second-to-last mma step, so the
-    // probe's latency hides behind that step's mma; only if the tile had not landed then does the warp wait (try_wait)
-    // before loading the tile's first fragments. After its last ldmatrix from a slot, the warp arrives on its empty
-    // barrier.
-    static_assert(KSTEPS % 2 == 0, "an even number of k16 steps per k-tile");
-    mbar_wait(full_bar(s0, 0), 0);
-    load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
-    bool ready = true;
-    for (int kt = 0; kt < KT; ++kt) {
-        const int sl = kt % STAGES;
-        const u32 sa = s0 + sl * STAGE_BYTES, sb = sa + SmemA::bytes;
-        const int t = kt + 1;
-        const u32 next_full = full_bar(s0, t % STAGES), next_parity = (u32)((t / STAGES) & 1);
-#pragma unroll
-        for (int kk = 0; kk < KSTEPS; ++kk) {
-            if (kk + 1 < KSTEPS) {
-                load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
-                if (kk + 2 == KSTEPS) {  // this warp's last ldmatrix from slot sl
-                    __syncwarp();
-                    if (lane == 0) mbar_arrive(empty_bar(s0, sl));
-                    ready = t >= KT || mbar_test(next_full, next_parity);
-                }
-            } else if (t < KT) {
-                if (!ready) mbar_wait(next_full, next_parity);
-                const u32 na = s0 + (t % STAGES) * STAGE_BYTES;
-                load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
-            }
-            mma_step(acc, fa[kk & 1], fb[kk & 1]);
-        }
-    }
-    // The ring is free once every mma warp is past its last ldmatrix (the producers, done, have left).
-    asm volatile("bar.sync 1, %0;" ::"n"(MMA_THREADS) : "memory");
-    epilogue(acc, x, s0, m0, n0, warp, lane);
-}
-
 extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
     gemm(unsigned char* __restrict__ C, const unsigned short* __restrict__ A, const unsigned short* __restrict__ B,
          int M, int N, int K, int lda, int ldb, int ldc, float alpha, float beta) {
-    const Args x{C, A, B, M, N, K, lda, ldb, ldc, alpha, beta};
-    if constexpr (Spec::PRODUCER) {
-        if (thread_index() < STAGES) {
-            const u32 s0 = smem_base();
-            mbar_init(full_bar(s0, thread_index()), FILL_THREADS);
-            mbar_init(empty_bar(s0, thread_index()), MMA_THREADS / 32);
-        }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-        __syncthreads();
-        if (thread_index() >= MMA_THREADS) {
-            asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(Spec::PRODUCER_REGS));
-            block_producer(x);
-        } else {
-            asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(Spec::MMA_REGS));
-            block_consumer(x);
-        }
-    } else {
-        block_all_fill(x);
-    }
+    gemm_block(Args{C, A, B, M, N, K, lda, ldb, ldc, alpha, beta});
 }

@@ -284,7 +284,7 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
     s.push_str(&smem_struct("SmemC", &spec.c_smem(out.width())));
     s.push_str(&format!(
         "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
-         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, PRODUCER = {};\n    static constexpr unsigned BAR_OFFSET = {}u, PRODUCER_REGS = {}u, MMA_REGS = {}u;\n    static constexpr int B_KN = {}, \
+         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, L2_PREFETCH = {};\n    static constexpr int B_KN = {}, \
          IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
         b.name(),
         input.name(),
@@ -298,10 +298,7 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
         spec.threads(),
         spec.min_blocks,
         u32::from(spec.prefetch),
-        u32::from(spec.producer),
-        spec.data_bytes(b, out.width()),
-        spec::PRODUCER_REGS,
-        spec::MMA_REGS,
+        spec.l2_prefetch,
         u32::from(b == BLayout::Kn),
         u32::from(input == InType::Bf16),
         match out {
@@ -366,12 +363,7 @@ impl Variant {
 
     /// Compile (or take from the cache), load, and allow the dynamic shared memory.
     pub fn prepare(&self, gpu: &Gpu) -> Result<Kernel> {
-        // setmaxnreg (the producer warpgroup) exists only on sm_90a.
-        let kernel = if self.spec.producer {
-            gpu.kernel_for_arch(&self.source(), &[], "gemm", "sm_90a")?
-        } else {
-            gpu.kernel(&self.source(), &[], "gemm")?
-        };
+        let kernel = gpu.kernel(&self.source(), &[], "gemm")?;
         gpu.allow_dynamic_smem(&kernel, self.smem_bytes())?;
         Ok(kernel)
     }

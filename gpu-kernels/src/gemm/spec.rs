@@ -163,16 +163,11 @@ pub struct GemmSpec {
     /// Load the next k-tile's first fragments across the k-tile barrier (the barrier sits before the tile's last
     /// mma step); `false`: one barrier at the top of each k-tile, first fragments loaded after it.
     pub prefetch: bool,
-    /// With `prefetch`: a producer warpgroup (128 threads, `setmaxnreg` down to [`PRODUCER_REGS`]) fills the ring
-    /// and hands slots over through full/empty mbarriers; the mma warps issue no cp.async and take
-    /// [`MMA_REGS`] registers. Needs sm_90a.
-    pub producer: bool,
+    /// L2 prefetch size of the cp.async fills, in bytes: 0 (none), 128 or 256 (`.L2::128B` / `.L2::256B`). On a
+    /// miss L2 then fetches the whole aligned block around a 16-byte copy from DRAM, so the next k-tiles' bytes of
+    /// the same row are on their way before they are asked for.
+    pub l2_prefetch: u32,
 }
-
-/// Registers of a producer warpgroup thread and of an mma thread with [`GemmSpec::producer`] (8 mma warps:
-/// 128 x 40 + 256 x 232 = 64512 of 65536).
-pub const PRODUCER_REGS: u32 = 40;
-pub const MMA_REGS: u32 = 232;
 
 /// The input element as the layouts see it (fp16 and bf16 are both 2 bytes: one layout serves both).
 pub const IN: Elem = Elem::F16;
@@ -187,17 +182,8 @@ impl GemmSpec {
     pub const fn warps(&self) -> u32 {
         self.warps_m() * self.warps_n()
     }
-    /// Threads of a block: the mma warps, and the producer warpgroup if any.
     pub const fn threads(&self) -> u32 {
-        self.warps() * 32 + if self.producer { 128 } else { 0 }
-    }
-    /// Threads that issue the ring's cp.async copies.
-    pub const fn fill_threads(&self) -> u32 {
-        if self.producer {
-            128
-        } else {
-            self.warps() * 32
-        }
+        self.warps() * 32
     }
     /// m16 fragments per warp tile row-wise, n8 fragments column-wise.
     pub const fn mi(&self) -> u32 {
@@ -255,12 +241,6 @@ impl GemmSpec {
 
     /// Dynamic shared memory of one block: the ring, reused by the epilogue scratch (one per warp).
     pub const fn smem_bytes(&self, b: BLayout, out: OutWidth) -> u32 {
-        // With a producer warpgroup, two 8-byte mbarriers per ring slot after the data.
-        self.data_bytes(b, out) + if self.producer { 16 * self.stages } else { 0 }
-    }
-
-    /// Bytes of the ring and the epilogue scratch (they overlap), before the mbarriers (a multiple of 128).
-    pub const fn data_bytes(&self, b: BLayout, out: OutWidth) -> u32 {
         let ring = self.stages * self.stage_bytes(b);
         let scratch = self.warps() * self.c_smem(out).footprint();
         if ring > scratch {
@@ -409,12 +389,11 @@ impl GemmSpec {
             && self.threads() <= 1024
             && self.stages >= 2
             && self.stages <= 8
-            && (self.bm * self.bk / 8).is_multiple_of(self.fill_threads())
-            && (self.bn * self.bk / 8).is_multiple_of(self.fill_threads())
-            && (self.bm * self.bk / 8) / self.fill_threads() <= 32
-            && (self.bn * self.bk / 8) / self.fill_threads() <= 32
-            && (!self.producer
-                || (self.prefetch && 128 * PRODUCER_REGS + self.warps() * 32 * MMA_REGS <= 65536))
+            && (self.bm * self.bk / 8).is_multiple_of(self.threads())
+            && (self.bn * self.bk / 8).is_multiple_of(self.threads())
+            && (self.bm * self.bk / 8) / self.threads() <= 32
+            && (self.bn * self.bk / 8) / self.threads() <= 32
+            && matches!(self.l2_prefetch, 0 | 128 | 256)
             && self.smem_bytes(BLayout::Kn, OutWidth::F32) <= 227 * 1024
             && self.smem_bytes(BLayout::Nk, OutWidth::F32) <= 227 * 1024
     }
@@ -442,12 +421,11 @@ impl GemmSpec {
         }
     }
 
-    /// This spec with a producer warpgroup filling the ring (sm_90a).
-    pub const fn with_producer(self, name: &'static str) -> GemmSpec {
+    /// This spec with another L2 prefetch size on its fills.
+    pub const fn with_l2_prefetch(self, name: &'static str, bytes: u32) -> GemmSpec {
         GemmSpec {
             name,
-            prefetch: true,
-            producer: true,
+            l2_prefetch: bytes,
             ..self
         }
     }
@@ -546,7 +524,7 @@ const fn spec(
         raster,
         min_blocks: 1,
         prefetch: true,
-        producer: false,
+        l2_prefetch: 128,
     };
     assert!(s.is_valid(), "invalid GEMM spec");
     s
@@ -569,21 +547,16 @@ pub const T128X256K32S5: GemmSpec = T128X256K32.with_stages("t128x256k32s5", 5);
 pub const T128X128K32S6: GemmSpec = T128X128K32.with_stages("t128x128k32s6", 6);
 /// The default tile with the call-1 main loop (barrier at the top of each k-tile): what the prefetch buys.
 pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32s4-noprefetch");
-/// The default tile with a producer warpgroup (384 threads, sm_90a, setmaxnreg 40/232): the mma warps issue no
-/// cp.async and meet at no block barrier.
-pub const T128X256K32_PROD: GemmSpec = T128X256K32.with_producer("t128x256k32s4-prod");
-/// The same with a 6-stage ring (the producer runs further ahead).
-pub const T128X256K32S6_PROD: GemmSpec = T128X256K32
-    .with_stages("t128x256k32s6-prod", 6)
-    .with_producer("t128x256k32s6-prod");
-/// 256x128x32, 4 stages, producer warpgroup.
-pub const T256X128K32_PROD: GemmSpec = T256X128K32.with_producer("t256x128k32s4-prod");
+/// The default tile without the L2 prefetch on its fills (`.L2::128B`): what the prefetch buys.
+pub const T128X256K32_NOL2: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-nol2", 0);
+/// The default tile with 256-byte L2 prefetch.
+pub const T128X256K32_L2_256: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-l2-256", 256);
 /// 128x128 with the call-1 main loop.
 pub const T128X128K32_NOPF: GemmSpec = T128X128K32.without_prefetch("t128x128k32s4-noprefetch");
 
 /// The configurations the sweep compares (all conflict-free, checked below). (128x128x64 with 4 warps is not
 /// here: ptxas spills 40-80 bytes for it at 255 registers.)
-pub const TILES: [GemmSpec; 15] = [
+pub const TILES: [GemmSpec; 14] = [
     T128X256K32,
     T256X128K32,
     T128X128K32,
@@ -596,9 +569,8 @@ pub const TILES: [GemmSpec; 15] = [
     T128X128K32S6,
     T128X256K32_NOPF,
     T128X128K32_NOPF,
-    T128X256K32_PROD,
-    T128X256K32S6_PROD,
-    T256X128K32_PROD,
+    T128X256K32_NOL2,
+    T128X256K32_L2_256,
 ];
 
 /// The default spec (the sweep's winner at 4096³ and 8192³; BENCHMARKS.md says by how much).
@@ -675,11 +647,11 @@ macro_rules! assert_specs_conflict_free {
 }
 assert_specs_conflict_free!(
     TILES[0], TILES[1], TILES[2], TILES[3], TILES[4], TILES[5], TILES[6], TILES[7], TILES[8],
-    TILES[9], TILES[10], TILES[11], TILES[12], TILES[13], TILES[14]
+    TILES[9], TILES[10], TILES[11], TILES[12], TILES[13]
 );
 // A tile added to TILES must be added to the list above.
 const _: () = assert!(
-    TILES.len() == 15,
+    TILES.len() == 14,
     "list every tile in assert_specs_conflict_free!"
 );
 
