@@ -25,8 +25,20 @@ fn run<I: InElem, O: OutElem>(
 ) where
     cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
 {
+    run_layouts::<I, O>(gpu, blas, s, sizes, &BLayout::BOTH)
+}
+
+fn run_layouts<I: InElem, O: OutElem>(
+    gpu: &Gpu,
+    blas: &Cublas,
+    s: spec::GemmSpec,
+    sizes: &[(u32, u32, u32)],
+    layouts: &[BLayout],
+) where
+    cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
+{
     for &(m, n, k) in sizes {
-        for b in BLayout::BOTH {
+        for &b in layouts {
             // Leading dimensions padded to 16 bytes (17x33: ldb/ldc 40; the tight ones are refused, see below).
             let p = Problem::new(m, n, k, b).padded(8, 16 / O::TYPE.bytes());
             let v = Variant::new(s, b, I::IN, O::TYPE);
@@ -59,6 +71,21 @@ fn default_spec_bf16_all_sizes() {
     run::<half::bf16, half::bf16>(&gpu, &blas, spec::DEFAULT, &SIZES);
 }
 
+/// The TMA-fill experiment (B N x K) at every size, 16-bit and fp32 out; B K x N is refused before launch.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn tma_fill_experiment() {
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    let s = spec::T128X256K64S4_TMA;
+    run_layouts::<half::f16, half::f16>(&gpu, &blas, s, &SIZES, &[BLayout::Nk]);
+    run_layouts::<half::bf16, half::bf16>(&gpu, &blas, s, &SIZES, &[BLayout::Nk]);
+    run_layouts::<half::bf16, f32>(&gpu, &blas, s, &SIZES[..3], &[BLayout::Nk]);
+    let v = Variant::new(s, BLayout::Kn, gemm::InType::F16, OutType::F16);
+    let e = v.prepare(&gpu).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("reads B stored N x K (tn) only"), "{e}");
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn fp32_output_small_and_ragged() {
@@ -87,6 +114,8 @@ fn sanitizer_small() {
     let blas = Cublas::new(&gpu).unwrap();
     run::<half::f16, half::f16>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
     run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
+    let tma = spec::T128X256K64S4_TMA;
+    run_layouts::<half::f16, half::f16>(&gpu, &blas, tma, &[(127, 255, 72)], &[BLayout::Nk]);
 }
 
 /// A leading dimension that breaks 16-byte alignment is refused before any launch, with the reason.

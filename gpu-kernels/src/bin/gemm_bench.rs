@@ -47,8 +47,11 @@ type Res = Result<(), String>;
 
 fn every_variant() -> Vec<Variant> {
     let mut v = Vec::new();
-    for s in spec::all() {
+    for s in spec::all().into_iter().chain(spec::EXPERIMENTS) {
         for b in BLayout::BOTH {
+            if s.tma_fill && b == BLayout::Kn {
+                continue; // the TMA fill reads B stored N x K only
+            }
             for input in [InType::F16, InType::Bf16] {
                 for out in [input.same_out(), OutType::F32] {
                     v.push(Variant::new(s, b, input, out));
@@ -439,7 +442,9 @@ fn diag(shape: &str, names: &[String]) -> Res {
                 src.text = format!("#define {define}\n{}", src.text);
             }
             let arch = gpu.props().arch();
-            let kern = gpu.kernel_for_arch(&src, &[], "gemm", &arch).map_err(e)?;
+            let kern = gpu
+                .kernel_for_arch(&src, &[], v.entry(), &arch)
+                .map_err(e)?;
             gpu.allow_dynamic_smem(&kern, v.smem_bytes()).map_err(e)?;
             kernels.push((
                 format!(

@@ -95,6 +95,38 @@ __device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3
                  "r"(r1), "r"(r2), "r"(r3));
 }
 
+// ---- TMA fill (Spec::FILL_TMA): a CUtensorMap passed by value, one 2D box per operand per k-tile, completing on
+// the slot's mbarrier ----
+struct __align__(64) TmaMap {
+    u64 opaque[16];
+};
+__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+// Wait until the phase of parity `parity` has completed.
+__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
+    asm volatile(
+        "{\n"
+        ".reg .pred P1;\n"
+        "LAB_WAIT:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+        "@P1 bra.uni DONE;\n"
+        "bra.uni LAB_WAIT;\n"
+        "DONE:\n"
+        "}\n" ::"r"(bar),
+        "r"(parity)
+        : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(u32 dst, const TmaMap* map, u32 bar, int c0, int c1) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
+        "l"(reinterpret_cast<u64>(map)), "r"(bar), "r"(c0), "r"(c1)
+        : "memory");
+}
+
 __device__ __forceinline__ void mma16816(float (&c)[4], const u32 (&a)[4], u32 b0, u32 b1) {
     if constexpr (Spec::IN_BF16) {
         asm volatile(
@@ -257,6 +289,8 @@ struct Args {
     const unsigned short* __restrict__ B;
     int M, N, K, lda, ldb, ldc;
     float alpha, beta;
+    const TmaMap* a_map;  // FILL_TMA only
+    const TmaMap* b_map;
 };
 
 constexpr u32 STAGE_BYTES = SmemA::bytes + SmemB::bytes;
@@ -289,6 +323,65 @@ struct Ring {
 #endif
         a.issue(st, kt * BK);
         b.issue(st + SmemA::bytes, kt * BK);
+    }
+};
+
+// The ring's producer side. cp.async: every thread copies its chunks of k-tile t (Ring), and landed(t) is
+// cp.async.wait_group + __syncthreads. FILL_TMA: thread 0 issues one TMA box per operand, completing on slot
+// t % STAGES's mbarrier (after the ring), and landed(t) is __syncthreads (every warp is done reading the slot about
+// to be refilled) + a wait on tile t's barrier phase. Either way, landed(t) is where tile t becomes readable.
+struct Filler {
+    Ring ring;
+    u32 s0, bars;
+    int m0, n0, KT, tid;
+    const Args* x;
+    __device__ __forceinline__ void init(const Args& x_, u32 s0_, int m0_, int n0_, int tid_) {
+        x = &x_;
+        s0 = s0_;
+        bars = s0_ + Spec::DATA_BYTES;
+        m0 = m0_;
+        n0 = n0_;
+        tid = tid_;
+        KT = (x_.K + BK - 1) / BK;
+        if constexpr (Spec::FILL_TMA) {
+            static_assert(!Spec::FILL_TMA || (Spec::PREFETCH && !Spec::B_KN), "TMA fill: prefetch loop, B N x K");
+            if (tid == 0) {
+                for (int s = 0; s < STAGES; ++s) mbar_init(bars + 8u * s, 1);
+                asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            }
+            __syncthreads();
+        } else {
+            ring.init(x_, m0_, n0_, tid_);
+        }
+    }
+    __device__ __forceinline__ void issue(int t) const {
+        const u32 st = s0 + (t % STAGES) * STAGE_BYTES;
+        if constexpr (Spec::FILL_TMA) {
+#ifdef GEMM_SKIP_FILL
+            return;
+#endif
+            if (tid == 0 && t < KT) {
+                const u32 bar = bars + 8u * (t % STAGES);
+                mbar_expect_tx(bar, STAGE_BYTES);
+                tma_load_2d(st, x->a_map, bar, t * BK, m0);
+                tma_load_2d(st + SmemA::bytes, x->b_map, bar, t * BK, n0);
+            }
+        } else {
+            if (t < KT) ring.load(st, t);
+            cp_async_commit();
+        }
+    }
+    __device__ __forceinline__ void landed(int t) const {
+        if constexpr (Spec::FILL_TMA) {
+            __syncthreads();
+#ifndef GEMM_SKIP_FILL
+            if (t < KT) mbar_wait(bars + 8u * (t % STAGES), (u32)((t / STAGES) & 1));
+#endif
+        } else {
+            cp_async_wait<STAGES - 2>();  // tile t has landed (this thread's copies) ...
+            __syncthreads();              // ... everyone's; and everyone is done reading the stage refilled next
+        }
     }
 };
 
@@ -422,16 +515,15 @@ __device__ __forceinline__ void gemm_block(const Args& x) {
     const int m0 = tile.y * BM, n0 = tile.x * BN;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
-    const u32 s0 = smem_base();
+    // The ring starts on the swizzle's period (FILL_TMA: 1 KiB, which TMA's 128B swizzle needs; the smem size
+    // allows for the slack).
+    const u32 s0 = Spec::FILL_TMA ? (smem_base() + Spec::TMA_ALIGN - 1) & ~(u32)(Spec::TMA_ALIGN - 1) : smem_base();
     const int KT = (x.K + BK - 1) / BK;
-    Ring ring;
-    ring.init(x, m0, n0, tid);
+    Filler fill;
+    fill.init(x, s0, m0, n0, tid);
 
 #pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < KT) ring.load(s0 + s * STAGE_BYTES, s);
-        cp_async_commit();
-    }
+    for (int s = 0; s < STAGES - 1; ++s) fill.issue(s);
     Acc acc;
     zero(acc);
     u32 fa[2][MI][4], fb[2][NI][2];
@@ -441,23 +533,17 @@ __device__ __forceinline__ void gemm_block(const Args& x) {
         // k-step finds its fragments loaded. Tile kt+STAGES-1 is fetched into the stage of tile kt-1, which every
         // warp finished reading before that barrier. KSTEPS is even, so tile kt+1's first step lands in buffer 0.
         static_assert(KSTEPS % 2 == 0, "PREFETCH needs an even number of k16 steps per k-tile");
-        cp_async_wait<STAGES - 2>();
-        __syncthreads();
+        fill.landed(0);
         load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
         for (int kt = 0; kt < KT; ++kt) {
-            {
-                const int nk = kt + STAGES - 1;
-                if (nk < KT) ring.load(s0 + (nk % STAGES) * STAGE_BYTES, nk);
-                cp_async_commit();
-            }
+            fill.issue(kt + STAGES - 1);
             const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
 #pragma unroll
             for (int kk = 0; kk < KSTEPS; ++kk) {
                 if (kk + 1 < KSTEPS) {
                     load_frags(fa[(kk + 1) & 1], fb[(kk + 1) & 1], sa, sb, wm0, wn0, kk + 1, lane);
                 } else {
-                    cp_async_wait<STAGES - 2>();  // k-tile kt+1 has landed (this thread's copies) ...
-                    __syncthreads();              // ... everyone's; and everyone is done reading tile kt
+                    fill.landed(kt + 1);
                     const u32 na = s0 + ((kt + 1) % STAGES) * STAGE_BYTES;
                     if (kt + 1 < KT) load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
                 }
@@ -467,13 +553,8 @@ __device__ __forceinline__ void gemm_block(const Args& x) {
     } else {
         // One barrier at the top of each k-tile; the tile's first fragments load after it.
         for (int kt = 0; kt < KT; ++kt) {
-            cp_async_wait<STAGES - 2>();  // k-tile kt has landed (this thread's copies) ...
-            __syncthreads();              // ... everyone's; and everyone is done reading the stage refilled next
-            {
-                const int nk = kt + STAGES - 1;
-                if (nk < KT) ring.load(s0 + (nk % STAGES) * STAGE_BYTES, nk);
-                cp_async_commit();
-            }
+            fill.landed(kt);
+            fill.issue(kt + STAGES - 1);
             const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
             load_frags(fa[0], fb[0], sa, sb, wm0, wn0, 0, lane);
 #pragma unroll
@@ -491,5 +572,15 @@ __device__ __forceinline__ void gemm_block(const Args& x) {
 extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
     gemm(unsigned char* __restrict__ C, const unsigned short* __restrict__ A, const unsigned short* __restrict__ B,
          int M, int N, int K, int lda, int ldb, int ldc, float alpha, float beta) {
-    gemm_block(Args{C, A, B, M, N, K, lda, ldb, ldc, alpha, beta});
+    if constexpr (!Spec::FILL_TMA) gemm_block(Args{C, A, B, M, N, K, lda, ldb, ldc, alpha, beta, nullptr, nullptr});
+}
+
+// FILL_TMA: the same kernel, with A's and B's tensor maps (K-major, the spec's boxes, 128B swizzle) first.
+extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)
+    gemm_tma(const __grid_constant__ TmaMap a_map, const __grid_constant__ TmaMap b_map, unsigned char* __restrict__ C,
+             const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, int M, int N, int K, int lda,
+             int ldb, int ldc, float alpha, float beta) {
+    if constexpr (Spec::FILL_TMA) {
+        gemm_block(Args{C, A, B, M, N, K, lda, ldb, ldc, alpha, beta, &a_map, &b_map});
+    }
 }

@@ -15,9 +15,12 @@ pub mod bench;
 pub mod family;
 pub mod spec;
 
+use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
 use cudarc::cublas::{sys::cublasOperation_t as Op, CudaBlas, Gemm as _, GemmConfig};
-use cudarc::driver::{CudaSlice, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
+use cudarc::driver::{
+    CudaSlice, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
+};
 pub use spec::{BLayout, GemmSpec, OutWidth, SmemKind};
 use swizzle_core::pattern::Smem;
 use swizzle_core::raster::Grid;
@@ -284,7 +287,8 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
     s.push_str(&smem_struct("SmemC", &spec.c_smem(out.width())));
     s.push_str(&format!(
         "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
-         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, L2_PREFETCH = {};\n    static constexpr int B_KN = {}, \
+         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, L2_PREFETCH = {};\n    static constexpr int \
+         FILL_TMA = {}, TMA_ALIGN = {}, DATA_BYTES = {};\n    static constexpr int B_KN = {}, \
          IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
         b.name(),
         input.name(),
@@ -299,6 +303,9 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
         spec.min_blocks,
         u32::from(spec.prefetch),
         spec.l2_prefetch,
+        u32::from(spec.tma_fill),
+        if spec.tma_fill { spec::TMA_ALIGN } else { 128 },
+        spec.data_bytes(b, out.width()),
         u32::from(b == BLayout::Kn),
         u32::from(input == InType::Bf16),
         match out {
@@ -363,9 +370,60 @@ impl Variant {
 
     /// Compile (or take from the cache), load, and allow the dynamic shared memory.
     pub fn prepare(&self, gpu: &Gpu) -> Result<Kernel> {
-        let kernel = gpu.kernel(&self.source(), &[], "gemm")?;
+        self.tma_layout_ok()?;
+        if self.spec.tma_fill && !self.spec.tma_layout_agrees() {
+            return Err(Error::Invalid(format!(
+                "{}: the smem tiles are not TMA's 128B-swizzled boxes",
+                self.spec.name
+            )));
+        }
+        let kernel = gpu.kernel(&self.source(), &[], self.entry())?;
         gpu.allow_dynamic_smem(&kernel, self.smem_bytes())?;
         Ok(kernel)
+    }
+
+    /// The kernel's entry point: `gemm`, or `gemm_tma` (two tensor maps before the same parameters).
+    pub fn entry(&self) -> &'static str {
+        if self.spec.tma_fill {
+            "gemm_tma"
+        } else {
+            "gemm"
+        }
+    }
+
+    /// A [`GemmSpec::tma_fill`] variant needs B stored N x K.
+    fn tma_layout_ok(&self) -> Result<()> {
+        if self.spec.tma_fill && self.b != BLayout::Nk {
+            return Err(Error::Invalid(format!(
+                "{}: the TMA fill reads B stored N x K (tn) only",
+                self.spec.name
+            )));
+        }
+        Ok(())
+    }
+
+    /// The tensor maps of a [`GemmSpec::tma_fill`] launch: A (`m x k`, pitch `lda`) and B (`n x k`, pitch `ldb`)
+    /// in the spec's boxes; refused for B stored K x N.
+    fn tma_maps<I: InElem>(
+        &self,
+        gpu: &Gpu,
+        p: &Problem,
+        a: &CudaSlice<I>,
+        b: &CudaSlice<I>,
+    ) -> Result<(TensorMap, TensorMap)> {
+        self.tma_layout_ok()?;
+        let elem = match self.input {
+            InType::F16 => swizzle_core::units::Elem::F16,
+            InType::Bf16 => swizzle_core::units::Elem::BF16,
+        };
+        let (ta, tb) = self.spec.tma_tiles(elem);
+        let bytes = std::mem::size_of::<I>();
+        let (pa, _ga) = a.device_ptr(gpu.stream());
+        let (pb, _gb) = b.device_ptr(gpu.stream());
+        Ok((
+            TensorMap::k_major_pitch(pa, a.len() * bytes, &ta, p.m, p.k, p.lda)?,
+            TensorMap::k_major_pitch(pb, b.len() * bytes, &tb, p.n, p.k, p.ldb)?,
+        ))
     }
 
     /// The launch grid of `p` (the order's launch grid over the `N/BN x M/BM` tile grid).
@@ -445,7 +503,15 @@ impl Variant {
         let cfg = self.launch_config(p)?;
         let (m, n, k) = (p.m as i32, p.n as i32, p.k as i32);
         let (lda, ldb, ldc) = (p.lda as i32, p.ldb as i32, p.ldc as i32);
+        let maps = if self.spec.tma_fill {
+            Some(self.tma_maps(gpu, p, a, b)?)
+        } else {
+            None
+        };
         gpu.launch(kernel, cfg, |args| {
+            if let Some((ma, mb)) = &maps {
+                args.arg(ma).arg(mb);
+            }
             args.arg(c)
                 .arg(a)
                 .arg(b)

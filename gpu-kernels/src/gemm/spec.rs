@@ -20,7 +20,11 @@
 use swizzle_core::pattern::{Layout, Pattern, Smem, TileReport};
 use swizzle_core::raster::Raster;
 use swizzle_core::units::Elem;
-use swizzle_core::Swizzle;
+use swizzle_core::wgmma::{Major, OperandTile};
+use swizzle_core::{ByteMode, Swizzle};
+
+/// Alignment of the ring with [`GemmSpec::tma_fill`]: the 128B swizzle's period (TMA swizzles address bits).
+pub const TMA_ALIGN: u32 = ByteMode::Sw128.alignment();
 
 /// How every smem tile of a spec is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -167,6 +171,12 @@ pub struct GemmSpec {
     /// miss L2 then fetches the whole aligned block around a 16-byte copy from DRAM, so the next k-tiles' bytes of
     /// the same row are on their way before they are asked for.
     pub l2_prefetch: u32,
+    /// Fill the ring with TMA (`cp.async.bulk.tensor`, one elected thread, an mbarrier per slot) instead of
+    /// per-thread 16-byte `cp.async` copies: everything else (ldmatrix, mma.sync, barriers, epilogue) unchanged.
+    /// Needs 128-byte K rows (`bk` = 64 16-bit elements: TMA's 128B swizzle, which must be the tile's layout; see
+    /// [`GemmSpec::tma_tiles`]) and B stored N x K. Not the issue's fill (that is `cp.async`); it is here to show
+    /// what the fill costs.
+    pub tma_fill: bool,
 }
 
 /// The input element as the layouts see it (fp16 and bf16 are both 2 bytes: one layout serves both).
@@ -240,7 +250,19 @@ impl GemmSpec {
     }
 
     /// Dynamic shared memory of one block: the ring, reused by the epilogue scratch (one per warp).
+    /// With [`GemmSpec::tma_fill`]: the ring starts on the 128B swizzle's 1 KiB period (up to 1 KiB of slack before
+    /// it) and one 8-byte mbarrier per slot follows the data.
     pub const fn smem_bytes(&self, b: BLayout, out: OutWidth) -> u32 {
+        let data = self.data_bytes(b, out);
+        if self.tma_fill {
+            TMA_ALIGN + data + 8 * self.stages
+        } else {
+            data
+        }
+    }
+
+    /// Bytes of the ring and the epilogue scratch (which reuses it).
+    pub const fn data_bytes(&self, b: BLayout, out: OutWidth) -> u32 {
         let ring = self.stages * self.stage_bytes(b);
         let scratch = self.warps() * self.c_smem(out).footprint();
         if ring > scratch {
@@ -248,6 +270,37 @@ impl GemmSpec {
         } else {
             scratch
         }
+    }
+
+    /// The TMA boxes of [`GemmSpec::tma_fill`]: A (`bm x bk`) and B (`bn x bk`), K-major, 128B swizzle.
+    pub const fn tma_tiles(&self, input: Elem) -> (OperandTile, OperandTile) {
+        (
+            OperandTile::new(ByteMode::Sw128, input, Major::K, self.bm, self.bk),
+            OperandTile::new(ByteMode::Sw128, input, Major::K, self.bn, self.bk),
+        )
+    }
+
+    /// Where TMA puts element (row, col) of each box is where the kernel's ldmatrix addressing reads it: the
+    /// tile layouts ([`GemmSpec::a_smem`], [`GemmSpec::b_smem`] for N x K) agree with the 128B-swizzled boxes on
+    /// every element. (Too long for const evaluation: checked by a test and before a TMA-fill kernel is loaded.)
+    pub fn tma_layout_agrees(&self) -> bool {
+        let (ta, tb) = self.tma_tiles(IN);
+        let (a, b) = (self.a_smem(), self.b_smem(BLayout::Nk));
+        let mut r = 0;
+        while r < self.bm || r < self.bn {
+            let mut c = 0;
+            while c < self.bk {
+                if r < self.bm && a.byte_addr(r, c) != ta.byte_of(r, c) {
+                    return false;
+                }
+                if r < self.bn && b.byte_addr(r, c) != tb.byte_of(r, c) {
+                    return false;
+                }
+                c += 1;
+            }
+            r += 1;
+        }
+        true
     }
 
     /// The kernel's smem accesses, as (what, tile, pattern). Each pattern issues exactly the address sets the
@@ -394,6 +447,12 @@ impl GemmSpec {
             && (self.bm * self.bk / 8) / self.threads() <= 32
             && (self.bn * self.bk / 8) / self.threads() <= 32
             && matches!(self.l2_prefetch, 0 | 128 | 256)
+            && (!self.tma_fill
+                || (self.bk * IN.bytes() == 128
+                    && self.bm <= 256
+                    && self.bn <= 256
+                    && self.prefetch
+                    && matches!(self.smem, SmemKind::Swizzled)))
             && self.smem_bytes(BLayout::Kn, OutWidth::F32) <= 227 * 1024
             && self.smem_bytes(BLayout::Nk, OutWidth::F32) <= 227 * 1024
     }
@@ -417,6 +476,15 @@ impl GemmSpec {
         GemmSpec {
             name,
             prefetch: false,
+            ..self
+        }
+    }
+
+    /// This spec with its ring filled by TMA ([`GemmSpec::tma_fill`]).
+    pub const fn with_tma_fill(self, name: &'static str) -> GemmSpec {
+        GemmSpec {
+            name,
+            tma_fill: true,
             ..self
         }
     }
@@ -525,6 +593,7 @@ const fn spec(
         min_blocks: 1,
         prefetch: true,
         l2_prefetch: 128,
+        tma_fill: false,
     };
     assert!(s.is_valid(), "invalid GEMM spec");
     s
@@ -549,6 +618,8 @@ pub const T128X128K32S6: GemmSpec = T128X128K32.with_stages("t128x128k32s6", 6);
 pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32s4-noprefetch");
 /// The default tile without the L2 prefetch on its fills (`.L2::128B`): what the prefetch buys.
 pub const T128X256K32_NOL2: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-nol2", 0);
+/// 128x256x64, 4 stages, filled by TMA instead of cp.async (N x K B only): what the cp.async fill costs.
+pub const T128X256K64S4_TMA: GemmSpec = T128X256K64S4.with_tma_fill("t128x256k64s4-tma");
 /// The default tile with 256-byte L2 prefetch.
 pub const T128X256K32_L2_256: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-l2-256", 256);
 /// 128x128 with the call-1 main loop.
@@ -700,14 +771,38 @@ pub fn all() -> Vec<GemmSpec> {
     SHIPPED.iter().chain(BASELINES.iter()).copied().collect()
 }
 
-/// Look a spec up by name.
+/// Specs outside the shipped set that measure one cause: [`T128X256K64S4_TMA`] (B N x K only, so not in the
+/// sweeps over both layouts).
+pub const EXPERIMENTS: [GemmSpec; 1] = [T128X256K64S4_TMA];
+
+const _: () = assert!(
+    T128X256K64S4_TMA.is_valid() && T128X256K64S4_TMA.is_conflict_free(),
+    "the TMA-fill experiment: valid and conflict-free (its layouts are TMA's boxes: tests::tma_boxes_are_the_tiles)"
+);
+
+/// Look a spec up by name (shipped, baselines, experiments).
 pub fn by_name(name: &str) -> Option<GemmSpec> {
-    all().into_iter().find(|s| s.name == name)
+    all()
+        .into_iter()
+        .chain(EXPERIMENTS)
+        .find(|s| s.name == name)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tma_boxes_are_the_tiles() {
+        for s in EXPERIMENTS.iter().filter(|s| s.tma_fill) {
+            assert!(s.tma_layout_agrees(), "{s}");
+        }
+        // The 64-byte rows of a k32 tile are not a 128B box: the check can fail.
+        let k32 = T128X256K32.with_tma_fill("k32-tma");
+        assert!(!k32.is_valid());
+        let unswizzled = T128X256K64S4_TMA.with_smem("unswizzled-tma", SmemKind::Unswizzled);
+        assert!(!unswizzled.tma_layout_agrees());
+    }
     use swizzle_core::pattern::Pattern;
     use swizzle_core::swizzle;
 

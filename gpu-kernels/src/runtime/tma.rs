@@ -49,24 +49,42 @@ impl TensorMap {
         rows: u32,
         k: u32,
     ) -> Result<TensorMap> {
+        TensorMap::k_major_pitch(ptr, len_bytes, tile, rows, k, k)
+    }
+
+    /// [`TensorMap::k_major`] with rows `ld` elements apart (`ld >= k`).
+    pub fn k_major_pitch(
+        ptr: u64,
+        len_bytes: usize,
+        tile: &OperandTile,
+        rows: u32,
+        k: u32,
+        ld: u32,
+    ) -> Result<TensorMap> {
+        if ld < k {
+            return Err(Error::Invalid(format!(
+                "leading dimension {ld} is less than K = {k}"
+            )));
+        }
         if tile.major != Major::K {
             return Err(Error::Invalid(format!(
                 "{tile}: only K-major operands are wired to TMA here"
             )));
         }
         let p = tile.params();
-        let pitch = k as u64 * tile.elem.bytes() as u64;
+        let pitch = ld as u64 * tile.elem.bytes() as u64;
         if !pitch.is_multiple_of(16) {
             return Err(Error::Invalid(format!(
-                "row pitch {pitch} B ({k} x {}) is not a multiple of 16: TMA needs 16-byte aligned rows",
+                "row pitch {pitch} B ({ld} x {}) is not a multiple of 16: TMA needs 16-byte aligned rows",
                 tile.elem
             )));
         }
-        if (len_bytes as u64) < pitch * rows as u64 {
+        // The last row needs only its k elements.
+        let need = pitch * (rows as u64).saturating_sub(1) + k as u64 * tile.elem.bytes() as u64;
+        if (len_bytes as u64) < need {
             return Err(Error::Invalid(format!(
-                "a {rows}x{k} {} operand needs {} bytes, the buffer has {len_bytes}",
-                tile.elem,
-                pitch * rows as u64
+                "a {rows}x{k} {} operand needs {need} bytes, the buffer has {len_bytes}",
+                tile.elem
             )));
         }
         let dims: [u64; 2] = [k as u64, rows as u64];
