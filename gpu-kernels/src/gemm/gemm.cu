@@ -30,13 +30,12 @@ constexpr int BM = Spec::BM, BN = Spec::BN, BK = Spec::BK;
 constexpr int WM = Spec::WM, WN = Spec::WN, STAGES = Spec::STAGES;
 constexpr int WARPS_N = BN / WN;
 constexpr int THREADS = (BM / WM) * WARPS_N * 32;
-constexpr int MMA_THREADS = THREADS;  // every warp owns a C tile (and copies, with cp.async)
 constexpr int MI = WM / 16, NI = WN / 8, KSTEPS = BK / 16;
 constexpr int OUT_BYTES = Spec::OUT_BYTES;
 
 static_assert(THREADS == Spec::THREADS, "thread count");
 static_assert(WM % 16 == 0 && WN % 16 == 0 && BK % 16 == 0, "warp tile / BK");
-static_assert((BM * BK / 8) % MMA_THREADS == 0 && (BN * BK / 8) % MMA_THREADS == 0, "whole chunks per thread");
+static_assert((BM * BK / 8) % THREADS == 0 && (BN * BK / 8) % THREADS == 0, "whole chunks per thread");
 static_assert(SmemA::rows == BM && SmemA::cols == BK, "A tile");
 static_assert(Spec::B_KN ? (SmemB::rows == BK && SmemB::cols == BN) : (SmemB::rows == BN && SmemB::cols == BK),
               "B tile");
@@ -176,7 +175,7 @@ __device__ __forceinline__ u32 blend(u32 v, u32 old, float beta) {
 
 // ---- global -> smem: one k-tile of an operand into one stage ----
 
-// The cp.async copies of one operand tile (ROWS x COLS of smem layout L) for one thread. Chunk q = tid + i * MMA_THREADS
+// The cp.async copies of one operand tile (ROWS x COLS of smem layout L) for one thread. Chunk q = tid + i * THREADS
 // of the tile, in memory order: copy i is RPC rows below copy 0, a whole number of swizzle periods, so its smem
 // offset is copy 0's plus i * RPC * pitch. Everything that does not change with the k-tile (pointers, the smem
 // offset, which copies lie inside the matrix along the non-K side) is computed once, in init(); issue() per k-tile
@@ -185,8 +184,8 @@ __device__ __forceinline__ u32 blend(u32 v, u32 old, float beta) {
 //   K_COLS = false: the tile's rows run along K (B stored K x N): columns are N, fixed per block.
 template <class L, int ROWS, int COLS, bool K_COLS>
 struct Feed {
-    static constexpr int CPR = COLS / 8, PER = ROWS * COLS / 8 / MMA_THREADS, RPC = MMA_THREADS / CPR;
-    static_assert(MMA_THREADS % CPR == 0 && RPC % L::row_period == 0, "copy rows vs swizzle period");
+    static constexpr int CPR = COLS / 8, PER = ROWS * COLS / 8 / THREADS, RPC = THREADS / CPR;
+    static_assert(THREADS % CPR == 0 && RPC % L::row_period == 0, "copy rows vs swizzle period");
     static_assert(PER <= 32, "copy mask");
     const unsigned short* g;    // the matrix (the address of zero-byte copies)
     const unsigned short* src;  // copy 0's chunk at k = 0
@@ -356,47 +355,25 @@ struct Filler {
             ring.init(x_, m0_, n0_, tid_);
         }
     }
-    // TMA boxes of k-tile t into slot t % STAGES, completing on its mbarrier (one thread).
-    __device__ __forceinline__ void tma_issue(int t) const {
-        const u32 st = s0 + (t % STAGES) * STAGE_BYTES;
-        const u32 bar = bars + 8u * (t % STAGES);
-        mbar_expect_tx(bar, STAGE_BYTES);
-        tma_load_2d(st, x->a_map, bar, t * BK, m0);
-        tma_load_2d(st + SmemA::bytes, x->b_map, bar, t * BK, n0);
-    }
-    // SPLIT_BARRIER: the named barrier on which warps 1.. say they are done reading k-tile u (bar.arrive) and warp
-    // 0 waits for all of them (bar.sync) before its thread 0 refills u's slot with tile u + STAGES. One id per slot:
-    // a warp arrives for tile u + STAGES only after reading it, i.e. after warp 0's wait for tile u completed and
-    // the tile was issued, so a barrier's generations never mix.
-    static __device__ __forceinline__ int slot_free_id(int u) { return 1 + u % STAGES; }
     __device__ __forceinline__ void issue(int t) const {
         const u32 st = s0 + (t % STAGES) * STAGE_BYTES;
         if constexpr (Spec::FILL_TMA) {
 #ifdef GEMM_SKIP_FILL
             return;
 #endif
-            if (tid == 0 && t < KT) tma_issue(t);
+            if (tid == 0 && t < KT) {
+                const u32 bar = bars + 8u * (t % STAGES);
+                mbar_expect_tx(bar, STAGE_BYTES);
+                tma_load_2d(st, x->a_map, bar, t * BK, m0);
+                tma_load_2d(st + SmemA::bytes, x->b_map, bar, t * BK, n0);
+            }
         } else {
             if (t < KT) ring.load(st, t);
             cp_async_commit();
         }
     }
     __device__ __forceinline__ void landed(int t) const {
-        if constexpr (Spec::SPLIT_BARRIER) {
-            // Done reading tile t - 1 (its last fragments are loaded): warps 1.. say so and go on, warp 0 waits for
-            // all (its thread 0 then refills that slot with tile t - 1 + STAGES). Only where that refill exists, so
-            // that every arrival has its wait. Then tile t's bytes.
-            if (t >= 1 && t - 1 + STAGES < KT) {
-                if (tid < 32) {
-                    asm volatile("bar.sync %0, %1;" ::"r"(slot_free_id(t - 1)), "n"(THREADS) : "memory");
-                } else {
-                    asm volatile("bar.arrive %0, %1;" ::"r"(slot_free_id(t - 1)), "n"(THREADS) : "memory");
-                }
-            }
-#ifndef GEMM_SKIP_FILL
-            if (t < KT) mbar_wait(bars + 8u * (t % STAGES), (u32)((t / STAGES) & 1));
-#endif
-        } else if constexpr (Spec::FILL_TMA) {
+        if constexpr (Spec::FILL_TMA) {
             __syncthreads();
 #ifndef GEMM_SKIP_FILL
             if (t < KT) mbar_wait(bars + 8u * (t % STAGES), (u32)((t / STAGES) & 1));
@@ -587,9 +564,8 @@ __device__ __forceinline__ void gemm_block(const Args& x) {
             }
         }
     }
-    // The ring is free (every tile has landed and been read): reuse it as per-warp scratch.
     cp_async_wait<0>();
-    __syncthreads();
+    __syncthreads();  // the ring is free: reuse it as per-warp scratch
     epilogue(acc, x, s0, m0, n0, warp, lane);
 }
 

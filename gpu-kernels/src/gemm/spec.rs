@@ -177,11 +177,6 @@ pub struct GemmSpec {
     /// [`GemmSpec::tma_tiles`]) and B stored N x K. Not the issue's fill (that is `cp.async`); it is here to show
     /// what the fill costs.
     pub tma_fill: bool,
-    /// With [`GemmSpec::tma_fill`]: the k-tile barrier split. Warps 1.. say they are done with a slot
-    /// (`bar.arrive`) and go on; only warp 0, whose thread 0 refills the slot, waits (`bar.sync`). Every warp waits
-    /// for a tile's bytes on its mbarrier. (A ninth, producer warp would cap registers at 168: three warps on one
-    /// scheduler.)
-    pub split_barrier: bool,
 }
 
 /// The input element as the layouts see it (fp16 and bf16 are both 2 bytes: one layout serves both).
@@ -447,11 +442,10 @@ impl GemmSpec {
             && self.threads() <= 1024
             && self.stages >= 2
             && self.stages <= 8
-            && (self.bm * self.bk / 8).is_multiple_of(self.warps() * 32)
-            && (self.bn * self.bk / 8).is_multiple_of(self.warps() * 32)
-            && (self.bm * self.bk / 8) / (self.warps() * 32) <= 32
-            && (self.bn * self.bk / 8) / (self.warps() * 32) <= 32
-            && (!self.split_barrier || self.tma_fill)
+            && (self.bm * self.bk / 8).is_multiple_of(self.threads())
+            && (self.bn * self.bk / 8).is_multiple_of(self.threads())
+            && (self.bm * self.bk / 8) / self.threads() <= 32
+            && (self.bn * self.bk / 8) / self.threads() <= 32
             && matches!(self.l2_prefetch, 0 | 128 | 256)
             && (!self.tma_fill
                 || (self.bk * IN.bytes() == 128
@@ -600,7 +594,6 @@ const fn spec(
         prefetch: true,
         l2_prefetch: 128,
         tma_fill: false,
-        split_barrier: false,
     };
     assert!(s.is_valid(), "invalid GEMM spec");
     s
@@ -627,12 +620,6 @@ pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32
 pub const T128X256K32_NOL2: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-nol2", 0);
 /// 128x256x64, 4 stages, filled by TMA instead of cp.async (N x K B only): what the cp.async fill costs.
 pub const T128X256K64S4_TMA: GemmSpec = T128X256K64S4.with_tma_fill("t128x256k64s4-tma");
-/// The TMA-fill experiment with the k-tile barrier split: only warp 0 waits for a slot to be free.
-pub const T128X256K64S4_TMA_SPLIT: GemmSpec = GemmSpec {
-    name: "t128x256k64s4-tma-split",
-    split_barrier: true,
-    ..T128X256K64S4_TMA
-};
 /// The default tile with 256-byte L2 prefetch.
 pub const T128X256K32_L2_256: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-l2-256", 256);
 /// 128x128 with the call-1 main loop.
@@ -784,15 +771,12 @@ pub fn all() -> Vec<GemmSpec> {
     SHIPPED.iter().chain(BASELINES.iter()).copied().collect()
 }
 
-/// Specs outside the shipped set that measure one cause: [`T128X256K64S4_TMA`] and [`T128X256K64S4_TMA_SPLIT`]
-/// (B N x K only, so not in the sweeps over both layouts).
-pub const EXPERIMENTS: [GemmSpec; 2] = [T128X256K64S4_TMA, T128X256K64S4_TMA_SPLIT];
+/// Specs outside the shipped set that measure one cause: [`T128X256K64S4_TMA`] (B N x K only, so not in the
+/// sweeps over both layouts).
+pub const EXPERIMENTS: [GemmSpec; 1] = [T128X256K64S4_TMA];
 
 const _: () = assert!(
-    T128X256K64S4_TMA.is_valid()
-        && T128X256K64S4_TMA.is_conflict_free()
-        && T128X256K64S4_TMA_SPLIT.is_valid()
-        && T128X256K64S4_TMA_SPLIT.is_conflict_free(),
+    T128X256K64S4_TMA.is_valid() && T128X256K64S4_TMA.is_conflict_free(),
     "the TMA-fill experiment: valid and conflict-free (its layouts are TMA's boxes: tests::tma_boxes_are_the_tiles)"
 );
 
