@@ -122,6 +122,18 @@ __device__ __forceinline__ void quad_transpose(const uint32_t (&w)[4], uint32_t 
     }
 }
 
+// Eight 16-bit outputs (o, low half first) to dst = row start + col: one 16-byte store when the row keeps 16-byte
+// alignment (vec_ok: N % 8 == 0) and all eight lie inside N, else element by element up to N.
+__device__ __forceinline__ void store_row16(u16* dst, const uint32_t (&o)[4], uint32_t col, uint32_t N, bool vec_ok) {
+    if (vec_ok && col + 8 <= N) {
+        *reinterpret_cast<uint4*>(dst) = make_uint4(o[0], o[1], o[2], o[3]);
+    } else {
+#pragma unroll
+        for (uint32_t e = 0; e < 8; ++e)
+            if (col + e < N) dst[e] = u16(o[e / 2] >> (16 * (e % 2)));
+    }
+}
+
 }  // namespace
 
 extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
@@ -286,16 +298,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                                      : "r"(sc + Epi::byte_offset(r, cc))
                                      : "memory");
                         const uint32_t row = rbase + r, col = t.x * BN + c64 * 64 + cc;
-                        if (row < M) {
-                            u16* dst = c + (unsigned long long)row * N + col;
-                            if (vec_ok && col + 8 <= N) {
-                                *reinterpret_cast<uint4*>(dst) = make_uint4(o[0], o[1], o[2], o[3]);
-                            } else {
-#pragma unroll
-                                for (uint32_t e = 0; e < 8; ++e)
-                                    if (col + e < N) dst[e] = u16(o[e / 2] >> (16 * (e % 2)));
-                            }
-                        }
+                        if (row < M) store_row16(c + (unsigned long long)row * N + col, o, col, N, vec_ok);
                     }
                     __syncwarp();  // reads done before the next 64 columns overwrite the scratch
                 }
@@ -338,16 +341,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     quad_transpose(w, o, lane);
                     const uint32_t row = row0 + 8 * h;
                     const uint32_t col = t.x * BN + (g4 * 4 + (lane & 3)) * 8;
-                    if (row < M) {
-                        u16* dst = c + (unsigned long long)row * N + col;
-                        if (vec_ok && col + 8 <= N) {
-                            *reinterpret_cast<uint4*>(dst) = make_uint4(o[0], o[1], o[2], o[3]);
-                        } else {
-#pragma unroll
-                            for (uint32_t e = 0; e < 8; ++e)
-                                if (col + e < N) dst[e] = u16(o[e / 2] >> (16 * (e % 2)));
-                        }
-                    }
+                    if (row < M) store_row16(c + (unsigned long long)row * N + col, o, col, N, vec_ok);
                 }
             }
         }
