@@ -14,7 +14,11 @@
 //!                             the median over rounds of the per-round ratio to cuBLAS and to the first spec
 //! gemm_bench bench [--shapes MxNxK,..] [--dtypes fp16,bf16] [--b nn,tn] [--specs LIST] [--iters N] [--json FILE]
 //!                             cuBLAS and the specs on the same buffers; LIST is names or tiles|orders|baselines|
-//!                             default|all (comma-separated)
+//!                             default|all (comma-separated); the experiments (spec::EXPERIMENTS) by name
+//! gemm_bench diag MxNxK SPEC..
+//!                             fp16 tn, each spec as shipped, without its mma and without its fill, beside cuBLAS,
+//!                             in 8 interleaved rounds: where the main loop's time goes (the cut-down builds are
+//!                             wrong by design and only timed)
 //! ```
 
 use gpu_kernels::bench::BenchConfig;
@@ -35,7 +39,7 @@ fn main() {
         Some("bench") => bench(&args[1..]),
         Some("rounds") => rounds(&args[1..]),
         Some("diag") if args.len() >= 3 => diag(&args[1], &args[2..]),
-        _ => Err("usage: gemm_bench ptxas [DIR] | check | ncu nn|tn SPEC.. | bench [options] (see the source)".into()),
+        _ => Err("usage: gemm_bench ptxas [DIR] [FILTER] | check | ncu nn|tn SPEC.. | ncu-f32 nn|tn SPEC.. | bench [options] | rounds [options] | diag MxNxK SPEC.. (see the source)".into()),
     };
     if let Err(e) = r {
         eprintln!("gemm_bench: {e}");
