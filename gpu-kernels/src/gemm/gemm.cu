@@ -15,7 +15,8 @@
 // fragments load across it. Epilogue: each warp converts one 16-row slice at a time into its own smem scratch (stmatrix for 16-bit
 // outputs, st.shared.v2.f32 for fp32), reads it back as 16-byte rows and stores them with 16-byte global stores.
 // The fills carry the spec's L2 prefetch size (Spec::L2_PREFETCH). Edges: cp.async zero-fills what lies outside A
-// or B (src-size < 16), stores are predicated per element.
+// or B (src-size < 16), stores are predicated per element. Spec::FILL_TMA (an experiment, entry gemm_tma, B N x K):
+// the same kernel with the ring filled by TMA boxes in the tiles' own 128B-swizzled layout (see Filler).
 #include "swz.cuh"
 
 typedef unsigned int u32;
@@ -388,8 +389,8 @@ struct Filler {
 using Acc = float[MI][NI][4];
 
 // GEMM_SKIP_MMA / GEMM_SKIP_FILL (defined only by `gemm_bench diag`, never in a shipped build): drop the mma (ptxas
-// then drops the unused ldmatrix too) or the cp.async fill, to time the rest of the main loop alone. The result is
-// wrong by design.
+// then drops the unused ldmatrix too) or the fill (cp.async or TMA), to time the rest of the main loop alone. The
+// result is wrong by design.
 __device__ __forceinline__ void mma_step(Acc& acc, const u32 (&fa)[MI][4], const u32 (&fb)[NI][2]) {
 #ifdef GEMM_SKIP_MMA
     return;
