@@ -292,30 +292,67 @@ fn parse_dtypes(val: &str) -> Result<Vec<InType>, String> {
         .collect()
 }
 
-fn bench(args: &[String]) -> Res {
-    let mut shapes: Vec<(u32, u32, u32)> = SHAPES.to_vec();
-    let mut dtypes = vec![InType::F16, InType::Bf16];
-    let mut bs = vec![BLayout::Nk];
-    let mut specs = parse_specs("default,baselines,t128x256k32s4-identity")?;
-    let mut cfg = BenchConfig {
-        warmup: 10,
-        iters: 30,
-        l2_factor: 1,
-    };
-    let mut json = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let val = it.next().ok_or(format!("{a} needs a value"))?;
-        match a.as_str() {
-            "--shapes" => shapes = parse_shapes(val)?,
-            "--dtypes" => dtypes = parse_dtypes(val)?,
-            "--b" => bs = val.split(',').map(parse_b).collect::<Result<_, _>>()?,
-            "--specs" => specs = parse_specs(val)?,
-            "--iters" => cfg.iters = val.parse().map_err(|_| "--iters N")?,
-            "--json" => json = Some(val.clone()),
-            _ => return Err(format!("unknown option {a}")),
+/// The options `bench` and `rounds` share, with their defaults.
+struct Opts {
+    shapes: Vec<(u32, u32, u32)>,
+    dtypes: Vec<InType>,
+    bs: Vec<BLayout>,
+    specs: Vec<GemmSpec>,
+    cfg: BenchConfig,
+    /// `Some` where `--rounds` is accepted (`rounds` only).
+    rounds: Option<usize>,
+    json: Option<String>,
+}
+
+impl Opts {
+    /// `args` over `defaults`: `--shapes --dtypes --b --specs --iters --json`, and `--rounds` where the defaults
+    /// have it.
+    fn parse(args: &[String], mut o: Opts) -> Result<Opts, String> {
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let val = it.next().ok_or(format!("{a} needs a value"))?;
+            match a.as_str() {
+                "--shapes" => o.shapes = parse_shapes(val)?,
+                "--dtypes" => o.dtypes = parse_dtypes(val)?,
+                "--b" => o.bs = val.split(',').map(parse_b).collect::<Result<_, _>>()?,
+                "--specs" => o.specs = parse_specs(val)?,
+                "--rounds" if o.rounds.is_some() => {
+                    o.rounds = Some(val.parse().map_err(|_| "--rounds R")?)
+                }
+                "--iters" => o.cfg.iters = val.parse().map_err(|_| "--iters N")?,
+                "--json" => o.json = Some(val.clone()),
+                _ => return Err(format!("unknown option {a}")),
+            }
         }
+        Ok(o)
     }
+}
+
+fn bench(args: &[String]) -> Res {
+    let Opts {
+        shapes,
+        dtypes,
+        bs,
+        specs,
+        cfg,
+        json,
+        ..
+    } = Opts::parse(
+        args,
+        Opts {
+            shapes: SHAPES.to_vec(),
+            dtypes: vec![InType::F16, InType::Bf16],
+            bs: vec![BLayout::Nk],
+            specs: parse_specs("default,baselines,t128x256k32s4-identity")?,
+            cfg: BenchConfig {
+                warmup: 10,
+                iters: 30,
+                l2_factor: 1,
+            },
+            rounds: None,
+            json: None,
+        },
+    )?;
     let gpu = open()?;
     let blas = gemm::Cublas::new(&gpu).map_err(|e| e.to_string())?;
     let mut list = Vec::new();
@@ -359,31 +396,31 @@ fn bench(args: &[String]) -> Res {
 
 /// `gemm_bench rounds`: see the module doc.
 fn rounds(args: &[String]) -> Res {
-    let mut shapes = vec![(8192, 8192, 8192)];
-    let mut dtypes = vec![InType::F16, InType::Bf16];
-    let mut bs = vec![BLayout::Nk, BLayout::Kn];
-    let mut specs = parse_specs("default,t128x256k32s4-identity")?;
-    let mut n_rounds = 12;
-    let mut cfg = BenchConfig {
-        warmup: 3,
-        iters: 10,
-        l2_factor: 1,
-    };
-    let mut json = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let val = it.next().ok_or(format!("{a} needs a value"))?;
-        match a.as_str() {
-            "--shapes" => shapes = parse_shapes(val)?,
-            "--dtypes" => dtypes = parse_dtypes(val)?,
-            "--b" => bs = val.split(',').map(parse_b).collect::<Result<_, _>>()?,
-            "--specs" => specs = parse_specs(val)?,
-            "--rounds" => n_rounds = val.parse().map_err(|_| "--rounds R")?,
-            "--iters" => cfg.iters = val.parse().map_err(|_| "--iters N")?,
-            "--json" => json = Some(val.clone()),
-            _ => return Err(format!("unknown option {a}")),
-        }
-    }
+    let Opts {
+        shapes,
+        dtypes,
+        bs,
+        specs,
+        cfg,
+        rounds,
+        json,
+    } = Opts::parse(
+        args,
+        Opts {
+            shapes: vec![(8192, 8192, 8192)],
+            dtypes: vec![InType::F16, InType::Bf16],
+            bs: vec![BLayout::Nk, BLayout::Kn],
+            specs: parse_specs("default,t128x256k32s4-identity")?,
+            cfg: BenchConfig {
+                warmup: 3,
+                iters: 10,
+                l2_factor: 1,
+            },
+            rounds: Some(12),
+            json: None,
+        },
+    )?;
+    let n_rounds = rounds.unwrap_or(12);
     let gpu = open()?;
     let blas = gemm::Cublas::new(&gpu).map_err(|e| e.to_string())?;
     let mut all = Vec::new();
@@ -445,11 +482,7 @@ fn diag(shape: &str, names: &[String]) -> Res {
             if !define.is_empty() {
                 src.text = format!("#define {define}\n{}", src.text);
             }
-            let arch = gpu.props().arch();
-            let kern = gpu
-                .kernel_for_arch(&src, &[], v.entry(), &arch)
-                .map_err(e)?;
-            gpu.allow_dynamic_smem(&kern, v.smem_bytes()).map_err(e)?;
+            let kern = v.prepare_from(&gpu, &src).map_err(e)?;
             kernels.push((
                 format!(
                     "{} {}",
@@ -470,20 +503,15 @@ fn diag(shape: &str, names: &[String]) -> Res {
         iters: 10,
         l2_factor: 1,
     };
-    let mut times = vec![Vec::new(); kernels.len() + 1];
-    for r in 0..8 {
-        for j in 0..=kernels.len() {
-            let x = (j + r) % (kernels.len() + 1);
-            let st = if x == 0 {
-                gpu_kernels::bench::time(&gpu, &cfg, |_| blas.gemm(&p, &a, &b, &mut c))
-            } else {
-                let (_, v, kern) = &kernels[x - 1];
-                gpu_kernels::bench::time(&gpu, &cfg, |_| v.launch(&gpu, kern, &p, &a, &b, &mut c))
-            }
-            .map_err(e)?;
-            times[x].push(st.median_ms);
+    let times = gemm::bench::interleaved(&gpu, &cfg, kernels.len() + 1, 8, |x| {
+        if x == 0 {
+            blas.gemm(&p, &a, &b, &mut c)
+        } else {
+            let (_, v, kern) = &kernels[x - 1];
+            v.launch(&gpu, kern, &p, &a, &b, &mut c)
         }
-    }
+    })
+    .map_err(e)?;
     println!("| {m}x{n}x{k} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |");
     println!("|---|---|---|---|");
     let med = |t: &Vec<f64>| {

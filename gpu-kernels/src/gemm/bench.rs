@@ -173,19 +173,14 @@ where
     }
     // times[kernel][round]; kernel 0 is cuBLAS.
     let n = specs.len() + 1;
-    let mut times = vec![Vec::with_capacity(n_rounds); n];
-    for r in 0..n_rounds.max(1) {
-        for j in 0..n {
-            let x = (j + r) % n;
-            let st = if x == 0 {
-                time(gpu, cfg, |_| blas.gemm(p, &a, &b, &mut c))?
-            } else {
-                let (v, k) = &kernels[x - 1];
-                time(gpu, cfg, |_| v.launch(gpu, k, p, &a, &b, &mut c))?
-            };
-            times[x].push(st.median_ms);
+    let times = interleaved(gpu, cfg, n, n_rounds.max(1), |x| {
+        if x == 0 {
+            blas.gemm(p, &a, &b, &mut c)
+        } else {
+            let (v, k) = &kernels[x - 1];
+            v.launch(gpu, k, p, &a, &b, &mut c)
         }
-    }
+    })?;
     let mut out = Vec::new();
     for (x, t) in times.iter().enumerate() {
         let mut pct: Vec<f64> = t
@@ -229,6 +224,25 @@ where
         });
     }
     Ok(out)
+}
+
+/// `n` kernels (`run(x)` queues kernel `x`) timed in `n_rounds` rounds, the order rotated by one each round:
+/// `times[x][round]`, each the median of `cfg.iters` runs after `cfg.warmup`.
+pub fn interleaved(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    n: usize,
+    n_rounds: usize,
+    mut run: impl FnMut(usize) -> Result<()>,
+) -> Result<Vec<Vec<f64>>> {
+    let mut times = vec![Vec::with_capacity(n_rounds); n];
+    for r in 0..n_rounds {
+        for j in 0..n {
+            let x = (j + r) % n;
+            times[x].push(time(gpu, cfg, |_| run(x))?.median_ms);
+        }
+    }
+    Ok(times)
 }
 
 /// A markdown table of [`rounds`] rows.

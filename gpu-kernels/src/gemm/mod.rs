@@ -370,6 +370,11 @@ impl Variant {
 
     /// Compile (or take from the cache), load, and allow the dynamic shared memory.
     pub fn prepare(&self, gpu: &Gpu) -> Result<Kernel> {
+        self.prepare_from(gpu, &self.source())
+    }
+
+    /// [`Variant::prepare`] of another build of this variant's source (`gemm_bench diag`'s cut-down builds).
+    pub fn prepare_from(&self, gpu: &Gpu, source: &Source) -> Result<Kernel> {
         self.tma_layout_ok()?;
         if self.spec.tma_fill && !self.spec.tma_layout_agrees() {
             return Err(Error::Invalid(format!(
@@ -377,7 +382,7 @@ impl Variant {
                 self.spec.name
             )));
         }
-        let kernel = gpu.kernel(&self.source(), &[], self.entry())?;
+        let kernel = gpu.kernel(source, &[], self.entry())?;
         gpu.allow_dynamic_smem(&kernel, self.smem_bytes())?;
         Ok(kernel)
     }
