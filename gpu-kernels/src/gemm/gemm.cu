@@ -18,6 +18,7 @@
 // or B (src-size < 16), stores are predicated per element. Spec::FILL_TMA (an experiment, entry gemm_tma, B N x K):
 // the same kernel with the ring filled by TMA boxes in the tiles' own 128B-swizzled layout (see Filler).
 #include "swz.cuh"
+#include "swz_tma.cuh"
 
 typedef unsigned int u32;
 typedef unsigned long long u64;
@@ -96,37 +97,7 @@ __device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3
                  "r"(r1), "r"(r2), "r"(r3));
 }
 
-// ---- TMA fill (Spec::FILL_TMA): a CUtensorMap passed by value, one 2D box per operand per k-tile, completing on
-// the slot's mbarrier ----
-struct __align__(64) TmaMap {
-    u64 opaque[16];
-};
-__device__ __forceinline__ void mbar_init(u32 bar, u32 count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_expect_tx(u32 bar, u32 bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-// Wait until the phase of parity `parity` has completed.
-__device__ __forceinline__ void mbar_wait(u32 bar, u32 parity) {
-    asm volatile(
-        "{\n"
-        ".reg .pred P1;\n"
-        "LAB_WAIT:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
-        "@P1 bra.uni DONE;\n"
-        "bra.uni LAB_WAIT;\n"
-        "DONE:\n"
-        "}\n" ::"r"(bar),
-        "r"(parity)
-        : "memory");
-}
-__device__ __forceinline__ void tma_load_2d(u32 dst, const TmaMap* map, u32 bar, int c0, int c1) {
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
-        "l"(reinterpret_cast<u64>(map)), "r"(bar), "r"(c0), "r"(c1)
-        : "memory");
-}
+// TMA fill (Spec::FILL_TMA): TmaMap, the mbarrier wrappers and tma_load_2d come from swz_tma.cuh.
 
 __device__ __forceinline__ void mma16816(float (&c)[4], const u32 (&a)[4], u32 b0, u32 b1) {
     if constexpr (Spec::IN_BF16) {

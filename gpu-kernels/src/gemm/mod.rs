@@ -357,10 +357,13 @@ impl Variant {
         Source {
             name: "gemm.cu".into(),
             text: SOURCE.into(),
-            headers: vec![Header {
-                name: swizzle_core::cuda::HEADER_NAME.into(),
-                text: header(&self.spec, self.b, self.input, self.out),
-            }],
+            headers: vec![
+                Header {
+                    name: swizzle_core::cuda::HEADER_NAME.into(),
+                    text: header(&self.spec, self.b, self.input, self.out),
+                },
+                crate::runtime::tma::device_header(),
+            ],
         }
     }
 

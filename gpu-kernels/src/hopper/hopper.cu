@@ -10,16 +10,13 @@
 //   swz.cuh        GemmA / GemmB (TMA box + swizzle, wgmma descriptor, LBO/SBO, alignment, k-step offsets),
 //                  TileOrder (the block raster)
 //   gemm_spec.cuh  the block shape, ring depth, register split, the wgmma / convert wrappers
+// and the TMA / mbarrier wrappers come from swz_tma.cuh (gpu_kernels::runtime::tma).
 #include "swz.cuh"
 #include "gemm_spec.cuh"
+#include "swz_tma.cuh"
 
 typedef unsigned long long u64;
 typedef unsigned short u16;
-
-// A CUtensorMap, passed by value as a __grid_constant__ parameter (its address is what TMA reads).
-struct __align__(64) TmaMap {
-    u64 opaque[16];
-};
 
 namespace {
 
@@ -29,38 +26,7 @@ __device__ __forceinline__ uint32_t smem_u32(const void* p) {
     return r;
 }
 
-// ---- mbarrier: full[s] (TMA bytes landed), empty[s] (consumers done reading) ----
-__device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_expect_tx(uint32_t bar, uint32_t bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-// Wait until the phase of parity `parity` has completed (a fresh barrier counts parity 1 as completed).
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
-    asm volatile(
-        "{\n"
-        ".reg .pred P1;\n"
-        "LAB_WAIT:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
-        "@P1 bra.uni DONE;\n"
-        "bra.uni LAB_WAIT;\n"
-        "DONE:\n"
-        "}\n" ::"r"(bar),
-        "r"(parity)
-        : "memory");
-}
-
-// ---- TMA: one 2D box into shared memory, completing on an mbarrier ----
-__device__ __forceinline__ void tma_load_2d(uint32_t dst, const TmaMap* map, uint32_t bar, int c0, int c1) {
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
-        "l"(reinterpret_cast<u64>(map)), "r"(bar), "r"(c0), "r"(c1)
-        : "memory");
-}
+// mbarriers (full[s]: TMA bytes landed; empty[s]: consumers done reading) and tma_load_2d: swz_tma.cuh.
 
 // ---- clusters (CLUSTER > 1): B multicast to the pair, remote releases, cluster-wide barriers ----
 __device__ __forceinline__ uint32_t cluster_rank() {

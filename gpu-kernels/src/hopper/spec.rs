@@ -309,7 +309,7 @@ impl HopperSpec {
         }
     }
 
-    /// The translation unit: `hopper.cu` with `swz.cuh` and `gemm_spec.cuh`.
+    /// The translation unit: `hopper.cu` with `swz.cuh`, `gemm_spec.cuh` and `swz_tma.cuh`.
     pub fn source(&self) -> Source {
         Source {
             name: "hopper.cu".into(),
@@ -320,6 +320,7 @@ impl HopperSpec {
                     text: self.swz_header().render(),
                 },
                 self.gemm_spec_header(),
+                crate::runtime::tma::device_header(),
             ],
         }
     }

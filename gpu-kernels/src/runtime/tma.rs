@@ -6,6 +6,15 @@ use cudarc::driver::{sys, DeviceRepr};
 use swizzle_core::wgmma::{Major, OperandTile};
 use swizzle_core::ByteMode;
 
+/// The device side: `TmaMap` (the kernel parameter's type), the mbarrier wrappers and `tma_load_2d`, as the header
+/// `swz_tma.cuh` a kernel that loads with TMA includes.
+pub fn device_header() -> crate::runtime::Header {
+    crate::runtime::Header {
+        name: "swz_tma.cuh".into(),
+        text: include_str!("tma.cuh").into(),
+    }
+}
+
 /// A `CUtensorMap` (128 bytes), passed to a kernel by value as a `__grid_constant__` parameter.
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug)]
