@@ -304,7 +304,7 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
         u32::from(spec.prefetch),
         spec.l2_prefetch,
         u32::from(spec.tma_fill),
-        if spec.tma_fill { spec::TMA_ALIGN } else { 128 },
+        spec::TMA_ALIGN,
         spec.data_bytes(b, out.width()),
         u32::from(b == BLayout::Kn),
         u32::from(input == InType::Bf16),
