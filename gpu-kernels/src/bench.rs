@@ -125,6 +125,17 @@ pub struct Row {
     pub gbps: f64,
     /// Percent of the reference (the D2D copy of the same bytes, or cuBLAS) measured in the same run.
     pub pct_of_ref: f64,
+    /// Percent of the table's [`Ceiling`], where it has one.
+    pub pct_of_ceiling: Option<f64>,
+}
+
+/// A second reference some tables carry: the most the family's instructions can do on this device, measured in
+/// the same run (the mma.sync probe for the mma.sync GEMM).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Ceiling {
+    pub name: String,
+    /// Its rate, in the table's unit.
+    pub rate: f64,
 }
 
 /// One table: rows measured against one reference.
@@ -136,6 +147,8 @@ pub struct Table {
     pub reference_gbps: f64,
     /// `GB/s` or `TFLOP/s`.
     pub unit: String,
+    /// Where the family has one: its instructions' own ceiling, measured in the same run.
+    pub ceiling: Option<Ceiling>,
     pub rows: Vec<Row>,
 }
 
@@ -145,15 +158,29 @@ impl Table {
         let peer = if self.unit == "GB/s" { "D2D" } else { "peer" };
         let digits = if self.unit == "GB/s" { 0 } else { 1 };
         let mut s = format!(
-            "{}\nreference: {} = {:.digits$} {}\n\n| kernel | block | time (ms) | {} | % of {peer} |\n|---|---|--:|--:|--:|\n",
-            self.title, self.reference, self.reference_gbps, self.unit, self.unit
+            "{}\nreference: {} = {:.digits$} {}\n",
+            self.title, self.reference, self.reference_gbps, self.unit
+        );
+        if let Some(c) = &self.ceiling {
+            let _ = writeln!(s, "ceiling: {} = {:.digits$} {}", c.name, c.rate, self.unit);
+        }
+        let _ = write!(
+            s,
+            "\n| kernel | block | time (ms) | {} | % of {peer} |{}\n|---|---|--:|--:|--:|{}\n",
+            self.unit,
+            if self.ceiling.is_some() { " % of ceiling |" } else { "" },
+            if self.ceiling.is_some() { "--:|" } else { "" }
         );
         for r in &self.rows {
-            let _ = writeln!(
+            let _ = write!(
                 s,
                 "| {} | {} | {:.4} | {:.digits$} | {:.1}% |",
                 r.kernel, r.block, r.median_ms, r.gbps, r.pct_of_ref
             );
+            if self.ceiling.is_some() {
+                let _ = write!(s, " {:.1}% |", r.pct_of_ceiling.unwrap_or(f64::NAN));
+            }
+            s.push('\n');
         }
         s
     }
@@ -161,12 +188,12 @@ impl Table {
     /// CSV with a header line; one line per row.
     pub fn csv(&self) -> String {
         let mut s = String::from(
-            "kernel,block,elem,rows,cols,bytes,median_ms,min_ms,max_ms,gbps,pct_of_ref\n",
+            "kernel,block,elem,rows,cols,bytes,median_ms,min_ms,max_ms,gbps,pct_of_ref,pct_of_ceiling\n",
         );
         for r in &self.rows {
             let _ = writeln!(
                 s,
-                "{},\"{}\",{},{},{},{},{:.6},{:.6},{:.6},{:.1},{:.2}",
+                "{},\"{}\",{},{},{},{},{:.6},{:.6},{:.6},{:.1},{:.2},{}",
                 r.kernel,
                 r.block,
                 r.elem,
@@ -177,7 +204,8 @@ impl Table {
                 r.min_ms,
                 r.max_ms,
                 r.gbps,
-                r.pct_of_ref
+                r.pct_of_ref,
+                r.pct_of_ceiling.map_or(String::new(), |c| format!("{c:.2}"))
             );
         }
         s
@@ -320,6 +348,7 @@ mod tests {
             reference: "D2D".into(),
             reference_gbps: 100.0,
             unit: "GB/s".into(),
+            ceiling: None,
             rows: vec![Row {
                 kernel: "k".into(),
                 block: "(32,8)".into(),
@@ -332,11 +361,27 @@ mod tests {
                 max_ms: 1.0,
                 gbps: 50.0,
                 pct_of_ref: 50.0,
+                pct_of_ceiling: None,
             }],
         };
         assert!(t
             .markdown()
-            .contains("| k | (32,8) | 1.0000 | 50 | 50.0% |"));
+            .contains("| k | (32,8) | 1.0000 | 50 | 50.0% |\n"));
+        assert!(!t.markdown().contains("ceiling"));
         assert_eq!(t.csv().lines().count(), 2);
+        assert!(t.csv().ends_with(",50.00,\n"));
+        // A table with a ceiling: one more column, and the ceiling's line.
+        let mut c = t.clone();
+        c.unit = "TFLOP/s".into();
+        c.ceiling = Some(Ceiling {
+            name: "probe".into(),
+            rate: 200.0,
+        });
+        c.rows[0].pct_of_ceiling = Some(25.0);
+        let md = c.markdown();
+        assert!(md.contains("ceiling: probe = 200.0 TFLOP/s\n"), "{md}");
+        assert!(md.contains("| % of peer | % of ceiling |\n|---|---|--:|--:|--:|--:|\n"), "{md}");
+        assert!(md.contains("| k | (32,8) | 1.0000 | 50.0 | 50.0% | 25.0% |\n"), "{md}");
+        assert!(c.csv().ends_with(",50.00,25.00\n"));
     }
 }

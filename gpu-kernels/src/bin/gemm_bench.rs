@@ -19,10 +19,18 @@
 //!                             fp16 tn, each spec as shipped, without its mma and without its fill, beside cuBLAS,
 //!                             in 8 interleaved rounds: where the main loop's time goes (the cut-down builds are
 //!                             wrong by design and only timed)
+//! gemm_bench peak [--shapes ..] [--dtypes ..] [--specs A,B,..] [--rounds R] [--iters N] [--json FILE]
+//!                             cuBLAS, the specs (B N x K) and the mma.sync probes (gemm::peak) in R interleaved
+//!                             rounds: the measured mma.sync ceiling beside cuBLAS, with the probes' SM clock
+//! gemm_bench burst MxNxK [SPEC..] [--ms T]
+//!                             fp16 tn: cuBLAS, each spec and the 2-warps-per-scheduler probe, each launched back
+//!                             to back for T ms (default 3000); one JSON line per kernel with its wall-clock span,
+//!                             to read beside `nvidia-smi --query-gpu=clocks.sm,power.draw -lms ..`
 //! ```
 
 use gpu_kernels::bench::BenchConfig;
 use gpu_kernels::gemm::bench::{markdown, measure_dyn, Row, SHAPES};
+use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe, PROBES};
 use gpu_kernels::gemm::{self, spec, BLayout, GemmSpec, InType, OutType, Problem, Variant};
 use gpu_kernels::Gpu;
 
@@ -39,7 +47,9 @@ fn main() {
         Some("bench") => bench(&args[1..]),
         Some("rounds") => rounds(&args[1..]),
         Some("diag") if args.len() >= 3 => diag(&args[1], &args[2..]),
-        _ => Err("usage: gemm_bench ptxas [DIR] [FILTER] | check | ncu nn|tn SPEC.. | ncu-f32 nn|tn SPEC.. | bench [options] | rounds [options] | diag MxNxK SPEC.. (see the source)".into()),
+        Some("peak") => peak(&args[1..]),
+        Some("burst") if args.len() >= 2 => burst(&args[1], &args[2..]),
+        _ => Err("usage: gemm_bench ptxas [DIR] [FILTER] | check | ncu nn|tn SPEC.. | ncu-f32 nn|tn SPEC.. | bench [options] | rounds [options] | diag MxNxK SPEC.. | peak [options] | burst MxNxK [SPEC..] [--ms T] (see the source)".into()),
     };
     if let Err(e) = r {
         eprintln!("gemm_bench: {e}");
@@ -531,6 +541,160 @@ fn diag(shape: &str, names: &[String]) -> Res {
             "| {name} | {ms:.3} | {:.1} | {:.1} |",
             p.flops() / (ms * 1e-3) / 1e12,
             100.0 * cub / ms
+        );
+    }
+    Ok(())
+}
+
+/// `gemm_bench peak`: see the module doc.
+fn peak(args: &[String]) -> Res {
+    let Opts {
+        shapes,
+        dtypes,
+        specs,
+        cfg,
+        rounds,
+        json,
+        ..
+    } = Opts::parse(
+        args,
+        Opts {
+            shapes: vec![(4096, 4096, 4096), (8192, 8192, 8192)],
+            dtypes: vec![InType::F16, InType::Bf16],
+            bs: vec![BLayout::Nk],
+            specs: parse_specs("default")?,
+            cfg: BenchConfig {
+                warmup: 3,
+                iters: 10,
+                l2_factor: 1,
+            },
+            rounds: Some(8),
+            json: None,
+        },
+    )?;
+    let gpu = open()?;
+    let blas = gemm::Cublas::new(&gpu).map_err(|e| e.to_string())?;
+    let mut all = Vec::new();
+    for &(m, n, k) in &shapes {
+        for &d in &dtypes {
+            let p = Problem::new(m, n, k, BLayout::Nk);
+            let probes: Vec<PeakProbe> = PROBES
+                .iter()
+                .map(|&(t, a)| PeakProbe::new(d, t, a))
+                .collect();
+            let n_rounds = rounds.unwrap_or(8);
+            let r = match d {
+                InType::F16 => gemm::bench::peak_rounds::<half::f16>(
+                    &gpu, &cfg, &blas, &p, &specs, &probes, n_rounds,
+                ),
+                InType::Bf16 => gemm::bench::peak_rounds::<half::bf16>(
+                    &gpu, &cfg, &blas, &p, &specs, &probes, n_rounds,
+                ),
+            }
+            .map_err(|e| e.to_string())?;
+            print!("{}", gemm::bench::peak_markdown(&r));
+            all.extend(r);
+        }
+    }
+    println!(
+        "\ndevice: {} ({})",
+        gpu.props(),
+        gpu_kernels::bench::today_utc()
+    );
+    if let Some(f) = json {
+        std::fs::write(
+            &f,
+            serde_json::to_string_pretty(&all).map_err(|e| e.to_string())?,
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// `gemm_bench burst MxNxK [SPEC..] [--ms T]`: see the module doc.
+fn burst(shape: &str, rest: &[String]) -> Res {
+    let (m, n, k) = parse_shapes(shape)?[0];
+    let mut ms = 3000u64;
+    let mut names = Vec::new();
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        if a == "--ms" {
+            ms = it
+                .next()
+                .and_then(|v| v.parse().ok())
+                .ok_or("--ms T (milliseconds)")?;
+        } else {
+            names.push(a.clone());
+        }
+    }
+    let specs = if names.is_empty() {
+        Vec::new()
+    } else {
+        parse_specs(&names.join(","))?
+    };
+    let e = |e: gpu_kernels::runtime::Error| e.to_string();
+    let gpu = open()?;
+    let blas = gemm::Cublas::new(&gpu).map_err(e)?;
+    let p = Problem::new(m, n, k, BLayout::Nk);
+    let a = gpu
+        .upload(&gemm::random_input::<half::f16>(p.a_len(), 1))
+        .map_err(e)?;
+    let b = gpu
+        .upload(&gemm::random_input::<half::f16>(p.b_len(), 2))
+        .map_err(e)?;
+    let mut c = gpu.zeros::<half::f16>(p.c_len()).map_err(e)?;
+    let mut kernels = Vec::new();
+    for s in &specs {
+        let v = Variant::new(*s, BLayout::Nk, InType::F16, OutType::F16);
+        let kern = v.prepare(&gpu).map_err(e)?;
+        kernels.push((v, kern));
+    }
+    let probe = PeakProbe::new(InType::F16, 256, 32);
+    let pk = probe.prepare(&gpu).map_err(e)?;
+    let mut pbuf = PeakBuffers::new(&gpu, probe.threads).map_err(e)?;
+    let iters = (p.flops() / probe.flops(pbuf.blocks, 1)).round().max(1.0) as u32;
+    let unix_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis())
+    };
+    for x in 0..kernels.len() + 2 {
+        let name = match x {
+            0 => "cuBLAS".to_string(),
+            x if x <= kernels.len() => specs[x - 1].name.to_string(),
+            _ => probe.name(),
+        };
+        let mut launch = || -> gpu_kernels::runtime::Result<()> {
+            match x {
+                0 => blas.gemm(&p, &a, &b, &mut c),
+                x if x <= kernels.len() => {
+                    let (v, kern) = &kernels[x - 1];
+                    v.launch(&gpu, kern, &p, &a, &b, &mut c)
+                }
+                _ => probe.launch(&gpu, &pk, &mut pbuf, iters),
+            }
+        };
+        launch().map_err(e)?;
+        gpu.sync().map_err(e)?;
+        let (start, t) = (unix_ms(), std::time::Instant::now());
+        let mut launches = 0u64;
+        while t.elapsed().as_millis() < ms as u128 {
+            for _ in 0..10 {
+                launch().map_err(e)?;
+            }
+            gpu.sync().map_err(e)?;
+            launches += 10;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        let clock = if x == kernels.len() + 1 {
+            format!("{:.0}", pbuf.clock_mhz(&gpu).map_err(e)?)
+        } else {
+            "null".into()
+        };
+        println!(
+            "{{\"kernel\": \"{name}\", \"start_ms\": {start}, \"end_ms\": {}, \"launches\": {launches}, \"tflops\": {:.1}, \"probe_clock_mhz\": {clock}}}",
+            unix_ms(),
+            p.flops() * launches as f64 / secs / 1e12
         );
     }
     Ok(())

@@ -30,12 +30,15 @@ pub fn table<F: Family>(
     let peer = family.peer(first, size);
     let peer_stats = time_peer(gpu, &peer, cfg)?;
     let peer_rate = peer.measure().rate(peer_stats.median_ms);
+    let ceiling = family.ceiling(gpu, first, size, cfg)?;
+    let ceiling_rate = ceiling.as_ref().map(|c| c.rate);
     let unit = family.measure(first, size).unit();
     let mut table = Table {
         title: format!("{} {size} {elem}", family.name()),
         reference: peer.name(),
         reference_gbps: peer_rate,
         unit: unit.to_string(),
+        ceiling,
         rows: vec![row(
             &peer.name(),
             "-",
@@ -43,7 +46,7 @@ pub fn table<F: Family>(
             size,
             &peer_stats,
             peer.measure(),
-            peer_rate,
+            (peer_rate, ceiling_rate),
         )],
     };
     // Buffers (and their random inputs, 2^28 elements at 16384^2) are made once and shared by every spec that
@@ -67,7 +70,7 @@ pub fn table<F: Family>(
             size,
             &stats,
             family.measure(spec, size),
-            peer_rate,
+            (peer_rate, ceiling_rate),
         ));
     }
     Ok(table)
@@ -252,7 +255,7 @@ fn row(
     size: Size,
     s: &Stats,
     measure: super::Measure,
-    peer_rate: f64,
+    (peer_rate, ceiling_rate): (f64, Option<f64>),
 ) -> Row {
     let rate = measure.rate(s.median_ms);
     let bytes = match measure {
@@ -271,6 +274,7 @@ fn row(
         max_ms: s.max_ms,
         gbps: rate,
         pct_of_ref: 100.0 * rate / peer_rate,
+        pct_of_ceiling: ceiling_rate.map(|c| 100.0 * rate / c),
     }
 }
 

@@ -359,6 +359,17 @@ pub trait Family: Sync + Send + 'static {
     fn measure(&self, spec: &Self::Spec, size: Size) -> Measure;
     /// The reference measured beside the variant in the same run.
     fn peer(&self, spec: &Self::Spec, size: Size) -> Peer;
+    /// A second reference where the family has one: the most its instructions can do on this device at `size`'s
+    /// work, measured now (timed like the variants, with `cfg`). Default: none.
+    fn ceiling(
+        &self,
+        _gpu: &crate::runtime::Gpu,
+        _spec: &Self::Spec,
+        _size: Size,
+        _cfg: &crate::bench::BenchConfig,
+    ) -> Result<Option<crate::bench::Ceiling>> {
+        Ok(None)
+    }
     /// Sizes of the correctness pass; include ones that are not multiples of any tile.
     fn verify_sizes(&self) -> Vec<Size>;
     /// Default sizes of the benchmark tables (inputs larger than L2).

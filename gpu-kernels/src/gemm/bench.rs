@@ -2,16 +2,13 @@
 //! same run, timed with the crate's harness ([`crate::bench::time`]: warm-up, CUDA events per run, median).
 //!
 //! Reported per row: TFLOP/s (`2 M N K / median`), % of cuBLAS measured in this run, and % of the mma.sync
-//! ceiling ([`MMA_SYNC_CEILING_TFLOPS`]).
+//! ceiling measured in this run ([`super::peak::measure`]: a kernel that does nothing but mma.sync).
 
+use super::peak::{PeakBuffers, PeakProbe};
 use super::{BLayout, Cublas, GemmSpec, InElem, InType, Problem, Variant};
 use crate::bench::{time, BenchConfig};
 use crate::runtime::{Gpu, Result};
 use cudarc::cublas::CudaBlas;
-
-/// Public measurements put dense fp16/bf16 `mma.sync` on an H100 SXM near 620-640 TFLOP/s (63-65% of the wgmma
-/// peak); the tables use the middle of that range.
-pub const MMA_SYNC_CEILING_TFLOPS: f64 = 630.0;
 
 /// The shapes of the issue: `(M, N, K)`.
 pub const SHAPES: [(u32, u32, u32); 4] = [
@@ -51,6 +48,7 @@ where
     let a = gpu.upload(&super::random_input::<I>(p.a_len(), 1))?;
     let b = gpu.upload(&super::random_input::<I>(p.b_len(), 2))?;
     let mut c = gpu.zeros::<I>(p.c_len())?;
+    let ceiling = super::peak::measure(gpu, cfg, I::IN, p.flops())?;
     let row = |kernel: String, s: crate::bench::Stats, reference_ms: f64| {
         let tflops = p.flops() / (s.median_ms * 1e-3) / 1e12;
         Row {
@@ -63,11 +61,23 @@ where
             max_ms: s.max_ms,
             tflops,
             pct_of_cublas: 100.0 * reference_ms / s.median_ms,
-            pct_of_mma_sync_ceiling: 100.0 * tflops / MMA_SYNC_CEILING_TFLOPS,
+            pct_of_mma_sync_ceiling: 100.0 * tflops / ceiling.tflops,
         }
     };
     let cublas = time(gpu, cfg, |_| blas.gemm(p, &a, &b, &mut c))?;
     let mut rows = vec![row("cuBLAS".into(), cublas, cublas.median_ms)];
+    let probe = crate::bench::Stats {
+        median_ms: ceiling.median_ms,
+        min_ms: ceiling.median_ms,
+        max_ms: ceiling.median_ms,
+        runs: cfg.iters,
+    };
+    // The probe's launch does the problem's flops up to rounding of its iteration count: its own rate is exact.
+    let mut probe_row = row(ceiling.name(I::IN), probe, cublas.median_ms);
+    probe_row.tflops = ceiling.tflops;
+    probe_row.pct_of_cublas = 100.0 * ceiling.tflops / rows[0].tflops;
+    probe_row.pct_of_mma_sync_ceiling = 100.0;
+    rows.push(probe_row);
     for s in specs {
         let v = Variant::new(*s, p.b, I::IN, I::IN.same_out());
         let k = v.prepare(gpu)?;
@@ -233,16 +243,189 @@ pub fn interleaved(
     cfg: &BenchConfig,
     n: usize,
     n_rounds: usize,
+    run: impl FnMut(usize) -> Result<()>,
+) -> Result<Vec<Vec<f64>>> {
+    interleaved_then(gpu, cfg, n, n_rounds, run, |_| Ok(()))
+}
+
+/// [`interleaved`], calling `after(x)` once kernel `x`'s runs of a round are timed (to read back what its last
+/// run recorded, outside the timed span).
+pub fn interleaved_then(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    n: usize,
+    n_rounds: usize,
     mut run: impl FnMut(usize) -> Result<()>,
+    mut after: impl FnMut(usize) -> Result<()>,
 ) -> Result<Vec<Vec<f64>>> {
     let mut times = vec![Vec::with_capacity(n_rounds); n];
     for r in 0..n_rounds {
         for j in 0..n {
             let x = (j + r) % n;
             times[x].push(time(gpu, cfg, |_| run(x))?.median_ms);
+            after(x)?;
         }
     }
     Ok(times)
+}
+
+/// One kernel of [`peak_rounds`]: cuBLAS, a GEMM spec or an mma.sync probe.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PeakRow {
+    pub shape: String,
+    pub dtype: &'static str,
+    pub kernel: String,
+    pub rounds: usize,
+    pub median_ms: f64,
+    /// Median over rounds of the round's TFLOP/s.
+    pub tflops: f64,
+    /// Per round: this kernel's TFLOP/s / cuBLAS's, as %; median, min, max.
+    pub pct_of_cublas_median: f64,
+    pub pct_of_cublas_min: f64,
+    pub pct_of_cublas_max: f64,
+    /// Per round: this kernel's TFLOP/s / the fastest probe's in that round, as %; median.
+    pub pct_of_peak_median: f64,
+    /// Probes only: the mean SM clock their blocks ran at (cycles / globaltimer), median over rounds, MHz.
+    pub clock_mhz: Option<f64>,
+}
+
+/// cuBLAS, `specs` (B stored N x K) and the mma.sync `probes` in `n_rounds` interleaved rounds on problem `p`.
+/// Each probe does the GEMM's flop count per launch (one block per SM), so all kernels run for about as long
+/// and heat the card alike; per round every kernel's TFLOP/s is compared with cuBLAS's and with the best probe's.
+pub fn peak_rounds<I: InElem>(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    blas: &Cublas,
+    p: &Problem,
+    specs: &[GemmSpec],
+    probes: &[PeakProbe],
+    n_rounds: usize,
+) -> Result<Vec<PeakRow>>
+where
+    CudaBlas: cudarc::cublas::Gemm<I>,
+{
+    let a = gpu.upload(&super::random_input::<I>(p.a_len(), 1))?;
+    let b = gpu.upload(&super::random_input::<I>(p.b_len(), 2))?;
+    let mut c = gpu.zeros::<I>(p.c_len())?;
+    let mut kernels = Vec::new();
+    for s in specs {
+        let v = Variant::new(*s, p.b, I::IN, I::IN.same_out());
+        let k = v.prepare(gpu)?;
+        kernels.push((v, k));
+    }
+    let mut probe_kernels = Vec::new();
+    for pr in probes {
+        let k = pr.prepare(gpu)?;
+        let buf = PeakBuffers::new(gpu, pr.threads)?;
+        let per_iter = pr.flops(buf.blocks, 1);
+        let iters = (p.flops() / per_iter).round().max(1.0) as u32;
+        probe_kernels.push((k, buf, iters));
+    }
+    let s = specs.len();
+    let n = 1 + s + probes.len();
+    let mut clocks = vec![Vec::new(); probes.len()];
+    let probe_cell = std::cell::RefCell::new(probe_kernels);
+    let times = interleaved_then(
+        gpu,
+        cfg,
+        n,
+        n_rounds.max(1),
+        |x| {
+            if x == 0 {
+                blas.gemm(p, &a, &b, &mut c)
+            } else if x <= s {
+                let (v, k) = &kernels[x - 1];
+                v.launch(gpu, k, p, &a, &b, &mut c)
+            } else {
+                let mut pk = probe_cell.borrow_mut();
+                let (k, buf, iters) = &mut pk[x - 1 - s];
+                probes[x - 1 - s].launch(gpu, k, buf, *iters)
+            }
+        },
+        |x| {
+            if x > s {
+                clocks[x - 1 - s].push(probe_cell.borrow()[x - 1 - s].1.clock_mhz(gpu)?);
+            }
+            Ok(())
+        },
+    )?;
+    let pk = probe_cell.into_inner();
+    let work = |x: usize| {
+        if x <= s {
+            p.flops()
+        } else {
+            let (_, buf, iters) = &pk[x - 1 - s];
+            probes[x - 1 - s].flops(buf.blocks, *iters)
+        }
+    };
+    // tflops[x][round]
+    let tflops: Vec<Vec<f64>> = times
+        .iter()
+        .enumerate()
+        .map(|(x, t)| t.iter().map(|ms| work(x) / (ms * 1e-3) / 1e12).collect())
+        .collect();
+    let rounds = times[0].len();
+    let best_probe: Vec<f64> = (0..rounds)
+        .map(|r| (s + 1..n).map(|x| tflops[x][r]).fold(0.0, f64::max))
+        .collect();
+    let mut out = Vec::new();
+    for x in 0..n {
+        let mut pct: Vec<f64> = (0..rounds).map(|r| 100.0 * tflops[x][r] / tflops[0][r]).collect();
+        let mut of_peak: Vec<f64> = (0..rounds)
+            .map(|r| 100.0 * tflops[x][r] / best_probe[r])
+            .collect();
+        let (pmin, pmax) = (
+            pct.iter().cloned().fold(f64::MAX, f64::min),
+            pct.iter().cloned().fold(f64::MIN, f64::max),
+        );
+        out.push(PeakRow {
+            shape: format!("{}x{}x{}", p.m, p.n, p.k),
+            dtype: I::IN.name(),
+            kernel: match x {
+                0 => "cuBLAS".into(),
+                x if x <= s => specs[x - 1].name.to_string(),
+                x => probes[x - 1 - s].name(),
+            },
+            rounds,
+            median_ms: median(&mut times[x].clone()),
+            tflops: median(&mut tflops[x].clone()),
+            pct_of_cublas_median: median(&mut pct),
+            pct_of_cublas_min: pmin,
+            pct_of_cublas_max: pmax,
+            pct_of_peak_median: if probes.is_empty() {
+                f64::NAN
+            } else {
+                median(&mut of_peak)
+            },
+            clock_mhz: (x > s).then(|| median(&mut clocks[x - 1 - s].clone())),
+        });
+    }
+    Ok(out)
+}
+
+/// A markdown table of [`peak_rounds`] rows.
+pub fn peak_markdown(rows: &[PeakRow]) -> String {
+    let mut s = String::from(
+        "| shape | dtype | kernel | rounds | median ms | TFLOP/s | % of cuBLAS: median (min-max) | % of best mma.sync probe | SM clock MHz |\n\
+         |---|---|---|--:|--:|--:|---|--:|--:|\n",
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {:.3} | {:.1} | {:.1} ({:.1}-{:.1}) | {:.1} | {} |\n",
+            r.shape,
+            r.dtype,
+            r.kernel,
+            r.rounds,
+            r.median_ms,
+            r.tflops,
+            r.pct_of_cublas_median,
+            r.pct_of_cublas_min,
+            r.pct_of_cublas_max,
+            r.pct_of_peak_median,
+            r.clock_mhz.map_or("".into(), |c| format!("{c:.0}"))
+        ));
+    }
+    s
 }
 
 /// A markdown table of [`rounds`] rows.

@@ -200,6 +200,22 @@ impl Family for GemmFamily {
         Measure::Flops(2 * size.m as u64 * size.n as u64 * size.k as u64)
     }
 
+    /// The mma.sync probe ([`super::peak`]) at the problem's flop count: the most any mma.sync kernel does here.
+    fn ceiling(
+        &self,
+        gpu: &crate::runtime::Gpu,
+        v: &Variant,
+        size: Size,
+        cfg: &crate::bench::BenchConfig,
+    ) -> Result<Option<crate::bench::Ceiling>> {
+        let flops = 2.0 * size.m as f64 * size.n as f64 * size.k as f64;
+        let m = super::peak::measure(gpu, cfg, v.input, flops)?;
+        Ok(Some(crate::bench::Ceiling {
+            name: m.name(v.input),
+            rate: m.tflops,
+        }))
+    }
+
     fn peer(&self, v: &Variant, size: Size) -> Peer {
         Peer::CublasGemm {
             m: size.m,

@@ -73,6 +73,7 @@ pub fn table<V: Value>(
         reference: "cuMemcpyDtoD of the input".into(),
         reference_gbps: ref_gbps,
         unit: "GB/s".into(),
+        ceiling: None,
         rows: vec![row::<V>("D2D copy", "-", n, copy_bytes, &d2d, ref_gbps)],
     };
     for s in specs.iter().filter(|s| s.supports(k)) {
@@ -123,6 +124,7 @@ fn row<V: Value>(
         max_ms: s.max_ms,
         gbps,
         pct_of_ref: 100.0 * gbps / ref_gbps,
+        pct_of_ceiling: None,
     }
 }
 
