@@ -168,7 +168,11 @@ impl Table {
             s,
             "\n| kernel | block | time (ms) | {} | % of {peer} |{}\n|---|---|--:|--:|--:|{}\n",
             self.unit,
-            if self.ceiling.is_some() { " % of ceiling |" } else { "" },
+            if self.ceiling.is_some() {
+                " % of ceiling |"
+            } else {
+                ""
+            },
             if self.ceiling.is_some() { "--:|" } else { "" }
         );
         for r in &self.rows {
@@ -205,7 +209,8 @@ impl Table {
                 r.max_ms,
                 r.gbps,
                 r.pct_of_ref,
-                r.pct_of_ceiling.map_or(String::new(), |c| format!("{c:.2}"))
+                r.pct_of_ceiling
+                    .map_or(String::new(), |c| format!("{c:.2}"))
             );
         }
         s
@@ -380,8 +385,14 @@ mod tests {
         c.rows[0].pct_of_ceiling = Some(25.0);
         let md = c.markdown();
         assert!(md.contains("ceiling: probe = 200.0 TFLOP/s\n"), "{md}");
-        assert!(md.contains("| % of peer | % of ceiling |\n|---|---|--:|--:|--:|--:|\n"), "{md}");
-        assert!(md.contains("| k | (32,8) | 1.0000 | 50.0 | 50.0% | 25.0% |\n"), "{md}");
+        assert!(
+            md.contains("| % of peer | % of ceiling |\n|---|---|--:|--:|--:|--:|\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| k | (32,8) | 1.0000 | 50.0 | 50.0% | 25.0% |\n"),
+            "{md}"
+        );
         assert!(c.csv().ends_with(",50.00,25.00\n"));
     }
 }

@@ -370,7 +370,9 @@ where
         .collect();
     let mut out = Vec::new();
     for x in 0..n {
-        let mut pct: Vec<f64> = (0..rounds).map(|r| 100.0 * tflops[x][r] / tflops[0][r]).collect();
+        let mut pct: Vec<f64> = (0..rounds)
+            .map(|r| 100.0 * tflops[x][r] / tflops[0][r])
+            .collect();
         let mut of_peak: Vec<f64> = (0..rounds)
             .map(|r| 100.0 * tflops[x][r] / best_probe[r])
             .collect();

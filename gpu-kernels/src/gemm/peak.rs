@@ -23,7 +23,14 @@ pub struct PeakProbe {
 
 /// The probes `gemm_bench peak` runs per input type: the GEMM's own occupancy (two warps per scheduler, 32
 /// accumulators as in a 64x64 warp tile) and its neighbours.
-pub const PROBES: [(u32, u32); 6] = [(128, 32), (256, 8), (256, 16), (256, 32), (512, 8), (512, 16)];
+pub const PROBES: [(u32, u32); 6] = [
+    (128, 32),
+    (256, 8),
+    (256, 16),
+    (256, 32),
+    (512, 8),
+    (512, 16),
+];
 
 impl PeakProbe {
     pub const fn new(input: InType, threads: u32, acc: u32) -> PeakProbe {
@@ -76,6 +83,9 @@ impl PeakProbe {
 /// The probe's buffers for a grid of `blocks` (one per SM).
 pub struct PeakBuffers {
     pub blocks: u32,
+    /// The operand words: lane `l` reads `words[8 l .. 8 l + 4]` as its A fragment and the next four as B
+    /// fragments (two 16-bit values per word, the lower one in the low half).
+    pub words: Vec<u32>,
     input: CudaSlice<u32>,
     out: CudaSlice<f32>,
     clocks: CudaSlice<u64>,
@@ -92,9 +102,20 @@ impl PeakBuffers {
         Ok(PeakBuffers {
             blocks,
             input: gpu.upload(&words)?,
+            words,
             out: gpu.zeros::<f32>((blocks * threads.max(512)) as usize)?,
             clocks: gpu.zeros::<u64>(2 * blocks as usize)?,
         })
+    }
+
+    /// Fill the output with NaN (all bits set), so a thread that writes nothing shows.
+    pub fn poison(&mut self, gpu: &Gpu) -> Result<()> {
+        gpu.fill_bytes(&mut self.out, 0xff)
+    }
+
+    /// The last launch's output: per thread of every block, the sum of its accumulators.
+    pub fn output(&self, gpu: &Gpu) -> Result<Vec<f32>> {
+        gpu.download(&self.out)
     }
 
     /// Mean SM clock of the last launch, MHz: per block cycles / nanoseconds, averaged over the blocks.
@@ -114,7 +135,13 @@ impl PeakBuffers {
 
 impl PeakProbe {
     /// Queue one launch of `iters` iterations.
-    pub fn launch(&self, gpu: &Gpu, kernel: &Kernel, buf: &mut PeakBuffers, iters: u32) -> Result<()> {
+    pub fn launch(
+        &self,
+        gpu: &Gpu,
+        kernel: &Kernel,
+        buf: &mut PeakBuffers,
+        iters: u32,
+    ) -> Result<()> {
         let cfg = LaunchConfig {
             grid_dim: (buf.blocks, 1, 1),
             block_dim: (self.threads, 1, 1),
@@ -122,7 +149,10 @@ impl PeakProbe {
         };
         let iters = iters as i32;
         gpu.launch(kernel, cfg, |a| {
-            a.arg(&buf.input).arg(&mut buf.out).arg(&mut buf.clocks).arg(&iters);
+            a.arg(&buf.input)
+                .arg(&mut buf.out)
+                .arg(&mut buf.clocks)
+                .arg(&iters);
         })
     }
 }
@@ -140,7 +170,12 @@ pub struct Measured {
 /// The probe of [`Measured`] for input type `input`.
 pub const GEMM_LIKE: (u32, u32) = (256, 32);
 
-pub fn measure(gpu: &Gpu, cfg: &crate::bench::BenchConfig, input: InType, flops: f64) -> Result<Measured> {
+pub fn measure(
+    gpu: &Gpu,
+    cfg: &crate::bench::BenchConfig,
+    input: InType,
+    flops: f64,
+) -> Result<Measured> {
     let probe = PeakProbe::new(input, GEMM_LIKE.0, GEMM_LIKE.1);
     let kernel = probe.prepare(gpu)?;
     let mut buf = PeakBuffers::new(gpu, probe.threads)?;
@@ -164,6 +199,51 @@ impl Measured {
     }
 }
 
+/// What lane `lane` of every probe warp outputs after `iters` iterations of `acc` accumulators, from the
+/// m16n8k16 fragment layouts (PTX ISA, "Matrix Fragments for mma.m16n8k16"): with g = lane / 4, t = lane % 4,
+/// A's word i holds row g (+8 for i = 1, 3), columns 2t, 2t+1 (+8 for i = 2, 3); a B word as b0 holds rows 2t, 2t+1
+/// of column g, as b1 rows 2t+8, 2t+9; the lane's outputs are D rows g and g+8, columns 2t and 2t+1.
+/// Accumulator j uses B words `j % 4` (b0) and `(j + 1) % 4` (b1). Computed in f64.
+pub fn expected_output(words: &[u32], input: InType, acc: u32, iters: u32, lane: usize) -> f64 {
+    let val = |w: u32, hi: bool| -> f64 {
+        let bits = if hi { (w >> 16) as u16 } else { w as u16 };
+        match input {
+            InType::F16 => half::f16::from_bits(bits).to_f64(),
+            InType::Bf16 => half::bf16::from_bits(bits).to_f64(),
+        }
+    };
+    let mut a = [[0f64; 16]; 16];
+    for l in 0..32 {
+        let (g, t) = (l / 4, l % 4);
+        for i in 0..4 {
+            let w = words[8 * l + i];
+            let (r, c) = (g + 8 * (i & 1), 2 * t + 8 * (i >> 1));
+            a[r][c] = val(w, false);
+            a[r][c + 1] = val(w, true);
+        }
+    }
+    let (g, t) = (lane / 4, lane % 4);
+    let mut sum = 0.0;
+    for j in 0..acc as usize {
+        // B_j: 16 x 8, column n from lane n * 4 + t'.
+        let mut b = [[0f64; 8]; 16];
+        for l in 0..32 {
+            let (bg, bt) = (l / 4, l % 4);
+            let (w0, w1) = (words[8 * l + 4 + j % 4], words[8 * l + 4 + (j + 1) % 4]);
+            b[2 * bt][bg] = val(w0, false);
+            b[2 * bt + 1][bg] = val(w0, true);
+            b[2 * bt + 8][bg] = val(w1, false);
+            b[2 * bt + 9][bg] = val(w1, true);
+        }
+        for r in [g, g + 8] {
+            for c in [2 * t, 2 * t + 1] {
+                sum += (0..16).map(|k| a[r][k] * b[k][c]).sum::<f64>();
+            }
+        }
+    }
+    iters as f64 * sum
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,9 +261,14 @@ mod tests {
         for input in [InType::F16, InType::Bf16] {
             for (t, a) in PROBES {
                 let p = PeakProbe::new(input, t, a);
-                let out = crate::runtime::compile(&p.source(), "sm_90", &["--ptxas-options=-v".into()])
-                    .unwrap_or_else(|e| panic!("{}: {e}", p.name()));
-                let frame: Vec<&str> = out.log.lines().filter(|l| l.contains("bytes stack frame")).collect();
+                let out =
+                    crate::runtime::compile(&p.source(), "sm_90", &["--ptxas-options=-v".into()])
+                        .unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+                let frame: Vec<&str> = out
+                    .log
+                    .lines()
+                    .filter(|l| l.contains("bytes stack frame"))
+                    .collect();
                 assert!(!frame.is_empty(), "{}: no ptxas report", p.name());
                 for l in frame {
                     assert!(
@@ -196,9 +281,45 @@ mod tests {
         }
     }
 
+    /// The host reference of the probe's output, on operands worked by hand.
+    #[test]
+    fn expected_output_follows_the_fragment_layout() {
+        let one = u32::from(half::f16::from_f32(1.0).to_bits());
+        let two = u32::from(half::f16::from_f32(2.0).to_bits());
+        // All ones: every D element is 16; a lane holds 4 of them per accumulator.
+        let ones = vec![one | (one << 16); 256];
+        for lane in [0, 5, 31] {
+            assert_eq!(
+                expected_output(&ones, InType::F16, 8, 3, lane),
+                3.0 * 8.0 * 4.0 * 16.0
+            );
+        }
+        // A[0][0] = 1 (lane 0, word 0, low half) and lane 0's B word 0 low half = 2: B_j[0][0] = 2 where j % 4 == 0
+        // (word j % 4 is b0). Only D[0][0], which lane 0 holds, is non-zero: 2 for j = 0, 4 of 16 accumulators.
+        let mut w = vec![0u32; 256];
+        w[0] = one;
+        w[4] = two;
+        assert_eq!(expected_output(&w, InType::F16, 16, 5, 0), 5.0 * 4.0 * 2.0);
+        for lane in 1..32 {
+            assert_eq!(
+                expected_output(&w, InType::F16, 16, 5, lane),
+                0.0,
+                "lane {lane}"
+            );
+        }
+        // The same element through b1 (rows 8-9): A[0][8] is lane 0's word 2 low half, B_j[8][0] lane 0's word
+        // (j + 1) % 4 as b1.
+        let mut w = vec![0u32; 256];
+        w[2] = one;
+        w[4 + 1] = two;
+        assert_eq!(expected_output(&w, InType::F16, 4, 1, 0), 2.0); // j = 0 only: (0 + 1) % 4 = 1
+    }
+
     #[test]
     fn source_carries_the_configuration() {
         let s = PeakProbe::new(InType::Bf16, 512, 16).source();
-        assert!(s.text.starts_with("#define PEAK_THREADS 512\n#define PEAK_ACC 16\n#define PEAK_BF16 1\n"));
+        assert!(s
+            .text
+            .starts_with("#define PEAK_THREADS 512\n#define PEAK_ACC 16\n#define PEAK_BF16 1\n"));
     }
 }

@@ -641,7 +641,8 @@ pub const T128X256K32_L2_256: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k
 /// The default tile with a staggered fill (warps 4-7 copy halfway through each k-tile).
 pub const T128X256K32_STAGGER: GemmSpec = T128X256K32.with_fill_stagger("t128x256k32s4-stagger");
 /// 128x256x64, 4 stages, staggered fill.
-pub const T128X256K64S4_STAGGER: GemmSpec = T128X256K64S4.with_fill_stagger("t128x256k64s4-stagger");
+pub const T128X256K64S4_STAGGER: GemmSpec =
+    T128X256K64S4.with_fill_stagger("t128x256k64s4-stagger");
 /// 128x128 with the call-1 main loop.
 pub const T128X128K32_NOPF: GemmSpec = T128X128K32.without_prefetch("t128x128k32s4-noprefetch");
 
@@ -793,7 +794,11 @@ pub fn all() -> Vec<GemmSpec> {
 
 /// Specs outside the shipped set that measure one cause: [`T128X256K64S4_TMA`] (B N x K only, so not in the
 /// sweeps over both layouts) and the staggered fill ([`T128X256K32_STAGGER`], [`T128X256K64S4_STAGGER`]).
-pub const EXPERIMENTS: [GemmSpec; 3] = [T128X256K64S4_TMA, T128X256K32_STAGGER, T128X256K64S4_STAGGER];
+pub const EXPERIMENTS: [GemmSpec; 3] = [
+    T128X256K64S4_TMA,
+    T128X256K32_STAGGER,
+    T128X256K64S4_STAGGER,
+];
 
 const _: () = assert!(
     T128X256K64S4_TMA.is_valid() && T128X256K64S4_TMA.is_conflict_free(),
@@ -804,7 +809,9 @@ const _: () = assert!(
         && T128X256K32_STAGGER.is_conflict_free()
         && T128X256K64S4_STAGGER.is_valid()
         && T128X256K64S4_STAGGER.is_conflict_free()
-        && !T128X256K64S4_TMA.with_fill_stagger("tma-stagger").is_valid(),
+        && !T128X256K64S4_TMA
+            .with_fill_stagger("tma-stagger")
+            .is_valid(),
     "the staggered fill: valid and conflict-free on cp.async specs, refused with the TMA fill"
 );
 
