@@ -507,11 +507,8 @@ __device__ __forceinline__ void gemm_block(const Args& x) {
         static_assert(KSTEPS % 2 == 0, "PREFETCH needs an even number of k16 steps per k-tile");
         fill.landed(0);
         load_frags(fa[0], fb[0], s0, s0 + SmemA::bytes, wm0, wn0, 0, lane);
-        // FILL_STAGGER: warps 4-7 (each scheduler's second warp) copy halfway through the tile, after step
-        // KSTEPS / 2 - 1, so a scheduler's two warps do not issue their copies at the same time.
-        const bool late = Spec::FILL_STAGGER && (warp & 4);
         for (int kt = 0; kt < KT; ++kt) {
-            if (!late) fill.issue(kt + STAGES - 1);
+            fill.issue(kt + STAGES - 1);
             const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
 #pragma unroll
             for (int kk = 0; kk < KSTEPS; ++kk) {
@@ -523,7 +520,6 @@ __device__ __forceinline__ void gemm_block(const Args& x) {
                     if (kt + 1 < KT) load_frags(fa[0], fb[0], na, na + SmemA::bytes, wm0, wn0, 0, lane);
                 }
                 mma_step(acc, fa[kk & 1], fb[kk & 1]);
-                if (late && kk == KSTEPS / 2 - 1) fill.issue(kt + STAGES - 1);
             }
         }
     } else {

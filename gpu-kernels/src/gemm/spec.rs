@@ -177,11 +177,6 @@ pub struct GemmSpec {
     /// [`GemmSpec::tma_tiles`]) and B stored N x K. Not the issue's fill (that is `cp.async`); it is here to show
     /// what the fill costs.
     pub tma_fill: bool,
-    /// Stagger the cp.async fill: warps 4-7 (the second warp of each of the SM's four schedulers) issue their
-    /// copies of a k-tile halfway through it (after k16 step `bk / 32 - 1`) instead of at its start. After the
-    /// k-tile barrier the warps of a scheduler then take turns: while one issues its copies, the other has mma
-    /// to issue. Needs `prefetch` and the cp.async fill.
-    pub fill_stagger: bool,
 }
 
 /// The input element as the layouts see it (fp16 and bf16 are both 2 bytes: one layout serves both).
@@ -452,7 +447,6 @@ impl GemmSpec {
             && (self.bm * self.bk / 8) / self.threads() <= 32
             && (self.bn * self.bk / 8) / self.threads() <= 32
             && matches!(self.l2_prefetch, 0 | 128 | 256)
-            && (!self.fill_stagger || (self.prefetch && !self.tma_fill && self.bk >= 32))
             && (!self.tma_fill
                 || (self.bk * IN.bytes() == 128
                     && self.bm <= 256
@@ -491,15 +485,6 @@ impl GemmSpec {
         GemmSpec {
             name,
             tma_fill: true,
-            ..self
-        }
-    }
-
-    /// This spec with its cp.async fill staggered ([`GemmSpec::fill_stagger`]).
-    pub const fn with_fill_stagger(self, name: &'static str) -> GemmSpec {
-        GemmSpec {
-            name,
-            fill_stagger: true,
             ..self
         }
     }
@@ -609,7 +594,6 @@ const fn spec(
         prefetch: true,
         l2_prefetch: 128,
         tma_fill: false,
-        fill_stagger: false,
     };
     assert!(s.is_valid(), "invalid GEMM spec");
     s
@@ -638,11 +622,6 @@ pub const T128X256K32_NOL2: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32
 pub const T128X256K64S4_TMA: GemmSpec = T128X256K64S4.with_tma_fill("t128x256k64s4-tma");
 /// The default tile with 256-byte L2 prefetch.
 pub const T128X256K32_L2_256: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-l2-256", 256);
-/// The default tile with a staggered fill (warps 4-7 copy halfway through each k-tile).
-pub const T128X256K32_STAGGER: GemmSpec = T128X256K32.with_fill_stagger("t128x256k32s4-stagger");
-/// 128x256x64, 4 stages, staggered fill.
-pub const T128X256K64S4_STAGGER: GemmSpec =
-    T128X256K64S4.with_fill_stagger("t128x256k64s4-stagger");
 /// 128x128 with the call-1 main loop.
 pub const T128X128K32_NOPF: GemmSpec = T128X128K32.without_prefetch("t128x128k32s4-noprefetch");
 
@@ -793,26 +772,12 @@ pub fn all() -> Vec<GemmSpec> {
 }
 
 /// Specs outside the shipped set that measure one cause: [`T128X256K64S4_TMA`] (B N x K only, so not in the
-/// sweeps over both layouts) and the staggered fill ([`T128X256K32_STAGGER`], [`T128X256K64S4_STAGGER`]).
-pub const EXPERIMENTS: [GemmSpec; 3] = [
-    T128X256K64S4_TMA,
-    T128X256K32_STAGGER,
-    T128X256K64S4_STAGGER,
-];
+/// sweeps over both layouts).
+pub const EXPERIMENTS: [GemmSpec; 1] = [T128X256K64S4_TMA];
 
 const _: () = assert!(
     T128X256K64S4_TMA.is_valid() && T128X256K64S4_TMA.is_conflict_free(),
     "the TMA-fill experiment: valid and conflict-free (its layouts are TMA's boxes: tests::tma_boxes_are_the_tiles)"
-);
-const _: () = assert!(
-    T128X256K32_STAGGER.is_valid()
-        && T128X256K32_STAGGER.is_conflict_free()
-        && T128X256K64S4_STAGGER.is_valid()
-        && T128X256K64S4_STAGGER.is_conflict_free()
-        && !T128X256K64S4_TMA
-            .with_fill_stagger("tma-stagger")
-            .is_valid(),
-    "the staggered fill: valid and conflict-free on cp.async specs, refused with the TMA fill"
 );
 
 /// Look a spec up by name (shipped, baselines, experiments).
