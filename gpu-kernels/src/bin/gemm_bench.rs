@@ -4,8 +4,8 @@
 //! gemm_bench ptxas [DIR|- [FILTER]]
 //!                             compile every variant (whose file name contains FILTER) (NVRTC, no GPU needed) with ptxas -v; print registers, smem,
 //!                             spills; write DIR/<variant>.cubin for cuobjdump; exit 1 on any stack frame or spill
-//! gemm_bench check            every spec, both B layouts, fp16/bf16 in, same-type and fp32 out, on a ragged
-//!                             300x500x264 problem against the host reference
+//! gemm_bench check [FILTER]   every spec, both B layouts, fp16/bf16 in, same-type and fp32 out (the variants whose
+//!                             file name contains FILTER), on a ragged 300x500x264 problem against the host reference
 //! gemm_bench ncu nn|tn SPEC.. launch each spec once on 2048^3 fp16 (for Nsight Compute) and print the bank
 //!                             model's ldmatrix instructions and wavefronts for it, one JSON line each
 //! gemm_bench ncu-f32 nn|tn SPEC..  the same with fp32 output (epilogue st.shared.v2 model)
@@ -41,7 +41,7 @@ fn main() {
             args.get(1).map(String::as_str).filter(|d| *d != "-"),
             args.get(2).map(String::as_str),
         ),
-        Some("check") => check(),
+        Some("check") => check(args.get(1).map(String::as_str)),
         Some("ncu") if args.len() >= 3 => ncu(&args[1], &args[2..]),
         Some("ncu-f32") if args.len() >= 3 => ncu_f32(&args[1], &args[2..]),
         Some("bench") => bench(&args[1..]),
@@ -49,7 +49,7 @@ fn main() {
         Some("diag") if args.len() >= 3 => diag(&args[1], &args[2..]),
         Some("peak") => peak(&args[1..]),
         Some("burst") if args.len() >= 2 => burst(&args[1], &args[2..]),
-        _ => Err("usage: gemm_bench ptxas [DIR] [FILTER] | check | ncu nn|tn SPEC.. | ncu-f32 nn|tn SPEC.. | bench [options] | rounds [options] | diag MxNxK SPEC.. | peak [options] | burst MxNxK [SPEC..] [--ms T] (see the source)".into()),
+        _ => Err("usage: gemm_bench ptxas [DIR] [FILTER] | check [FILTER] | ncu nn|tn SPEC.. | ncu-f32 nn|tn SPEC.. | bench [options] | rounds [options] | diag MxNxK SPEC.. | peak [options] | burst MxNxK [SPEC..] [--ms T] (see the source)".into()),
     };
     if let Err(e) = r {
         eprintln!("gemm_bench: {e}");
@@ -152,9 +152,13 @@ fn open() -> Result<Gpu, String> {
     Ok(gpu)
 }
 
-fn check() -> Res {
+fn check(filter: Option<&str>) -> Res {
     let gpu = open()?;
-    let variants = every_variant();
+    let mut variants = every_variant();
+    variants.retain(|v| filter.is_none_or(|f| file_name(v).contains(f)));
+    if variants.is_empty() {
+        return Err(format!("no variant's file name contains {filter:?}"));
+    }
     let list: Vec<_> = variants.iter().map(|v| (v.source(), Vec::new())).collect();
     let t = std::time::Instant::now();
     gpu.precompile(&list, 16).map_err(|e| e.to_string())?;
