@@ -86,28 +86,6 @@ fn tma_fill_experiment() {
     assert!(e.contains("reads B stored N x K (tn) only"), "{e}");
 }
 
-/// Several tiles per block (the next tile's prologue under this tile's epilogue): every size, both layouts, 16-bit
-/// and fp32 out; and under a CUTLASS-style order, whose launch grid has idle (padding) bids that a block must skip
-/// without losing the tiles after them.
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn several_tiles_per_block_experiment() {
-    let gpu = gpu();
-    let blas = Cublas::new(&gpu).unwrap();
-    for s in [spec::T128X256K32_TPB2, spec::T128X256K32_TPB4] {
-        run::<half::f16, half::f16>(&gpu, &blas, s, &SIZES);
-        run::<half::bf16, half::bf16>(&gpu, &blas, s, &SIZES[..4]);
-        run::<half::f16, f32>(&gpu, &blas, s, &SIZES[..4]);
-    }
-    for log_tile in [1, 2] {
-        let s = spec::T128X256K32_TPB4.with_raster(
-            "t128x256k32s4-tpb4-cutlass",
-            swizzle_core::raster::Raster::Cutlass { log_tile },
-        );
-        run::<half::f16, half::f16>(&gpu, &blas, s, &SIZES[..4]);
-    }
-}
-
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn fp32_output_small_and_ragged() {

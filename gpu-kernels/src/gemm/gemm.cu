@@ -17,8 +17,6 @@
 // The fills carry the spec's L2 prefetch size (Spec::L2_PREFETCH). Edges: cp.async zero-fills what lies outside A
 // or B (src-size < 16), stores are predicated per element. Spec::FILL_TMA (an experiment, entry gemm_tma, B N x K):
 // the same kernel with the ring filled by TMA boxes in the tiles' own 128B-swizzled layout (see Filler).
-// Spec::TILES_PER_BLOCK > 1 (an experiment): a block computes several C tiles in turn and starts the next tile's
-// ring prologue before the current tile's epilogue, whose scratch then lies after the ring (SCRATCH_OFFSET).
 #include "swz.cuh"
 #include "swz_tma.cuh"
 
@@ -274,28 +272,9 @@ __device__ __forceinline__ u32 smem_base() {
     return smem_addr(smem);
 }
 
-// The i-th C tile this block computes (inactive: a padding block of the raster, or past the last tile). One tile
-// per block: the block's own launch bid. TILES_PER_BLOCK > 1: bids blockIdx.x + i * gridDim.x of the raster's launch
-// grid (a row of ceil(bids / TILES_PER_BLOCK) blocks), so the tiles in flight at once stay the raster's neighbours.
-__device__ __forceinline__ swz::Tile block_tile(const Args& a, int i) {
-    if constexpr (Spec::TILES_PER_BLOCK == 1) {
-        return swz::GemmOrder::tile_of(swz::launch_bid(), (a.N + BN - 1) / BN, (a.M + BM - 1) / BM);
-    } else {
-        const uint32_t tn = (a.N + BN - 1) / BN, tm = (a.M + BM - 1) / BM;
-        const swz::LaunchGrid g = swz::GemmOrder::launch_grid(tn, tm);
-        const uint32_t bid = blockIdx.x + (uint32_t)i * gridDim.x;
-        if (i >= Spec::TILES_PER_BLOCK || bid >= g.x * g.y) return swz::Tile{0u, 0u, false};
-        return swz::GemmOrder::tile_of(bid, tn, tm);
-    }
-}
-
-// The first active tile among this block's i-th, (i+1)-th, ... (inactive when none is left); i moves to it.
-__device__ __forceinline__ swz::Tile tile_from(const Args& a, int& i) {
-    swz::Tile t = block_tile(a, i);
-    if constexpr (Spec::TILES_PER_BLOCK > 1) {
-        while (!t.active && i + 1 < Spec::TILES_PER_BLOCK) t = block_tile(a, ++i);
-    }
-    return t;
+// The C tile this block computes (inactive: a padding block of the raster).
+__device__ __forceinline__ swz::Tile block_tile(const Args& a) {
+    return swz::GemmOrder::tile_of(swz::launch_bid(), (a.N + BN - 1) / BN, (a.M + BM - 1) / BM);
 }
 
 // The ring's feed for thread ftid: k-tile kt into the stage at st.
@@ -408,7 +387,7 @@ __device__ __forceinline__ void epilogue(Acc& acc, const Args& x, u32 s0, int m0
 #pragma unroll
                 for (int e = 0; e < 4; ++e) acc[i][j][e] *= x.alpha;
     }
-    const u32 sc = s0 + Spec::SCRATCH_OFFSET + warp * SmemC::bytes;
+    const u32 sc = s0 + warp * SmemC::bytes;
     constexpr int VEC = 16 / OUT_BYTES;              // outputs per 16-byte chunk
     constexpr int CHUNKS = 16 * WN / VEC;            // chunks per slice
     constexpr int CHUNKS_PER_ROW = WN / VEC;
@@ -502,8 +481,23 @@ __device__ __forceinline__ void zero(Acc& acc) {
 
 // ---- the block: fill, main loop, epilogue ----
 
-// One tile's main loop: acc += A.B over its KT k-tiles, the ring primed with k-tiles 0 .. STAGES-2 (fill.issue).
-__device__ __forceinline__ void main_loop(Acc& acc, const Filler& fill, u32 s0, int KT, int wm0, int wn0, int lane) {
+__device__ __forceinline__ void gemm_block(const Args& x) {
+    const swz::Tile tile = block_tile(x);
+    if (!tile.active) return;
+    const int m0 = tile.y * BM, n0 = tile.x * BN;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
+    // The ring starts on the swizzle's period (FILL_TMA: 1 KiB, which TMA's 128B swizzle needs; the smem size
+    // allows for the slack).
+    const u32 s0 = Spec::FILL_TMA ? (smem_base() + Spec::TMA_ALIGN - 1) & ~(u32)(Spec::TMA_ALIGN - 1) : smem_base();
+    const int KT = (x.K + BK - 1) / BK;
+    Filler fill;
+    fill.init(x, s0, m0, n0, tid);
+
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) fill.issue(s);
+    Acc acc;
+    zero(acc);
     u32 fa[2][MI][4], fb[2][NI][2];
     if constexpr (Spec::PREFETCH) {
         // The barrier of k-tile kt+1 sits inside k-tile kt's last k16 step: wait for tile kt+1, then load its first
@@ -543,53 +537,8 @@ __device__ __forceinline__ void main_loop(Acc& acc, const Filler& fill, u32 s0, 
         }
     }
     cp_async_wait<0>();
-    __syncthreads();  // the ring is free: the epilogue may reuse it, the next tile's prologue may fill it
-}
-
-__device__ __forceinline__ void gemm_block(const Args& x) {
-    int ti = 0;
-    const swz::Tile tile = tile_from(x, ti);
-    if (!tile.active) return;
-    const int m0 = tile.y * BM, n0 = tile.x * BN;
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wm0 = (warp / WARPS_N) * WM, wn0 = (warp % WARPS_N) * WN;
-    // The ring starts on the swizzle's period (FILL_TMA: 1 KiB, which TMA's 128B swizzle needs; the smem size
-    // allows for the slack).
-    const u32 s0 = Spec::FILL_TMA ? (smem_base() + Spec::TMA_ALIGN - 1) & ~(u32)(Spec::TMA_ALIGN - 1) : smem_base();
-    const int KT = (x.K + BK - 1) / BK;
-    Filler fill;
-    fill.init(x, s0, m0, n0, tid);
-
-#pragma unroll
-    for (int s = 0; s < STAGES - 1; ++s) fill.issue(s);
-    if constexpr (Spec::TILES_PER_BLOCK == 1) {
-        Acc acc;
-        zero(acc);
-        main_loop(acc, fill, s0, KT, wm0, wn0, lane);
-        epilogue(acc, x, s0, m0, n0, warp, lane);
-    } else {
-        // Several tiles: the next tile's first STAGES - 1 k-tiles are on their way before this tile's C goes out
-        // (the epilogue scratch lies after the ring), so the epilogue overlaps the next tile's prologue.
-        static_assert(Spec::TILES_PER_BLOCK == 1 || (!Spec::FILL_TMA && Spec::SCRATCH_OFFSET % 1024 == 0),
-                      "several tiles per block: cp.async fill, scratch on a 1 KiB boundary after the ring");
-        int tm0 = m0, tn0 = n0;
-        for (;;) {
-            Acc acc;
-            zero(acc);
-            main_loop(acc, fill, s0, KT, wm0, wn0, lane);
-            ++ti;
-            const swz::Tile next = tile_from(x, ti);
-            if (next.active) {
-                fill.init(x, s0, next.y * BM, next.x * BN, tid);
-#pragma unroll
-                for (int s = 0; s < STAGES - 1; ++s) fill.issue(s);
-            }
-            epilogue(acc, x, s0, tm0, tn0, warp, lane);
-            if (!next.active) return;
-            tm0 = next.y * BM;
-            tn0 = next.x * BN;
-        }
-    }
+    __syncthreads();  // the ring is free: reuse it as per-warp scratch
+    epilogue(acc, x, s0, m0, n0, warp, lane);
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS, Spec::MIN_BLOCKS)

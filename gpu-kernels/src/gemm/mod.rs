@@ -289,7 +289,7 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
     s.push_str(&format!(
         "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
          WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, L2_PREFETCH = {};\n    static constexpr int \
-         FILL_TMA = {}, TMA_ALIGN = {}, DATA_BYTES = {}, TILES_PER_BLOCK = {}, SCRATCH_OFFSET = {};\n    static constexpr int B_KN = {}, \
+         FILL_TMA = {}, TMA_ALIGN = {}, DATA_BYTES = {};\n    static constexpr int B_KN = {}, \
          IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
         b.name(),
         input.name(),
@@ -307,8 +307,6 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
         u32::from(spec.tma_fill),
         spec::TMA_ALIGN,
         spec.data_bytes(b, out.width()),
-        spec.tiles_per_block,
-        spec.scratch_offset(b),
         u32::from(b == BLayout::Kn),
         u32::from(input == InType::Bf16),
         match out {
@@ -446,14 +444,7 @@ impl Variant {
                 self.spec.name
             ))
         })?;
-        let mut g = self.spec.raster.launch_grid(tiles);
-        if self.spec.tiles_per_block > 1 {
-            // One row of blocks, each taking the launch grid's bids b, b + G, ... (G = its block count).
-            g = Grid::new(
-                (g.x as u64 * g.y as u64).div_ceil(self.spec.tiles_per_block as u64) as u32,
-                1,
-            );
-        }
+        let g = self.spec.raster.launch_grid(tiles);
         if g.y > 65535 {
             return Err(Error::Invalid(format!(
                 "{}: launch grid {g} too tall",
@@ -899,57 +890,5 @@ mod tests {
                 assert_eq!(cfg.block_dim.0, s.threads());
             }
         }
-    }
-
-    /// Several tiles per block: one row of ceil(bids / tiles) blocks, which together take every bid of the
-    /// order's launch grid (the kernel's i-th tile of block b is bid b + i * blocks); the scratch after the ring.
-    #[test]
-    fn several_tiles_per_block() {
-        use swizzle_core::raster::Raster;
-        for base in [spec::T128X256K32_TPB2, spec::T128X256K32_TPB4] {
-            for s in [
-                base,
-                base.with_raster("cutlass", Raster::Cutlass { log_tile: 2 }),
-            ] {
-                let t = s.tiles_per_block;
-                for (m, n) in [(1, 1), (127, 255), (1000, 1000), (4096, 4096), (16384, 128)] {
-                    let p = Problem::new(m, n, 64, BLayout::Nk);
-                    let cfg = Variant::new(s, BLayout::Nk, InType::F16, OutType::F16)
-                        .launch_config(&p)
-                        .unwrap();
-                    let tiles = Grid::new(n.div_ceil(s.bn), m.div_ceil(s.bm));
-                    let lg = s.raster.launch_grid(tiles);
-                    let bids = lg.x * lg.y;
-                    assert_eq!(cfg.grid_dim, (bids.div_ceil(t), 1, 1), "{s} {m}x{n}");
-                    // Every tile of C is some block's i-th bid, exactly once.
-                    let g = cfg.grid_dim.0;
-                    let mut seen = std::collections::HashSet::new();
-                    for b in 0..g {
-                        for i in 0..t {
-                            let bid = b + i * g;
-                            if bid >= bids {
-                                continue;
-                            }
-                            if let Some(tile) = s.raster.tile_of(bid, tiles) {
-                                assert!(seen.insert(tile), "{s} {m}x{n}: tile {tile:?} twice");
-                            }
-                        }
-                    }
-                    assert_eq!(seen.len() as u32, tiles.x * tiles.y, "{s} {m}x{n}");
-                }
-            }
-            assert_eq!(
-                base.scratch_offset(BLayout::Nk),
-                base.ring_bytes(BLayout::Nk)
-            );
-            assert_eq!(
-                base.data_bytes(BLayout::Nk, OutWidth::F32),
-                base.ring_bytes(BLayout::Nk) + 8 * base.c_smem(OutWidth::F32).footprint()
-            );
-        }
-        assert_eq!(spec::DEFAULT.scratch_offset(BLayout::Nk), 0);
-        assert!(!spec::T128X256K64S4_TMA
-            .with_tiles_per_block("tma-tpb2", 2)
-            .is_valid());
     }
 }

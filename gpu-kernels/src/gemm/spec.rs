@@ -177,11 +177,6 @@ pub struct GemmSpec {
     /// [`GemmSpec::tma_tiles`]) and B stored N x K. Not the issue's fill (that is `cp.async`); it is here to show
     /// what the fill costs.
     pub tma_fill: bool,
-    /// C tiles per block (1: one tile per block, the usual). Above 1 a block computes the raster's tiles `b`,
-    /// `b + G`, `b + 2G`, ... (G = launch blocks) one after the other, and issues the next tile's first
-    /// `stages - 1` fills before the current tile's epilogue, so that the ring refills while C goes out; the
-    /// epilogue scratch then has its own smem after the ring. cp.async fill only.
-    pub tiles_per_block: u32,
 }
 
 /// The input element as the layouts see it (fp16 and bf16 are both 2 bytes: one layout serves both).
@@ -266,32 +261,14 @@ impl GemmSpec {
         }
     }
 
-    /// Bytes of the ring and the epilogue scratch (which reuses it, unless the block computes several tiles:
-    /// then it follows the ring, see [`GemmSpec::tiles_per_block`]).
+    /// Bytes of the ring and the epilogue scratch (which reuses it).
     pub const fn data_bytes(&self, b: BLayout, out: OutWidth) -> u32 {
-        let ring = self.ring_bytes(b);
+        let ring = self.stages * self.stage_bytes(b);
         let scratch = self.warps() * self.c_smem(out).footprint();
-        if self.tiles_per_block > 1 {
-            ring + scratch
-        } else if ring > scratch {
+        if ring > scratch {
             ring
         } else {
             scratch
-        }
-    }
-
-    /// Bytes of the ring: `stages` stages.
-    pub const fn ring_bytes(&self, b: BLayout) -> u32 {
-        self.stages * self.stage_bytes(b)
-    }
-
-    /// Where the epilogue scratch starts in the block's smem: after the ring for several tiles per block, else
-    /// at 0 (it reuses the ring).
-    pub const fn scratch_offset(&self, b: BLayout) -> u32 {
-        if self.tiles_per_block > 1 {
-            self.ring_bytes(b)
-        } else {
-            0
         }
     }
 
@@ -470,12 +447,6 @@ impl GemmSpec {
             && (self.bm * self.bk / 8) / self.threads() <= 32
             && (self.bn * self.bk / 8) / self.threads() <= 32
             && matches!(self.l2_prefetch, 0 | 128 | 256)
-            && self.tiles_per_block >= 1
-            && self.tiles_per_block <= 64
-            && (self.tiles_per_block == 1
-                || (!self.tma_fill
-                    && (self.stages * self.stage_bytes(BLayout::Kn)).is_multiple_of(1024)
-                    && (self.stages * self.stage_bytes(BLayout::Nk)).is_multiple_of(1024)))
             && (!self.tma_fill
                 || (self.bk * IN.bytes() == 128
                     && self.bm <= 256
@@ -514,15 +485,6 @@ impl GemmSpec {
         GemmSpec {
             name,
             tma_fill: true,
-            ..self
-        }
-    }
-
-    /// This spec computing `tiles` C tiles per block ([`GemmSpec::tiles_per_block`]).
-    pub const fn with_tiles_per_block(self, name: &'static str, tiles: u32) -> GemmSpec {
-        GemmSpec {
-            name,
-            tiles_per_block: tiles,
             ..self
         }
     }
@@ -632,7 +594,6 @@ const fn spec(
         prefetch: true,
         l2_prefetch: 128,
         tma_fill: false,
-        tiles_per_block: 1,
     };
     assert!(s.is_valid(), "invalid GEMM spec");
     s
@@ -661,9 +622,6 @@ pub const T128X256K32_NOL2: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32
 pub const T128X256K64S4_TMA: GemmSpec = T128X256K64S4.with_tma_fill("t128x256k64s4-tma");
 /// The default tile with 256-byte L2 prefetch.
 pub const T128X256K32_L2_256: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-l2-256", 256);
-/// The default tile, 2 and 4 tiles per block (the next tile's ring prologue overlaps this tile's epilogue).
-pub const T128X256K32_TPB2: GemmSpec = T128X256K32.with_tiles_per_block("t128x256k32s4-tpb2", 2);
-pub const T128X256K32_TPB4: GemmSpec = T128X256K32.with_tiles_per_block("t128x256k32s4-tpb4", 4);
 /// 128x128 with the call-1 main loop.
 pub const T128X128K32_NOPF: GemmSpec = T128X128K32.without_prefetch("t128x128k32s4-noprefetch");
 
@@ -814,19 +772,12 @@ pub fn all() -> Vec<GemmSpec> {
 }
 
 /// Specs outside the shipped set that measure one cause: [`T128X256K64S4_TMA`] (B N x K only, so not in the
-/// sweeps over both layouts), and several tiles per block ([`T128X256K32_TPB2`], [`T128X256K32_TPB4`]).
-pub const EXPERIMENTS: [GemmSpec; 3] = [T128X256K64S4_TMA, T128X256K32_TPB2, T128X256K32_TPB4];
+/// sweeps over both layouts).
+pub const EXPERIMENTS: [GemmSpec; 1] = [T128X256K64S4_TMA];
 
 const _: () = assert!(
     T128X256K64S4_TMA.is_valid() && T128X256K64S4_TMA.is_conflict_free(),
     "the TMA-fill experiment: valid and conflict-free (its layouts are TMA's boxes: tests::tma_boxes_are_the_tiles)"
-);
-const _: () = assert!(
-    T128X256K32_TPB2.is_valid()
-        && T128X256K32_TPB2.is_conflict_free()
-        && T128X256K32_TPB4.is_valid()
-        && T128X256K32_TPB4.is_conflict_free(),
-    "several tiles per block: valid and conflict-free"
 );
 
 /// Look a spec up by name (shipped, baselines, experiments).
