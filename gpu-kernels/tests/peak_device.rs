@@ -7,6 +7,9 @@ use gpu_kernels::gemm::peak::{expected_output, PeakBuffers, PeakProbe, PROBES};
 use gpu_kernels::gemm::InType;
 use gpu_kernels::Gpu;
 
+/// Of the products' summed magnitudes: fp32 accumulation over at most 7 x 64 terms stays far inside it.
+const TOLERANCE: f64 = 1e-5;
+
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn probe_computes_every_mma_it_counts() {
@@ -15,8 +18,24 @@ fn probe_computes_every_mma_it_counts() {
         for (threads, acc) in PROBES {
             let p = PeakProbe::new(input, threads, acc);
             let k = p.prepare(&gpu).expect("probe compiles");
-            let mut buf = PeakBuffers::new(&gpu, threads).expect("buffers");
+            let mut buf = PeakBuffers::new(&gpu, input, threads).expect("buffers");
             for iters in [1u32, 7] {
+                // The check can see one missing accumulator or one missing iteration in (nearly) every lane.
+                let sensitive = (0..32)
+                    .filter(|&lane| {
+                        let (want, magnitude) =
+                            expected_output(&buf.words, input, acc, iters, lane);
+                        let tol = TOLERANCE * magnitude;
+                        let fewer_acc = expected_output(&buf.words, input, acc - 1, iters, lane).0;
+                        let fewer_iters = want * (iters - 1) as f64 / iters as f64;
+                        (want - fewer_acc).abs() > tol && (want - fewer_iters).abs() > tol
+                    })
+                    .count();
+                assert!(
+                    sensitive >= 30,
+                    "{}: only {sensitive} of 32 lanes can fail",
+                    p.name()
+                );
                 // Poison the output first: a thread that writes nothing fails.
                 buf.poison(&gpu).expect("poison");
                 p.launch(&gpu, &k, &mut buf, iters).expect("launch");
@@ -24,9 +43,8 @@ fn probe_computes_every_mma_it_counts() {
                 let out = buf.output(&gpu).expect("download");
                 let mut worst = 0f64;
                 for (i, &o) in out[..(buf.blocks * threads) as usize].iter().enumerate() {
-                    let want = expected_output(&buf.words, input, acc, iters, i % 32);
-                    // fp32 accumulation of `acc * iters` sums of 16 products of values below 1 in magnitude.
-                    let tol = 1e-5 * (acc * iters) as f64 * 16.0 + 1e-6 * want.abs();
+                    let (want, magnitude) = expected_output(&buf.words, input, acc, iters, i % 32);
+                    let tol = TOLERANCE * magnitude;
                     let err = (o as f64 - want).abs();
                     assert!(
                         err <= tol,

@@ -655,7 +655,7 @@ fn burst(shape: &str, rest: &[String]) -> Res {
     }
     let probe = PeakProbe::new(InType::F16, 256, 32);
     let pk = probe.prepare(&gpu).map_err(e)?;
-    let mut pbuf = PeakBuffers::new(&gpu, probe.threads).map_err(e)?;
+    let mut pbuf = PeakBuffers::new(&gpu, probe.input, probe.threads).map_err(e)?;
     let iters = (p.flops() / probe.flops(pbuf.blocks, 1)).round().max(1.0) as u32;
     let unix_ms = || {
         std::time::SystemTime::now()

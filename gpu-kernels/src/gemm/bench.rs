@@ -316,7 +316,7 @@ where
     let mut probe_kernels = Vec::new();
     for pr in probes {
         let k = pr.prepare(gpu)?;
-        let buf = PeakBuffers::new(gpu, pr.threads)?;
+        let buf = PeakBuffers::new(gpu, pr.input, pr.threads)?;
         let per_iter = pr.flops(buf.blocks, 1);
         let iters = (p.flops() / per_iter).round().max(1.0) as u32;
         probe_kernels.push((k, buf, iters));

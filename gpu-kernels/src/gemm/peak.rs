@@ -92,12 +92,22 @@ pub struct PeakBuffers {
 }
 
 impl PeakBuffers {
-    pub fn new(gpu: &Gpu, threads: u32) -> Result<PeakBuffers> {
+    pub fn new(gpu: &Gpu, input: InType, threads: u32) -> Result<PeakBuffers> {
         let blocks = gpu.props().sm_count;
-        // Operands: random-ish 16-bit pairs in [-1, 1) (fp16 and bf16 alike: small normal values).
-        let words: Vec<u32> = super::random_input::<half::f16>(2 * 256, 7)
+        // Operands: seeded random values in [-1, 1) of the probe's input type, two per word.
+        let bits: Vec<u16> = match input {
+            InType::F16 => super::random_input::<half::f16>(2 * 256, 7)
+                .iter()
+                .map(|v| v.to_bits())
+                .collect(),
+            InType::Bf16 => super::random_input::<half::bf16>(2 * 256, 7)
+                .iter()
+                .map(|v| v.to_bits())
+                .collect(),
+        };
+        let words: Vec<u32> = bits
             .chunks(2)
-            .map(|p| u32::from(p[0].to_bits()) | (u32::from(p[1].to_bits()) << 16))
+            .map(|p| u32::from(p[0]) | (u32::from(p[1]) << 16))
             .collect();
         Ok(PeakBuffers {
             blocks,
@@ -178,7 +188,7 @@ pub fn measure(
 ) -> Result<Measured> {
     let probe = PeakProbe::new(input, GEMM_LIKE.0, GEMM_LIKE.1);
     let kernel = probe.prepare(gpu)?;
-    let mut buf = PeakBuffers::new(gpu, probe.threads)?;
+    let mut buf = PeakBuffers::new(gpu, input, probe.threads)?;
     let iters = (flops / probe.flops(buf.blocks, 1)).round().max(1.0) as u32;
     let stats = crate::bench::time(gpu, cfg, |_| probe.launch(gpu, &kernel, &mut buf, iters))?;
     Ok(Measured {
@@ -203,8 +213,15 @@ impl Measured {
 /// m16n8k16 fragment layouts (PTX ISA, "Matrix Fragments for mma.m16n8k16"): with g = lane / 4, t = lane % 4,
 /// A's word i holds row g (+8 for i = 1, 3), columns 2t, 2t+1 (+8 for i = 2, 3); a B word as b0 holds rows 2t, 2t+1
 /// of column g, as b1 rows 2t+8, 2t+9; the lane's outputs are D rows g and g+8, columns 2t and 2t+1.
-/// Accumulator j uses B words `j % 4` (b0) and `(j + 1) % 4` (b1). Computed in f64.
-pub fn expected_output(words: &[u32], input: InType, acc: u32, iters: u32, lane: usize) -> f64 {
+/// Accumulator j uses B words `j % 4` (b0) and `(j + 1) % 4` (b1). Computed in f64; also returns the sum of the
+/// products' magnitudes (what the fp32 rounding error scales with).
+pub fn expected_output(
+    words: &[u32],
+    input: InType,
+    acc: u32,
+    iters: u32,
+    lane: usize,
+) -> (f64, f64) {
     let val = |w: u32, hi: bool| -> f64 {
         let bits = if hi { (w >> 16) as u16 } else { w as u16 };
         match input {
@@ -223,7 +240,7 @@ pub fn expected_output(words: &[u32], input: InType, acc: u32, iters: u32, lane:
         }
     }
     let (g, t) = (lane / 4, lane % 4);
-    let mut sum = 0.0;
+    let (mut sum, mut magnitude) = (0.0, 0.0);
     for j in 0..acc as usize {
         // B_j: 16 x 8, column n from lane n * 4 + t'.
         let mut b = [[0f64; 8]; 16];
@@ -238,10 +255,11 @@ pub fn expected_output(words: &[u32], input: InType, acc: u32, iters: u32, lane:
         for r in [g, g + 8] {
             for c in [2 * t, 2 * t + 1] {
                 sum += (0..16).map(|k| a[r][k] * b[k][c]).sum::<f64>();
+                magnitude += (0..16).map(|k| (a[r][k] * b[k][c]).abs()).sum::<f64>();
             }
         }
     }
-    iters as f64 * sum
+    (iters as f64 * sum, iters as f64 * magnitude)
 }
 
 #[cfg(test)]
@@ -289,21 +307,22 @@ mod tests {
         // All ones: every D element is 16; a lane holds 4 of them per accumulator.
         let ones = vec![one | (one << 16); 256];
         for lane in [0, 5, 31] {
-            assert_eq!(
-                expected_output(&ones, InType::F16, 8, 3, lane),
-                3.0 * 8.0 * 4.0 * 16.0
-            );
+            let all = 3.0 * 8.0 * 4.0 * 16.0;
+            assert_eq!(expected_output(&ones, InType::F16, 8, 3, lane), (all, all));
         }
         // A[0][0] = 1 (lane 0, word 0, low half) and lane 0's B word 0 low half = 2: B_j[0][0] = 2 where j % 4 == 0
         // (word j % 4 is b0). Only D[0][0], which lane 0 holds, is non-zero: 2 for j = 0, 4 of 16 accumulators.
         let mut w = vec![0u32; 256];
         w[0] = one;
         w[4] = two;
-        assert_eq!(expected_output(&w, InType::F16, 16, 5, 0), 5.0 * 4.0 * 2.0);
+        assert_eq!(
+            expected_output(&w, InType::F16, 16, 5, 0),
+            (5.0 * 4.0 * 2.0, 5.0 * 4.0 * 2.0)
+        );
         for lane in 1..32 {
             assert_eq!(
                 expected_output(&w, InType::F16, 16, 5, lane),
-                0.0,
+                (0.0, 0.0),
                 "lane {lane}"
             );
         }
@@ -312,7 +331,7 @@ mod tests {
         let mut w = vec![0u32; 256];
         w[2] = one;
         w[4 + 1] = two;
-        assert_eq!(expected_output(&w, InType::F16, 4, 1, 0), 2.0); // j = 0 only: (0 + 1) % 4 = 1
+        assert_eq!(expected_output(&w, InType::F16, 4, 1, 0).0, 2.0); // j = 0 only: (0 + 1) % 4 = 1
     }
 
     #[test]
