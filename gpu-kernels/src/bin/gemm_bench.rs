@@ -656,7 +656,7 @@ fn burst(shape: &str, rest: &[String]) -> Res {
     let probe = PeakProbe::new(InType::F16, 256, 32);
     let pk = probe.prepare(&gpu).map_err(e)?;
     let mut pbuf = PeakBuffers::new(&gpu, probe.input, probe.threads).map_err(e)?;
-    let iters = (p.flops() / probe.flops(pbuf.blocks, 1)).round().max(1.0) as u32;
+    let iters = probe.iters_for(pbuf.blocks, p.flops());
     let unix_ms = || {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -690,15 +690,20 @@ fn burst(shape: &str, rest: &[String]) -> Res {
             launches += 10;
         }
         let secs = t.elapsed().as_secs_f64();
-        let clock = if x == kernels.len() + 1 {
-            format!("{:.0}", pbuf.clock_mhz(&gpu).map_err(e)?)
+        let is_probe = x == kernels.len() + 1;
+        let (work, clock) = if is_probe {
+            (
+                probe.flops(pbuf.blocks, iters),
+                Some(pbuf.clock_mhz(&gpu).map_err(e)?.round()),
+            )
         } else {
-            "null".into()
+            (p.flops(), None)
         };
+        let tflops = work * launches as f64 / secs / 1e12;
         println!(
-            "{{\"kernel\": \"{name}\", \"start_ms\": {start}, \"end_ms\": {}, \"launches\": {launches}, \"tflops\": {:.1}, \"probe_clock_mhz\": {clock}}}",
-            unix_ms(),
-            p.flops() * launches as f64 / secs / 1e12
+            "{}",
+            serde_json::json!({"kernel": name, "start_ms": start as u64, "end_ms": unix_ms() as u64,
+                "launches": launches, "tflops": (tflops * 10.0).round() / 10.0, "probe_clock_mhz": clock})
         );
     }
     Ok(())

@@ -66,14 +66,8 @@ where
     };
     let cublas = time(gpu, cfg, |_| blas.gemm(p, &a, &b, &mut c))?;
     let mut rows = vec![row("cuBLAS".into(), cublas, cublas.median_ms)];
-    let probe = crate::bench::Stats {
-        median_ms: ceiling.median_ms,
-        min_ms: ceiling.median_ms,
-        max_ms: ceiling.median_ms,
-        runs: cfg.iters,
-    };
     // The probe's launch does the problem's flops up to rounding of its iteration count: its own rate is exact.
-    let mut probe_row = row(ceiling.name(I::IN), probe, cublas.median_ms);
+    let mut probe_row = row(ceiling.name(I::IN), ceiling.stats, cublas.median_ms);
     probe_row.tflops = ceiling.tflops;
     probe_row.pct_of_cublas = 100.0 * ceiling.tflops / rows[0].tflops;
     probe_row.pct_of_mma_sync_ceiling = 100.0;
@@ -317,8 +311,7 @@ where
     for pr in probes {
         let k = pr.prepare(gpu)?;
         let buf = PeakBuffers::new(gpu, pr.input, pr.threads)?;
-        let per_iter = pr.flops(buf.blocks, 1);
-        let iters = (p.flops() / per_iter).round().max(1.0) as u32;
+        let iters = pr.iters_for(buf.blocks, p.flops());
         probe_kernels.push((k, buf, iters));
     }
     let s = specs.len();

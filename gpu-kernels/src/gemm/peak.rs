@@ -78,6 +78,11 @@ impl PeakProbe {
     pub fn flops(&self, blocks: u32, iters: u32) -> f64 {
         blocks as f64 * (self.threads / 32) as f64 * iters as f64 * self.acc as f64 * MMA_FLOPS
     }
+
+    /// The iteration count whose launch on `blocks` blocks does closest to `flops` (at least one).
+    pub fn iters_for(&self, blocks: u32, flops: f64) -> u32 {
+        (flops / self.flops(blocks, 1)).round().max(1.0) as u32
+    }
 }
 
 /// The probe's buffers for a grid of `blocks` (one per SM).
@@ -171,8 +176,10 @@ impl PeakProbe {
 /// in a 64x64 warp tile) timed with `cfg` at `flops` of work per launch, the way the GEMM's rows are timed.
 #[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct Measured {
+    /// The probe's own rate: its launch's flops (the requested ones up to rounding of the iteration count) over
+    /// the median time.
     pub tflops: f64,
-    pub median_ms: f64,
+    pub stats: crate::bench::Stats,
     /// The SM clock of the last launch, MHz.
     pub clock_mhz: f64,
 }
@@ -189,11 +196,11 @@ pub fn measure(
     let probe = PeakProbe::new(input, GEMM_LIKE.0, GEMM_LIKE.1);
     let kernel = probe.prepare(gpu)?;
     let mut buf = PeakBuffers::new(gpu, input, probe.threads)?;
-    let iters = (flops / probe.flops(buf.blocks, 1)).round().max(1.0) as u32;
+    let iters = probe.iters_for(buf.blocks, flops);
     let stats = crate::bench::time(gpu, cfg, |_| probe.launch(gpu, &kernel, &mut buf, iters))?;
     Ok(Measured {
         tflops: probe.flops(buf.blocks, iters) / (stats.median_ms * 1e-3) / 1e12,
-        median_ms: stats.median_ms,
+        stats,
         clock_mhz: buf.clock_mhz(gpu)?,
     })
 }
@@ -332,6 +339,14 @@ mod tests {
         w[2] = one;
         w[4 + 1] = two;
         assert_eq!(expected_output(&w, InType::F16, 4, 1, 0).0, 2.0); // j = 0 only: (0 + 1) % 4 = 1
+    }
+
+    #[test]
+    fn iterations_match_the_requested_work() {
+        let p = PeakProbe::new(InType::F16, 256, 32);
+        let one = p.flops(132, 1);
+        assert_eq!(p.iters_for(132, 993.4 * one), 993);
+        assert_eq!(p.iters_for(132, 0.2 * one), 1);
     }
 
     #[test]
