@@ -29,7 +29,7 @@
 //! ```
 
 use gpu_kernels::bench::BenchConfig;
-use gpu_kernels::gemm::bench::{markdown, measure_dyn, Row, SHAPES};
+use gpu_kernels::gemm::bench::{markdown, measure_dyn, Lineup, Row, SHAPES};
 use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe, PROBES};
 use gpu_kernels::gemm::{self, spec, BLayout, GemmSpec, InType, OutType, Problem, Variant};
 use gpu_kernels::Gpu;
@@ -456,6 +456,11 @@ fn rounds(args: &[String]) -> Res {
             }
         }
     }
+    finish(&gpu, &all, json.as_deref())
+}
+
+/// The device line under the tables, and every row as JSON to `json` when asked.
+fn finish(gpu: &Gpu, rows: &impl serde::Serialize, json: Option<&str>) -> Res {
     println!(
         "\ndevice: {} ({})",
         gpu.props(),
@@ -463,8 +468,8 @@ fn rounds(args: &[String]) -> Res {
     );
     if let Some(f) = json {
         std::fs::write(
-            &f,
-            serde_json::to_string_pretty(&all).map_err(|e| e.to_string())?,
+            f,
+            serde_json::to_string_pretty(rows).map_err(|e| e.to_string())?,
         )
         .map_err(|e| e.to_string())?;
     }
@@ -481,14 +486,7 @@ fn diag(shape: &str, names: &[String]) -> Res {
     let blas = gemm::Cublas::new(&gpu).map_err(|e| e.to_string())?;
     let p = Problem::new(m, n, k, BLayout::Nk);
     let e = |e: gpu_kernels::runtime::Error| e.to_string();
-    let a = gpu
-        .upload(&gemm::random_input::<half::f16>(p.a_len(), 1))
-        .map_err(e)?;
-    let b = gpu
-        .upload(&gemm::random_input::<half::f16>(p.b_len(), 2))
-        .map_err(e)?;
-    let mut c = gpu.zeros::<half::f16>(p.c_len()).map_err(e)?;
-    let mut kernels = Vec::new();
+    let (mut names, mut kernels) = (Vec::new(), Vec::new());
     for s in &specs {
         let v = Variant::new(*s, BLayout::Nk, InType::F16, OutType::F16);
         for define in ["", "GEMM_SKIP_MMA", "GEMM_SKIP_FILL"] {
@@ -497,33 +495,26 @@ fn diag(shape: &str, names: &[String]) -> Res {
                 src.text = format!("#define {define}\n{}", src.text);
             }
             let kern = v.prepare_from(&gpu, &src).map_err(e)?;
-            kernels.push((
-                format!(
-                    "{} {}",
-                    s.name,
-                    if define.is_empty() {
-                        "as shipped"
-                    } else {
-                        define
-                    }
-                ),
-                v,
-                kern,
+            names.push(format!(
+                "{} {}",
+                s.name,
+                if define.is_empty() {
+                    "as shipped"
+                } else {
+                    define
+                }
             ));
+            kernels.push((v, kern));
         }
     }
+    let mut lineup = Lineup::<half::f16>::new(&gpu, &p, kernels).map_err(e)?;
     let cfg = BenchConfig {
         warmup: 3,
         iters: 10,
         l2_factor: 1,
     };
-    let times = gemm::bench::interleaved(&gpu, &cfg, kernels.len() + 1, 8, |x| {
-        if x == 0 {
-            blas.gemm(&p, &a, &b, &mut c)
-        } else {
-            let (_, v, kern) = &kernels[x - 1];
-            v.launch(&gpu, kern, &p, &a, &b, &mut c)
-        }
+    let times = gemm::bench::interleaved(&gpu, &cfg, lineup.count(), 8, |x| {
+        lineup.launch(&gpu, &blas, x)
     })
     .map_err(e)?;
     println!("| {m}x{n}x{k} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |");
@@ -538,7 +529,7 @@ fn diag(shape: &str, names: &[String]) -> Res {
         let name = if x == 0 {
             "cuBLAS"
         } else {
-            kernels[x - 1].0.as_str()
+            names[x - 1].as_str()
         };
         let ms = med(t);
         println!(
@@ -600,19 +591,7 @@ fn peak(args: &[String]) -> Res {
             all.extend(r);
         }
     }
-    println!(
-        "\ndevice: {} ({})",
-        gpu.props(),
-        gpu_kernels::bench::today_utc()
-    );
-    if let Some(f) = json {
-        std::fs::write(
-            &f,
-            serde_json::to_string_pretty(&all).map_err(|e| e.to_string())?,
-        )
-        .map_err(|e| e.to_string())?;
-    }
-    Ok(())
+    finish(&gpu, &all, json.as_deref())
 }
 
 /// `gemm_bench burst MxNxK [SPEC..] [--ms T]`: see the module doc.
@@ -640,19 +619,7 @@ fn burst(shape: &str, rest: &[String]) -> Res {
     let gpu = open()?;
     let blas = gemm::Cublas::new(&gpu).map_err(e)?;
     let p = Problem::new(m, n, k, BLayout::Nk);
-    let a = gpu
-        .upload(&gemm::random_input::<half::f16>(p.a_len(), 1))
-        .map_err(e)?;
-    let b = gpu
-        .upload(&gemm::random_input::<half::f16>(p.b_len(), 2))
-        .map_err(e)?;
-    let mut c = gpu.zeros::<half::f16>(p.c_len()).map_err(e)?;
-    let mut kernels = Vec::new();
-    for s in &specs {
-        let v = Variant::new(*s, BLayout::Nk, InType::F16, OutType::F16);
-        let kern = v.prepare(&gpu).map_err(e)?;
-        kernels.push((v, kern));
-    }
+    let mut lineup = Lineup::<half::f16>::of_specs(&gpu, &p, &specs).map_err(e)?;
     let probe = PeakProbe::new(InType::F16, 256, 32);
     let pk = probe.prepare(&gpu).map_err(e)?;
     let mut pbuf = PeakBuffers::new(&gpu, probe.input, probe.threads).map_err(e)?;
@@ -662,20 +629,18 @@ fn burst(shape: &str, rest: &[String]) -> Res {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis())
     };
-    for x in 0..kernels.len() + 2 {
+    let is_probe = |x: usize| x == specs.len() + 1;
+    for x in 0..specs.len() + 2 {
         let name = match x {
             0 => "cuBLAS".to_string(),
-            x if x <= kernels.len() => specs[x - 1].name.to_string(),
+            x if !is_probe(x) => specs[x - 1].name.to_string(),
             _ => probe.name(),
         };
         let mut launch = || -> gpu_kernels::runtime::Result<()> {
-            match x {
-                0 => blas.gemm(&p, &a, &b, &mut c),
-                x if x <= kernels.len() => {
-                    let (v, kern) = &kernels[x - 1];
-                    v.launch(&gpu, kern, &p, &a, &b, &mut c)
-                }
-                _ => probe.launch(&gpu, &pk, &mut pbuf, iters),
+            if is_probe(x) {
+                probe.launch(&gpu, &pk, &mut pbuf, iters)
+            } else {
+                lineup.launch(&gpu, &blas, x)
             }
         };
         launch().map_err(e)?;
@@ -690,8 +655,7 @@ fn burst(shape: &str, rest: &[String]) -> Res {
             launches += 10;
         }
         let secs = t.elapsed().as_secs_f64();
-        let is_probe = x == kernels.len() + 1;
-        let (work, clock) = if is_probe {
+        let (work, clock) = if is_probe(x) {
             (
                 probe.flops(pbuf.blocks, iters),
                 Some(pbuf.clock_mhz(&gpu).map_err(e)?.round()),

@@ -7,8 +7,9 @@
 use super::peak::{PeakBuffers, PeakProbe};
 use super::{BLayout, Cublas, GemmSpec, InElem, InType, Problem, Variant};
 use crate::bench::{time, BenchConfig};
-use crate::runtime::{Gpu, Result};
+use crate::runtime::{Gpu, Kernel, Result};
 use cudarc::cublas::CudaBlas;
+use cudarc::driver::CudaSlice;
 
 /// The shapes of the issue: `(M, N, K)`.
 pub const SHAPES: [(u32, u32, u32); 4] = [
@@ -34,6 +35,59 @@ pub struct Row {
     pub pct_of_mma_sync_ceiling: f64,
 }
 
+/// cuBLAS and prepared GEMM kernels on one problem's buffers (seeded random A and B, one C for every output):
+/// kernel 0 is cuBLAS, kernel `x > 0` the `(x - 1)`-th of [`Lineup::kernels`]. What every comparison launches.
+pub struct Lineup<I: InElem> {
+    pub p: Problem,
+    a: CudaSlice<I>,
+    b: CudaSlice<I>,
+    c: CudaSlice<I>,
+    pub kernels: Vec<(Variant, Kernel)>,
+}
+
+impl<I: InElem> Lineup<I>
+where
+    CudaBlas: cudarc::cublas::Gemm<I>,
+{
+    /// The buffers of `p` beside `kernels` (built by the caller, e.g. from cut-down sources).
+    pub fn new(gpu: &Gpu, p: &Problem, kernels: Vec<(Variant, Kernel)>) -> Result<Lineup<I>> {
+        Ok(Lineup {
+            p: *p,
+            a: gpu.upload(&super::random_input::<I>(p.a_len(), 1))?,
+            b: gpu.upload(&super::random_input::<I>(p.b_len(), 2))?,
+            c: gpu.zeros::<I>(p.c_len())?,
+            kernels,
+        })
+    }
+
+    /// Each of `specs` for `p`'s B layout, input and output of type `I`, prepared.
+    pub fn of_specs(gpu: &Gpu, p: &Problem, specs: &[GemmSpec]) -> Result<Lineup<I>> {
+        let kernels = specs
+            .iter()
+            .map(|s| {
+                let v = Variant::new(*s, p.b, I::IN, I::IN.same_out());
+                v.prepare(gpu).map(|k| (v, k))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Lineup::new(gpu, p, kernels)
+    }
+
+    /// How many kernels: cuBLAS and the prepared ones.
+    pub fn count(&self) -> usize {
+        1 + self.kernels.len()
+    }
+
+    /// Queue kernel `x` once.
+    pub fn launch(&mut self, gpu: &Gpu, blas: &Cublas, x: usize) -> Result<()> {
+        if x == 0 {
+            blas.gemm(&self.p, &self.a, &self.b, &mut self.c)
+        } else {
+            let (v, k) = &self.kernels[x - 1];
+            v.launch(gpu, k, &self.p, &self.a, &self.b, &mut self.c)
+        }
+    }
+}
+
 /// Time cuBLAS and each of `specs` on one `m x n x k` problem with input (and output) type `I`.
 pub fn measure<I: InElem>(
     gpu: &Gpu,
@@ -45,9 +99,7 @@ pub fn measure<I: InElem>(
 where
     CudaBlas: cudarc::cublas::Gemm<I>,
 {
-    let a = gpu.upload(&super::random_input::<I>(p.a_len(), 1))?;
-    let b = gpu.upload(&super::random_input::<I>(p.b_len(), 2))?;
-    let mut c = gpu.zeros::<I>(p.c_len())?;
+    let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     let ceiling = super::peak::measure(gpu, cfg, I::IN, p.flops())?;
     let row = |kernel: String, s: crate::bench::Stats, reference_ms: f64| {
         let tflops = p.flops() / (s.median_ms * 1e-3) / 1e12;
@@ -64,7 +116,7 @@ where
             pct_of_mma_sync_ceiling: 100.0 * tflops / ceiling.tflops,
         }
     };
-    let cublas = time(gpu, cfg, |_| blas.gemm(p, &a, &b, &mut c))?;
+    let cublas = time(gpu, cfg, |_| lineup.launch(gpu, blas, 0))?;
     let mut rows = vec![row("cuBLAS".into(), cublas, cublas.median_ms)];
     // The probe's launch does the problem's flops up to rounding of its iteration count: its own rate is exact.
     let mut probe_row = row(ceiling.name(I::IN), ceiling.stats, cublas.median_ms);
@@ -72,10 +124,8 @@ where
     probe_row.pct_of_cublas = 100.0 * ceiling.tflops / rows[0].tflops;
     probe_row.pct_of_mma_sync_ceiling = 100.0;
     rows.push(probe_row);
-    for s in specs {
-        let v = Variant::new(*s, p.b, I::IN, I::IN.same_out());
-        let k = v.prepare(gpu)?;
-        let st = time(gpu, cfg, |_| v.launch(gpu, &k, p, &a, &b, &mut c))?;
+    for (x, s) in specs.iter().enumerate() {
+        let st = time(gpu, cfg, |_| lineup.launch(gpu, blas, x + 1))?;
         rows.push(row(s.name.to_string(), st, cublas.median_ms));
     }
     Ok(rows)
@@ -142,6 +192,14 @@ pub struct RoundsRow {
     pub slower_than_first_max: f64,
 }
 
+/// The smallest and the largest of `v` (`(MAX, MIN)` for none).
+fn min_max(v: &[f64]) -> (f64, f64) {
+    (
+        v.iter().cloned().fold(f64::MAX, f64::min),
+        v.iter().cloned().fold(f64::MIN, f64::max),
+    )
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
@@ -166,24 +224,11 @@ pub fn rounds<I: InElem>(
 where
     CudaBlas: cudarc::cublas::Gemm<I>,
 {
-    let a = gpu.upload(&super::random_input::<I>(p.a_len(), 1))?;
-    let b = gpu.upload(&super::random_input::<I>(p.b_len(), 2))?;
-    let mut c = gpu.zeros::<I>(p.c_len())?;
-    let mut kernels = Vec::new();
-    for s in specs {
-        let v = Variant::new(*s, p.b, I::IN, I::IN.same_out());
-        let k = v.prepare(gpu)?;
-        kernels.push((v, k));
-    }
+    let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     // times[kernel][round]; kernel 0 is cuBLAS.
-    let n = specs.len() + 1;
+    let n = lineup.count();
     let times = interleaved(gpu, cfg, n, n_rounds.max(1), |x| {
-        if x == 0 {
-            blas.gemm(p, &a, &b, &mut c)
-        } else {
-            let (v, k) = &kernels[x - 1];
-            v.launch(gpu, k, p, &a, &b, &mut c)
-        }
+        lineup.launch(gpu, blas, x)
     })?;
     let mut out = Vec::new();
     for (x, t) in times.iter().enumerate() {
@@ -199,14 +244,8 @@ where
             .map(|(m, f)| 100.0 * (m / f - 1.0))
             .collect();
         let med_ms = median(&mut t.clone());
-        let (pmin, pmax) = (
-            pct.iter().cloned().fold(f64::MAX, f64::min),
-            pct.iter().cloned().fold(f64::MIN, f64::max),
-        );
-        let (smin, smax) = (
-            slower.iter().cloned().fold(f64::MAX, f64::min),
-            slower.iter().cloned().fold(f64::MIN, f64::max),
-        );
+        let (pmin, pmax) = min_max(&pct);
+        let (smin, smax) = min_max(&slower);
         out.push(RoundsRow {
             shape: format!("{}x{}x{}", p.m, p.n, p.k),
             dtype: I::IN.name(),
@@ -298,15 +337,7 @@ pub fn peak_rounds<I: InElem>(
 where
     CudaBlas: cudarc::cublas::Gemm<I>,
 {
-    let a = gpu.upload(&super::random_input::<I>(p.a_len(), 1))?;
-    let b = gpu.upload(&super::random_input::<I>(p.b_len(), 2))?;
-    let mut c = gpu.zeros::<I>(p.c_len())?;
-    let mut kernels = Vec::new();
-    for s in specs {
-        let v = Variant::new(*s, p.b, I::IN, I::IN.same_out());
-        let k = v.prepare(gpu)?;
-        kernels.push((v, k));
-    }
+    let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     let mut probe_kernels = Vec::new();
     for pr in probes {
         let k = pr.prepare(gpu)?;
@@ -324,11 +355,8 @@ where
         n,
         n_rounds.max(1),
         |x| {
-            if x == 0 {
-                blas.gemm(p, &a, &b, &mut c)
-            } else if x <= s {
-                let (v, k) = &kernels[x - 1];
-                v.launch(gpu, k, p, &a, &b, &mut c)
+            if x <= s {
+                lineup.launch(gpu, blas, x)
             } else {
                 let mut pk = probe_cell.borrow_mut();
                 let (k, buf, iters) = &mut pk[x - 1 - s];
@@ -369,10 +397,7 @@ where
         let mut of_peak: Vec<f64> = (0..rounds)
             .map(|r| 100.0 * tflops[x][r] / best_probe[r])
             .collect();
-        let (pmin, pmax) = (
-            pct.iter().cloned().fold(f64::MAX, f64::min),
-            pct.iter().cloned().fold(f64::MIN, f64::max),
-        );
+        let (pmin, pmax) = min_max(&pct);
         out.push(PeakRow {
             shape: format!("{}x{}x{}", p.m, p.n, p.k),
             dtype: I::IN.name(),
