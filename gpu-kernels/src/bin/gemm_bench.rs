@@ -22,10 +22,11 @@
 //! gemm_bench peak [--shapes ..] [--dtypes ..] [--specs A,B,..] [--rounds R] [--iters N] [--json FILE]
 //!                             cuBLAS, the specs (B N x K) and the mma.sync probes (gemm::peak) in R interleaved
 //!                             rounds: the measured mma.sync ceiling beside cuBLAS, with the probes' SM clock
-//! gemm_bench burst MxNxK [SPEC..] [--ms T]
-//!                             fp16 tn: cuBLAS, each spec and the 2-warps-per-scheduler probe, each launched back
-//!                             to back for T ms (default 3000); one JSON line per kernel with its wall-clock span,
-//!                             to read beside `nvidia-smi --query-gpu=clocks.sm,power.draw -lms ..`
+//! gemm_bench burst MxNxK [SPEC..] [--ms T] [--dtype fp16|bf16] [--b tn|nn] [--repeat R] [--no-peers]
+//!                             cuBLAS, each spec and the 2-warps-per-scheduler probe (only the specs with
+//!                             --no-peers), each launched back to back for T ms (default 3000), R passes (default
+//!                             1; odd passes in reverse order); one JSON line per burst with its wall-clock span, to
+//!                             read beside `nvidia-smi --query-gpu=clocks.sm,power.draw -lms ..`
 //! ```
 
 use gpu_kernels::bench::BenchConfig;
@@ -49,7 +50,7 @@ fn main() {
         Some("diag") if args.len() >= 3 => diag(&args[1], &args[2..]),
         Some("peak") => peak(&args[1..]),
         Some("burst") if args.len() >= 2 => burst(&args[1], &args[2..]),
-        _ => Err("usage: gemm_bench ptxas [DIR] [FILTER] | check [FILTER] | ncu nn|tn SPEC.. | ncu-f32 nn|tn SPEC.. | bench [options] | rounds [options] | diag MxNxK SPEC.. | peak [options] | burst MxNxK [SPEC..] [--ms T] (see the source)".into()),
+        _ => Err("usage: gemm_bench ptxas [DIR] [FILTER] | check [FILTER] | ncu nn|tn SPEC.. | ncu-f32 nn|tn SPEC.. | bench [options] | rounds [options] | diag MxNxK SPEC.. | peak [options] | burst MxNxK [SPEC..] [options] (see the source)".into()),
     };
     if let Err(e) = r {
         eprintln!("gemm_bench: {e}");
@@ -594,20 +595,27 @@ fn peak(args: &[String]) -> Res {
     finish(&gpu, &all, json.as_deref())
 }
 
-/// `gemm_bench burst MxNxK [SPEC..] [--ms T]`: see the module doc.
+/// `gemm_bench burst MxNxK [SPEC..] [options]`: see the module doc.
 fn burst(shape: &str, rest: &[String]) -> Res {
     let (m, n, k) = parse_shapes(shape)?[0];
-    let mut ms = 3000u64;
+    let mut o = Burst {
+        ms: 3000,
+        repeat: 1,
+        peers: true,
+    };
+    let (mut input, mut b) = (InType::F16, BLayout::Nk);
     let mut names = Vec::new();
     let mut it = rest.iter();
     while let Some(a) = it.next() {
-        if a == "--ms" {
-            ms = it
-                .next()
-                .and_then(|v| v.parse().ok())
-                .ok_or("--ms T (milliseconds)")?;
-        } else {
-            names.push(a.clone());
+        let mut val = |what: &str| it.next().cloned().ok_or(format!("{a} {what}"));
+        match a.as_str() {
+            "--ms" => o.ms = val("T")?.parse().map_err(|_| "--ms T (milliseconds)")?,
+            "--repeat" => o.repeat = val("R")?.parse().map_err(|_| "--repeat R")?,
+            "--dtype" => input = parse_dtypes(&val("fp16|bf16")?)?[0],
+            "--b" => b = parse_b(&val("tn|nn")?)?,
+            "--no-peers" => o.peers = false,
+            _ if a.starts_with("--") => return Err(format!("unknown option {a}")),
+            _ => names.push(a.clone()),
         }
     }
     let specs = if names.is_empty() {
@@ -615,60 +623,97 @@ fn burst(shape: &str, rest: &[String]) -> Res {
     } else {
         parse_specs(&names.join(","))?
     };
-    let e = |e: gpu_kernels::runtime::Error| e.to_string();
     let gpu = open()?;
-    let blas = gemm::Cublas::new(&gpu).map_err(e)?;
-    let p = Problem::new(m, n, k, BLayout::Nk);
-    let mut lineup = Lineup::<half::f16>::of_specs(&gpu, &p, &specs).map_err(e)?;
-    let probe = PeakProbe::new(InType::F16, 256, 32);
-    let pk = probe.prepare(&gpu).map_err(e)?;
-    let mut pbuf = PeakBuffers::new(&gpu, probe.input, probe.threads).map_err(e)?;
+    let p = Problem::new(m, n, k, b);
+    match input {
+        InType::F16 => burst_of::<half::f16>(&gpu, &p, &specs, &o),
+        InType::Bf16 => burst_of::<half::bf16>(&gpu, &p, &specs, &o),
+    }
+    .map_err(|e| e.to_string())
+}
+
+struct Burst {
+    ms: u64,
+    repeat: usize,
+    /// cuBLAS first and the 2-warps-per-scheduler probe last in each pass.
+    peers: bool,
+}
+
+/// Each kernel of the lineup back to back for `o.ms`, `o.repeat` passes over the lineup (even passes in order, odd
+/// passes reversed, so that no kernel always follows the same one); one JSON line per burst.
+fn burst_of<I: gemm::InElem>(
+    gpu: &Gpu,
+    p: &Problem,
+    specs: &[GemmSpec],
+    o: &Burst,
+) -> gpu_kernels::runtime::Result<()>
+where
+    cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
+{
+    let blas = gemm::Cublas::new(gpu)?;
+    let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
+    let probe = PeakProbe::new(I::IN, 256, 32);
+    let pk = probe.prepare(gpu)?;
+    let mut pbuf = PeakBuffers::new(gpu, probe.input, probe.threads)?;
     let iters = probe.iters_for(pbuf.blocks, p.flops());
     let unix_ms = || {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis())
     };
-    let is_probe = |x: usize| x == specs.len() + 1;
-    for x in 0..specs.len() + 2 {
-        let name = match x {
-            0 => "cuBLAS".to_string(),
-            x if !is_probe(x) => specs[x - 1].name.to_string(),
-            _ => probe.name(),
-        };
-        let mut launch = || -> gpu_kernels::runtime::Result<()> {
-            if is_probe(x) {
-                probe.launch(&gpu, &pk, &mut pbuf, iters)
-            } else {
-                lineup.launch(&gpu, &blas, x)
-            }
-        };
-        launch().map_err(e)?;
-        gpu.sync().map_err(e)?;
-        let (start, t) = (unix_ms(), std::time::Instant::now());
-        let mut launches = 0u64;
-        while t.elapsed().as_millis() < ms as u128 {
-            for _ in 0..10 {
-                launch().map_err(e)?;
-            }
-            gpu.sync().map_err(e)?;
-            launches += 10;
+    // 0: cuBLAS, 1..=specs: the specs, specs + 1: the probe.
+    let probe_x = specs.len() + 1;
+    let order: Vec<usize> = if o.peers {
+        (0..=probe_x).collect()
+    } else {
+        (1..probe_x).collect()
+    };
+    for pass in 0..o.repeat {
+        let mut xs = order.clone();
+        if pass % 2 == 1 {
+            xs.reverse();
         }
-        let secs = t.elapsed().as_secs_f64();
-        let (work, clock) = if is_probe(x) {
-            (
-                probe.flops(pbuf.blocks, iters),
-                Some(pbuf.clock_mhz(&gpu).map_err(e)?.round()),
-            )
-        } else {
-            (p.flops(), None)
-        };
-        let tflops = work * launches as f64 / secs / 1e12;
-        println!(
-            "{}",
-            serde_json::json!({"kernel": name, "start_ms": start as u64, "end_ms": unix_ms() as u64,
-                "launches": launches, "tflops": (tflops * 10.0).round() / 10.0, "probe_clock_mhz": clock})
-        );
+        for x in xs {
+            let name = match x {
+                0 => "cuBLAS".to_string(),
+                x if x == probe_x => probe.name(),
+                x => specs[x - 1].name.to_string(),
+            };
+            let mut launch = || {
+                if x == probe_x {
+                    probe.launch(gpu, &pk, &mut pbuf, iters)
+                } else {
+                    lineup.launch(gpu, &blas, x)
+                }
+            };
+            launch()?;
+            gpu.sync()?;
+            let (start, t) = (unix_ms(), std::time::Instant::now());
+            let mut launches = 0u64;
+            while t.elapsed().as_millis() < o.ms as u128 {
+                for _ in 0..10 {
+                    launch()?;
+                }
+                gpu.sync()?;
+                launches += 10;
+            }
+            let secs = t.elapsed().as_secs_f64();
+            let (work, clock) = if x == probe_x {
+                (
+                    probe.flops(pbuf.blocks, iters),
+                    Some(pbuf.clock_mhz(gpu)?.round()),
+                )
+            } else {
+                (p.flops(), None)
+            };
+            let tflops = work * launches as f64 / secs / 1e12;
+            println!(
+                "{}",
+                serde_json::json!({"kernel": name, "dtype": I::IN.name(), "b": p.b.name(), "pass": pass,
+                    "start_ms": start as u64, "end_ms": unix_ms() as u64, "launches": launches,
+                    "tflops": (tflops * 10.0).round() / 10.0, "probe_clock_mhz": clock})
+            );
+        }
     }
     Ok(())
 }
