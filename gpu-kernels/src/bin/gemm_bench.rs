@@ -25,10 +25,12 @@
 //! gemm_bench burst MxNxK [SPEC..] [--ms T] [--dtype fp16|bf16] [--b tn|nn] [--repeat R] [--no-peers]
 //!                             cuBLAS, each spec and the 2-warps-per-scheduler probe (only the specs with
 //!                             --no-peers), each launched back to back for T ms (default 3000), R passes (default
-//!                             1; odd passes in reverse order); one JSON line per burst with its wall-clock span, to
-//!                             read beside `nvidia-smi --query-gpu=clocks.sm,power.draw -lms ..`
+//!                             1; odd passes in reverse order); one JSON line per burst (TFLOP/s, and the SM clock
+//!                             and board power nvidia-smi sampled during it), then a table per kernel against the
+//!                             first spec
 //! ```
 
+use gpu_kernels::bench::smi::Sampler;
 use gpu_kernels::bench::BenchConfig;
 use gpu_kernels::gemm::bench::{markdown, measure_dyn, Lineup, Row, SHAPES};
 use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe, PROBES};
@@ -640,7 +642,8 @@ struct Burst {
 }
 
 /// Each kernel of the lineup back to back for `o.ms`, `o.repeat` passes over the lineup (even passes in order, odd
-/// passes reversed, so that no kernel always follows the same one); one JSON line per burst.
+/// passes reversed, so that no kernel always follows the same one); one JSON line per burst, then the table
+/// ([`gemm::bench::burst_markdown`], against the first spec). Clock and power come from `nvidia-smi` when it runs.
 fn burst_of<I: gemm::InElem>(
     gpu: &Gpu,
     p: &Problem,
@@ -656,10 +659,13 @@ where
     let pk = probe.prepare(gpu)?;
     let mut pbuf = PeakBuffers::new(gpu, probe.input, probe.threads)?;
     let iters = probe.iters_for(pbuf.blocks, p.flops());
+    let smi = Sampler::start(50)
+        .map_err(|e| eprintln!("gemm_bench: {e}; no clock or power"))
+        .ok();
     let unix_ms = || {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis())
+            .map_or(0, |d| d.as_millis() as u64)
     };
     // 0: cuBLAS, 1..=specs: the specs, specs + 1: the probe.
     let probe_x = specs.len() + 1;
@@ -668,13 +674,14 @@ where
     } else {
         (1..probe_x).collect()
     };
+    let mut rows = Vec::new();
     for pass in 0..o.repeat {
         let mut xs = order.clone();
         if pass % 2 == 1 {
             xs.reverse();
         }
         for x in xs {
-            let name = match x {
+            let kernel = match x {
                 0 => "cuBLAS".to_string(),
                 x if x == probe_x => probe.name(),
                 x => specs[x - 1].name.to_string(),
@@ -688,7 +695,7 @@ where
             };
             launch()?;
             gpu.sync()?;
-            let (start, t) = (unix_ms(), std::time::Instant::now());
+            let (start_unix_ms, t) = (unix_ms(), std::time::Instant::now());
             let mut launches = 0u64;
             while t.elapsed().as_millis() < o.ms as u128 {
                 for _ in 0..10 {
@@ -697,8 +704,8 @@ where
                 gpu.sync()?;
                 launches += 10;
             }
-            let secs = t.elapsed().as_secs_f64();
-            let (work, clock) = if x == probe_x {
+            let (secs, end) = (t.elapsed().as_secs_f64(), std::time::Instant::now());
+            let (work, probe_clock_mhz) = if x == probe_x {
                 (
                     probe.flops(pbuf.blocks, iters),
                     Some(pbuf.clock_mhz(gpu)?.round()),
@@ -706,14 +713,35 @@ where
             } else {
                 (p.flops(), None)
             };
-            let tflops = work * launches as f64 / secs / 1e12;
-            println!(
-                "{}",
-                serde_json::json!({"kernel": name, "dtype": I::IN.name(), "b": p.b.name(), "pass": pass,
-                    "start_ms": start as u64, "end_ms": unix_ms() as u64, "launches": launches,
-                    "tflops": (tflops * 10.0).round() / 10.0, "probe_clock_mhz": clock})
-            );
+            // The clock settles in the burst's first few hundred ms.
+            let w = smi
+                .as_ref()
+                .and_then(|s| s.window(t + std::time::Duration::from_millis(500), end));
+            let row = gemm::bench::BurstRow {
+                kernel,
+                dtype: I::IN.name(),
+                b: p.b.name(),
+                pass,
+                start_unix_ms,
+                end_unix_ms: unix_ms(),
+                launches,
+                tflops: (work * launches as f64 / secs / 1e12 * 10.0).round() / 10.0,
+                sm_clock_mhz: w.map(|w| w.clock_mhz.round()),
+                power_w: w.map(|w| w.power_w.round()),
+                probe_clock_mhz,
+            };
+            println!("{}", serde_json::to_string(&row).unwrap());
+            rows.push(row);
         }
     }
+    let reference = specs.first().map_or("cuBLAS", |s| s.name);
+    print!(
+        "\n{}x{}x{}, {} ms bursts\n{}",
+        p.m,
+        p.n,
+        p.k,
+        o.ms,
+        gemm::bench::burst_markdown(&rows, reference)
+    );
     Ok(())
 }

@@ -475,11 +475,136 @@ pub fn rounds_markdown(rows: &[RoundsRow]) -> String {
     s
 }
 
+/// One sustained burst (`gemm_bench burst`): one kernel launched back to back for a fixed time.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BurstRow {
+    pub kernel: String,
+    pub dtype: &'static str,
+    pub b: &'static str,
+    /// Which pass over the kernels (the passes alternate their order).
+    pub pass: usize,
+    pub start_unix_ms: u64,
+    pub end_unix_ms: u64,
+    pub launches: u64,
+    pub tflops: f64,
+    /// nvidia-smi's mean SM clock and board power over the burst (its first 500 ms skipped); `None` without
+    /// nvidia-smi.
+    pub sm_clock_mhz: Option<f64>,
+    pub power_w: Option<f64>,
+    /// Probes only: the SM clock their blocks measured (cycles / globaltimer).
+    pub probe_clock_mhz: Option<f64>,
+}
+
+/// A markdown table of burst rows, one line per (dtype, B, kernel) in order of appearance: TFLOP/s median (min-max)
+/// over the passes; per pass, TFLOP/s against the `reference` kernel's in the same pass (and cuBLAS's, when it
+/// ran), median (min-max) over passes; the mean SM clock and power; TFLOP/s per GHz of that clock.
+pub fn burst_markdown(rows: &[BurstRow], reference: &str) -> String {
+    let mut s = format!(
+        "| dtype | B | kernel | passes | TFLOP/s: median (min-max) | vs {reference}: median (min-max) | % of cuBLAS: median | SM clock MHz | power W | TFLOP/s per GHz |\n\
+         |---|---|---|--:|---|---|--:|--:|--:|--:|\n"
+    );
+    let mut keys: Vec<(&str, &str, &str)> = Vec::new();
+    for r in rows {
+        let k = (r.dtype, r.b, r.kernel.as_str());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+    for (dtype, b, kernel) in keys {
+        let mine: Vec<&BurstRow> = rows
+            .iter()
+            .filter(|r| (r.dtype, r.b, r.kernel.as_str()) == (dtype, b, kernel))
+            .collect();
+        // This kernel's TFLOP/s over `other`'s in the same pass, as %.
+        let against = |other: &str| -> Vec<f64> {
+            mine.iter()
+                .filter_map(|m| {
+                    rows.iter()
+                        .find(|r| {
+                            (r.dtype, r.b, r.kernel.as_str(), r.pass) == (dtype, b, other, m.pass)
+                        })
+                        .map(|o| 100.0 * m.tflops / o.tflops)
+                })
+                .collect()
+        };
+        let mut tf: Vec<f64> = mine.iter().map(|r| r.tflops).collect();
+        let (lo, hi) = min_max(&tf);
+        let mut vs_ref: Vec<f64> = against(reference).iter().map(|p| p - 100.0).collect();
+        let vs_ref_cell = if vs_ref.is_empty() {
+            String::new()
+        } else {
+            let (a, z) = min_max(&vs_ref);
+            format!("{:+.1}% ({:+.1} to {:+.1})", median(&mut vs_ref), a, z)
+        };
+        let mut vs_blas = against("cuBLAS");
+        let clocks: Vec<f64> = mine.iter().filter_map(|r| r.sm_clock_mhz).collect();
+        let powers: Vec<f64> = mine.iter().filter_map(|r| r.power_w).collect();
+        let clock = mean(&clocks);
+        let tf_med = median(&mut tf);
+        s.push_str(&format!(
+            "| {dtype} | {b} | {kernel} | {} | {:.1} ({:.1}-{:.1}) | {vs_ref_cell} | {} | {} | {} | {} |\n",
+            mine.len(),
+            tf_med,
+            lo,
+            hi,
+            if vs_blas.is_empty() { String::new() } else { format!("{:.1}", median(&mut vs_blas)) },
+            clock.map_or(String::new(), |c| format!("{c:.0}")),
+            mean(&powers).map_or(String::new(), |p| format!("{p:.0}")),
+            clock.map_or(String::new(), |c| format!("{:.1}", tf_med / c * 1000.0)),
+        ));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn median_of_odd_and_even() {
         assert_eq!(super::median(&mut [3.0, 1.0, 2.0]), 2.0);
         assert_eq!(super::median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+
+    fn row(kernel: &str, pass: usize, tflops: f64, clock: Option<f64>) -> super::BurstRow {
+        super::BurstRow {
+            kernel: kernel.into(),
+            dtype: "fp16",
+            b: "tn",
+            pass,
+            start_unix_ms: 0,
+            end_unix_ms: 0,
+            launches: 10,
+            tflops,
+            sm_clock_mhz: clock,
+            power_w: clock.map(|_| 700.0),
+            probe_clock_mhz: None,
+        }
+    }
+
+    #[test]
+    fn burst_table_pairs_kernels_by_pass() {
+        let rows = [
+            row("cuBLAS", 0, 800.0, Some(1300.0)),
+            row("ref", 0, 400.0, Some(1500.0)),
+            row("x", 0, 380.0, Some(1400.0)),
+            row("x", 1, 400.0, Some(1420.0)),
+            row("ref", 1, 410.0, Some(1520.0)),
+            row("x", 2, 390.0, None),
+        ];
+        let t = super::burst_markdown(&rows, "ref");
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 2 + 3, "{t}");
+        // x: passes 0 and 1 pair with ref (380/400 = -5.0%, 400/410 = -2.44%); pass 2 has no ref; cuBLAS only in
+        // pass 0 (380/800 = 47.5%); clock = mean of its two samples (1410), 390 / 1.41 GHz = 276.6.
+        assert_eq!(
+            lines[4],
+            "| fp16 | tn | x | 3 | 390.0 (380.0-400.0) | -3.7% (-5.0 to -2.4) | 47.5 | 1410 | 700 | 276.6 |",
+            "{t}"
+        );
+        assert!(lines[3].starts_with("| fp16 | tn | ref | 2 | 405.0 (400.0-410.0) | +0.0% (+0.0 to +0.0) | 50.0 | 1510 |"), "{t}");
+        assert!(
+            lines[2].starts_with("| fp16 | tn | cuBLAS | 1 | 800.0 (800.0-800.0) | +100.0% (+100.0 to +100.0) | 100.0 | 1300 |"),
+            "{t}"
+        );
     }
 }
