@@ -58,11 +58,12 @@ pub struct Sampler {
 }
 
 impl Sampler {
-    /// Start sampling every `period_ms` (GPU 0). `Err` with a one-line reason when `nvidia-smi` cannot be started.
-    pub fn start(period_ms: u32) -> Result<Sampler, String> {
+    /// Start sampling the GPU `id` (as `nvidia-smi --id` takes it: [`crate::Gpu::pci_bus_id`]) every
+    /// `period_ms`. `Err` with a one-line reason when `nvidia-smi` cannot be started.
+    pub fn start(id: &str, period_ms: u32) -> Result<Sampler, String> {
         let mut child = Command::new("nvidia-smi")
             .args([
-                "--id=0",
+                &format!("--id={id}"),
                 "--query-gpu=clocks.sm,power.draw",
                 "--format=csv,noheader,nounits",
                 &format!("-lms={period_ms}"),

@@ -25,9 +25,9 @@
 //! gemm_bench burst MxNxK [SPEC..] [--ms T] [--dtype fp16|bf16] [--b tn|nn] [--repeat R] [--no-peers]
 //!                             cuBLAS, each spec and the 2-warps-per-scheduler probe (only the specs with
 //!                             --no-peers), each launched back to back for T ms (default 3000), R passes (default
-//!                             1; odd passes in reverse order); one JSON line per burst (TFLOP/s, and the SM clock
-//!                             and board power nvidia-smi sampled during it), then a table per kernel against the
-//!                             first spec
+//!                             1; odd passes in reverse order) after one untimed T ms burst (warm-up); one JSON
+//!                             line per burst (TFLOP/s, and the SM clock and board power nvidia-smi sampled during
+//!                             it), then a table per kernel against the first spec
 //! ```
 
 use gpu_kernels::bench::smi::Sampler;
@@ -642,7 +642,8 @@ struct Burst {
 }
 
 /// Each kernel of the lineup back to back for `o.ms`, `o.repeat` passes over the lineup (even passes in order, odd
-/// passes reversed, so that no kernel always follows the same one); one JSON line per burst, then the table
+/// passes reversed, so that no kernel always follows the same one) after one untimed burst of the first kernel;
+/// one JSON line per burst, then the table
 /// ([`gemm::bench::burst_markdown`], against the first spec). Clock and power come from `nvidia-smi` when it runs.
 fn burst_of<I: gemm::InElem>(
     gpu: &Gpu,
@@ -659,7 +660,7 @@ where
     let pk = probe.prepare(gpu)?;
     let mut pbuf = PeakBuffers::new(gpu, probe.input, probe.threads)?;
     let iters = probe.iters_for(pbuf.blocks, p.flops());
-    let smi = Sampler::start(50)
+    let smi = Sampler::start(&gpu.pci_bus_id()?, 50)
         .map_err(|e| eprintln!("gemm_bench: {e}; no clock or power"))
         .ok();
     let unix_ms = || {
@@ -674,6 +675,23 @@ where
     } else {
         (1..probe_x).collect()
     };
+    // Warm-up: one untimed burst of the first kernel, so that pass 0 starts on a card as hot as the later passes
+    // (a cool card holds a higher clock for the first second or two).
+    let mut warm = |x: usize| -> gpu_kernels::runtime::Result<()> {
+        let t = std::time::Instant::now();
+        while t.elapsed().as_millis() < o.ms as u128 {
+            for _ in 0..10 {
+                if x == probe_x {
+                    probe.launch(gpu, &pk, &mut pbuf, iters)?;
+                } else {
+                    lineup.launch(gpu, &blas, x)?;
+                }
+            }
+            gpu.sync()?;
+        }
+        Ok(())
+    };
+    warm(order[0])?;
     let mut rows = Vec::new();
     for pass in 0..o.repeat {
         let mut xs = order.clone();

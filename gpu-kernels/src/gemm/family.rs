@@ -1,6 +1,7 @@
 //! The GEMM as a registered kernel family: `swz bench gemm`, `swz report` and the frame's generic verification
-//! run the default spec and its baselines (unswizzled and padded smem, identity block order), both B layouts,
-//! fp16 and bf16 with an output of the input type, through the same [`Variant`]s `gemm_bench` times.
+//! run the default spec, its group-m 16 twin (the order chosen for large problems) and its baselines (unswizzled
+//! and padded smem, identity block order), both B layouts, fp16 and bf16 with an output of the input type, through
+//! the same [`Variant`]s `gemm_bench` times.
 //!
 //! The kernel's header is [`super::header`] (its `SmemA/B/C` structs and `Spec`, rendered from the very
 //! [`swizzle_core::Smem`] values the bank checks read), so [`Family::compile_unit`] is the variant's own source;
@@ -20,9 +21,11 @@ use crate::runtime::{Result, Source};
 use swizzle_core::cuda::{Header, Spec};
 use swizzle_core::Elem;
 
-/// The specs of the family's tables: the default, its smem baselines and the identity order.
-pub const FAMILY_SPECS: [GemmSpec; 4] = [
+/// The specs of the family's tables: the default (group-m 8), the order [`spec::for_problem`] picks when A and B
+/// exceed L2 (group-m 16), the default's smem baselines and the identity order.
+pub const FAMILY_SPECS: [GemmSpec; 5] = [
     spec::DEFAULT,
+    spec::ORDER_GM16,
     spec::UNSWIZZLED,
     spec::PADDED,
     spec::ORDER_IDENTITY,

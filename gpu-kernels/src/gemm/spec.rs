@@ -659,6 +659,24 @@ pub const ORDER_STRIP8: GemmSpec =
 pub const ORDER_SERP8: GemmSpec =
     DEFAULT.with_raster("t128x256k32s4-serp8", Raster::Serpentine { panel: 8 });
 
+/// The spec to run an `m x n x k` problem with on a GPU with `l2_bytes` of L2: the default tile, in the block order
+/// measured best for such a shape (BENCHMARKS.md "GEMM → Session 5", sustained bursts on an H100, every order on the
+/// issue's four shapes).
+///
+/// When A and B together (16-bit elements) do not fit in L2, their K-panels stream through it, and the L2 footprint
+/// of one wave of blocks decides how often a panel comes back from DRAM. For the 128 x 256 tile, group-m 16 keeps
+/// 16 A panels of 128 rows and ~8 B panels of 256 rows per 132-block wave (4160 rows of K), group-m 8 keeps 8 and
+/// ~16.5 (5248 rows): group-m 16 was 0.4-1.2% faster on 4096³, 8192³ and 16384x16384x1024 (both passes, both B
+/// layouts). When they fit (4096x4096x1024: 16 MB), group-m 8 was as fast or faster (by up to 0.5%).
+pub const fn for_problem(m: u32, n: u32, k: u32, l2_bytes: u64) -> GemmSpec {
+    let operand_bytes = (m as u64 + n as u64) * k as u64 * 2;
+    if operand_bytes > l2_bytes {
+        ORDER_GM16
+    } else {
+        DEFAULT
+    }
+}
+
 /// Block orders compared on the default tile (identity is the baseline).
 pub const ORDERS: [GemmSpec; 5] = [
     ORDER_IDENTITY,
@@ -936,6 +954,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The measured choices (BENCHMARKS.md "GEMM → Session 5") on an H100's 50 MiB L2.
+    #[test]
+    fn order_per_shape_follows_the_measurement() {
+        let l2 = 50 << 20;
+        assert_eq!(for_problem(4096, 4096, 4096, l2).name, ORDER_GM16.name);
+        assert_eq!(for_problem(8192, 8192, 8192, l2).name, ORDER_GM16.name);
+        assert_eq!(for_problem(16384, 16384, 1024, l2).name, ORDER_GM16.name);
+        assert_eq!(for_problem(4096, 4096, 1024, l2).name, DEFAULT.name);
+        // Only the order differs from the default.
+        let s = for_problem(8192, 8192, 8192, l2);
+        assert_eq!(s.with_raster(DEFAULT.name, DEFAULT.raster), DEFAULT);
     }
 
     #[test]
