@@ -36,6 +36,7 @@ use gpu_kernels::gemm::bench::{markdown, measure_dyn, Lineup, Row, SHAPES};
 use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe, PROBES};
 use gpu_kernels::gemm::{self, spec, BLayout, GemmSpec, InType, OutType, Problem, Variant};
 use gpu_kernels::Gpu;
+use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -659,7 +660,7 @@ where
     let probe = PeakProbe::new(I::IN, 256, 32);
     let pk = probe.prepare(gpu)?;
     let mut pbuf = PeakBuffers::new(gpu, probe.input, probe.threads)?;
-    let iters = probe.iters_for(pbuf.blocks, p.flops());
+    let (iters, pbuf_blocks) = (probe.iters_for(pbuf.blocks, p.flops()), pbuf.blocks);
     let smi = Sampler::start(&gpu.pci_bus_id()?, 50)
         .map_err(|e| eprintln!("gemm_bench: {e}; no clock or power"))
         .ok();
@@ -675,23 +676,40 @@ where
     } else {
         (1..probe_x).collect()
     };
+    // Kernel x back to back for o.ms (one launch first, then 10 between synchronizations): the launches, when the
+    // timed part began and ended, and for the probe the SM clock its blocks measured.
+    let dur = std::time::Duration::from_millis(o.ms);
+    let mut run_for =
+        |x: usize| -> gpu_kernels::runtime::Result<(u64, Instant, Instant, Option<f64>)> {
+            let mut launch = || {
+                if x == probe_x {
+                    probe.launch(gpu, &pk, &mut pbuf, iters)
+                } else {
+                    lineup.launch(gpu, &blas, x)
+                }
+            };
+            launch()?;
+            gpu.sync()?;
+            let t = Instant::now();
+            let mut launches = 0u64;
+            while t.elapsed() < dur {
+                for _ in 0..10 {
+                    launch()?;
+                }
+                gpu.sync()?;
+                launches += 10;
+            }
+            let end = Instant::now();
+            let clock = if x == probe_x {
+                Some(pbuf.clock_mhz(gpu)?.round())
+            } else {
+                None
+            };
+            Ok((launches, t, end, clock))
+        };
     // Warm-up: one untimed burst of the first kernel, so that pass 0 starts on a card as hot as the later passes
     // (a cool card holds a higher clock for the first second or two).
-    let mut warm = |x: usize| -> gpu_kernels::runtime::Result<()> {
-        let t = std::time::Instant::now();
-        while t.elapsed().as_millis() < o.ms as u128 {
-            for _ in 0..10 {
-                if x == probe_x {
-                    probe.launch(gpu, &pk, &mut pbuf, iters)?;
-                } else {
-                    lineup.launch(gpu, &blas, x)?;
-                }
-            }
-            gpu.sync()?;
-        }
-        Ok(())
-    };
-    warm(order[0])?;
+    run_for(order[0])?;
     let mut rows = Vec::new();
     for pass in 0..o.repeat {
         let mut xs = order.clone();
@@ -704,32 +722,12 @@ where
                 x if x == probe_x => probe.name(),
                 x => specs[x - 1].name.to_string(),
             };
-            let mut launch = || {
-                if x == probe_x {
-                    probe.launch(gpu, &pk, &mut pbuf, iters)
-                } else {
-                    lineup.launch(gpu, &blas, x)
-                }
-            };
-            launch()?;
-            gpu.sync()?;
-            let (start_unix_ms, t) = (unix_ms(), std::time::Instant::now());
-            let mut launches = 0u64;
-            while t.elapsed().as_millis() < o.ms as u128 {
-                for _ in 0..10 {
-                    launch()?;
-                }
-                gpu.sync()?;
-                launches += 10;
-            }
-            let (secs, end) = (t.elapsed().as_secs_f64(), std::time::Instant::now());
-            let (work, probe_clock_mhz) = if x == probe_x {
-                (
-                    probe.flops(pbuf.blocks, iters),
-                    Some(pbuf.clock_mhz(gpu)?.round()),
-                )
+            let start_unix_ms = unix_ms();
+            let (launches, t, end, probe_clock_mhz) = run_for(x)?;
+            let work = if x == probe_x {
+                probe.flops(pbuf_blocks, iters)
             } else {
-                (p.flops(), None)
+                p.flops()
             };
             // The clock settles in the burst's first few hundred ms.
             let w = smi
@@ -743,7 +741,8 @@ where
                 start_unix_ms,
                 end_unix_ms: unix_ms(),
                 launches,
-                tflops: (work * launches as f64 / secs / 1e12 * 10.0).round() / 10.0,
+                tflops: (work * launches as f64 / (end - t).as_secs_f64() / 1e12 * 10.0).round()
+                    / 10.0,
                 sm_clock_mhz: w.map(|w| w.clock_mhz.round()),
                 power_w: w.map(|w| w.power_w.round()),
                 probe_clock_mhz,
