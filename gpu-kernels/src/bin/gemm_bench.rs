@@ -405,11 +405,7 @@ fn bench(args: &[String]) -> Res {
         gpu_kernels::bench::today_utc()
     );
     print!("{}", markdown(&rows));
-    if let Some(f) = json {
-        std::fs::write(&f, serde_json::to_string_pretty(&rows).unwrap())
-            .map_err(|e| e.to_string())?;
-    }
-    Ok(())
+    write_json(&rows, json.as_deref())
 }
 
 /// `gemm_bench rounds`: see the module doc.
@@ -470,6 +466,11 @@ fn finish(gpu: &Gpu, rows: &impl serde::Serialize, json: Option<&str>) -> Res {
         gpu.props(),
         gpu_kernels::bench::today_utc()
     );
+    write_json(rows, json)
+}
+
+/// Every row as pretty JSON to `json`, when asked.
+fn write_json(rows: &impl serde::Serialize, json: Option<&str>) -> Res {
     if let Some(f) = json {
         std::fs::write(
             f,
