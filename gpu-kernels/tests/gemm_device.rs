@@ -86,20 +86,6 @@ fn tma_fill_experiment() {
     assert!(e.contains("reads B stored N x K (tn) only"), "{e}");
 }
 
-/// The row-fragment experiments (96 x 64 warp tiles and the default with row fragments) at every size, both B
-/// layouts, fp16 and bf16; fp32 out on the small sizes.
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn row_fragment_experiments() {
-    let gpu = gpu();
-    let blas = Cublas::new(&gpu).unwrap();
-    for s in spec::EXPERIMENTS.into_iter().filter(|s| s.row_ahead > 0) {
-        run::<half::f16, half::f16>(&gpu, &blas, s, &SIZES);
-        run::<half::bf16, half::bf16>(&gpu, &blas, s, &SIZES[..4]);
-        run::<half::bf16, f32>(&gpu, &blas, s, &SIZES[..3]);
-    }
-}
-
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn fp32_output_small_and_ragged() {
@@ -130,12 +116,6 @@ fn sanitizer_small() {
     run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
     let tma = spec::T128X256K64S4_TMA;
     run_layouts::<half::f16, half::f16>(&gpu, &blas, tma, &[(127, 255, 72)], &[BLayout::Nk]);
-    run::<half::f16, half::f16>(
-        &gpu,
-        &blas,
-        spec::T192X256K64S3_W96A2,
-        &[(127, 255, 72), (200, 300, 136)],
-    );
 }
 
 /// A leading dimension that breaks 16-byte alignment is refused before any launch, with the reason.

@@ -229,14 +229,12 @@ struct Feed {
 // periods, so one offset per k16 step (per j for the Kn tile, whose k16 steps are the whole-period rows).
 static_assert(16 % SmemA::row_period == 0 && 16 % SmemB::row_period == 0, "fragment rows vs swizzle period");
 
-// One m16 row of A fragments (row i of the warp tile) for k16 step kk.
-__device__ __forceinline__ void load_a(u32 (&fa)[4], u32 sa, int wm0, int kk, int i, int lane) {
+__device__ __forceinline__ void load_frags(u32 (&fa)[MI][4], u32 (&fb)[NI][2], u32 sa, u32 sb, int wm0, int wn0,
+                                           int kk, int lane) {
     // ldmatrix.x4, A lane order: row lane % 16, column (lane / 16) * 8 of the 16 x 16 block.
-    ldsm_x4(fa, sa + SmemA::offset(wm0 + (lane & 15), kk * 16 + (lane >> 4) * 8) * 2u + i * 16 * SmemA::pitch * 2u);
-}
-
-// All NI n8 fragments of B for k16 step kk, two per ldmatrix.x4.
-__device__ __forceinline__ void load_b(u32 (&fb)[NI][2], u32 sb, int wn0, int kk, int lane) {
+    const u32 a0 = sa + SmemA::offset(wm0 + (lane & 15), kk * 16 + (lane >> 4) * 8) * 2u;
+#pragma unroll
+    for (int i = 0; i < MI; ++i) ldsm_x4(fa[i], a0 + i * 16 * SmemA::pitch * 2u);
 #pragma unroll
     for (int j = 0; j < NI / 2; ++j) {
         u32 r[4];
@@ -253,14 +251,6 @@ __device__ __forceinline__ void load_b(u32 (&fb)[NI][2], u32 sb, int wn0, int kk
         fb[2 * j + 1][0] = r[2];
         fb[2 * j + 1][1] = r[3];
     }
-}
-
-// A whole k16 step's fragments of one warp.
-__device__ __forceinline__ void load_frags(u32 (&fa)[MI][4], u32 (&fb)[NI][2], u32 sa, u32 sb, int wm0, int wn0,
-                                           int kk, int lane) {
-#pragma unroll
-    for (int i = 0; i < MI; ++i) load_a(fa[i], sa, wm0, kk, i, lane);
-    load_b(fb, sb, wn0, kk, lane);
 }
 
 // ---- the block's pieces ----
@@ -508,45 +498,8 @@ __device__ __forceinline__ void gemm_block(const Args& x) {
     for (int s = 0; s < STAGES - 1; ++s) fill.issue(s);
     Acc acc;
     zero(acc);
-    if constexpr (Spec::ROW_AHEAD > 0) {
-        // Fragments one m16 row of A at a time, ROW_AHEAD rows ahead of the mma that use them (a ring of
-        // ROW_AHEAD + 1 row buffers over the k-tile's KSTEPS x MI rows, continued across k-tiles), and the next k16
-        // step's B during the step's first row. Live fragment registers: 4 x (ROW_AHEAD + 1) (A) + 2 x NI x 2 (B)
-        // instead of 2 x (MI x 4 + NI x 2), which is what lets a 96-row warp tile (192 accumulators) fit in 255
-        // registers. The k-tile barrier sits at the first row whose lookahead reaches into the next k-tile (after
-        // the tile's last ldmatrix); the next tile's first B fragments load right after it.
-        constexpr int R = KSTEPS * MI, L = Spec::ROW_AHEAD, NB = L + 1;
-        static_assert(Spec::PREFETCH && KSTEPS % 2 == 0 && L <= MI && R % NB == 0, "ROW_AHEAD: prefetch loop");
-        u32 fa[NB][4], fb[2][NI][2];
-        fill.landed(0);
-        load_b(fb[0], s0 + SmemA::bytes, wn0, 0, lane);
-#pragma unroll
-        for (int r = 0; r < L; ++r) load_a(fa[r], s0, wm0, r / MI, r % MI, lane);
-        for (int kt = 0; kt < KT; ++kt) {
-            fill.issue(kt + STAGES - 1);
-            const u32 sa = s0 + (kt % STAGES) * STAGE_BYTES, sb = sa + SmemA::bytes;
-            const u32 na = s0 + ((kt + 1) % STAGES) * STAGE_BYTES;
-#pragma unroll
-            for (int r = 0; r < R; ++r) {
-                const int kk = r / MI, i = r % MI;
-                if (r == R - L) {
-                    fill.landed(kt + 1);
-                    if (kt + 1 < KT) load_b(fb[0], na + SmemA::bytes, wn0, 0, lane);
-                }
-                if (r + L < R) {
-                    load_a(fa[(r + L) % NB], sa, wm0, (r + L) / MI, (r + L) % MI, lane);
-                } else if (kt + 1 < KT) {
-                    load_a(fa[(r + L) % NB], na, wm0, (r + L - R) / MI, (r + L - R) % MI, lane);
-                }
-                if (i == 0 && kk + 1 < KSTEPS) load_b(fb[(kk + 1) & 1], sb, wn0, kk + 1, lane);
-#ifndef GEMM_SKIP_MMA
-#pragma unroll
-                for (int j = 0; j < NI; ++j) mma16816(acc[i][j], fa[r % NB], fb[kk & 1][j][0], fb[kk & 1][j][1]);
-#endif
-            }
-        }
-    } else if constexpr (Spec::PREFETCH) {
-        u32 fa[2][MI][4], fb[2][NI][2];
+    u32 fa[2][MI][4], fb[2][NI][2];
+    if constexpr (Spec::PREFETCH) {
         // The barrier of k-tile kt+1 sits inside k-tile kt's last k16 step: wait for tile kt+1, then load its first
         // fragments, then issue tile kt's last mma. The barrier's wait overlaps the tensor cores' work, and every
         // k-step finds its fragments loaded. Tile kt+STAGES-1 is fetched into the stage of tile kt-1, which every
@@ -571,7 +524,6 @@ __device__ __forceinline__ void gemm_block(const Args& x) {
         }
     } else {
         // One barrier at the top of each k-tile; the tile's first fragments load after it.
-        u32 fa[2][MI][4], fb[2][NI][2];
         for (int kt = 0; kt < KT; ++kt) {
             fill.landed(kt);
             fill.issue(kt + STAGES - 1);

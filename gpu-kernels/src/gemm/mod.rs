@@ -289,7 +289,7 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
     s.push_str(&format!(
         "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
          WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, L2_PREFETCH = {};\n    static constexpr int \
-         ROW_AHEAD = {}, FILL_TMA = {}, TMA_ALIGN = {}, DATA_BYTES = {};\n    static constexpr int B_KN = {}, \
+         FILL_TMA = {}, TMA_ALIGN = {}, DATA_BYTES = {};\n    static constexpr int B_KN = {}, \
          IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
         b.name(),
         input.name(),
@@ -304,7 +304,6 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
         spec.min_blocks,
         u32::from(spec.prefetch),
         spec.l2_prefetch,
-        spec.row_ahead,
         u32::from(spec.tma_fill),
         spec::TMA_ALIGN,
         spec.data_bytes(b, out.width()),

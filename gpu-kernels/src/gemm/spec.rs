@@ -177,12 +177,6 @@ pub struct GemmSpec {
     /// [`GemmSpec::tma_tiles`]) and B stored N x K. Not the issue's fill (that is `cp.async`); it is here to show
     /// what the fill costs.
     pub tma_fill: bool,
-    /// 0: fragments loaded a whole k16 step ahead. `L` > 0: one m16 row of A at a time, `L` rows ahead of its mma
-    /// (the next k16 step's B during the step's first row): 4 x (`L` + 1) + 2 x `ni` x 2 live fragment registers
-    /// instead of 2 x (`mi` x 4 + `ni` x 2). Needs the prefetch loop, `L` <= `mi`, and `L` + 1 dividing the k-tile's
-    /// rows (`bk`/16 x `mi`). It is what lets a 96 x 64 warp tile (192 accumulators, fewer ldmatrix and fill
-    /// instructions per mma) fit in 255 registers.
-    pub row_ahead: u32,
 }
 
 /// The input element as the layouts see it (fp16 and bf16 are both 2 bytes: one layout serves both).
@@ -414,15 +408,9 @@ impl GemmSpec {
         let epi = blocks * (self.warps() * self.mi()) as u64 * epi_per_slice;
         let r = c.2.report(&c.1);
         // With the fragment prefetch, each warp's last k-tile has one predicated-off set of fragment loads: Nsight
-        // Compute counts those instructions as executed (they move no data). With row fragments that set is the
-        // lookahead's rows of A and the step's B.
+        // Compute counts those instructions as executed (they move no data).
         let idle = if self.prefetch {
-            let a_rows = if self.row_ahead > 0 {
-                self.row_ahead
-            } else {
-                self.mi()
-            };
-            blocks * (self.warps() * (a_rows + self.ni() / 2)) as u64
+            blocks * (self.warps() * (self.mi() + self.ni() / 2)) as u64
         } else {
             0
         };
@@ -465,11 +453,6 @@ impl GemmSpec {
                     && self.bn <= 256
                     && self.prefetch
                     && matches!(self.smem, SmemKind::Swizzled)))
-            && (self.row_ahead == 0
-                || (self.prefetch
-                    && (self.bk / 16).is_multiple_of(2)
-                    && self.row_ahead <= self.mi()
-                    && (self.bk / 16 * self.mi()).is_multiple_of(self.row_ahead + 1)))
             && self.smem_bytes(BLayout::Kn, OutWidth::F32) <= 227 * 1024
             && self.smem_bytes(BLayout::Nk, OutWidth::F32) <= 227 * 1024
     }
@@ -506,15 +489,6 @@ impl GemmSpec {
         }
     }
 
-    /// This spec with its fragments loaded one row of A at a time, `ahead` rows ahead ([`GemmSpec::row_ahead`]).
-    pub const fn with_row_ahead(self, name: &'static str, ahead: u32) -> GemmSpec {
-        GemmSpec {
-            name,
-            row_ahead: ahead,
-            ..self
-        }
-    }
-
     /// This spec with another L2 prefetch size on its fills.
     pub const fn with_l2_prefetch(self, name: &'static str, bytes: u32) -> GemmSpec {
         GemmSpec {
@@ -538,7 +512,7 @@ impl std::fmt::Display for GemmSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}: {}x{}x{} block, {}x{} warps ({} threads), {} stages{}{}, {} smem, order {}",
+            "{}: {}x{}x{} block, {}x{} warps ({} threads), {} stages{}, {} smem, order {}",
             self.name,
             self.bm,
             self.bn,
@@ -551,11 +525,6 @@ impl std::fmt::Display for GemmSpec {
                 ""
             } else {
                 " (no fragment prefetch)"
-            },
-            if self.row_ahead > 0 {
-                format!(", A fragments {} rows ahead", self.row_ahead)
-            } else {
-                String::new()
             },
             self.smem.name(),
             self.raster
@@ -625,7 +594,6 @@ const fn spec(
         prefetch: true,
         l2_prefetch: 128,
         tma_fill: false,
-        row_ahead: 0,
     };
     assert!(s.is_valid(), "invalid GEMM spec");
     s
@@ -823,49 +791,7 @@ pub fn all() -> Vec<GemmSpec> {
 
 /// Specs outside the shipped set that measure one cause: [`T128X256K64S4_TMA`] (B N x K only, so not in the
 /// sweeps over both layouts).
-pub const EXPERIMENTS: [GemmSpec; 10] = [
-    T128X256K64S4_TMA,
-    T128X256K32_A1,
-    T128X256K32_A3,
-    T192X256K32_W96A1,
-    T192X256K32_W96A2,
-    T192X256K32_W96A5,
-    T192X256K64S3_W96A1,
-    T192X256K64S3_W96A2,
-    T192X256K64S3_W96A3,
-    T192X256K64S3_W96A5,
-];
-
-// Row-fragment experiments (session 6). Per k16 step a 64 x 64 warp tile issues 8 ldmatrix.x4 for 32 mma, a 96 x 64
-// one 10 for 48 (1.375 -> 1.125 smem wavefronts per mma with the fill counted, 0.19 -> 0.15 fill copies per mma):
-// fewer non-mma instructions between one warp's HMMA. The 96-row tiles need row fragments to fit in 255 registers;
-// the default tile with row fragments shows what the schedule alone does.
-const W96: GemmSpec = spec("t192x256k32s4-w96", (192, 256, 32), (96, 64), 4, GM8);
-const W96K64: GemmSpec = spec("t192x256k64s3-w96", (192, 256, 64), (96, 64), 3, GM8);
-pub const T128X256K32_A1: GemmSpec = T128X256K32.with_row_ahead("t128x256k32s4-a1", 1);
-pub const T128X256K32_A3: GemmSpec = T128X256K32.with_row_ahead("t128x256k32s4-a3", 3);
-pub const T192X256K32_W96A1: GemmSpec = W96.with_row_ahead("t192x256k32s4-w96a1", 1);
-pub const T192X256K32_W96A2: GemmSpec = W96.with_row_ahead("t192x256k32s4-w96a2", 2);
-pub const T192X256K32_W96A5: GemmSpec = W96.with_row_ahead("t192x256k32s4-w96a5", 5);
-pub const T192X256K64S3_W96A1: GemmSpec = W96K64.with_row_ahead("t192x256k64s3-w96a1", 1);
-pub const T192X256K64S3_W96A2: GemmSpec = W96K64.with_row_ahead("t192x256k64s3-w96a2", 2);
-pub const T192X256K64S3_W96A3: GemmSpec = W96K64.with_row_ahead("t192x256k64s3-w96a3", 3);
-pub const T192X256K64S3_W96A5: GemmSpec = W96K64.with_row_ahead("t192x256k64s3-w96a5", 5);
-
-// Checked like the tiles, one constant each (swizzle-core's message on a conflict); all valid (`spec` and
-// `is_valid` below).
-assert_specs_conflict_free!(T128X256K32_A1, T192X256K32_W96A2, T192X256K64S3_W96A1);
-const _: () = {
-    let mut i = 1;
-    while i < EXPERIMENTS.len() {
-        assert!(
-            EXPERIMENTS[i].is_valid(),
-            "a row-fragment experiment is invalid"
-        );
-        i += 1;
-    }
-};
-// The other experiments share those three's layouts (same tiles): only the fragment schedule differs.
+pub const EXPERIMENTS: [GemmSpec; 1] = [T128X256K64S4_TMA];
 
 const _: () = assert!(
     T128X256K64S4_TMA.is_valid() && T128X256K64S4_TMA.is_conflict_free(),
