@@ -19,6 +19,7 @@
 // the same kernel with the ring filled by TMA boxes in the tiles' own 128B-swizzled layout (see Filler).
 #include "swz.cuh"
 #include "swz_tma.cuh"
+#include "swz_mma.cuh"
 
 typedef unsigned int u32;
 typedef unsigned long long u64;
@@ -98,22 +99,6 @@ __device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3
 }
 
 // TMA fill (Spec::FILL_TMA): TmaMap, the mbarrier wrappers and tma_load_2d come from swz_tma.cuh.
-
-__device__ __forceinline__ void mma16816(float (&c)[4], const u32 (&a)[4], u32 b0, u32 b1) {
-    if constexpr (Spec::IN_BF16) {
-        asm volatile(
-            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-            "{%0, %1, %2, %3};\n"
-            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-    } else {
-        asm volatile(
-            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-            "{%0, %1, %2, %3};\n"
-            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-    }
-}
 
 // Two floats -> one register of two 16-bit outputs (lo in the low half), round to nearest even.
 __device__ __forceinline__ u32 pack2(float lo, float hi) {
@@ -369,7 +354,7 @@ __device__ __forceinline__ void mma_step(Acc& acc, const u32 (&fa)[MI][4], const
 #pragma unroll
     for (int i = 0; i < MI; ++i)
 #pragma unroll
-        for (int j = 0; j < NI; ++j) mma16816(acc[i][j], fa[i], fb[j][0], fb[j][1]);
+        for (int j = 0; j < NI; ++j) mma16816<Spec::IN_BF16>(acc[i][j], fa[i], fb[j][0], fb[j][1]);
 }
 
 // Epilogue, per warp: one 16 x WN slice at a time through its smem scratch (the ring, which every warp has finished

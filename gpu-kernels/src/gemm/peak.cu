@@ -8,21 +8,7 @@
 typedef unsigned int u32;
 typedef unsigned long long u64;
 
-__device__ __forceinline__ void mma16816(float (&c)[4], const u32 (&a)[4], u32 b0, u32 b1) {
-#if PEAK_BF16
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#else
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#endif
-}
+#include "swz_mma.cuh"
 
 __device__ __forceinline__ u64 globaltimer() {
     u64 t;
@@ -51,7 +37,7 @@ extern "C" __global__ void __launch_bounds__(PEAK_THREADS, 1)
     const u64 t0 = globaltimer();
     for (int it = 0; it < iters; ++it) {
 #pragma unroll
-        for (int j = 0; j < PEAK_ACC; ++j) mma16816(acc[j], a, b[j & 3], b[(j + 1) & 3]);
+        for (int j = 0; j < PEAK_ACC; ++j) mma16816<PEAK_BF16>(acc[j], a, b[j & 3], b[(j + 1) & 3]);
     }
     __syncthreads();
     if (threadIdx.x == 0) {
