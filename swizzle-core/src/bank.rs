@@ -528,6 +528,7 @@ pub const fn bank_of(addr: u32) -> u32 {
 
 /// Why a set of addresses cannot be issued as `op`.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AccessError {
     /// Lane `lane`'s address is not a multiple of the access size.
     Misaligned { op: Op, lane: u32, addr: u32 },

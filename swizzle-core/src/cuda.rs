@@ -74,6 +74,7 @@ pub struct Header {
 
 /// Why a named spec cannot be added.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum HeaderError {
     /// Not `[A-Za-z_][A-Za-z0-9_]*`, or a C or C++ keyword.
     NotAnIdentifier(String),

@@ -296,6 +296,7 @@ impl L2Config {
 
 /// Why a configuration cannot be modelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum L2Error {
     /// A dimension, tile side, element size, SM count, residency or L2 size is 0.
     Zero(&'static str),

@@ -41,11 +41,10 @@
 //! ```
 
 mod access;
-mod smem;
 mod warp;
 
+pub use crate::layout::{Layout, Smem, SmemLayout};
 pub use access::{accesses, custom, Access, PatternError, TileReport};
-pub use smem::{Layout, Smem, SmemLayout};
 pub use warp::{Digit, Digits, WarpAccess, MAX_DIGITS};
 
 use crate::bank::{self, Op, Width, WARP};
@@ -56,6 +55,7 @@ use core::str::FromStr;
 
 /// Which kind of warp access a [`Pattern`] issues.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Kind {
     /// 16-byte row copies into smem (`cp.async` 16 B or `st.shared.v4`, costed as `sts128`): consecutive lanes
     /// write consecutive 16-byte chunks in memory order.

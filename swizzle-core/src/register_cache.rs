@@ -67,6 +67,7 @@ pub struct Step {
 
 /// Why a register cache or its schedule is wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RcError {
     /// `per_lane` is 0, above [`MAX_PER_LANE`], or not a power of two.
     PerLane(u32),

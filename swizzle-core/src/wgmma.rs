@@ -124,6 +124,7 @@ pub struct OperandParams {
 /// Why an [`OperandTile`] cannot be loaded by TMA and read by `wgmma`, or why hand-written parameters disagree with
 /// the spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum OperandError {
     /// `mn` is not a positive multiple of 8 (core-matrix rows) or exceeds a TMA box for its dimension.
     BadMn,
@@ -168,7 +169,7 @@ impl fmt::Display for OperandError {
     }
 }
 
-impl std::error::Error for OperandError {}
+impl core::error::Error for OperandError {}
 
 impl OperandTile {
     pub const fn new(mode: ByteMode, elem: Elem, major: Major, mn: u32, k: u32) -> OperandTile {
@@ -442,6 +443,7 @@ impl OperandTile {
 
     /// A C++ struct `NAME` with every derived constant, for the generated header. No formula is retyped in a
     /// `.cu`: the kernel builds descriptors and offsets through this struct.
+    #[cfg(feature = "std")]
     pub fn cuda_struct(&self, name: &str) -> String {
         let p = self.params();
         let desc = self.descriptor(0);

@@ -41,15 +41,15 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let text = syn::Ident::new("text", Span::mixed_site());
     let size_panic = panic_at(&smem, &text);
     let size = quote_spanned! {smem.span()=>
-        let #var: ::swizzle_core::pattern::Smem = #smem;
-        if let ::core::option::Option::Some(#text) = ::swizzle_core::verify::check_size(&#var).as_str() {
+        let #var: ::swizzle_core::__private::Smem = #smem;
+        if let ::core::option::Option::Some(#text) = ::swizzle_core::__private::check_size(&#var).as_str() {
             #size_panic
         }
     };
     let checks = patterns.iter().map(|p| {
         let panic = panic_at(p, &text);
         quote_spanned! {p.span()=>
-            if let ::core::option::Option::Some(#text) = ::swizzle_core::verify::check_warp(&#var, &(#p).warp()).as_str() {
+            if let ::core::option::Option::Some(#text) = ::swizzle_core::__private::check_warp(&#var, &(#p).warp()).as_str() {
                 #panic
             }
         }

@@ -1,5 +1,5 @@
 //! `#[raster(...)]` on a kernel-descriptor struct: parse ([`ast`]), check ([`valid`]), then generate ([`gen`]) an
-//! inherent `impl` with the order as a const `::swizzle_core::raster::Raster` and `const fn` queries.
+//! inherent `impl` with the order as a const `::swizzle_core::__private::Raster` and `const fn` queries.
 //!
 //! ```text
 //!   #[raster(tile = 4)]                         strip(tile=4): a parameter key alone names its order
@@ -11,7 +11,7 @@
 //! generates
 //! ```text
 //!   impl GemmKernel {
-//!       pub const RASTER: ::swizzle_core::raster::Raster = ...;
+//!       pub const RASTER: ::swizzle_core::__private::Raster = ...;
 //!       pub const fn tile_of(bid: u32, grid: Grid) -> Option<(u32, u32)>;
 //!       pub const fn bid_of(x: u32, y: u32, grid: Grid) -> u32;
 //!       pub const fn launch_grid(grid: Grid) -> Grid;

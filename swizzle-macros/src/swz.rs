@@ -1,4 +1,4 @@
-//! `swizzle!`: parse ([`ast`]), check ([`valid`]), then generate ([`gen`]) a const `::swizzle_core::Swizzle`.
+//! `swizzle!`: parse ([`ast`]), check ([`valid`]), then generate ([`gen`]) a const `::swizzle_core::__private::Swizzle`.
 //!
 //! Forms (the full user-facing doc is on `swizzle_core::swizzle!`):
 //! ```text

@@ -32,6 +32,7 @@ use core::fmt;
 
 /// Why a convention's parameters are not a swizzle, or a swizzle is not expressible in a convention.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ConvertError {
     /// A parameter that must be a power of two (at least 1) is not.
     NotPowerOfTwo { what: &'static str, value: u32 },

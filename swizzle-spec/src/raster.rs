@@ -96,6 +96,7 @@ pub const MAX_GRID_SIDE: u32 = (1 << 31) - 1;
 /// assert_eq!(R.to_string(), "strip(tile=2)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Raster {
     /// Row-major: `(bid % gx, bid / gx)`.
     Identity,
@@ -120,6 +121,7 @@ pub enum Raster {
 
 /// Why a raster cannot run on a grid (or has a bad parameter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RasterError {
     /// `tile`, `group` or `panel` is 0.
     ZeroParameter {
@@ -799,6 +801,7 @@ impl fmt::Display for Raster {
 /// Why a string is not a raster.
 #[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseRasterError {
     /// Not one of `identity strip cutlass group-m serpentine morton diagonal`.
     UnknownOrder(String),

@@ -10,6 +10,7 @@ pub const MAX_SPAN_BITS: u32 = 32;
 
 /// Why a `(B, M, S)` triple is not a legal swizzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RuleError {
     /// `|S| < B`: the YYY source field and the ZZZ target field would overlap.
     ShiftSmallerThanBits { bits: u32, shift: i32 },

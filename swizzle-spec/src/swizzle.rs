@@ -177,6 +177,7 @@ impl fmt::Display for Swizzle {
 /// Why a `"B,M,S"` string is not a swizzle.
 #[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParseSwizzleError {
     /// Not three comma-separated integers.
     Syntax(String),

@@ -241,6 +241,7 @@ impl fmt::Display for Unit {
 
 /// Why a swizzle cannot be moved to another unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UnitError {
     /// `M < log2(bytes)`: the byte swizzle permutes bytes inside one element, which element offsets cannot say.
     SplitsElements { swizzle: Swizzle, elem_bytes: u32 },

@@ -92,6 +92,7 @@ fn reference(r: Raster, bid: u32, g: Grid, order: &[(u32, u32)]) -> Option<(u32,
         Raster::GroupM { group } => narrow(triton_ref(b, gy, gx, group as u64)),
         Raster::Serpentine { .. } | Raster::Morton => Some(order[bid as usize]),
         Raster::Diagonal => Some(diagonal_ref(bid % g.x, bid / g.x, g.x)),
+        other => panic!("no reference for the raster order {other}: add one here"),
     }
 }
 

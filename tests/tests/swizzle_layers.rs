@@ -2,7 +2,7 @@
 //! across units and conventions, and seed 002's two-layer swizzle on a tile.
 use swizzle_core::compose::{then, SwizzleFn};
 use swizzle_core::convert::{thunderkittens_apply, TritonShared};
-use swizzle_core::tile::{Order, SwizzledTile, Tile};
+use swizzle_core::layout::Smem;
 use swizzle_core::units::{ByteMode, Elem, Unit};
 use swizzle_core::{swizzle, Swizzle};
 
@@ -29,29 +29,26 @@ fn macro_agrees_with_library() {
 /// Triton's (8, 1, 8) layout for 64-element f16 rows is the same swizzle.
 #[test]
 fn sw128_on_an_f16_tile_three_ways() {
-    let tile = Tile::new(64, 64, Elem::F16, Order::RowMajor).unwrap();
-    let st = SwizzledTile::with_unit(tile, ByteMode::Sw128.swizzle_in()).unwrap();
+    let st = Smem::row_major(64, 64, Elem::F16).with_swizzle_in(ByteMode::Sw128.swizzle_in());
+    let sw = ByteMode::Sw128.swizzle().to_elems(Elem::F16).unwrap();
     let triton = TritonShared {
         vec: 8,
         per_phase: 1,
         max_phase: 8,
     };
-    assert_eq!(triton.to_swizzle(64), Ok(st.swizzle()));
+    assert_eq!(triton.to_swizzle(64), Ok(sw));
     for r in 0..64 {
         for c in 0..64 {
             let byte = (r * 64 + c) * 2;
             assert_eq!(
-                st.byte_offset(r, c),
+                st.byte_addr(r, c),
                 thunderkittens_apply(byte, 128),
                 "({r},{c})"
             );
             assert_eq!(st.offset(r, c), triton.offset(r, c, 64), "({r},{c})");
         }
     }
-    assert_eq!(
-        ByteMode::Sw128.swizzle_for(Unit::Elems(Elem::F16)),
-        st.swizzle()
-    );
+    assert_eq!(ByteMode::Sw128.swizzle_for(Unit::Elems(Elem::F16)), sw);
 }
 
 /// 8 offsets land in 8 different 16-byte chunks of a 128-byte line (ldmatrix's 8 row reads are conflict-free).

@@ -8,6 +8,7 @@ use core::fmt;
 
 /// Why a pattern cannot walk a tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PatternError {
     /// The (viewed) tile is not a whole number of the pattern's blocks.
     Shape {

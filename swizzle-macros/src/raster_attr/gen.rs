@@ -16,31 +16,31 @@ pub fn generate(raster: &Raster, item: &ItemStruct) -> TokenStream {
         #[allow(dead_code)]
         impl #impl_generics #name #ty_generics #where_clause {
             #[doc = #doc]
-            pub const RASTER: ::swizzle_core::raster::Raster = #value;
+            pub const RASTER: ::swizzle_core::__private::Raster = #value;
 
             /// The tile computed by launch block `bid` (`blockIdx.y * gridDim.x + blockIdx.x` over
             /// `launch_grid(grid)`); `None` for an idle block. See `Raster::tile_of`.
             pub const fn tile_of(
                 bid: u32,
-                grid: ::swizzle_core::raster::Grid,
+                grid: ::swizzle_core::__private::Grid,
             ) -> ::core::option::Option<(u32, u32)> {
                 Self::RASTER.tile_of(bid, grid)
             }
 
             /// The launch bid that computes tile `(x, y)`. See `Raster::bid_of`.
-            pub const fn bid_of(x: u32, y: u32, grid: ::swizzle_core::raster::Grid) -> u32 {
+            pub const fn bid_of(x: u32, y: u32, grid: ::swizzle_core::__private::Grid) -> u32 {
                 Self::RASTER.bid_of(x, y, grid)
             }
 
             /// The grid to launch for the tile grid `grid`. See `Raster::launch_grid`.
-            pub const fn launch_grid(grid: ::swizzle_core::raster::Grid) -> ::swizzle_core::raster::Grid {
+            pub const fn launch_grid(grid: ::swizzle_core::__private::Grid) -> ::swizzle_core::__private::Grid {
                 Self::RASTER.launch_grid(grid)
             }
 
             /// Whether this order can run on the tile grid `grid`. See `Raster::validate`.
             pub const fn validate(
-                grid: ::swizzle_core::raster::Grid,
-            ) -> ::core::result::Result<(), ::swizzle_core::raster::RasterError> {
+                grid: ::swizzle_core::__private::Grid,
+            ) -> ::core::result::Result<(), ::swizzle_core::__private::RasterError> {
                 Self::RASTER.validate(grid)
             }
         }
@@ -48,7 +48,7 @@ pub fn generate(raster: &Raster, item: &ItemStruct) -> TokenStream {
 }
 
 fn raster_tokens(r: &Raster) -> TokenStream {
-    let path = quote!(::swizzle_core::raster::Raster);
+    let path = quote!(::swizzle_core::__private::Raster);
     match *r {
         Raster::Identity => quote!(#path::Identity),
         Raster::Strip { tile } => quote!(#path::Strip { tile: #tile }),
@@ -57,5 +57,11 @@ fn raster_tokens(r: &Raster) -> TokenStream {
         Raster::Serpentine { panel } => quote!(#path::Serpentine { panel: #panel }),
         Raster::Morton => quote!(#path::Morton),
         Raster::Diagonal => quote!(#path::Diagonal),
+        // An order added to swizzle-spec and not yet here: say so rather than generate a wrong one.
+        _ => syn::Error::new(
+            proc_macro2::Span::call_site(),
+            format!("raster order `{r}` is not supported by this version of swizzle-macros"),
+        )
+        .into_compile_error(),
     }
 }

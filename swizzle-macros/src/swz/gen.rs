@@ -7,23 +7,23 @@ use quote::quote;
 pub fn generate(spec: &Spec) -> TokenStream {
     let value = match spec {
         Spec::Explicit { bits, base, shift } => quote! {
-            ::swizzle_core::Swizzle::new(#bits, #base, #shift)
+            ::swizzle_core::__private::Swizzle::new(#bits, #base, #shift)
         },
         Spec::Mode { mode, unit } => {
             let unit = match unit.as_deref() {
                 None | Some("bytes") | Some("byte") => {
-                    quote! { ::swizzle_core::units::Unit::Bytes }
+                    quote! { ::swizzle_core::__private::Unit::Bytes }
                 }
                 Some(elem) => quote! {
-                    ::swizzle_core::units::Unit::Elems(::swizzle_core::units::Elem::named(#elem))
+                    ::swizzle_core::__private::Unit::Elems(::swizzle_core::__private::Elem::named(#elem))
                 },
             };
-            quote! { ::swizzle_core::units::ByteMode::named(#mode).swizzle_for(#unit) }
+            quote! { ::swizzle_core::__private::ByteMode::named(#mode).swizzle_for(#unit) }
         }
     };
     quote! {
         {
-            const __SWIZZLE: ::swizzle_core::Swizzle = #value;
+            const __SWIZZLE: ::swizzle_core::__private::Swizzle = #value;
             __SWIZZLE
         }
     }
@@ -36,7 +36,7 @@ pub fn placeholder(errors: syn::Error) -> TokenStream {
     quote! {
         {
             #errors
-            ::swizzle_core::Swizzle::IDENTITY
+            ::swizzle_core::__private::Swizzle::IDENTITY
         }
     }
 }

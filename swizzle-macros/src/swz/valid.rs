@@ -159,6 +159,7 @@ pub fn validate(args: &Args) -> syn::Result<Spec> {
                     &m
                 }
             }
+            _ => &b,
         };
         return Err(at.error(e));
     }

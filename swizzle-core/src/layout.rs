@@ -1,4 +1,4 @@
-//! The shared-memory buffer: where each element of a [`Tile`] lives.
+//! The shared-memory layout: where each element of a [`Tile`] lives.
 //!
 //! A [`Layout`] places a tile's elements in shared memory: a one- or two-layer XOR swizzle on offsets in a stated
 //! [`Unit`], or row padding. [`Smem`] = tile + layout, and [`Smem::byte_addr`] is the whole map
@@ -318,6 +318,7 @@ impl fmt::Display for Smem {
     }
 }
 
+#[cfg(feature = "std")]
 impl core::str::FromStr for Smem {
     type Err = String;
 
@@ -414,5 +415,48 @@ impl SmemLayout for Smem {
     }
     fn byte_addr(&self, row: u32, col: u32) -> u32 {
         Smem::byte_addr(self, row, col)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every legal small swizzle on every power-of-two and a few other tiles: valid exactly when the period
+    /// divides the tile, and then `offset` is a bijection onto `0..len`.
+    #[test]
+    fn swizzled_offsets_are_a_bijection_exactly_when_the_period_divides() {
+        let sides = [1u32, 2, 3, 4, 8, 16, 24, 32, 64];
+        for sw in Swizzle::all_legal(3, 4, 6) {
+            for rows in sides {
+                for cols in sides {
+                    for order in [Order::RowMajor, Order::ColMajor] {
+                        let tile = Tile::new(rows, cols, Elem::F16, order).unwrap();
+                        let smem = Smem::plain(tile).with_swizzle(sw);
+                        let valid = smem.validate();
+                        assert_eq!(
+                            valid.is_ok(),
+                            (tile.len() as u64).is_multiple_of(sw.period()),
+                            "{smem}"
+                        );
+                        if valid.is_err() {
+                            continue;
+                        }
+                        let mut seen = vec![false; tile.len() as usize];
+                        for r in 0..rows {
+                            for c in 0..cols {
+                                let o = smem.offset(r, c);
+                                assert!(o < tile.len() && !seen[o as usize], "{smem} at ({r},{c})");
+                                seen[o as usize] = true;
+                                assert_eq!(smem.byte_addr(r, c), o * 2);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let small = Smem::row_major(8, 8, Elem::F16).with_swizzle(Swizzle::new(3, 3, 3));
+        let e = small.validate().unwrap_err();
+        assert!(e.to_string().contains("repeats every 512 elements"), "{e}");
     }
 }
