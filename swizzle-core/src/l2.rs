@@ -285,7 +285,7 @@ impl L2Config {
         }
     }
 
-    /// The output tile grid: `ceil(N / BN) x ceil(M / BM)` (x runs along N, as in [`crate::raster`]).
+    /// The output tile grid: `ceil(N / BN) x ceil(M / BM)` (x runs along N, as in [`mod@crate::raster`]).
     pub const fn grid(&self) -> Grid {
         Grid::new(
             self.gemm.n.div_ceil(self.tile.bn),

@@ -51,7 +51,7 @@
 //!
 //! | Job | Modules |
 //! |-----|---------|
-//! | Specs: the swizzle and what is built from it | [`swizzle`], [`compose`] (two layers), [`units`] (elements, bytes, TMA byte modes), [`convert`] (Triton, ThunderKittens, absolute conventions), [`rules`] |
+//! | Specs: the swizzle and what is built from it | [`mod@swizzle`], [`compose`] (two layers), [`units`] (elements, bytes, TMA byte modes), [`convert`] (Triton, ThunderKittens, absolute conventions), [`rules`] |
 //! | Layouts | [`tile`] (shape and order), [`layout`] ([`Smem`]: tile + swizzle or padding) |
 //! | Orders | [`mod@raster`] (threadblock rasters), [`l2`] (the L2 traffic model of a tiled GEMM under a raster) |
 //! | Bank model and checks | [`bank`] (wavefronts), [`pattern`] (warp accesses), [`verify`] (compile-time and run-time checks) |
