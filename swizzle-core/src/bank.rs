@@ -66,14 +66,20 @@ pub const MAX_PHASES: usize = 4;
 /// Width of a scalar/vector `ld.shared` / `st.shared`, named by its bits like the ops (`lds8` .. `lds128`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Width {
+    /// 1 byte per lane.
     B8,
+    /// 2 bytes per lane.
     B16,
+    /// 4 bytes per lane (one bank word).
     B32,
+    /// 8 bytes per lane (`.v2.b32`).
     B64,
+    /// 16 bytes per lane (`.v4.b32`).
     B128,
 }
 
 impl Width {
+    /// Every width, narrowest first.
     pub const ALL: [Width; 5] = [Width::B8, Width::B16, Width::B32, Width::B64, Width::B128];
 
     /// Bytes per lane.
@@ -103,12 +109,16 @@ impl Width {
 /// How many 8x8 b16 matrices an `ldmatrix`/`stmatrix` moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Mats {
+    /// `.x1`: one matrix (lanes 0..8 give the row addresses).
     X1,
+    /// `.x2`: two matrices (lanes 0..16).
     X2,
+    /// `.x4`: four matrices (all 32 lanes).
     X4,
 }
 
 impl Mats {
+    /// Number of matrices: 1, 2 or 4.
     pub const fn count(self) -> u32 {
         match self {
             Mats::X1 => 1,
@@ -135,50 +145,78 @@ pub enum Op {
     /// `st.shared` of one scalar/vector per lane.
     Sts(Width),
     /// `ldmatrix.sync.aligned.m8n8.xN[.trans].shared.b16`.
-    Ldmatrix { x: Mats, trans: bool },
+    Ldmatrix {
+        /// How many matrices.
+        x: Mats,
+        /// `.trans`.
+        trans: bool,
+    },
     /// `stmatrix.sync.aligned.m8n8.xN[.trans].shared.b16`.
-    Stmatrix { x: Mats, trans: bool },
+    Stmatrix {
+        /// How many matrices.
+        x: Mats,
+        /// `.trans`.
+        trans: bool,
+    },
 }
 
 impl Op {
+    /// `ld.shared` of 8 bits per lane.
     pub const LDS8: Op = Op::Lds(Width::B8);
+    /// `ld.shared` of 16 bits per lane.
     pub const LDS16: Op = Op::Lds(Width::B16);
+    /// `ld.shared` of 32 bits per lane.
     pub const LDS32: Op = Op::Lds(Width::B32);
+    /// `ld.shared` of 64 bits per lane.
     pub const LDS64: Op = Op::Lds(Width::B64);
+    /// `ld.shared` of 128 bits per lane.
     pub const LDS128: Op = Op::Lds(Width::B128);
+    /// `st.shared` of 8 bits per lane.
     pub const STS8: Op = Op::Sts(Width::B8);
+    /// `st.shared` of 16 bits per lane.
     pub const STS16: Op = Op::Sts(Width::B16);
+    /// `st.shared` of 32 bits per lane.
     pub const STS32: Op = Op::Sts(Width::B32);
+    /// `st.shared` of 64 bits per lane.
     pub const STS64: Op = Op::Sts(Width::B64);
+    /// `st.shared` of 128 bits per lane.
     pub const STS128: Op = Op::Sts(Width::B128);
+    /// `ldmatrix.x1`.
     pub const LDMATRIX_X1: Op = Op::Ldmatrix {
         x: Mats::X1,
         trans: false,
     };
+    /// `ldmatrix.x2`.
     pub const LDMATRIX_X2: Op = Op::Ldmatrix {
         x: Mats::X2,
         trans: false,
     };
+    /// `ldmatrix.x4`.
     pub const LDMATRIX_X4: Op = Op::Ldmatrix {
         x: Mats::X4,
         trans: false,
     };
+    /// `ldmatrix.x4.trans`.
     pub const LDMATRIX_X4_TRANS: Op = Op::Ldmatrix {
         x: Mats::X4,
         trans: true,
     };
+    /// `stmatrix.x1`.
     pub const STMATRIX_X1: Op = Op::Stmatrix {
         x: Mats::X1,
         trans: false,
     };
+    /// `stmatrix.x2`.
     pub const STMATRIX_X2: Op = Op::Stmatrix {
         x: Mats::X2,
         trans: false,
     };
+    /// `stmatrix.x4`.
     pub const STMATRIX_X4: Op = Op::Stmatrix {
         x: Mats::X4,
         trans: false,
     };
+    /// `stmatrix.x4.trans`.
     pub const STMATRIX_X4_TRANS: Op = Op::Stmatrix {
         x: Mats::X4,
         trans: true,
@@ -425,14 +463,17 @@ impl Phase {
 /// What one warp instruction costs, and why. Built by [`report`] (a `const fn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Report {
+    /// The instruction.
     pub op: Op,
     /// The addresses analysed (byte addresses, lane order).
     pub addrs: [u32; WARP],
+    /// Wavefronts (shared-memory cycles) the instruction costs.
     pub wavefronts: u32,
     /// One wavefront per phase.
     pub ideal: u32,
     /// `n_phases` used entries of `phases`.
     pub n_phases: u32,
+    /// Each phase's cost and worst bank.
     pub phases: [Phase; MAX_PHASES],
     /// True when the paired-load rule widened the phases.
     pub paired: bool,
@@ -531,9 +572,19 @@ pub const fn bank_of(addr: u32) -> u32 {
 #[non_exhaustive]
 pub enum AccessError {
     /// Lane `lane`'s address is not a multiple of the access size.
-    Misaligned { op: Op, lane: u32, addr: u32 },
+    Misaligned {
+        /// The instruction.
+        op: Op,
+        /// The lane.
+        lane: u32,
+        /// Its byte address.
+        addr: u32,
+    },
     /// Not 32 addresses.
-    Count { got: usize },
+    Count {
+        /// How many addresses were given.
+        got: usize,
+    },
 }
 
 impl fmt::Display for AccessError {

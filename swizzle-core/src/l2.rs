@@ -49,12 +49,16 @@ use core::str::FromStr;
 /// A GEMM shape: `C (M x N) = A (M x K) * B (K x N)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Gemm {
+    /// Rows of A and C.
     pub m: u32,
+    /// Columns of B and C.
     pub n: u32,
+    /// The reduction dimension.
     pub k: u32,
 }
 
 impl Gemm {
+    /// `C (m x n) = A (m x k) * B (k x n)`.
     pub const fn new(m: u32, n: u32, k: u32) -> Gemm {
         Gemm { m, n, k }
     }
@@ -99,8 +103,11 @@ impl FromStr for Gemm {
 /// A block tile `BM x BN x BK`: the block computes `BM x BN` outputs and steps through K by `BK`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlockTile {
+    /// Output rows per block.
     pub bm: u32,
+    /// Output columns per block.
     pub bn: u32,
+    /// K step.
     pub bk: u32,
 }
 
@@ -108,6 +115,7 @@ impl BlockTile {
     /// The seed kernel's tile: 32 x 32 outputs, K steps of 32.
     pub const SEED: BlockTile = BlockTile::new(32, 32, 32);
 
+    /// A `bm x bn` output tile stepping through K by `bk`.
     pub const fn new(bm: u32, bn: u32, bk: u32) -> BlockTile {
         BlockTile { bm, bn, bk }
     }
@@ -132,6 +140,7 @@ impl FromStr for BlockTile {
 /// The parts of the GPU the model needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Machine {
+    /// Streaming multiprocessors.
     pub sms: u32,
     /// Blocks resident per SM at once (occupancy).
     pub resident: u32,
@@ -218,11 +227,14 @@ pub const STUDY_ORDERS: [Raster; 14] = [
 /// A blend starts block `j` at `(1 - p) * lockstep + p * staggered` (p = `stagger_pct / 100`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Schedule {
+    /// 0 = lockstep, 100 = staggered; see above.
     pub stagger_pct: u32,
 }
 
 impl Schedule {
+    /// Every running block at the same K step.
     pub const LOCKSTEP: Schedule = Schedule { stagger_pct: 0 };
+    /// A sliding window of consecutive blocks at staggered K steps.
     pub const STAGGERED: Schedule = Schedule { stagger_pct: 100 };
     /// Halfway: what fits the H100 measurements best (of 0, 50, 75, 100 %; BENCHMARKS.md). The default.
     pub const CALIBRATED: Schedule = Schedule { stagger_pct: 50 };
@@ -264,11 +276,17 @@ impl Schedule {
 /// Everything one prediction depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct L2Config {
+    /// The problem.
     pub gemm: Gemm,
+    /// The block tile.
     pub tile: BlockTile,
+    /// Bytes per element of A and B.
     pub elem_bytes: u32,
+    /// The block order.
     pub raster: Raster,
+    /// The GPU.
     pub machine: Machine,
+    /// How running blocks drift apart.
     pub schedule: Schedule,
 }
 

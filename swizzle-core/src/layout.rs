@@ -25,9 +25,17 @@ use core::fmt;
 pub enum Layout {
     /// Memory order (row- or column-major per the tile), offsets permuted by a one- or two-layer XOR swizzle that
     /// acts on offsets counted in `unit`. `Sw<0,0,0>` is the plain layout.
-    Swizzled { swizzle: SwizzleFn, unit: Unit },
+    Swizzled {
+        /// The swizzle, one layer or two.
+        swizzle: SwizzleFn,
+        /// What the offsets it acts on count.
+        unit: Unit,
+    },
     /// Memory order, with `pad_bytes` of padding after each row (each column, for a column-major tile).
-    Padded { pad_bytes: u32 },
+    Padded {
+        /// Padding bytes after each line.
+        pad_bytes: u32,
+    },
 }
 
 impl fmt::Display for Layout {
@@ -159,18 +167,22 @@ impl Smem {
         self.tile
     }
 
+    /// The element type.
     pub const fn elem(&self) -> Elem {
         self.tile.elem
     }
 
+    /// Rows of the tile.
     pub const fn rows(&self) -> u32 {
         self.tile.rows
     }
 
+    /// Columns of the tile.
     pub const fn cols(&self) -> u32 {
         self.tile.cols
     }
 
+    /// The tile's memory order.
     pub const fn order(&self) -> Order {
         self.tile.order
     }
@@ -405,7 +417,9 @@ impl core::str::FromStr for Smem {
 
 /// Any `(row, col) -> byte address` placement of a tile, for layouts that are not a [`Layout`].
 pub trait SmemLayout {
+    /// The tile placed.
     fn tile(&self) -> Tile;
+    /// Byte address of element `(row, col)`.
     fn byte_addr(&self, row: u32, col: u32) -> u32;
 }
 

@@ -68,6 +68,7 @@
 //! and the `swizzle!` and `#[raster]` macros, are all there, for kernels written in Rust.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 // Lets generated code name `::swizzle_core::...` from inside this crate too.
 extern crate self as swizzle_core;

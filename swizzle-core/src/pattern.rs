@@ -65,14 +65,23 @@ pub enum Kind {
     /// 16..32 of the right); `true` is the B-operand order (matrices: rows 0..8 left, rows 0..8 right, rows 8..16
     /// left, rows 8..16 right). `.trans` moves the same rows.
     Matrix {
+        /// `stmatrix` rather than `ldmatrix`.
         store: bool,
+        /// `.trans`.
         trans: bool,
+        /// The B-operand lane order.
         b_order: bool,
     },
     /// Scalar column access: lane `i` touches element `(r0 + i, c)` (a transpose's column read or write).
-    Column { store: bool },
+    Column {
+        /// A store rather than a load.
+        store: bool,
+    },
     /// Scalar row access: lane `i` touches element `(r, c0 + i)`.
-    Row { store: bool },
+    Row {
+        /// A store rather than a load.
+        store: bool,
+    },
     /// `mma` m16n8 accumulator stores: lane `l` stores the element pair at row `l / 4` (then `l / 4 + 8`), columns
     /// `2 * (l % 4) + {0, 1}`; two instructions per 16x8 fragment.
     MmaAcc,
@@ -93,37 +102,48 @@ const MATRIX_NAMES: [&str; 8] = [
 /// A kind of access applied over a whole tile, optionally on a reshaped view of its memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pattern {
+    /// What each warp instruction does.
     pub kind: Kind,
     /// Row width (elements) of the view the pattern walks; 0 = the tile's own line length.
     pub view_cols: u32,
 }
 
 impl Pattern {
+    /// 16-byte row copies ([`Kind::Row16`]).
     pub const ROW16: Pattern = Pattern::of(Kind::Row16);
+    /// `ldmatrix.x4`, A-operand lane order.
     pub const LDMATRIX_X4: Pattern = Pattern::of(Kind::Matrix {
         store: false,
         trans: false,
         b_order: false,
     });
+    /// `ldmatrix.x4`, B-operand lane order.
     pub const LDMATRIX_X4_B: Pattern = Pattern::of(Kind::Matrix {
         store: false,
         trans: false,
         b_order: true,
     });
+    /// `ldmatrix.x4.trans`.
     pub const LDMATRIX_X4_TRANS: Pattern = Pattern::of(Kind::Matrix {
         store: false,
         trans: true,
         b_order: false,
     });
+    /// `stmatrix.x4`.
     pub const STMATRIX_X4: Pattern = Pattern::of(Kind::Matrix {
         store: true,
         trans: false,
         b_order: false,
     });
+    /// Scalar column reads.
     pub const COL_LD: Pattern = Pattern::of(Kind::Column { store: false });
+    /// Scalar column writes.
     pub const COL_ST: Pattern = Pattern::of(Kind::Column { store: true });
+    /// Scalar row reads.
     pub const ROW_LD: Pattern = Pattern::of(Kind::Row { store: false });
+    /// Scalar row writes.
     pub const ROW_ST: Pattern = Pattern::of(Kind::Row { store: true });
+    /// `mma` m16n8 accumulator stores.
     pub const MMA_ACC: Pattern = Pattern::of(Kind::MmaAcc);
 
     /// Every generic pattern (without views): row16, the 8 matrix variants (ld/st, .trans, .b), col/row,
@@ -147,6 +167,7 @@ impl Pattern {
         all
     };
 
+    /// `kind` over the tile as it is (no reshaped view).
     pub const fn of(kind: Kind) -> Pattern {
         Pattern { kind, view_cols: 0 }
     }

@@ -61,7 +61,9 @@ pub struct RegisterCache {
 /// One step of the schedule: lane `j` reads lane `(j + delta) % 32`, register `slot` (or `per_lane + slot`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
+    /// Lane distance to the source lane.
     pub delta: u32,
+    /// Register slot read from it.
     pub slot: u32,
 }
 
@@ -72,18 +74,35 @@ pub enum RcError {
     /// `per_lane` is 0, above [`MAX_PER_LANE`], or not a power of two.
     PerLane(u32),
     /// `radius` is 0, or the halo (`2k`) does not fit one extra row (`2k > 32 * P`).
-    Radius { radius: u32, per_lane: u32 },
+    Radius {
+        /// The radius given.
+        radius: u32,
+        /// Elements per lane.
+        per_lane: u32,
+    },
     /// The schedule has not `P + 2k` steps.
-    StepCount { expected: u32, got: u32 },
+    StepCount {
+        /// `P + 2k`.
+        expected: u32,
+        /// Steps given.
+        got: u32,
+    },
     /// At `step`, `lane` wants warp input `element`, but the lane it reads (`source`) publishes register `reg`,
     /// which holds `held` (`None`: a register nobody loaded). The element lives at `holder` (lane, register).
     WrongSource {
+        /// The step.
         step: u32,
+        /// The reading lane.
         lane: u32,
+        /// The warp input it wants.
         element: u32,
+        /// The lane it reads.
         source: u32,
+        /// The register that lane publishes.
         reg: u32,
+        /// What that register holds.
         held: Option<u32>,
+        /// Where `element` lives: (lane, register).
         holder: (u32, u32),
     },
 }

@@ -62,7 +62,9 @@ pub enum Answer {
     Impossible {
         /// The candidate with the fewest total wavefronts, and that total with its ideal.
         best: SwizzleFn,
+        /// Total wavefronts of `best` over the patterns.
         wavefronts: u64,
+        /// The conflict-free total.
         ideal: u64,
         /// Smallest padding per row (bytes) that makes every pattern conflict-free, if one up to 128 bytes does.
         padding: Option<u32>,
@@ -84,8 +86,11 @@ impl Answer {
 /// Cost of one pattern under the original and the synthesized layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evidence {
+    /// The pattern.
     pub pattern: Pattern,
+    /// Its cost on the layout as given.
     pub before: TileReport,
+    /// Its cost on the synthesized layout.
     pub after: TileReport,
 }
 
@@ -94,6 +99,7 @@ pub struct Evidence {
 pub struct Synthesis {
     /// The tile as given (its layout is the "before").
     pub smem: Smem,
+    /// What was found.
     pub answer: Answer,
     /// Per pattern, wavefronts before and after.
     pub evidence: Vec<Evidence>,

@@ -26,9 +26,13 @@ pub enum Order {
 /// A `rows x cols` tile of `elem`, unswizzled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tile {
+    /// Rows.
     pub rows: u32,
+    /// Columns.
     pub cols: u32,
+    /// Element type.
     pub elem: Elem,
+    /// Memory order.
     pub order: Order,
 }
 
@@ -37,13 +41,26 @@ pub struct Tile {
 #[non_exhaustive]
 pub enum TileError {
     /// A side is zero.
-    Empty { rows: u32, cols: u32 },
+    Empty {
+        /// Rows given.
+        rows: u32,
+        /// Columns given.
+        cols: u32,
+    },
     /// `rows * cols` (or its size in bytes) does not fit in a `u32`.
-    TooLarge { rows: u32, cols: u32 },
+    TooLarge {
+        /// Rows given.
+        rows: u32,
+        /// Columns given.
+        cols: u32,
+    },
     /// The swizzle's period (in elements) does not divide the element count, so it would map some element outside.
     PeriodDoesNotDivide {
+        /// The swizzle (its last layer, for two).
         swizzle: Swizzle,
+        /// Its period in elements.
         period: u64,
+        /// Elements in the tile.
         elems: u32,
     },
     /// A byte-unit swizzle has no exact form on this element type.

@@ -39,6 +39,7 @@ pub struct Message {
 }
 
 impl Message {
+    /// No message: the check passed.
     pub const EMPTY: Message = Message {
         buf: [0; MESSAGE_BYTES],
         len: 0,

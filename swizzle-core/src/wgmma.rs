@@ -54,6 +54,7 @@ pub enum Major {
 }
 
 impl Major {
+    /// `K` or `MN`.
     pub const fn name(self) -> &'static str {
         match self {
             Major::K => "K",
@@ -73,8 +74,11 @@ impl Major {
 /// One operand's shared-memory tile, as TMA writes it and `wgmma` reads it: the ONE spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OperandTile {
+    /// The TMA swizzle mode, which the descriptor must match.
     pub mode: ByteMode,
+    /// The element type.
     pub elem: Elem,
+    /// Which dimension is contiguous.
     pub major: Major,
     /// Extent along M (operand A) or N (operand B), in elements.
     pub mn: u32,
@@ -106,6 +110,7 @@ pub struct OperandParams {
     pub box_outer: u32,
     /// Boxes per tile (along the contiguous dimension), each `box_bytes` after the previous one.
     pub boxes: u32,
+    /// Bytes of one box in shared memory.
     pub box_bytes: u32,
     /// The descriptor's bits 62-63: 0 interleave (NONE), 1 = 128B, 2 = 64B, 3 = 32B.
     pub layout_type: u32,
@@ -139,6 +144,7 @@ pub enum OperandError {
 }
 
 impl OperandError {
+    /// One-line reason.
     pub const fn message(&self) -> &'static str {
         match self {
             OperandError::BadMn => {
@@ -172,6 +178,7 @@ impl fmt::Display for OperandError {
 impl core::error::Error for OperandError {}
 
 impl OperandTile {
+    /// The tile; [`OperandTile::validate`] says whether TMA and wgmma can use it.
     pub const fn new(mode: ByteMode, elem: Elem, major: Major, mn: u32, k: u32) -> OperandTile {
         OperandTile {
             mode,

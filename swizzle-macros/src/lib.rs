@@ -1,6 +1,7 @@
 //! Proc macros re-exported by `swizzle-core`. Thin entry points only: parsing, validation and expansion live in
 //! their own modules (`swz` for `swizzle!`, `raster_attr` for `#[raster]`, `conflict_free` for
 //! `assert_conflict_free!`).
+#![warn(missing_docs)]
 use proc_macro::TokenStream;
 
 mod conflict_free;
@@ -14,7 +15,21 @@ pub fn swizzle(input: TokenStream) -> TokenStream {
     swz::expand(input.into()).into()
 }
 
-/// `#[raster(tile = 4)]` on a kernel descriptor.
+/// A threadblock order on a kernel descriptor: `#[raster(tile = 4)]` on a struct generates, in an inherent
+/// `impl`, the order as `const RASTER` and the `const fn`s `tile_of(bid, grid)`, `bid_of(x, y, grid)`,
+/// `launch_grid(grid)` and `validate(grid)`.
+///
+/// ```text
+///   #[raster(tile = 4)]                         strip(tile=4): a parameter key alone names its order
+///   #[raster(order = strip, tile = 4)]          the same, explicit
+///   #[raster(order = cutlass, log_tile = 2)]    #[raster(order = group-m, group = 8)]
+///   #[raster(order = serpentine, panel = 2)]    #[raster(order = morton)]   identity   diagonal
+///   struct GemmKernel;
+/// ```
+///
+/// Parameter mistakes (`tile = 0`, `log_tile = 17`, an unknown key or order) fail the build with the library's
+/// own message, on the offending token; grid-dependent rules (Morton needs power-of-two sides) are checked by
+/// `validate(grid)`.
 #[proc_macro_attribute]
 pub fn raster(attr: TokenStream, item: TokenStream) -> TokenStream {
     raster_attr::expand(attr.into(), item.into()).into()

@@ -38,11 +38,14 @@ use core::fmt;
 /// `second(first(x))`, kept as two layers because it is not one XOR swizzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Composed {
+    /// The layer applied first.
     pub first: Swizzle,
+    /// The layer applied to `first`'s result.
     pub second: Swizzle,
 }
 
 impl Composed {
+    /// `first`, then `second`, kept as two layers (see [`then`] for the form that merges them when it can).
     pub const fn new(first: Swizzle, second: Swizzle) -> Composed {
         Composed { first, second }
     }
@@ -80,11 +83,20 @@ impl fmt::Display for Composed {
 /// A swizzle layout of one or two layers, with `const` methods: what callers hold when they do not care which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SwizzleFn {
+    /// One XOR layer.
     Single(Swizzle),
+    /// Two layers that are not one swizzle.
     Composed(Composed),
 }
 
 impl SwizzleFn {
+    /// Where offset `offset` is stored.
+    ///
+    /// ```
+    /// use swizzle_spec::{compose::then, Swizzle};
+    /// let f = then(Swizzle::new(3, 3, 5), Swizzle::new(1, 3, 3));
+    /// assert_eq!(f.apply(256), Swizzle::new(1, 3, 3).apply(Swizzle::new(3, 3, 5).apply(256)));
+    /// ```
     pub const fn apply(&self, offset: u32) -> u32 {
         match self {
             SwizzleFn::Single(s) => s.apply(offset),
@@ -92,6 +104,7 @@ impl SwizzleFn {
         }
     }
 
+    /// The layout that undoes this one: `inverse().apply(apply(x)) == x`.
     pub const fn inverse(&self) -> SwizzleFn {
         match self {
             SwizzleFn::Single(s) => SwizzleFn::Single(s.inverse()),
@@ -99,6 +112,7 @@ impl SwizzleFn {
         }
     }
 
+    /// Smallest `P` with `apply(x + P) == apply(x) + P`: the layout repeats every `P` offsets.
     pub const fn period(&self) -> u64 {
         match self {
             SwizzleFn::Single(s) => s.period(),
@@ -147,7 +161,9 @@ impl core::str::FromStr for SwizzleFn {
 
 /// Anything that maps offsets like a swizzle layout, for generic (non-`const`) code.
 pub trait Layer: Copy {
+    /// Where offset `offset` is stored.
     fn apply(&self, offset: u32) -> u32;
+    /// How many offsets the layout takes to repeat.
     fn period(&self) -> u64;
 }
 

@@ -35,17 +35,33 @@ use core::fmt;
 #[non_exhaustive]
 pub enum ConvertError {
     /// A parameter that must be a power of two (at least 1) is not.
-    NotPowerOfTwo { what: &'static str, value: u32 },
+    NotPowerOfTwo {
+        /// Which parameter.
+        what: &'static str,
+        /// Its value.
+        value: u32,
+    },
     /// Triton: `vec * max_phase > row length`, so the XOR would move elements to other rows.
     PhaseWiderThanRow {
+        /// Triton's `vec`.
         vec: u32,
+        /// Triton's `max_phase`.
         max_phase: u32,
+        /// Elements per row.
         row_elems: u32,
     },
     /// The swizzle has no form in the target convention (`why` says which condition fails).
-    NotExpressible { swizzle: Swizzle, why: &'static str },
+    NotExpressible {
+        /// The swizzle.
+        swizzle: Swizzle,
+        /// The condition it fails.
+        why: &'static str,
+    },
     /// A byte-mode size that is not 32, 64 or 128 (or a TMA enumerator we do not model).
-    UnknownMode { value: u32 },
+    UnknownMode {
+        /// The size in bytes, or the enumerator value.
+        value: u32,
+    },
     /// The converted triple breaks a swizzle rule.
     Rule(RuleError),
 }
@@ -89,8 +105,11 @@ macro_rules! tri {
 /// Triton's swizzled shared layout parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TritonShared {
+    /// Elements that move together (one XOR unit).
     pub vec: u32,
+    /// Consecutive rows that share one phase.
     pub per_phase: u32,
+    /// Number of distinct phases (XOR patterns).
     pub max_phase: u32,
 }
 
@@ -233,6 +252,7 @@ impl ByteMode {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AbsoluteSw {
+    /// Width of both fields, CuTe's `B`.
     pub bits: u32,
     /// Lowest bit of ZZZ, the field that gets XORed.
     pub zzz_lsb: u32,

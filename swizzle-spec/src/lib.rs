@@ -18,6 +18,7 @@
 //! ```
 #![cfg_attr(not(test), no_std)]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -103,16 +103,28 @@ pub enum Raster {
     /// Vertical strips of `tile` columns, row-major inside a strip, strips left to right; a last, narrower
     /// "residual" strip when `gx % tile != 0`. The algorithm of `get_swizzle_idx` (Locality-Aware CTA Scheduling,
     /// Alg. 1), with its `/ gridDim.y` bug fixed. See [`strip_tile_of`].
-    Strip { tile: u32 },
+    Strip {
+        /// Strip width in tiles (>= 1).
+        tile: u32,
+    },
     /// CUTLASS 2.x `GemmIdentityThreadblockSwizzle<1 << log_tile>`; launches a wider, shorter grid and leaves
     /// padding blocks idle. See [`cutlass_tile_of`].
-    Cutlass { log_tile: u32 },
+    Cutlass {
+        /// log2 of CUTLASS's tile (0..=[`MAX_LOG_TILE`]).
+        log_tile: u32,
+    },
     /// Triton's grouped ordering (`tl.swizzle2d`, the matmul tutorial's `GROUP_SIZE_M`): bands of `group` rows,
     /// column-major inside a band. See [`group_m_tile_of`].
-    GroupM { group: u32 },
+    GroupM {
+        /// Rows per band (>= 1), Triton's `GROUP_SIZE_M`.
+        group: u32,
+    },
     /// [`Raster::Strip`] with every odd strip walked bottom-to-top (boustrophedon), so consecutive strips meet
     /// at the same rows. See [`serpentine_tile_of`].
-    Serpentine { panel: u32 },
+    Serpentine {
+        /// Strip width in tiles (>= 1).
+        panel: u32,
+    },
     /// Z-order (Morton) on power-of-two grids. See [`morton_tile_of`].
     Morton,
     /// Diagonal reindexing of the transpose article: `x = (bx + by) % gx`, `y = by`. See [`diagonal_tile_of`].
@@ -125,17 +137,31 @@ pub enum Raster {
 pub enum RasterError {
     /// `tile`, `group` or `panel` is 0.
     ZeroParameter {
+        /// The order's name.
         order: &'static str,
+        /// The parameter's name.
         param: &'static str,
     },
     /// `log_tile > MAX_LOG_TILE`.
-    LogTileTooLarge { log_tile: u32 },
+    LogTileTooLarge {
+        /// The value given.
+        log_tile: u32,
+    },
     /// A grid side is 0.
-    EmptyGrid { grid: Grid },
+    EmptyGrid {
+        /// The grid given.
+        grid: Grid,
+    },
     /// The launch grid has a side above `MAX_GRID_SIDE` or more than `u32::MAX` blocks.
-    LaunchTooLarge { launch: Grid },
+    LaunchTooLarge {
+        /// The launch grid the order would need.
+        launch: Grid,
+    },
     /// Morton needs power-of-two sides.
-    MortonNotPowerOfTwo { grid: Grid },
+    MortonNotPowerOfTwo {
+        /// The grid given.
+        grid: Grid,
+    },
 }
 
 impl RasterError {
@@ -188,7 +214,6 @@ impl Raster {
         "diagonal",
     ];
 
-    /// CLI name: `identity strip cutlass group-m serpentine morton diagonal`.
     /// Every order with every parameter up to a bound: the parameter-less orders, CUTLASS with
     /// `log_tile in 0..=max_log_tile`, then strip, group-m and serpentine with each parameter `1..=max_param`.
     /// The sweep the header tests run on the host and on the device.
@@ -211,6 +236,7 @@ impl Raster {
         v
     }
 
+    /// CLI name: `identity strip cutlass group-m serpentine morton diagonal`.
     pub const fn name(&self) -> &'static str {
         match self {
             Raster::Identity => "identity",

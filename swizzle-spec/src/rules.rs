@@ -13,9 +13,21 @@ pub const MAX_SPAN_BITS: u32 = 32;
 #[non_exhaustive]
 pub enum RuleError {
     /// `|S| < B`: the YYY source field and the ZZZ target field would overlap.
-    ShiftSmallerThanBits { bits: u32, shift: i32 },
+    ShiftSmallerThanBits {
+        /// `B`.
+        bits: u32,
+        /// `S`.
+        shift: i32,
+    },
     /// `B + M + |S| > 32`: a mask would not fit in 32 bits.
-    MaskOutOfRange { bits: u32, base: u32, shift: i32 },
+    MaskOutOfRange {
+        /// `B`.
+        bits: u32,
+        /// `M`.
+        base: u32,
+        /// `S`.
+        shift: i32,
+    },
 }
 
 impl RuleError {

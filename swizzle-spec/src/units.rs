@@ -38,24 +38,43 @@ pub struct Elem {
 }
 
 impl Elem {
+    /// `b8`: untyped byte.
     pub const B8: Elem = Elem::named("b8");
+    /// `u8`: unsigned 8-bit integer.
     pub const U8: Elem = Elem::named("u8");
+    /// `i8`: signed 8-bit integer.
     pub const I8: Elem = Elem::named("i8");
+    /// `e4m3`: FP8 E4M3.
     pub const E4M3: Elem = Elem::named("e4m3");
+    /// `e5m2`: FP8 E5M2.
     pub const E5M2: Elem = Elem::named("e5m2");
+    /// `f16`: IEEE half.
     pub const F16: Elem = Elem::named("f16");
+    /// `bf16`: bfloat16.
     pub const BF16: Elem = Elem::named("bf16");
+    /// `b16`: untyped 16 bits.
     pub const B16: Elem = Elem::named("b16");
+    /// `u16`: unsigned 16-bit integer.
     pub const U16: Elem = Elem::named("u16");
+    /// `i16`: signed 16-bit integer.
     pub const I16: Elem = Elem::named("i16");
+    /// `f32`: IEEE single.
     pub const F32: Elem = Elem::named("f32");
+    /// `tf32`: TensorFloat-32 (stored in 4 bytes).
     pub const TF32: Elem = Elem::named("tf32");
+    /// `b32`: untyped 32 bits.
     pub const B32: Elem = Elem::named("b32");
+    /// `u32`: unsigned 32-bit integer.
     pub const U32: Elem = Elem::named("u32");
+    /// `i32`: signed 32-bit integer.
     pub const I32: Elem = Elem::named("i32");
+    /// `f64`: IEEE double.
     pub const F64: Elem = Elem::named("f64");
+    /// `b64`: untyped 64 bits.
     pub const B64: Elem = Elem::named("b64");
+    /// `u64`: unsigned 64-bit integer.
     pub const U64: Elem = Elem::named("u64");
+    /// `i64`: signed 64-bit integer.
     pub const I64: Elem = Elem::named("i64");
     /// A 16-byte vector (`uint4`, one 16-byte chunk).
     pub const B128: Elem = Elem::named("b128");
@@ -204,7 +223,9 @@ impl fmt::Display for Elem {
 /// `Unit::Bytes` and `Unit::Elems(Elem::B8)` convert identically; they differ only in what they print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
+    /// Byte addresses.
     Bytes,
+    /// Offsets of elements of this type.
     Elems(Elem),
 }
 
@@ -214,6 +235,7 @@ impl Unit {
         1 << self.log2_bytes()
     }
 
+    /// `log2` of [`Unit::bytes`].
     pub const fn log2_bytes(self) -> u32 {
         match self {
             Unit::Bytes => 0,
@@ -244,7 +266,12 @@ impl fmt::Display for Unit {
 #[non_exhaustive]
 pub enum UnitError {
     /// `M < log2(bytes)`: the byte swizzle permutes bytes inside one element, which element offsets cannot say.
-    SplitsElements { swizzle: Swizzle, elem_bytes: u32 },
+    SplitsElements {
+        /// The swizzle on bytes.
+        swizzle: Swizzle,
+        /// Bytes per element of the target unit.
+        elem_bytes: u32,
+    },
     /// The converted swizzle breaks a rule (in practice: `B + M + |S|` would pass 32 bits).
     Rule(RuleError),
 }
@@ -341,11 +368,14 @@ impl Swizzle {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SwizzleIn {
+    /// The swizzle.
     pub swizzle: Swizzle,
+    /// What the offsets it acts on count.
     pub unit: Unit,
 }
 
 impl SwizzleIn {
+    /// `swizzle` acting on offsets counted in `unit`.
     pub const fn new(swizzle: Swizzle, unit: Unit) -> SwizzleIn {
         SwizzleIn { swizzle, unit }
     }
@@ -409,13 +439,18 @@ impl fmt::Display for SwizzleIn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ByteMode {
     // Declared in the order of `names::MODES`; the discriminants are the `CUtensorMapSwizzle` values (0..=3).
+    /// `CU_TENSOR_MAP_SWIZZLE_NONE`: the identity.
     None,
+    /// `CU_TENSOR_MAP_SWIZZLE_32B`: `Sw<1,4,3>` on bytes.
     Sw32,
+    /// `CU_TENSOR_MAP_SWIZZLE_64B`: `Sw<2,4,3>` on bytes.
     Sw64,
+    /// `CU_TENSOR_MAP_SWIZZLE_128B`: `Sw<3,4,3>` on bytes.
     Sw128,
 }
 
 impl ByteMode {
+    /// Every mode, in `CUtensorMapSwizzle` order.
     pub const ALL: [ByteMode; 4] = [
         ByteMode::None,
         ByteMode::Sw32,

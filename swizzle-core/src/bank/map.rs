@@ -10,8 +10,11 @@ use core::fmt::Write;
 /// One phase of the map: `cells[k][bank]` is the first lane touching the `k`-th distinct word of `bank`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PhaseMap {
+    /// The phase's first lane.
     pub first_lane: u32,
+    /// Lanes in the phase.
     pub lanes: u32,
+    /// Rows of the map: `cells[k][bank]`.
     pub cells: Vec<[Option<u32>; BANKS as usize]>,
 }
 

@@ -136,6 +136,7 @@ impl Spec {
         self
     }
 
+    /// The C++ name the header gives this spec.
     pub fn name(&self) -> &str {
         &self.name
     }

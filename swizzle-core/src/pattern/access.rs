@@ -12,30 +12,52 @@ use core::fmt;
 pub enum PatternError {
     /// The (viewed) tile is not a whole number of the pattern's blocks.
     Shape {
+        /// Rows of the (viewed) tile.
         rows: u32,
+        /// Columns of the (viewed) tile.
         cols: u32,
+        /// Rows of one pattern block.
         block_rows: u32,
+        /// Bytes of one pattern block's row.
         block_bytes: u32,
     },
     /// The element size does not fit the pattern (ldmatrix rows need elements of at most 16 bytes, etc.).
-    Elem { elem_bytes: u32 },
+    Elem {
+        /// Bytes per element.
+        elem_bytes: u32,
+    },
     /// The layout splits or misaligns a lane's `bytes`-wide access (a swizzle moving pieces smaller than it, or a
     /// padded pitch that is not a multiple of it): the instruction could not be issued.
-    SplitsAccess { bytes: u32 },
+    SplitsAccess {
+        /// Bytes per lane of the access.
+        bytes: u32,
+    },
     /// A thread-value layout's lane digits cover `lanes` lanes; its op takes addresses from `expected`.
-    Lanes { lanes: u32, expected: u32 },
+    Lanes {
+        /// Lanes the digits cover.
+        lanes: u32,
+        /// Lanes the op takes addresses from.
+        expected: u32,
+    },
     /// A thread-value layout sends `lane` of `instruction` outside the tile.
     OutOfTile {
+        /// The instruction index.
         instruction: u32,
+        /// The lane.
         lane: u32,
+        /// The row it reaches.
         row: u32,
+        /// The column it reaches.
         col: u32,
     },
     /// A thread-value layout's `lane` of `instruction` starts a `bytes`-wide access that is not aligned to its
     /// width or crosses the end of a line.
     Misaligned {
+        /// The instruction index.
         instruction: u32,
+        /// The lane.
         lane: u32,
+        /// Bytes per lane of the access.
         bytes: u32,
     },
 }
@@ -83,7 +105,9 @@ impl std::error::Error for PatternError {}
 /// One warp instruction: the op and its 32 lane byte addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Access {
+    /// The instruction.
     pub op: Op,
+    /// Byte address of each lane, lane order.
     pub addrs: [u32; WARP],
 }
 
@@ -104,10 +128,12 @@ impl Access {
         }
     }
 
+    /// Wavefronts the instruction costs ([`bank::wavefronts`]).
     pub const fn wavefronts(&self) -> u32 {
         bank::wavefronts(self.op, &self.addrs)
     }
 
+    /// The cost and its explanation ([`bank::report`]).
     pub const fn report(&self) -> Report {
         bank::report(self.op, &self.addrs)
     }
@@ -153,15 +179,20 @@ pub fn accesses<L: SmemLayout + ?Sized>(
 /// Totals over many warp instructions, and the worst one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TileReport {
+    /// What was measured (a pattern's name).
     pub name: String,
+    /// Warp instructions counted.
     pub instructions: u32,
+    /// Their wavefronts, summed.
     pub wavefronts: u64,
+    /// One wavefront per phase, summed: the conflict-free cost.
     pub ideal: u64,
     /// Index and report of the first instruction with the most conflicts.
     pub worst: Option<(u32, Report)>,
 }
 
 impl TileReport {
+    /// Totals of `accesses`, under `name`.
     pub fn new(name: impl Into<String>, accesses: &[Access]) -> TileReport {
         let mut r = TileReport {
             name: name.into(),

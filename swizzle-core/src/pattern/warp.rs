@@ -43,8 +43,11 @@ pub const MAX_DIGITS: usize = 8;
 /// One digit of a mixed-radix index: `size` values, each step moving the coordinate by `(row, col)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Digit {
+    /// Values the digit takes.
     pub size: u32,
+    /// Rows moved per step.
     pub row: u32,
+    /// Columns moved per step.
     pub col: u32,
 }
 
