@@ -18,7 +18,7 @@
 //! [`custom`]). [`TileReport`] sums any list of accesses and keeps the worst instruction for the bank map.
 //!
 //! This file holds the patterns; the buffer description ([`Layout`], [`Smem`], [`SmemLayout`]) lives in
-//! `pattern/smem.rs` and the accesses and reports ([`Access`], [`accesses`], [`custom`], [`TileReport`],
+//! `layout.rs` and the accesses and reports ([`Access`], [`accesses`], [`custom`], [`TileReport`],
 //! [`PatternError`]) in `pattern/access.rs`, all re-exported here.
 //!
 //! Kernel-specific accesses (a transpose's register-transposed block stores, a stencil's halo loads) are not

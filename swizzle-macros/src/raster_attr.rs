@@ -18,7 +18,7 @@
 //!       pub const fn validate(grid: Grid) -> Result<(), RasterError>;
 //!   }
 //! ```
-//! Parameter rules (`tile >= 1`, `log_tile <= 16`, ...) come from the shared `raster.rs`, so the messages are the
+//! Parameter rules (`tile >= 1`, `log_tile <= 16`, ...) come from `swizzle_spec::raster`, so the messages are the
 //! library's own. Grid-dependent rules (Morton needs power-of-two sides) are checked by `validate(grid)`.
 use proc_macro2::TokenStream;
 

@@ -1,5 +1,5 @@
 //! Checks of `#[raster(...)]` input. Each error is a `syn::Error` on the offending token; independent errors are
-//! collected and reported together. Parameter ranges come from the shared `raster.rs` (`validate_params`), so the
+//! collected and reported together. Parameter ranges come from `swizzle_spec::raster` (`validate_params`), so the
 //! text is the library's (`RasterError`'s `Display`).
 use super::ast::{Args, Pair};
 use super::spec::Raster;

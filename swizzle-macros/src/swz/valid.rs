@@ -1,5 +1,5 @@
 //! Checks of `swizzle!` input. Each error is a `syn::Error` on the offending token; independent errors are
-//! collected and reported together. The swizzle rules themselves come from the shared `rules.rs`, so the text
+//! collected and reported together. The swizzle rules themselves come from `swizzle_spec::rules`, so the text
 //! is the library's (`RuleError`'s `Display`).
 use super::ast::{Args, Item};
 use super::names;
