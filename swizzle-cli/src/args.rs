@@ -33,17 +33,6 @@ pub fn parse_bytes(text: &str) -> Result<u32, String> {
     }
 }
 
-/// Write `text` to `path` through a temporary file beside it (so a reader never sees half a file); errors name
-/// `flag` and the user's path, never the temporary one, and the temporary file is removed.
-pub fn write_file(flag: &str, path: &std::path::Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("swz-tmp");
-    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{flag}: cannot write {}: {e}", path.display())
-    })
-}
-
 /// `show`, `check` and `synth` walk a tile element by element or instruction by instruction: refuse tiles that
 /// could not be a block's shared memory anyway, instead of running for minutes.
 pub fn fits_smem(tile: &Tile) -> Result<(), String> {

@@ -154,7 +154,7 @@ pub fn run(args: Args) -> Result<crate::Verdict, String> {
         }
     }
     if let (Some(path), Some((_, title, rep))) = (&args.svg, &worst) {
-        crate::args::write_file("--svg", path, &map::svg(rep, title))?;
+        crate::output::write_file("--svg", path, &map::svg(rep, title))?;
     }
     Ok(if conflicting.is_empty() {
         crate::Verdict::Clean

@@ -124,12 +124,10 @@ pub fn run(args: Args) -> Result<(), String> {
     )?
     .render();
     match &args.output {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))
-        }
+        Some(path) => crate::output::write_file("--output", path, &text),
         None => {
             use std::io::Write;
-            let mut out = std::io::stdout().lock();
+            let mut out = crate::output::stdout();
             out.write_all(text.as_bytes())
                 .and_then(|()| out.flush())
                 .map_err(crate::stdout_failed)

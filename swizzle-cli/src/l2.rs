@@ -214,7 +214,7 @@ pub fn run(args: Args) -> Result<(), String> {
             &bars,
             compulsory,
         );
-        std::fs::write(path, svg).map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
+        crate::output::write_file("--svg", path, &svg)?;
     }
     Ok(())
 }

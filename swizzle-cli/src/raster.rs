@@ -7,7 +7,8 @@
 //!
 //! Limits: the launch grid must be launchable (`gridDim.y <= 65535`; `gridDim.x <= 2^31 - 1` is the order's own
 //! check), and a grid of more than [`MAX_LINES`] blocks is refused unless `--all` (print them all) or `--limit N`
-//! (print the first N) says what is wanted: `65535x65535` would be 4.3 billion lines.
+//! (print the first N) says what is wanted: `65535x65535` would be 4.3 billion lines. `--svg` draws every tile of
+//! the grid (one cell each), so it is refused above [`MAX_SVG_TILES`] tiles whatever `--limit` says.
 use std::io::Write;
 use swizzle_core::raster::{Grid, Raster};
 
@@ -36,7 +37,8 @@ pub struct Args {
     /// Print every launched block even when there are more than 1048576.
     #[arg(long)]
     all: bool,
-    /// Also draw the grid as an SVG: tiles coloured by launch order, the first wave outlined.
+    /// Also draw the grid as an SVG: tiles coloured by launch order, the first wave outlined (grids of at most
+    /// 65536 tiles, e.g. 256x256).
     #[arg(long, value_name = "FILE")]
     svg: Option<std::path::PathBuf>,
     /// SMs, for the first wave of --svg (SMs x resident blocks).
@@ -49,6 +51,9 @@ pub struct Args {
 
 /// Most blocks printed without `--all` or `--limit`.
 pub const MAX_LINES: u64 = 1 << 20;
+
+/// Most tiles `--svg` draws (256x256): the picture has one cell per tile of the whole grid.
+pub const MAX_SVG_TILES: u64 = 1 << 16;
 
 /// CUDA's limit on `gridDim.y` (and `.z`).
 pub const MAX_GRID_Y: u32 = 65535;
@@ -91,20 +96,30 @@ pub fn run(args: Args) -> Result<(), String> {
             "--grid {grid}: {blocks} blocks, more than {MAX_LINES} lines; add --limit N for the first N, or --all"
         ));
     }
+    if args.svg.is_some() && grid.blocks() > MAX_SVG_TILES {
+        return Err(format!(
+            "--svg: the {grid} tile grid has {} tiles; the picture draws every tile and holds at most \
+             {MAX_SVG_TILES} (e.g. 256x256)",
+            grid.blocks()
+        ));
+    }
     let launched = blocks.min(args.limit.unwrap_or(u64::MAX)) as u32;
     if let Some(path) = &args.svg {
         let svg = crate::plot::raster_svg(raster, grid, args.sms as u64 * args.resident as u64);
-        std::fs::write(path, svg).map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
+        crate::output::write_file("--svg", path, &svg)?;
     }
 
-    // A closed pipe (`swz raster ... | head`) ends the program quietly inside `stdout_failed`.
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = std::io::BufWriter::new(crate::output::stdout());
     for bid in 0..launched {
         match raster.tile_of(bid, grid) {
             Some((x, y)) => writeln!(out, "{bid} {x} {y}"),
             None => writeln!(out, "{bid} - -"),
         }
         .map_err(crate::stdout_failed)?;
+        // A closed pipe (`swz raster ... | head`): nothing is left to decide, stop.
+        if crate::output::stdout_closed() {
+            break;
+        }
     }
     out.flush().map_err(crate::stdout_failed)
 }

@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let color = Color::parse(&args.color)?;
     out!("{}", grid(&st));
     if let Some(path) = &args.svg {
-        crate::args::write_file("--svg", path, &svg(&st, color))?;
+        crate::output::write_file("--svg", path, &svg(&st, color))?;
     }
     Ok(())
 }

@@ -175,13 +175,10 @@ pub fn all_conflict_free(smem: &Smem, patterns: &[Pattern]) -> bool {
 /// Total wavefronts of `patterns` on `smem`, or `None` once the sum reaches `limit` (the branch-and-bound step).
 fn cost_below(smem: &Smem, patterns: &[Pattern], limit: u64) -> Option<u64> {
     let mut sum = 0u64;
-    for p in patterns {
-        let op = p.op(smem.tile().elem);
-        for i in 0..p.instructions(smem.tile()) {
-            sum += bank::wavefronts(op, &p.addrs(smem, i)) as u64;
-            if sum >= limit {
-                return None;
-            }
+    for &p in patterns {
+        sum += verify::total_wavefronts(smem, p);
+        if sum >= limit {
+            return None;
         }
     }
     Some(sum)
