@@ -443,18 +443,46 @@ impl Period {
 /// Total wavefronts of a generic pattern's walk over `smem` (0 when it cannot walk it), costing only the
 /// instructions that stand for the others ([`Period`]): the same sum as adding up every instruction.
 pub fn total_wavefronts(smem: &Smem, pattern: Pattern) -> u64 {
+    wavefronts_below(smem, pattern, u64::MAX).unwrap_or(u64::MAX)
+}
+
+/// [`total_wavefronts`], or `None` as soon as the sum reaches `limit`.
+pub fn wavefronts_below(smem: &Smem, pattern: Pattern, limit: u64) -> Option<u64> {
+    wavefronts_below_counting(smem, pattern, limit, &mut 0)
+}
+
+/// [`wavefronts_below`], adding the instructions it costs to `work`.
+pub fn wavefronts_below_counting(
+    smem: &Smem,
+    pattern: Pattern,
+    limit: u64,
+    work: &mut u64,
+) -> Option<u64> {
     let access = pattern.warp();
     let op = access.op(smem);
     let period = Period::of(smem, &access);
-    let mut costs = std::collections::HashMap::new();
+    // The cost of each instruction of the first period, once walked (0: not yet).
+    let mut costs = vec![0u32; period.len as usize];
     let mut sum = 0u64;
     for i in 0..period.n {
         let j = period.stand_in(i);
-        sum += *costs
-            .entry(j)
-            .or_insert_with(|| bank::wavefronts(op, &access.addrs(smem, j)) as u64);
+        let cost = match costs.get(j as usize) {
+            Some(&c) if c > 0 => c,
+            _ => {
+                *work += 1;
+                let c = bank::wavefronts(op, &access.addrs(smem, j));
+                if let Some(slot) = costs.get_mut(j as usize) {
+                    *slot = c;
+                }
+                c
+            }
+        };
+        sum += cost as u64;
+        if sum >= limit {
+            return None;
+        }
     }
-    sum
+    Some(sum)
 }
 
 /// True when the pattern can walk the tile and every instruction is conflict-free.

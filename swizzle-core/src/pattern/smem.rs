@@ -335,6 +335,7 @@ impl core::str::FromStr for Smem {
     /// let b: Smem = "64x64:f16:SW128".parse().unwrap();
     /// assert_eq!(b.byte_addr(1, 0), a.byte_addr(1, 0));
     /// assert!("8x8:f16:3,3,3".parse::<Smem>().is_err()); // the swizzle's period does not fit the tile
+    /// assert!("64x64:f16:3,3,3:pad=4294967295".parse::<Smem>().is_err()); // larger than shared memory
     /// ```
     fn from_str(text: &str) -> Result<Smem, String> {
         let mut parts = text.trim().split(':');
@@ -398,6 +399,14 @@ impl core::str::FromStr for Smem {
             .with_swizzle_fn_in(swizzle, unit.unwrap_or(default_unit))
             .with_padding(pad);
         smem.validate().map_err(|e| format!("{text:?}: {e}"))?;
+        // Padding included, measured in u64: a layout no block could hold is refused, not wrapped.
+        if smem.bytes() > crate::tile::MAX_SMEM_BYTES as u64 {
+            return Err(format!(
+                "{text:?}: {smem} occupies {} bytes; one block's shared memory holds at most {} (227 KiB on sm_90)",
+                smem.bytes(),
+                crate::tile::MAX_SMEM_BYTES
+            ));
+        }
         Ok(smem)
     }
 }
