@@ -7,14 +7,13 @@
 extern crate self as swizzle_core;
 
 // Specs: the XOR swizzle and what is built from it.
-pub mod compose;
-pub mod convert;
-pub mod rules;
-pub mod swizzle;
+pub use swizzle_spec::compose;
+pub use swizzle_spec::convert;
+pub use swizzle_spec::{rules, swizzle};
 pub mod tile;
-pub mod units;
+pub use swizzle_spec::units;
 // Threadblock orders.
-pub mod raster;
+pub use swizzle_spec::raster;
 // Warp register caches (shuffle schedules).
 pub mod register_cache;
 // The L2 traffic model of a tiled GEMM under a raster.

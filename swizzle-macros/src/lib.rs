@@ -3,11 +3,6 @@
 //! `assert_conflict_free!`).
 use proc_macro::TokenStream;
 
-/// The swizzle rules, shared verbatim with swizzle-core.
-#[path = "../../swizzle-core/src/rules.rs"]
-#[allow(dead_code)]
-mod rules;
-
 mod conflict_free;
 mod keys;
 mod raster_attr;

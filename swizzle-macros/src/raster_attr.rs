@@ -22,26 +22,17 @@
 //! library's own. Grid-dependent rules (Morton needs power-of-two sides) are checked by `validate(grid)`.
 use proc_macro2::TokenStream;
 
-// `spec` is swizzle-core's raster.rs, whose doc examples use `swizzle_core` and run there. rustdoc would collect
-// them here too and fail, so under `cfg(doctest)` (doctest collection only) this module is left empty.
-#[cfg(not(doctest))]
 mod ast;
-#[cfg(not(doctest))]
 mod gen;
-#[cfg(not(doctest))]
 mod valid;
 
-/// The raster spec itself, shared verbatim with `swizzle_core::raster`.
-#[cfg(not(doctest))]
-#[path = "../../swizzle-core/src/raster.rs"]
-#[allow(dead_code)]
-mod spec;
+/// The raster spec itself: the very module `swizzle_core::raster` re-exports.
+use swizzle_spec::raster as spec;
 
 /// The struct and its generated `impl`. On an error in the arguments: our messages, then the struct with an
 /// `impl` for a placeholder order (identity), so code using `Kernel::RASTER` or `Kernel::tile_of` still
 /// type-checks and the compiler adds nothing of its own. On an item that is not a struct: the message, then the
 /// item unchanged.
-#[cfg(not(doctest))]
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let raster = syn::parse2::<ast::Args>(attr).and_then(|args| valid::validate(&args));
     match (ast::descriptor(item.clone()), raster) {
@@ -60,9 +51,4 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             out
         }
     }
-}
-
-#[cfg(doctest)]
-pub fn expand(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    item
 }

@@ -12,10 +12,8 @@ mod ast;
 mod gen;
 mod valid;
 
-/// The unit and mode names, shared verbatim with `swizzle_core::units::names`.
-#[path = "../../swizzle-core/src/units/names.rs"]
-#[allow(dead_code)]
-mod names;
+/// The unit and mode names: the very table `swizzle_core::units` reads.
+use swizzle_spec::units::names;
 
 /// The generated expression, or on any error our messages followed by a placeholder swizzle, so the expansion
 /// still type-checks as a `Swizzle` and the compiler adds nothing of its own.

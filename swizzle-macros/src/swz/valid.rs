@@ -3,8 +3,8 @@
 //! is the library's (`RuleError`'s `Display`).
 use super::ast::{Args, Item};
 use super::names;
-use crate::rules::{self, RuleError};
 use proc_macro2::Span;
+use swizzle_spec::rules::{self, RuleError};
 use syn::{Error, Expr, ExprLit, ExprUnary, Ident, Lit, UnOp};
 
 /// What to generate.

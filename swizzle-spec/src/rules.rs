@@ -1,8 +1,8 @@
 //! The constraints on a swizzle spec, stated once.
 //!
-//! This file has no dependencies and is compiled twice: as `swizzle_core::rules` (used by `Swizzle::new`,
-//! `Swizzle::try_new`) and, through `#[path]`, inside `swizzle-macros`, so the macro reports the very same rule
-//! violations with a span on the offending token. Keep it dependency-free and `const`.
+//! Used by `Swizzle::new` and `Swizzle::try_new` at compile and run time, and by `swizzle-macros` while it
+//! expands `swizzle!`, so the macro reports the very same rule violations with a span on the offending token.
+//! Keep it dependency-free and `const`.
 
 /// Largest `B + M + |S|`: every mask (and the highest bit the swizzle touches) lies in bits `0..32`, so it fits
 /// in a `u32`. CuTe has no such bound; we state ours.
@@ -58,3 +58,5 @@ impl core::fmt::Display for RuleError {
         }
     }
 }
+
+impl core::error::Error for RuleError {}

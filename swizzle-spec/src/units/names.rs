@@ -1,7 +1,7 @@
 //! The names the `swizzle!` macro and the CLI accept for units and byte modes, stated once.
 //!
-//! Like `rules.rs`, this file has no dependencies and is compiled twice: as `swizzle_core::units::names` and,
-//! through `#[path]`, inside `swizzle-macros`, so the macro knows exactly the names the library knows.
+//! Read by `swizzle_core::units` (`Elem`, `ByteMode`) and by `swizzle-macros` while it expands `swizzle!`, so the
+//! macro knows exactly the names the library knows.
 
 /// `(name, log2(bytes))` of every element type. `Elem::ALL` is built from this table.
 pub const ELEMS: [(&str, u32); 20] = [
@@ -75,8 +75,10 @@ pub fn mode_bits(name: &str) -> Option<u32> {
 }
 
 /// `"a, b, c"` of the names in a table, for error messages.
-pub fn list<T>(table: &[(&str, T)]) -> String {
-    table.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+#[cfg(feature = "alloc")]
+pub fn list<T>(table: &[(&str, T)]) -> alloc::string::String {
+    let names: alloc::vec::Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+    names.join(", ")
 }
 
 /// `const` string equality (`==` on `str` is not `const`).

@@ -11,13 +11,16 @@
 //! A negative `S` swaps the roles: YYY sits |S| bits *below* ZZZ and is shifted left.
 
 use crate::rules::{self, RuleError};
+#[cfg(feature = "alloc")]
+use alloc::string::{String, ToString};
 use core::fmt;
+#[cfg(feature = "alloc")]
 use core::str::FromStr;
 
 /// An XOR swizzle: `bits` (B) bits, `base` (M) untouched low bits, `shift` (S) distance from YYY to ZZZ.
 ///
 /// ```
-/// use swizzle_core::Swizzle;
+/// use swizzle_spec::Swizzle;
 /// const SW: Swizzle = Swizzle::new(3, 3, 3);
 /// // element (row 1, col 0) of a 64-wide f16 tile: offset 64 -> YYY = 0b001 -> chunk 0 becomes chunk 1
 /// assert_eq!(SW.apply(64), 72);
@@ -120,7 +123,7 @@ impl Swizzle {
     /// the small exhaustive domain tests and searches sweep.
     ///
     /// ```
-    /// use swizzle_core::Swizzle;
+    /// use swizzle_spec::Swizzle;
     /// // B = 0: M in 0..=1, S in -1..=1 (6); B = 1: M in 0..=1, S = +-1 (4).
     /// assert_eq!(Swizzle::all_legal(1, 1, 1).count(), 10);
     /// assert!(Swizzle::all_legal(3, 4, 6).all(|sw| sw.shift.unsigned_abs() >= sw.bits));
@@ -171,9 +174,8 @@ impl fmt::Display for Swizzle {
     }
 }
 
-impl std::error::Error for RuleError {}
-
 /// Why a `"B,M,S"` string is not a swizzle.
+#[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseSwizzleError {
     /// Not three comma-separated integers.
@@ -182,6 +184,7 @@ pub enum ParseSwizzleError {
     Rule(RuleError),
 }
 
+#[cfg(feature = "alloc")]
 impl fmt::Display for ParseSwizzleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -193,8 +196,10 @@ impl fmt::Display for ParseSwizzleError {
     }
 }
 
-impl std::error::Error for ParseSwizzleError {}
+#[cfg(feature = "alloc")]
+impl core::error::Error for ParseSwizzleError {}
 
+#[cfg(feature = "alloc")]
 impl FromStr for Swizzle {
     type Err = ParseSwizzleError;
 
@@ -205,23 +210,26 @@ impl FromStr for Swizzle {
             .strip_prefix("Sw<")
             .and_then(|r| r.strip_suffix('>'))
             .unwrap_or(t);
-        let parts: Vec<&str> = t.split(',').map(str::trim).collect();
         let bad = || ParseSwizzleError::Syntax(s.to_string());
-        if parts.len() != 3 {
+        let mut parts = t.split(',').map(str::trim);
+        let (Some(b), Some(m), Some(sh), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
             return Err(bad());
-        }
-        let b: u32 = parts[0].parse().map_err(|_| bad())?;
-        let m: u32 = parts[1].parse().map_err(|_| bad())?;
-        let sh: i32 = parts[2].parse().map_err(|_| bad())?;
+        };
+        let b: u32 = b.parse().map_err(|_| bad())?;
+        let m: u32 = m.parse().map_err(|_| bad())?;
+        let sh: i32 = sh.parse().map_err(|_| bad())?;
         Swizzle::try_new(b, m, sh).map_err(ParseSwizzleError::Rule)
     }
 }
 
-// ---- CUDA emission (owned by header work) ----
+// ---- The C++ twin ----
 
 /// C++ twin of [`Swizzle`] for the generated header (`swizzle_core::cuda`): `swz::Swizzle<B, M, S>` with the same
 /// masks and `apply` as above, and the rules of `rules.rs` as `static_assert`s with the same messages. Change the
 /// two together; `tests/tests/header_host.rs` compiles this and compares it with [`Swizzle::apply`].
+#[cfg(feature = "alloc")]
 pub fn cuda_swizzle_template() -> String {
     let shift_msg = RuleError::ShiftSmallerThanBits { bits: 0, shift: 0 }.message();
     let span_msg = RuleError::MaskOutOfRange {
@@ -237,6 +245,7 @@ pub fn cuda_swizzle_template() -> String {
 }
 
 /// The C++ text behind [`cuda_swizzle_template`]; `@...@` are the rule messages and bound from `rules.rs`.
+#[cfg(feature = "alloc")]
 const CUDA_SWIZZLE: &str = r#"namespace detail {
 // shl/shiftr as in swizzle.rs: a shift by >= 32 gives 0 instead of undefined behaviour.
 SWZ_HD constexpr uint32_t shl(uint32_t x, int n) { return n >= 32 ? 0u : x << n; }

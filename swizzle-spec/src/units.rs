@@ -27,7 +27,7 @@ pub mod names;
 /// An element type: a name and a power-of-two size in bytes (1 to 16).
 ///
 /// ```
-/// use swizzle_core::units::Elem;
+/// use swizzle_spec::units::Elem;
 /// assert_eq!(Elem::F16.bytes(), 2);
 /// assert_eq!(Elem::from_name("bf16"), Some(Elem::BF16));
 /// ```
@@ -117,7 +117,7 @@ impl Elem {
     /// `fp8e5m2`, `half`, `float`, `double`, `int` (the CLI's `--elem`).
     ///
     /// ```
-    /// use swizzle_core::Elem;
+    /// use swizzle_spec::Elem;
     /// assert_eq!(Elem::parse("fp16"), Some(Elem::F16));
     /// assert_eq!(Elem::parse("f16"), Some(Elem::F16));
     /// assert_eq!(Elem::parse("fp17"), None);
@@ -171,7 +171,7 @@ impl Elem {
     /// type itself.
     ///
     /// ```
-    /// use swizzle_core::Elem;
+    /// use swizzle_spec::Elem;
     /// assert_eq!(Elem::BF16.accumulator(), Elem::F32);
     /// assert_eq!(Elem::I8.accumulator(), Elem::I32);
     /// assert_eq!(Elem::F64.accumulator(), Elem::F64);
@@ -262,7 +262,7 @@ impl fmt::Display for UnitError {
     }
 }
 
-impl std::error::Error for UnitError {}
+impl core::error::Error for UnitError {}
 
 impl Swizzle {
     /// CuTe's `downcast<2^log2_n>`: each unit becomes `2^log2_n` smaller units, `M += log2_n`. Exact; fails only
@@ -283,7 +283,7 @@ impl Swizzle {
     /// `Sw<max(B + M - log2_n, 0), 0, S>` (the low ZZZ bits, which fall inside one new unit, are dropped).
     ///
     /// ```
-    /// use swizzle_core::Swizzle;
+    /// use swizzle_spec::Swizzle;
     /// assert_eq!(Swizzle::new(3, 4, 3).upcast(1), Swizzle::new(3, 3, 3)); // SW128 bytes -> f16
     /// assert_eq!(Swizzle::new(3, 1, 3).upcast(2), Swizzle::new(2, 0, 3)); // lossy: one ZZZ bit was in-element
     /// ```
@@ -308,7 +308,7 @@ impl Swizzle {
     /// Element offsets of `elem` -> byte addresses (`M += log2(elem bytes)`).
     ///
     /// ```
-    /// use swizzle_core::{Swizzle, units::Elem};
+    /// use swizzle_spec::{Swizzle, units::Elem};
     /// assert_eq!(Swizzle::new(3, 3, 3).to_bytes(Elem::F16), Ok(Swizzle::new(3, 4, 3)));
     /// ```
     pub const fn to_bytes(self, elem: Elem) -> Result<Swizzle, UnitError> {
@@ -331,7 +331,7 @@ impl Swizzle {
 /// A swizzle together with the unit of the integers it acts on.
 ///
 /// ```
-/// use swizzle_core::units::{ByteMode, Elem, SwizzleIn, Unit};
+/// use swizzle_spec::units::{ByteMode, Elem, SwizzleIn, Unit};
 /// let on_bytes = ByteMode::Sw128.swizzle_in();
 /// let on_f16 = on_bytes.to_unit(Unit::Elems(Elem::F16)).unwrap();
 /// assert_eq!(on_f16.to_string(), "Sw<3,3,3> on f16");
@@ -452,7 +452,7 @@ impl ByteMode {
     /// The swizzle on offsets counted in `unit`. Always exact (`M = 4` and every unit is at most 16 bytes).
     ///
     /// ```
-    /// use swizzle_core::{Swizzle, units::{ByteMode, Elem, Unit}};
+    /// use swizzle_spec::{Swizzle, units::{ByteMode, Elem, Unit}};
     /// const SW: Swizzle = ByteMode::Sw128.swizzle_for(Unit::Elems(Elem::F16));
     /// assert_eq!(SW, Swizzle::new(3, 3, 3));
     /// ```

@@ -65,7 +65,7 @@ impl fmt::Display for ConvertError {
     }
 }
 
-impl std::error::Error for ConvertError {}
+impl core::error::Error for ConvertError {}
 
 const fn log2_exact(what: &'static str, value: u32) -> Result<u32, ConvertError> {
     if value.is_power_of_two() {
@@ -105,8 +105,8 @@ impl TritonShared {
     /// The same layout as a swizzle on element offsets.
     ///
     /// ```
-    /// use swizzle_core::convert::TritonShared;
-    /// use swizzle_core::Swizzle;
+    /// use swizzle_spec::convert::TritonShared;
+    /// use swizzle_spec::Swizzle;
     /// // f16, 64-element rows (128 bytes): vec 8, per_phase 1, max_phase 8 is the 128-byte swizzle.
     /// let t = TritonShared { vec: 8, per_phase: 1, max_phase: 8 };
     /// assert_eq!(t.to_swizzle(64), Ok(Swizzle::new(3, 3, 3)));
@@ -222,8 +222,8 @@ impl ByteMode {
 /// `shift = yyy_lsb - zzz_lsb`.
 ///
 /// ```
-/// use swizzle_core::convert::AbsoluteSw;
-/// use swizzle_core::Swizzle;
+/// use swizzle_spec::convert::AbsoluteSw;
+/// use swizzle_spec::Swizzle;
 /// // "bits 7..10 are XORed into bits 4..7"
 /// let abs = AbsoluteSw { bits: 3, zzz_lsb: 4, yyy_lsb: 7 };
 /// assert_eq!(abs.to_swizzle(), Ok(Swizzle::new(3, 4, 3)));

@@ -22,8 +22,8 @@
 //! still `const` and two XORs deep.
 //!
 //! ```
-//! use swizzle_core::compose::{then, SwizzleFn};
-//! use swizzle_core::Swizzle;
+//! use swizzle_spec::compose::{then, SwizzleFn};
+//! use swizzle_spec::Swizzle;
 //! // Disjoint ZZZ fields, same shift: one wider swizzle.
 //! assert_eq!(then(Swizzle::new(1, 3, 3), Swizzle::new(2, 4, 3)), SwizzleFn::Single(Swizzle::new(3, 3, 3)));
 //! // Seed 002's two layers for a 16x256 f16 tile (tests/tests/swizzle_layers.rs): different shifts, two layers.
@@ -124,6 +124,7 @@ impl fmt::Display for SwizzleFn {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl core::str::FromStr for SwizzleFn {
     type Err = crate::swizzle::ParseSwizzleError;
 
@@ -131,7 +132,7 @@ impl core::str::FromStr for SwizzleFn {
     /// as two layers even when they happen to combine into one).
     ///
     /// ```
-    /// use swizzle_core::compose::SwizzleFn;
+    /// use swizzle_spec::compose::SwizzleFn;
     /// let two: SwizzleFn = "1,6,-2+3,3,5".parse().unwrap();
     /// assert_eq!(two.to_string(), "Sw<1,6,-2> then Sw<3,3,5>");
     /// assert_eq!("3,3,3".parse::<SwizzleFn>().unwrap().to_string(), "Sw<3,3,3>");

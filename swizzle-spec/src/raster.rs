@@ -8,21 +8,28 @@
 //! launch (the column, the N dimension of a row-major `C = A * B`), `y` the row (M). Identity is therefore
 //! `(bid % gx, bid / gx)`. Exception, kept to match the source: CUTLASS calls our `x` "m" (see [`Raster::Cutlass`]).
 //!
-//! This file has no dependencies outside `core`/`std` and is compiled twice: as `swizzle_core::raster` and, through
-//! `#[path]`, inside `swizzle-macros`, so `#[raster(...)]` reports the very same parameter errors
-//! ([`Raster::validate_params`]) with a span.
+//! `swizzle_core::raster` re-exports this module, and `swizzle-macros` reads it while it expands `#[raster(...)]`,
+//! so the attribute reports the very same parameter errors ([`Raster::validate_params`]) with a span.
 //!
-//! Each order is one `*_tile_of` function with its C++ twin (`CUDA_*`, emitted into the header by `crate::cuda`)
+//! Each order is one `*_tile_of` function with its C++ twin (`CUDA_*`, emitted into the header by `swizzle_core::cuda`)
 //! right below it: change both together. The header's host test compiles the C++ and compares it with these
 //! functions on every grid up to 32x32.
 
+#[cfg(feature = "alloc")]
+use alloc::{
+    format,
+    string::{String, ToString},
+    vec,
+    vec::Vec,
+};
 use core::fmt;
+#[cfg(feature = "alloc")]
 use core::str::FromStr;
 
 /// A tile (or launch) grid, `x` by `y` blocks.
 ///
 /// ```
-/// use swizzle_core::raster::Grid;
+/// use swizzle_spec::raster::Grid;
 /// let g: Grid = "8x4".parse().unwrap();
 /// assert_eq!(g, Grid::new(8, 4));
 /// assert_eq!(g.to_string(), "8x4");
@@ -53,6 +60,7 @@ impl fmt::Display for Grid {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl FromStr for Grid {
     type Err = String;
 
@@ -76,7 +84,7 @@ pub const MAX_GRID_SIDE: u32 = (1 << 31) - 1;
 /// A threadblock order. `Copy` and `const`: build it in a `const`, query it in `const fn`s.
 ///
 /// ```
-/// use swizzle_core::raster::{Grid, Raster};
+/// use swizzle_spec::raster::{Grid, Raster};
 /// const R: Raster = Raster::Strip { tile: 2 };
 /// const G: Grid = Grid::new(3, 2);
 /// // Strips of 2 columns, row-major inside a strip, then the 1-column residual strip:
@@ -164,7 +172,7 @@ impl fmt::Display for RasterError {
     }
 }
 
-impl std::error::Error for RasterError {}
+impl core::error::Error for RasterError {}
 
 impl Raster {
     /// The CLI names, in the order of the variants.
@@ -184,9 +192,10 @@ impl Raster {
     /// The sweep the header tests run on the host and on the device.
     ///
     /// ```
-    /// use swizzle_core::raster::Raster;
+    /// use swizzle_spec::raster::Raster;
     /// assert_eq!(Raster::sweep(2, 1).len(), 3 + 2 + 3 * 2);
     /// ```
+    #[cfg(feature = "alloc")]
     pub fn sweep(max_param: u32, max_log_tile: u32) -> Vec<Raster> {
         let mut v = vec![Raster::Identity, Raster::Morton, Raster::Diagonal];
         v.extend((0..=max_log_tile).map(|log_tile| Raster::Cutlass { log_tile }));
@@ -226,10 +235,11 @@ impl Raster {
     /// Build from a name (`group-m` or `group_m`) and its parameter.
     ///
     /// ```
-    /// use swizzle_core::raster::Raster;
+    /// use swizzle_spec::raster::Raster;
     /// assert_eq!(Raster::from_parts("group_m", Some(8)), Ok(Raster::GroupM { group: 8 }));
     /// assert!(Raster::from_parts("strip", None).is_err());
     /// ```
+    #[cfg(feature = "alloc")]
     pub fn from_parts(name: &str, param: Option<u32>) -> Result<Raster, ParseRasterError> {
         let r = match (name, param) {
             ("identity", None) => Raster::Identity,
@@ -277,7 +287,7 @@ impl Raster {
     /// `u32` bids (sides <= `MAX_GRID_SIDE`), and power-of-two sides for Morton.
     ///
     /// ```
-    /// use swizzle_core::raster::{Grid, Raster, RasterError};
+    /// use swizzle_spec::raster::{Grid, Raster, RasterError};
     /// assert!(Raster::Morton.validate(Grid::new(16, 4)).is_ok());
     /// assert!(matches!(Raster::Morton.validate(Grid::new(12, 4)), Err(RasterError::MortonNotPowerOfTwo { .. })));
     /// assert!(matches!(Raster::Strip { tile: 0 }.validate(Grid::new(4, 4)), Err(RasterError::ZeroParameter { .. })));
@@ -321,7 +331,7 @@ impl Raster {
     /// (`(gx << log_tile, ceil(gy / 2^log_tile))`). Panics if `validate(grid)` fails.
     ///
     /// ```
-    /// use swizzle_core::raster::{Grid, Raster};
+    /// use swizzle_spec::raster::{Grid, Raster};
     /// assert_eq!(Raster::Cutlass { log_tile: 2 }.launch_grid(Grid::new(3, 5)), Grid::new(12, 2));
     /// ```
     pub const fn launch_grid(&self, grid: Grid) -> Grid {
@@ -415,7 +425,7 @@ pub const CUDA_IDENTITY: &str = r#"SWZ_HD constexpr Tile raster_identity(uint32_
 ///                               2 3 | 6 7 | 9
 /// ```
 /// ```
-/// use swizzle_core::raster::{strip_tile_of, Grid};
+/// use swizzle_spec::raster::{strip_tile_of, Grid};
 /// assert_eq!(strip_tile_of(8, Grid::new(5, 2), 2), Some((4, 0)));
 /// assert_eq!(strip_tile_of(9, Grid::new(5, 2), 2), Some((4, 1)));
 /// ```
@@ -481,7 +491,7 @@ pub const fn strip_bid_of(x: u32, y: u32, grid: Grid, tile: u32) -> u32 {
 ///     4 6
 /// ```
 /// ```
-/// use swizzle_core::raster::{cutlass_tile_of, Grid};
+/// use swizzle_spec::raster::{cutlass_tile_of, Grid};
 /// assert_eq!(cutlass_tile_of(1, Grid::new(2, 3), 1), Some((0, 1)));
 /// assert_eq!(cutlass_tile_of(5, Grid::new(2, 3), 1), None);
 /// ```
@@ -550,7 +560,7 @@ pub const fn cutlass_bid_of(x: u32, y: u32, grid: Grid, log_tile: u32) -> u32 {
 ///                                6 7 8        (last band: 1 row)
 /// ```
 /// ```
-/// use swizzle_core::raster::{group_m_tile_of, Grid};
+/// use swizzle_spec::raster::{group_m_tile_of, Grid};
 /// assert_eq!(group_m_tile_of(3, Grid::new(3, 3), 2), Some((1, 1)));
 /// assert_eq!(group_m_tile_of(7, Grid::new(3, 3), 2), Some((1, 2)));
 /// ```
@@ -603,7 +613,7 @@ pub const fn group_m_bid_of(x: u32, y: u32, grid: Grid, group: u32) -> u32 {
 ///                                4 5 |  6  7
 /// ```
 /// ```
-/// use swizzle_core::raster::{serpentine_tile_of, Grid};
+/// use swizzle_spec::raster::{serpentine_tile_of, Grid};
 /// assert_eq!(serpentine_tile_of(6, Grid::new(4, 3), 2), Some((2, 2)));
 /// ```
 pub const fn serpentine_tile_of(bid: u32, grid: Grid, panel: u32) -> Option<(u32, u32)> {
@@ -641,7 +651,7 @@ pub const fn serpentine_bid_of(x: u32, y: u32, grid: Grid, panel: u32) -> u32 {
 ///                     2 3 6 7
 /// ```
 /// ```
-/// use swizzle_core::raster::{morton_tile_of, Grid};
+/// use swizzle_spec::raster::{morton_tile_of, Grid};
 /// assert_eq!(morton_tile_of(6, Grid::new(4, 2)), Some((2, 1)));
 /// assert_eq!(morton_tile_of(0, Grid::new(6, 2)), None);
 /// ```
@@ -712,7 +722,7 @@ pub const fn morton_bid_of(x: u32, y: u32, grid: Grid) -> u32 {
 ///                     5 3 4
 /// ```
 /// ```
-/// use swizzle_core::raster::{diagonal_tile_of, Grid};
+/// use swizzle_spec::raster::{diagonal_tile_of, Grid};
 /// assert_eq!(diagonal_tile_of(3, Grid::new(3, 2)), Some((1, 1)));
 /// ```
 pub const fn diagonal_tile_of(bid: u32, grid: Grid) -> Option<(u32, u32)> {
@@ -752,6 +762,7 @@ pub const CUDA_FUNCTIONS: [&str; 8] = [
 impl Raster {
     /// The C++ call that computes this order's tile for `bid` on the tile grid `gx, gy` (argument expressions),
     /// with the parameter baked in: `raster_strip(bid, gx, gy, 4u)`.
+    #[cfg(feature = "alloc")]
     pub fn cuda_call(&self, bid: &str, gx: &str, gy: &str) -> String {
         let f = self.cuda_fn();
         match self.param() {
@@ -786,6 +797,7 @@ impl fmt::Display for Raster {
 }
 
 /// Why a string is not a raster.
+#[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseRasterError {
     /// Not one of `identity strip cutlass group-m serpentine morton diagonal`.
@@ -800,6 +812,7 @@ pub enum ParseRasterError {
     Invalid(RasterError),
 }
 
+#[cfg(feature = "alloc")]
 impl fmt::Display for ParseRasterError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -821,15 +834,17 @@ impl fmt::Display for ParseRasterError {
     }
 }
 
-impl std::error::Error for ParseRasterError {}
+#[cfg(feature = "alloc")]
+impl core::error::Error for ParseRasterError {}
 
+#[cfg(feature = "alloc")]
 impl FromStr for Raster {
     type Err = ParseRasterError;
 
     /// Parses `ORDER`, `ORDER:PARAM` (`strip:4`) or the `Display` form (`strip(tile=4)`).
     ///
     /// ```
-    /// use swizzle_core::raster::Raster;
+    /// use swizzle_spec::raster::Raster;
     /// assert_eq!("strip:4".parse(), Ok(Raster::Strip { tile: 4 }));
     /// assert_eq!("cutlass(log_tile=2)".parse(), Ok(Raster::Cutlass { log_tile: 2 }));
     /// assert_eq!("morton".parse(), Ok(Raster::Morton));
