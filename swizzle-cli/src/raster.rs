@@ -21,13 +21,21 @@ use swizzle_core::raster::{Grid, Raster};
 )]
 pub struct Args {
     /// The order: identity, strip, cutlass, group-m (also group_m), serpentine, morton, diagonal. The parameter may
-    /// be given here (`strip:4`, `strip(tile=4)`, `group-m(group=8)`) or with --tile.
+    /// be given here (`strip:4`, `strip(tile=4)`, `group-m(group=8)`) or with its own flag.
     #[arg(long, value_name = "ORDER")]
     order: String,
-    /// The order's parameter: tile (strip), log-tile (cutlass), group (group-m), panel (serpentine). Each may
-    /// also be spelled as the macro spells it (log_tile, group_m).
-    #[arg(long, value_name = "T", visible_aliases = ["log-tile", "group", "panel"], aliases = ["log_tile", "group_m", "group-m"])]
+    /// strip's parameter: tiles per strip.
+    #[arg(long, value_name = "T")]
     tile: Option<u32>,
+    /// cutlass's parameter (also --log_tile).
+    #[arg(long, value_name = "L", alias = "log_tile")]
+    log_tile: Option<u32>,
+    /// group-m's parameter (also --group-m, --group_m).
+    #[arg(long, value_name = "G", aliases = ["group-m", "group_m"])]
+    group: Option<u32>,
+    /// serpentine's parameter.
+    #[arg(long, value_name = "P")]
+    panel: Option<u32>,
     /// The tile grid, GXxGY (e.g. 32x8).
     #[arg(long, value_name = "GXxGY")]
     grid: String,
@@ -58,23 +66,45 @@ pub const MAX_SVG_TILES: u64 = 1 << 16;
 /// CUDA's limit on `gridDim.y` (and `.z`).
 pub const MAX_GRID_Y: u32 = 65535;
 
-/// The raster named by `--order` and `--tile` (the parameter given once, in either place).
-pub fn parse_order(order: &str, tile: Option<u32>) -> Result<Raster, String> {
-    let has_param = order.contains([':', '(']);
-    let r = match (tile, has_param) {
-        (Some(_), true) => {
+/// The raster named by `--order` and at most one parameter flag (`(key, value)`: the key that flag spells).
+pub fn parse_order(order: &str, param: Option<(&str, u32)>) -> Result<Raster, String> {
+    let r = match param {
+        Some((key, _)) if order.contains([':', '(']) => {
             return Err(format!(
-                "--order {order:?} already has a parameter; drop --tile"
+                "--order {order:?} already has a parameter; drop --{}",
+                key.replace('_', "-")
             ))
         }
-        (Some(t), false) => Raster::from_parts(order.trim(), Some(t)),
-        (None, _) => order.parse::<Raster>(),
+        Some((key, p)) => swizzle_core::spelling::raster_parts(order.trim(), Some((Some(key), p))),
+        None => swizzle_core::spelling::raster(order),
     };
     r.map_err(|e| format!("--order: {e}"))
 }
 
+/// The one parameter flag given, as `(key, value)`.
+fn param(args: &Args) -> Result<Option<(&'static str, u32)>, String> {
+    let given: Vec<(&'static str, u32)> = [
+        ("tile", args.tile),
+        ("log_tile", args.log_tile),
+        ("group", args.group),
+        ("panel", args.panel),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.map(|v| (k, v)))
+    .collect();
+    match given[..] {
+        [] => Ok(None),
+        [one] => Ok(Some(one)),
+        _ => Err(format!(
+            "--{} and --{}: an order takes one parameter",
+            given[0].0.replace('_', "-"),
+            given[1].0.replace('_', "-")
+        )),
+    }
+}
+
 pub fn run(args: Args) -> Result<(), String> {
-    let raster = parse_order(&args.order, args.tile)?;
+    let raster = parse_order(&args.order, param(&args)?)?;
     let grid: Grid = args.grid.parse().map_err(|e| format!("--grid: {e}"))?;
     raster.validate(grid).map_err(|e| e.to_string())?;
     let launch = raster.launch_grid(grid);

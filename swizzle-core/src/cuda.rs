@@ -145,6 +145,24 @@ impl Header {
         Ok(self)
     }
 
+    /// [`Header::try_swizzle`] for one or two layers: `using NAME = swz::Swizzle<...>;` or
+    /// `using NAME = swz::Compose<swz::Swizzle<...>, swz::Swizzle<...>>;`.
+    pub fn try_swizzle_fn(
+        mut self,
+        name: &str,
+        sw: crate::SwizzleFn,
+    ) -> Result<Header, HeaderError> {
+        match sw {
+            crate::SwizzleFn::Single(s) => self.try_swizzle(name, s),
+            crate::SwizzleFn::Composed(_) => {
+                self.check_name(name)?;
+                let text = format!("\n// {sw}\nusing {name} = {};\n", spec::swizzle_type(sw));
+                self.specs.push((name.to_string(), text));
+                Ok(self)
+            }
+        }
+    }
+
     /// [`Header::raster`], returning the reason a name (or the raster's parameter) is refused.
     pub fn try_raster(mut self, name: &str, r: Raster) -> Result<Header, HeaderError> {
         self.check_name(name)?;

@@ -9,7 +9,7 @@ extern crate self as swizzle_core;
 // Specs: the XOR swizzle and what is built from it.
 pub use swizzle_spec::compose;
 pub use swizzle_spec::convert;
-pub use swizzle_spec::{rules, swizzle};
+pub use swizzle_spec::{rules, spelling, swizzle};
 pub mod tile;
 pub use swizzle_spec::units;
 // Threadblock orders.

@@ -156,7 +156,8 @@ impl Message {
     }
 }
 
-/// Refuse a layout larger than one block's shared memory ([`MAX_SMEM_BYTES`], 227 KiB on sm_90), padding
+/// Refuse a layout whose swizzle's period does not divide the tile (it would move elements out of it, the rule
+/// `Smem::validate` states), or one larger than one block's shared memory ([`MAX_SMEM_BYTES`], 227 KiB on sm_90), padding
 /// included: no kernel could use it, and walking it instruction by instruction in `const` would take minutes.
 /// Empty when it fits.
 ///
@@ -167,6 +168,23 @@ impl Message {
 /// assert!(big.as_str().unwrap().contains("2097152 bytes"));
 /// ```
 pub const fn check_size(smem: &Smem) -> Message {
+    if let Err(crate::tile::TileError::PeriodDoesNotDivide {
+        swizzle,
+        period,
+        elems,
+    }) = smem.validate()
+    {
+        return Message::EMPTY
+            .str("tile ")
+            .smem(smem)
+            .str(": ")
+            .swizzle(swizzle)
+            .str(" repeats every ")
+            .num64(period)
+            .str(" elements, which does not divide the tile's ")
+            .num(elems)
+            .str(" elements, so it would move elements out of the tile");
+    }
     if smem.bytes() <= MAX_SMEM_BYTES as u64 {
         return Message::EMPTY;
     }
@@ -493,6 +511,7 @@ pub const fn is_conflict_free(smem: &Smem, pattern: Pattern) -> bool {
 /// [`is_conflict_free`] for any [`WarpAccess`].
 pub const fn is_conflict_free_warp(smem: &Smem, access: &WarpAccess) -> bool {
     smem.bytes() <= MAX_SMEM_BYTES as u64
+        && smem.validate().is_ok()
         && access.check_on(smem).is_ok()
         && first_conflict_warp(smem, access).is_none()
 }

@@ -338,21 +338,20 @@ impl core::str::FromStr for Smem {
     /// assert!("64x64:f16:3,3,3:pad=4294967295".parse::<Smem>().is_err()); // larger than shared memory
     /// ```
     fn from_str(text: &str) -> Result<Smem, String> {
+        use crate::spelling::{self, SwizzleSpelling};
         let mut parts = text.trim().split(':');
         let dims = parts.next().unwrap_or_default();
-        let (rows, cols) = dims
-            .split_once(['x', 'X'])
-            .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
-            .ok_or_else(|| {
-                format!(
-                    "expected ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col], got {text:?}"
-                )
-            })?;
+        let (rows, cols) = dims.split_once(['x', 'X']).ok_or_else(|| {
+            format!("expected ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col], got {text:?}")
+        })?;
+        let rows =
+            spelling::decimal_u32("ROWS", rows.trim()).map_err(|e| format!("{text:?}: {e}"))?;
+        let cols =
+            spelling::decimal_u32("COLS", cols.trim()).map_err(|e| format!("{text:?}: {e}"))?;
         let elem_name = parts
             .next()
             .ok_or_else(|| format!("{text:?}: missing :ELEM (f16, bf16, f32, ...)"))?;
-        let elem = Elem::parse(elem_name.trim())
-            .ok_or_else(|| format!("{text:?}: unknown element type {elem_name:?}"))?;
+        let elem = spelling::elem(elem_name).map_err(|e| format!("{text:?}: {e}"))?;
         let sw_text = parts
             .next()
             .ok_or_else(|| {
@@ -363,16 +362,11 @@ impl core::str::FromStr for Smem {
         for opt in parts {
             match opt.trim().split_once('=') {
                 Some(("pad", p)) => {
-                    pad = p
-                        .trim()
-                        .parse()
-                        .map_err(|_| format!("{text:?}: pad={p:?} is not a byte count"))?
+                    pad = spelling::decimal_u32("pad", p.trim())
+                        .map_err(|e| format!("{text:?}: {e}"))?
                 }
                 Some(("unit", u)) => {
-                    unit = Some(
-                        Unit::from_name(u.trim())
-                            .ok_or_else(|| format!("{text:?}: unknown unit {u:?}"))?,
-                    )
+                    unit = Some(spelling::unit(u).map_err(|e| format!("{text:?}: {e}"))?)
                 }
                 None if opt.trim() == "col" => order = Order::ColMajor,
                 _ => {
@@ -383,18 +377,15 @@ impl core::str::FromStr for Smem {
             }
         }
         let tile = Tile::new(rows, cols, elem, order).map_err(|e| format!("{text:?}: {e}"))?;
-        let (swizzle, default_unit) = match crate::units::ByteMode::from_name(sw_text) {
-            Some(mode) => (SwizzleFn::Single(mode.swizzle()), Unit::Bytes),
-            None if sw_text.eq_ignore_ascii_case("none") => {
-                (SwizzleFn::Single(Swizzle::IDENTITY), Unit::Elems(elem))
-            }
-            None => (
-                sw_text
-                    .parse::<SwizzleFn>()
-                    .map_err(|e| format!("{text:?}: {e}"))?,
-                Unit::Elems(elem),
-            ),
-        };
+        let (swizzle, default_unit) =
+            match spelling::swizzle(sw_text).map_err(|e| format!("{text:?}: {e}"))? {
+                // The identity is the same on every unit.
+                SwizzleSpelling::Mode(crate::units::ByteMode::None) => {
+                    (SwizzleFn::Single(Swizzle::IDENTITY), Unit::Elems(elem))
+                }
+                SwizzleSpelling::Mode(mode) => (SwizzleFn::Single(mode.swizzle()), Unit::Bytes),
+                SwizzleSpelling::Layers(f) => (f, Unit::Elems(elem)),
+            };
         let smem = Smem::plain(tile)
             .with_swizzle_fn_in(swizzle, unit.unwrap_or(default_unit))
             .with_padding(pad);
