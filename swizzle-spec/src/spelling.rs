@@ -131,7 +131,7 @@ impl fmt::Display for SpellingError<'_> {
             SpellingError::TooLarge { field, text } => write!(f, "{field} = {text} is out of range"),
             SpellingError::Suffix { field, text } => write!(
                 f,
-                "{field} = `{text}`: write a plain integer, without a type suffix"
+                "`{text}`: write {field} as a plain integer, without a type suffix"
             ),
             SpellingError::FieldOutOfRange { field, text } => write!(
                 f,
