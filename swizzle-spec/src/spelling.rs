@@ -530,11 +530,15 @@ mod tests {
         assert!(matches!(swizzle("3,3,2"), Err(SpellingError::Rule(_))));
         assert!(matches!(
             swizzle("99999999999,3,3"),
-            Err(SpellingError::TooLarge { .. })
+            Err(SpellingError::FieldOutOfRange { field: "B", .. })
+        ));
+        assert!(matches!(
+            swizzle("3,40,3"),
+            Err(SpellingError::FieldOutOfRange { field: "M", .. })
         ));
         assert!(matches!(
             swizzle("3,3,-2147483649"),
-            Err(SpellingError::TooLarge { .. })
+            Err(SpellingError::FieldOutOfRange { field: "S", .. })
         ));
     }
 
