@@ -1,24 +1,26 @@
 //! Argument parsers shared by several subcommands (one message per mistake, the same everywhere).
+use swizzle_core::spelling::SwizzleSpelling;
 use swizzle_core::tile::MAX_SMEM_BYTES;
 use swizzle_core::{Elem, Tile};
 
-/// An element or unit name with the aliases `Elem::parse` takes (`fp32` -> `f32`); anything else unchanged.
-pub fn canonical_elem(name: &str) -> String {
-    Elem::parse(name.trim()).map_or_else(|| name.trim().to_string(), |e| e.name().to_string())
-}
-
 /// `--elem NAME`: an element type such as f16, bf16, f32, f64, u8 (`fp32`, `fp16` accepted as aliases).
 pub fn parse_elem(name: &str) -> Result<Elem, String> {
-    Elem::parse(name).ok_or_else(|| {
-        format!("--elem: unknown element type {name:?} (try f16, bf16, f32, f64, u8)")
-    })
+    swizzle_core::spelling::elem(name).map_err(|e| format!("--elem: {e}"))
+}
+
+/// `--swizzle SPEC` (`flag` names it in errors): a byte mode or one or two `B,M,S` layers.
+pub fn parse_swizzle(flag: &str, text: &str) -> Result<SwizzleSpelling, String> {
+    swizzle_core::spelling::swizzle(text).map_err(|e| format!("{flag}: {e}"))
 }
 
 /// `--tile ROWSxCOLS`, e.g. `64x64`.
 pub fn parse_tile_dims(text: &str) -> Result<(u32, u32), String> {
-    text.split_once(['x', 'X'])
-        .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
-        .ok_or_else(|| format!("--tile: expected ROWSxCOLS (e.g. 64x64), got {text:?}"))
+    let bad = || format!("--tile: expected ROWSxCOLS (e.g. 64x64), got {text:?}");
+    let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let dim = |field, t: &str| {
+        swizzle_core::spelling::decimal_u32(field, t.trim()).map_err(|e| format!("--tile: {e}"))
+    };
+    Ok((dim("ROWS", r)?, dim("COLS", c)?))
 }
 
 /// A byte count (`--pad`): a non-negative integer. Negative numbers reach this parser (`allow_hyphen_values`) so
@@ -31,17 +33,6 @@ pub fn parse_bytes(text: &str) -> Result<u32, String> {
             "expected a byte count (an integer >= 0), got {text:?}"
         )),
     }
-}
-
-/// Write `text` to `path` through a temporary file beside it (so a reader never sees half a file); errors name
-/// `flag` and the user's path, never the temporary one, and the temporary file is removed.
-pub fn write_file(flag: &str, path: &std::path::Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("swz-tmp");
-    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{flag}: cannot write {}: {e}", path.display())
-    })
 }
 
 /// `show`, `check` and `synth` walk a tile element by element or instruction by instruction: refuse tiles that
@@ -73,5 +64,6 @@ mod tests {
         assert!(parse_elem("f17")
             .unwrap_err()
             .starts_with("--elem: unknown element type"));
+        assert!(parse_swizzle("--swizzle", "3,3,3++3,3,3").is_err());
     }
 }

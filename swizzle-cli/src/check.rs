@@ -13,11 +13,11 @@
 //! Exit code (for CI): 0 when every pattern is conflict-free, 1 when any instruction of any pattern costs more than
 //! its ideal (the report is printed in full first, then one line on stderr naming the conflicting patterns), 2 on
 //! bad input.
-use crate::apply::{parse_swizzle, Spec};
 use std::path::PathBuf;
 use swizzle_core::bank::map;
 use swizzle_core::compose::{Composed, SwizzleFn};
 use swizzle_core::pattern::{Layout, Pattern, Smem};
+use swizzle_core::spelling::SwizzleSpelling;
 use swizzle_core::tile::{Order, Tile, MAX_SMEM_BYTES};
 use swizzle_core::units::{Elem, Unit};
 use swizzle_core::Swizzle;
@@ -75,11 +75,22 @@ impl TileArgs {
 pub struct Args {
     #[command(flatten)]
     tile: TileArgs,
-    /// Swizzle on element offsets (`B,M,S`) or a byte mode (`SW32`, `SW64`, `SW128`, `NONE`); default: none.
-    #[arg(long, value_name = "SPEC", conflicts_with = "pad")]
+    /// Swizzle on element offsets (`B,M,S`, `Sw<B,M,S>`, two layers `B,M,S+B,M,S`) or a byte mode (`SW32`, `SW64`,
+    /// `SW128`, `NONE`); default: none.
+    #[arg(
+        long,
+        value_name = "SPEC",
+        conflicts_with = "pad",
+        allow_hyphen_values = true
+    )]
     swizzle: Option<String>,
     /// A second swizzle layer applied after `--swizzle` (element offsets, `B,M,S`).
-    #[arg(long, value_name = "B,M,S", requires = "swizzle")]
+    #[arg(
+        long,
+        value_name = "B,M,S",
+        requires = "swizzle",
+        allow_hyphen_values = true
+    )]
     then: Option<String>,
     /// Pad each row by this many bytes instead of swizzling.
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true, value_parser = crate::args::parse_bytes)]
@@ -99,14 +110,15 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
             unit: Unit::Bytes,
         });
     };
-    let (first, unit) = match parse_swizzle(text)? {
-        Spec::Plain(sw) => (sw, Unit::Elems(elem)),
-        Spec::Mode(m) => (m.swizzle(), Unit::Bytes),
+    let (first, unit) = match crate::args::parse_swizzle("--swizzle", text)? {
+        SwizzleSpelling::Layers(f) => (f, Unit::Elems(elem)),
+        SwizzleSpelling::Mode(m) => (SwizzleFn::Single(m.swizzle()), Unit::Bytes),
     };
-    let swizzle = match &args.then {
-        None => SwizzleFn::Single(first),
-        Some(t) => {
-            let second: Swizzle = crate::apply::parse_bms(t).map_err(|e| format!("--then: {e}"))?;
+    let swizzle = match (&args.then, first) {
+        (None, f) => f,
+        (Some(t), SwizzleFn::Single(first)) => {
+            let second: Swizzle =
+                swizzle_core::spelling::layer(t).map_err(|e| format!("--then: {e}"))?;
             if unit == Unit::Bytes {
                 return Err(
                     "--then: give --swizzle as B,M,S (element offsets) when adding a second layer"
@@ -115,6 +127,9 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
             }
             SwizzleFn::Composed(Composed::new(first, second))
         }
+        (Some(_), SwizzleFn::Composed(_)) => {
+            return Err("--then: --swizzle already has two layers (B,M,S+B,M,S)".into())
+        }
     };
     Ok(Layout::Swizzled { swizzle, unit })
 }
@@ -122,6 +137,7 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
 pub fn run(args: Args) -> Result<crate::Verdict, String> {
     let (plain, patterns) = args.tile.parse()?;
     let smem = plain.with_layout(layout(&args, plain.tile().elem)?);
+    smem.validate().map_err(|e| format!("--swizzle: {e}"))?;
     if smem.bytes() > MAX_SMEM_BYTES as u64 {
         return Err(format!(
             "--pad: {smem} occupies {} bytes; one block's shared memory holds at most {MAX_SMEM_BYTES} (227 KiB on sm_90)",
@@ -154,7 +170,7 @@ pub fn run(args: Args) -> Result<crate::Verdict, String> {
         }
     }
     if let (Some(path), Some((_, title, rep))) = (&args.svg, &worst) {
-        crate::args::write_file("--svg", path, &map::svg(rep, title))?;
+        crate::output::write_file("--svg", path, &map::svg(rep, title))?;
     }
     Ok(if conflicting.is_empty() {
         crate::Verdict::Clean

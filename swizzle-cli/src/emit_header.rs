@@ -5,9 +5,9 @@
 //! Bad input is one line on stderr and exit code 2 (see `main.rs`).
 use std::path::PathBuf;
 use swizzle_core::cuda::Header;
-use swizzle_core::raster::Raster;
-use swizzle_core::units::Unit;
-use swizzle_core::Smem;
+use swizzle_core::spelling::SwizzleSpelling;
+use swizzle_core::units::ByteMode;
+use swizzle_core::{Smem, Swizzle, SwizzleFn};
 
 #[derive(clap::Args)]
 #[command(
@@ -29,8 +29,9 @@ pub struct Args {
     /// Write the header to FILE instead of stdout.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// A named swizzle, NAME=B,M,S (or NAME=SW128 etc. for a byte mode); repeatable.
-    #[arg(long, value_name = "NAME=B,M,S")]
+    /// A named swizzle, NAME=B,M,S (also Sw<B,M,S>, two layers B,M,S+B,M,S, or NAME=SW128 etc. for a byte mode);
+    /// repeatable.
+    #[arg(long, value_name = "NAME=B,M,S", allow_hyphen_values = true)]
     swizzle: Vec<String>,
     /// A named raster, NAME=ORDER[:PARAM] (e.g. GemmOrder=strip:4, T=diagonal); repeatable.
     #[arg(long, value_name = "NAME=ORDER[:PARAM]")]
@@ -71,17 +72,16 @@ pub fn build_with(
 ) -> Result<Header, String> {
     let mut header = Header::new();
     let unit = unit
-        .map(|u| {
-            Unit::from_name(&crate::args::canonical_elem(u))
-                .ok_or_else(|| format!("--unit: unknown unit {u:?} (bytes, f16, f32, ...)"))
-        })
+        .map(|u| swizzle_core::spelling::unit(u).map_err(|e| format!("--unit: {e}")))
         .transpose()?;
     for s in swizzles {
         let (name, spec) = named("--swizzle", s)?;
-        let sw = match (crate::apply::parse_swizzle(spec)?, unit) {
-            (crate::apply::Spec::Plain(sw), _) => sw,
-            (crate::apply::Spec::Mode(m), Some(u)) => m.swizzle_for(u),
-            (crate::apply::Spec::Mode(m), None) => {
+        let sw = match (crate::args::parse_swizzle("--swizzle", spec)?, unit) {
+            (SwizzleSpelling::Layers(f), _) => f,
+            // The identity is the same on every unit.
+            (SwizzleSpelling::Mode(ByteMode::None), _) => SwizzleFn::Single(Swizzle::IDENTITY),
+            (SwizzleSpelling::Mode(m), Some(u)) => SwizzleFn::Single(m.swizzle_for(u)),
+            (SwizzleSpelling::Mode(m), None) => {
                 return Err(format!(
                     "--swizzle {name}={m}: a byte mode acts on byte addresses; say what the kernel indexes with \
                      --unit bytes (emits {} on bytes) or --unit f16/f32/... (element offsets), or emit a whole \
@@ -91,12 +91,13 @@ pub fn build_with(
             }
         };
         header = header
-            .try_swizzle(name, sw)
+            .try_swizzle_fn(name, sw)
             .map_err(|e| format!("--swizzle: {e}"))?;
     }
     for r in rasters {
         let (name, order) = named("--raster", r)?;
-        let raster: Raster = order.parse().map_err(|e| format!("--raster {name}: {e}"))?;
+        let raster =
+            swizzle_core::spelling::raster(order).map_err(|e| format!("--raster {name}: {e}"))?;
         header = header
             .try_raster(name, raster)
             .map_err(|e| format!("--raster: {e}"))?;
@@ -124,12 +125,10 @@ pub fn run(args: Args) -> Result<(), String> {
     )?
     .render();
     match &args.output {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))
-        }
+        Some(path) => crate::output::write_file("--output", path, &text),
         None => {
             use std::io::Write;
-            let mut out = std::io::stdout().lock();
+            let mut out = crate::output::stdout();
             out.write_all(text.as_bytes())
                 .and_then(|()| out.flush())
                 .map_err(crate::stdout_failed)

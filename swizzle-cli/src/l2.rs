@@ -1,6 +1,11 @@
 //! `swz l2`: the L2 traffic model (`swizzle_core::l2`) from the command line. Predicts the DRAM bytes a tiled GEMM
 //! reads and the L2 hit rate Nsight Compute would report, for one block order or (`--order all`) for every order
 //! of the study, ranked. `--json` prints one JSON object; `--svg FILE` draws the ranking as a bar chart.
+//!
+//! Bound: the model replays every block's K steps through an LRU of the chunks it touches, so its time grows
+//! with `blocks x K steps x orders` and its memory with the chunk count. A problem above [`MAX_STEPS`] block
+//! steps (all orders together) or [`MAX_CHUNKS`] chunks is refused with one line (use a larger `--tile` or
+//! one `--order`): about 5 s and 250 MB at most.
 
 use crate::plot::{bars_svg, Bar};
 use std::path::PathBuf;
@@ -44,7 +49,7 @@ pub struct Args {
     #[arg(long, value_name = "BYTES")]
     l2_bytes: Option<String>,
     /// L2 partitions (overrides --device; h100/h200: 2). The model's LRU holds l2-bytes / partitions.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     partitions: Option<u32>,
     /// How blocks start: lockstep (waves), staggered (sliding window), or a blend, as the staggered percentage.
     #[arg(long, default_value = "50")]
@@ -55,6 +60,37 @@ pub struct Args {
     /// Write the predicted DRAM bytes per order as an SVG bar chart.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+}
+
+/// Most block K steps one run models, over all its orders (8192^3 with 32^3 tiles and every order is 2^27.8).
+pub const MAX_STEPS: u64 = 1 << 28;
+
+/// Most distinct chunks (A and B tiles per K step, C tiles) one model holds.
+pub const MAX_CHUNKS: u64 = 1 << 24;
+
+/// Refuse a problem the model would take too long or too much memory for (see the module doc).
+fn check_work(cfg: &L2Config, orders: usize) -> Result<(), String> {
+    let grid = cfg.grid();
+    let ks = cfg.gemm.k.div_ceil(cfg.tile.bk) as u64;
+    let chunks = (grid.x as u64 + grid.y as u64) * ks + grid.blocks();
+    let steps = grid.blocks() * ks * orders as u64;
+    if chunks > MAX_CHUNKS {
+        return Err(format!(
+            "--gemm {} with --tile {}: {chunks} chunks, more than the model holds ({MAX_CHUNKS}); use a larger --tile",
+            cfg.gemm, cfg.tile
+        ));
+    }
+    if steps > MAX_STEPS {
+        return Err(format!(
+            "--gemm {} with --tile {}: {steps} block steps{}, more than one run models ({MAX_STEPS}); use a larger \
+             --tile{}",
+            cfg.gemm,
+            cfg.tile,
+            if orders > 1 { " over all orders" } else { "" },
+            if orders > 1 { " or one --order" } else { "" }
+        ));
+    }
+    Ok(())
 }
 
 /// `50MiB`, `52428800`, `4KiB`.
@@ -127,6 +163,7 @@ fn json_of(r: Raster, p: &Prediction) -> serde_json::Value {
 
 pub fn run(args: Args) -> Result<(), String> {
     let (base, orders) = config(&args)?;
+    check_work(&base, orders.len())?;
     let all = orders.len() > 1;
     // Every order that can run on this grid (Morton needs power-of-two sides; skipped under `all`, an error alone).
     let mut results = Vec::new();
@@ -214,7 +251,7 @@ pub fn run(args: Args) -> Result<(), String> {
             &bars,
             compulsory,
         );
-        std::fs::write(path, svg).map_err(|e| format!("--svg: writing {}: {e}", path.display()))?;
+        crate::output::write_file("--svg", path, &svg)?;
     }
     Ok(())
 }

@@ -8,12 +8,13 @@
 
 use clap::{Parser, Subcommand};
 
-/// `println!` for the subcommands: a closed pipe (`swz ... | head`) ends the program quietly, as Unix tools do;
-/// any other write error is a one-line reason and exit 2. (`println!` would panic.)
+/// `println!` for the subcommands through [`output::Stdout`]: a closed pipe (`swz ... | head`) drops the rest of
+/// the output quietly and the run goes on to its verdict; any other write error is a one-line reason and exit 2.
+/// (`println!` would panic.)
 macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+        if let Err(e) = writeln!(crate::output::stdout(), $($arg)*) {
             crate::exit_on_stdout_error(e)
         }
     }};
@@ -23,7 +24,7 @@ macro_rules! outln {
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if let Err(e) = write!(std::io::stdout(), $($arg)*) {
+        if let Err(e) = write!(crate::output::stdout(), $($arg)*) {
             crate::exit_on_stdout_error(e)
         }
     }};
@@ -36,6 +37,7 @@ mod check;
 mod emit_header;
 mod l2;
 mod l2_study;
+mod output;
 mod plot;
 mod raster;
 mod report;
@@ -89,13 +91,8 @@ pub enum Verdict {
     Conflicts(String),
 }
 
-/// A failed write to stdout, as an error message; a closed pipe exits 0 at once instead.
-pub fn stdout_failed(e: std::io::Error) -> String {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        std::process::exit(0);
-    }
-    format!("writing stdout: {e}")
-}
+/// A failed write to stdout as the one-line reason (a closed pipe is not a failure: see [`output`]).
+pub use output::stdout_failed;
 
 fn exit_on_stdout_error(e: std::io::Error) -> ! {
     eprintln!("swz: {}", stdout_failed(e));
@@ -149,8 +146,8 @@ fn main() {
         Command::Bench(a) => clean(bench::run(a)),
         Command::Report(a) => clean(report::run(a)),
     };
-    // Flush here so a closed pipe is reported (quietly) rather than lost at exit.
-    if let Err(e) = std::io::Write::flush(&mut std::io::stdout()) {
+    // Flush here so a write error is reported rather than lost at exit; a closed pipe keeps the verdict below.
+    if let Err(e) = std::io::Write::flush(&mut output::stdout()) {
         exit_on_stdout_error(e);
     }
     match result {

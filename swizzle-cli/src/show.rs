@@ -8,17 +8,18 @@
 //! the unit the byte modes move) or by the 4-byte bank (`byte offset / 4 mod 32`) of its stored address.
 //!
 //! `B,M,S` is on element offsets of `--elem`; a byte mode name (`SW128`, ...) is converted to `--elem` units.
-use crate::apply::{parse_swizzle, Spec};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use swizzle_core::spelling::SwizzleSpelling;
 use swizzle_core::tile::{Order, Tile};
 use swizzle_core::units::Unit;
 use swizzle_core::Smem;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The swizzle on element offsets (`B,M,S`), or a byte mode (`SW32`, `SW64`, `SW128`, `NONE`) to convert.
-    #[arg(long, value_name = "SPEC")]
+    /// The swizzle on element offsets (`B,M,S`, `Sw<B,M,S>`, two layers `B,M,S+B,M,S`), or a byte mode (`SW32`,
+    /// `SW64`, `SW128`, `NONE`) to convert.
+    #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
     swizzle: String,
     /// The tile shape, `ROWSxCOLS` (e.g. `8x64`).
     #[arg(long, value_name = "ROWSxCOLS")]
@@ -76,7 +77,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let color = Color::parse(&args.color)?;
     out!("{}", grid(&st));
     if let Some(path) = &args.svg {
-        crate::args::write_file("--svg", path, &svg(&st, color))?;
+        crate::output::write_file("--svg", path, &svg(&st, color))?;
     }
     Ok(())
 }
@@ -93,16 +94,16 @@ fn build(args: &Args) -> Result<Smem, String> {
     };
     let tile = Tile::new(rows, cols, elem, order).map_err(|e| format!("--tile: {e}"))?;
     crate::args::fits_smem(&tile)?;
-    let sw = match parse_swizzle(&args.swizzle)? {
-        Spec::Plain(sw) => sw,
-        Spec::Mode(m) => {
+    let sw = match crate::args::parse_swizzle("--swizzle", &args.swizzle)? {
+        SwizzleSpelling::Layers(f) => f,
+        SwizzleSpelling::Mode(m) => swizzle_core::SwizzleFn::Single(
             m.swizzle_in()
                 .to_unit(Unit::Elems(elem))
                 .map_err(|e| format!("--swizzle: {e}"))?
-                .swizzle
-        }
+                .swizzle,
+        ),
     };
-    let smem = Smem::plain(tile).with_swizzle(sw);
+    let smem = Smem::plain(tile).with_swizzle_fn(sw);
     smem.validate().map_err(|e| format!("--swizzle: {e}"))?;
     Ok(smem)
 }

@@ -18,7 +18,7 @@ pub const BATCH_HELP: &str = "\
 One JSON line on stdout per non-blank input line, in input order, with the input line number (1-based):
   {\"line\":1,\"wavefronts\":4,\"ideal\":4,\"conflicts\":0}
   {\"line\":2,\"error\":\"unknown op \\\"lds7\\\" ...\"}      (bad JSON, unknown op, not 32 addresses, misaligned, not UTF-8)
-Blank lines are skipped. Exit status 0 when every line was answered, 2 when any line was bad (after all lines
+Blank lines are skipped; a line longer than 65536 bytes is one bad line. Exit status 0 when every line was answered, 2 when any line was bad (after all lines
 are answered; one summary line on stderr).";
 
 #[derive(clap::Args)]
@@ -113,20 +113,59 @@ fn answer_bytes(number: usize, bytes: &[u8]) -> Option<Result<String, (String, S
     })
 }
 
+/// Longest input line `--batch` reads (an instruction is well under 1 KiB); a longer one is a bad line, skipped
+/// without being held in memory.
+pub const MAX_LINE_BYTES: usize = 1 << 16;
+
+/// Read one line (with its newline) into `buf`, keeping at most [`MAX_LINE_BYTES`] + 1 bytes of it; the rest of
+/// a longer line is read and dropped. Returns the bytes read in all (0 at the end of input).
+fn read_line_bounded(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut total = 0;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(total);
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = (MAX_LINE_BYTES + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..take.min(room)]);
+        input.consume(take);
+        total += take;
+        if done {
+            return Ok(total);
+        }
+    }
+}
+
 fn batch() -> Result<(), String> {
     let mut stdin = std::io::stdin().lock();
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    // A closed pipe drops the answers but not the reading: the exit status still says whether any line was bad.
+    let mut out = BufWriter::new(crate::output::stdout());
     let (mut bad, mut first_bad) = (0usize, None);
     let mut buf = Vec::new();
     for number in 1.. {
         buf.clear();
-        let n = stdin
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| format!("reading stdin: {e}"))?;
+        let n =
+            read_line_bounded(&mut stdin, &mut buf).map_err(|e| format!("reading stdin: {e}"))?;
         if n == 0 {
             break;
         }
-        let text = match answer_bytes(number, &buf) {
+        let answered = if buf.len() > MAX_LINE_BYTES {
+            Some(Err((
+                format!(r#"{{"line":{number},"error":"longer than {MAX_LINE_BYTES} bytes"}}"#),
+                format!("line {number}: longer than {MAX_LINE_BYTES} bytes"),
+            )))
+        } else {
+            answer_bytes(number, &buf)
+        };
+        let text = match answered {
             None => continue,
             Some(Ok(json)) => json,
             Some(Err((json, reason))) => {

@@ -77,7 +77,7 @@ fn apply_refuses_bad_input_in_one_line() {
     );
     refused(
         &["apply", "--swizzle", "3,3", "--range", "0..8"],
-        "expected B,M,S (e.g. 3,3,3), Sw<B,M,S>, or a byte mode",
+        "expected B,M,S (e.g. 3,3,3), Sw<B,M,S>, two layers B,M,S+B,M,S, or a byte mode",
     );
     refused(
         &["apply", "--swizzle", "3,30,3", "--range", "0..8"],

@@ -79,7 +79,7 @@ fn bad_layouts_are_one_line_and_exit_2() {
         ("A=8x8:f16:3,3,3", "does not divide"),
         ("A=8x8:f17:none", "unknown element type"),
         ("A=8x8", "missing :ELEM"),
-        ("A=64x64:f16:3,3,3:pad=x", "not a byte count"),
+        ("A=64x64:f16:3,3,3:pad=x", "pad = \"x\" is not an integer"),
         ("A=64x64:f16:3,3,3:bogus", "unknown option"),
     ] {
         let out = swz(&["emit-header", "--layout", arg]);

@@ -142,7 +142,7 @@ fn parameter_spellings_agree() {
     assert_eq!(a, raster(&["--order", "group-m(group=3)", "--grid", "5x7"]));
     assert_eq!(
         a,
-        raster(&["--order", "group_m", "--tile", "3", "--grid", "5x7"])
+        raster(&["--order", "group_m", "--group_m", "3", "--grid", "5x7"])
     );
 }
 

@@ -44,3 +44,72 @@ fn readme_documents_install_exit_codes_batch_and_spellings() {
         assert!(text.contains(needle), "README lacks {needle:?}");
     }
 }
+
+/// The README's spelling table is the parser's: every spelling listed parses as its kind, and every order name,
+/// order alias, parameter key and byte mode the parser knows is listed.
+#[test]
+fn readme_spellings_are_the_parsers() {
+    use swizzle_core::spelling::{self, SwizzleSpelling, ORDERS};
+    let text = readme();
+    let start = text.find("### Spellings").expect("a spelling section");
+    let section = &text[start..];
+    let section = &section[..section[4..].find("\n#").map_or(section.len(), |e| e + 4)];
+    let row = |kind: &str| -> Vec<String> {
+        let line = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| {kind} |")))
+            .unwrap_or_else(|| panic!("no `{kind}` row"));
+        line.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    let swizzles = row("swizzle");
+    assert!(swizzles.len() >= 5);
+    for s in &swizzles {
+        assert!(
+            matches!(spelling::swizzle(s), Ok(SwizzleSpelling::Layers(_))),
+            "{s}"
+        );
+    }
+    let modes = row("byte mode");
+    for s in &modes {
+        assert!(
+            matches!(spelling::swizzle(s), Ok(SwizzleSpelling::Mode(_))),
+            "{s}"
+        );
+    }
+    for m in swizzle_core::ByteMode::ALL {
+        assert!(
+            modes.iter().any(|s| s == m.name()),
+            "{} is not listed",
+            m.name()
+        );
+    }
+    let rasters = row("raster");
+    for s in &rasters {
+        assert!(
+            spelling::raster(s).is_ok(),
+            "{s}: {:?}",
+            spelling::raster(s)
+        );
+    }
+    for o in ORDERS {
+        for name in std::iter::once(o.name).chain(o.aliases.iter().copied()) {
+            assert!(
+                rasters.iter().any(|s| s.starts_with(name)),
+                "order {name} is not listed"
+            );
+        }
+        for key in o.key.iter().chain(o.key_aliases) {
+            assert!(
+                rasters.iter().any(|s| s.contains(&format!("({key}="))),
+                "key {key} is not listed"
+            );
+        }
+    }
+    for s in row("unit") {
+        assert!(spelling::unit(&s).is_ok(), "{s}");
+    }
+}

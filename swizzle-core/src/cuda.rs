@@ -39,6 +39,7 @@
 //! ```
 
 mod spec;
+mod std_names;
 
 pub use spec::{layout_type, swizzle_type, Spec, CUDA_LAYOUT};
 
@@ -84,6 +85,10 @@ pub enum HeaderError {
     Reserved(String),
     /// Given twice.
     Duplicate(String),
+    /// A standard C/C++ header may define it as a macro (`NULL`, `INT_MAX`, `errno`, `M_PI`, `EINVAL`, ...).
+    StandardMacro(String),
+    /// An include guard that is also a name the header uses (a macro of that name would rewrite it).
+    GuardInUse(String),
     /// The raster's parameter is out of range (`Raster::validate_params`).
     Raster(String, RasterError),
 }
@@ -100,6 +105,14 @@ impl fmt::Display for HeaderError {
             ),
             HeaderError::Reserved(n) => write!(f, "{n:?} is already defined by the header"),
             HeaderError::Duplicate(n) => write!(f, "{n:?} is named twice"),
+            HeaderError::StandardMacro(n) => write!(
+                f,
+                "{n:?} may be a macro of the C/C++ standard headers (it would break once they are included)"
+            ),
+            HeaderError::GuardInUse(n) => write!(
+                f,
+                "{n:?} is a name the header uses; as the guard macro it would rewrite it"
+            ),
             HeaderError::Raster(n, e) => write!(f, "{n:?}: {e}"),
         }
     }
@@ -131,6 +144,24 @@ impl Header {
         self.check_name(name)?;
         self.swizzles.push((name.to_string(), sw));
         Ok(self)
+    }
+
+    /// [`Header::try_swizzle`] for one or two layers: `using NAME = swz::Swizzle<...>;` or
+    /// `using NAME = swz::Compose<swz::Swizzle<...>, swz::Swizzle<...>>;`.
+    pub fn try_swizzle_fn(
+        mut self,
+        name: &str,
+        sw: crate::SwizzleFn,
+    ) -> Result<Header, HeaderError> {
+        match sw {
+            crate::SwizzleFn::Single(s) => self.try_swizzle(name, s),
+            crate::SwizzleFn::Composed(_) => {
+                self.check_name(name)?;
+                let text = format!("\n// {sw}\nusing {name} = {};\n", spec::swizzle_type(sw));
+                self.specs.push((name.to_string(), text));
+                Ok(self)
+            }
+        }
     }
 
     /// [`Header::raster`], returning the reason a name (or the raster's parameter) is refused.
@@ -200,6 +231,16 @@ impl Header {
         if guard.starts_with("SWZ_") {
             return Err(HeaderError::Reserved(guard.to_string()));
         }
+        if std_names::is_standard_macro(guard) {
+            return Err(HeaderError::StandardMacro(guard.to_string()));
+        }
+        // A macro rewrites every use of its name: the guard must not be any identifier of the header, the named
+        // specs' names included.
+        let mut probe = self.clone();
+        probe.guard = Some("SWZ_SPECS_PROBE".to_string());
+        if identifiers(&probe.render()).any(|id| id == guard) {
+            return Err(HeaderError::GuardInUse(guard.to_string()));
+        }
         self.guard = Some(guard.to_string());
         Ok(self)
     }
@@ -208,6 +249,12 @@ impl Header {
         check_identifier(name)?;
         if header_defines(name) {
             return Err(HeaderError::Reserved(name.to_string()));
+        }
+        if std_names::is_standard_macro(name) {
+            return Err(HeaderError::StandardMacro(name.to_string()));
+        }
+        if self.guard.as_deref() == Some(name) {
+            return Err(HeaderError::GuardInUse(name.to_string()));
         }
         if self
             .swizzles
@@ -318,6 +365,14 @@ fn check_identifier(name: &str) -> Result<(), HeaderError> {
         return Err(HeaderError::ReservedIdentifier(name.to_string()));
     }
     Ok(())
+}
+
+/// The identifiers of C++ `text`, outside `//` comments (string literals hold none the header cares about).
+fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(|l| l.split_once("//").map_or(l, |(code, _)| code))
+        .flat_map(|code| code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
 }
 
 /// Whether the header (or what it relies on) already gives `name` a meaning inside `namespace swz`: its own

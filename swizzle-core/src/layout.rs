@@ -348,23 +348,23 @@ impl core::str::FromStr for Smem {
     /// let b: Smem = "64x64:f16:SW128".parse().unwrap();
     /// assert_eq!(b.byte_addr(1, 0), a.byte_addr(1, 0));
     /// assert!("8x8:f16:3,3,3".parse::<Smem>().is_err()); // the swizzle's period does not fit the tile
+    /// assert!("64x64:f16:3,3,3:pad=4294967295".parse::<Smem>().is_err()); // larger than shared memory
     /// ```
     fn from_str(text: &str) -> Result<Smem, String> {
+        use crate::spelling::{self, SwizzleSpelling};
         let mut parts = text.trim().split(':');
         let dims = parts.next().unwrap_or_default();
-        let (rows, cols) = dims
-            .split_once(['x', 'X'])
-            .and_then(|(r, c)| Some((r.trim().parse::<u32>().ok()?, c.trim().parse::<u32>().ok()?)))
-            .ok_or_else(|| {
-                format!(
-                    "expected ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col], got {text:?}"
-                )
-            })?;
+        let (rows, cols) = dims.split_once(['x', 'X']).ok_or_else(|| {
+            format!("expected ROWSxCOLS:ELEM:SWIZZLE[:pad=BYTES][:unit=UNIT][:col], got {text:?}")
+        })?;
+        let rows =
+            spelling::decimal_u32("ROWS", rows.trim()).map_err(|e| format!("{text:?}: {e}"))?;
+        let cols =
+            spelling::decimal_u32("COLS", cols.trim()).map_err(|e| format!("{text:?}: {e}"))?;
         let elem_name = parts
             .next()
             .ok_or_else(|| format!("{text:?}: missing :ELEM (f16, bf16, f32, ...)"))?;
-        let elem = Elem::parse(elem_name.trim())
-            .ok_or_else(|| format!("{text:?}: unknown element type {elem_name:?}"))?;
+        let elem = spelling::elem(elem_name).map_err(|e| format!("{text:?}: {e}"))?;
         let sw_text = parts
             .next()
             .ok_or_else(|| {
@@ -375,16 +375,11 @@ impl core::str::FromStr for Smem {
         for opt in parts {
             match opt.trim().split_once('=') {
                 Some(("pad", p)) => {
-                    pad = p
-                        .trim()
-                        .parse()
-                        .map_err(|_| format!("{text:?}: pad={p:?} is not a byte count"))?
+                    pad = spelling::decimal_u32("pad", p.trim())
+                        .map_err(|e| format!("{text:?}: {e}"))?
                 }
                 Some(("unit", u)) => {
-                    unit = Some(
-                        Unit::from_name(u.trim())
-                            .ok_or_else(|| format!("{text:?}: unknown unit {u:?}"))?,
-                    )
+                    unit = Some(spelling::unit(u).map_err(|e| format!("{text:?}: {e}"))?)
                 }
                 None if opt.trim() == "col" => order = Order::ColMajor,
                 _ => {
@@ -395,22 +390,27 @@ impl core::str::FromStr for Smem {
             }
         }
         let tile = Tile::new(rows, cols, elem, order).map_err(|e| format!("{text:?}: {e}"))?;
-        let (swizzle, default_unit) = match crate::units::ByteMode::from_name(sw_text) {
-            Some(mode) => (SwizzleFn::Single(mode.swizzle()), Unit::Bytes),
-            None if sw_text.eq_ignore_ascii_case("none") => {
-                (SwizzleFn::Single(Swizzle::IDENTITY), Unit::Elems(elem))
-            }
-            None => (
-                sw_text
-                    .parse::<SwizzleFn>()
-                    .map_err(|e| format!("{text:?}: {e}"))?,
-                Unit::Elems(elem),
-            ),
-        };
+        let (swizzle, default_unit) =
+            match spelling::swizzle(sw_text).map_err(|e| format!("{text:?}: {e}"))? {
+                // The identity is the same on every unit.
+                SwizzleSpelling::Mode(crate::units::ByteMode::None) => {
+                    (SwizzleFn::Single(Swizzle::IDENTITY), Unit::Elems(elem))
+                }
+                SwizzleSpelling::Mode(mode) => (SwizzleFn::Single(mode.swizzle()), Unit::Bytes),
+                SwizzleSpelling::Layers(f) => (f, Unit::Elems(elem)),
+            };
         let smem = Smem::plain(tile)
             .with_swizzle_fn_in(swizzle, unit.unwrap_or(default_unit))
             .with_padding(pad);
         smem.validate().map_err(|e| format!("{text:?}: {e}"))?;
+        // Padding included, measured in u64: a layout no block could hold is refused, not wrapped.
+        if smem.bytes() > crate::tile::MAX_SMEM_BYTES as u64 {
+            return Err(format!(
+                "{text:?}: {smem} occupies {} bytes; one block's shared memory holds at most {} (227 KiB on sm_90)",
+                smem.bytes(),
+                crate::tile::MAX_SMEM_BYTES
+            ));
+        }
         Ok(smem)
     }
 }

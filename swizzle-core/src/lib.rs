@@ -73,7 +73,7 @@
 // Lets generated code name `::swizzle_core::...` from inside this crate too.
 extern crate self as swizzle_core;
 
-pub use swizzle_spec::{compose, convert, raster, rules, swizzle, units};
+pub use swizzle_spec::{compose, convert, raster, rules, spelling, swizzle, units};
 pub mod layout;
 pub mod tile;
 pub mod wgmma;

@@ -311,6 +311,33 @@ impl Pattern {
         }
     }
 
+    /// How the walk repeats: advancing the instruction index by `instrs` moves every lane by `bytes` of the
+    /// unswizzled tile (one block row; for `row16`, 32 chunks, except into the last instruction, whose chunks may
+    /// wrap to the tile's start). The checker uses it to cost one period of the walk, not the whole tile.
+    ///
+    /// ```
+    /// use swizzle_core::{pattern::Pattern, units::Elem, Order, Tile};
+    /// let t = Tile::new(64, 64, Elem::F16, Order::RowMajor).unwrap();
+    /// assert_eq!(Pattern::LDMATRIX_X4.instruction_step(t), (4, 16 * 128)); // 4 blocks of 16 rows x 32 bytes
+    /// assert_eq!(Pattern::ROW16.instruction_step(t), (1, 512));
+    /// ```
+    pub const fn instruction_step(&self, tile: Tile) -> (u32, u64) {
+        let eb = tile.elem.bytes();
+        let (_, cols) = self.view(tile);
+        let (br, bb) = self.block(tile.elem);
+        let blocks_per_row = if cols * eb / bb == 0 {
+            1
+        } else {
+            cols * eb / bb
+        };
+        let block_row = br as u64 * cols as u64 * eb as u64;
+        match self.kind {
+            Kind::Row16 => (1, 32 * 16),
+            Kind::MmaAcc => (2 * blocks_per_row, block_row),
+            _ => (blocks_per_row, block_row),
+        }
+    }
+
     /// Memory-order element offset that lane `lane` of instruction `i` touches (its first element; for matrices,
     /// the start of its 16-byte row). Instructions walk blocks row by row.
     pub const fn lane_offset(&self, tile: Tile, i: u32, lane: u32) -> u32 {

@@ -94,6 +94,12 @@ pub struct Evidence {
     pub after: TileReport,
 }
 
+/// Most warp instructions the search for the cheapest layout costs when none is conflict-free (candidates in
+/// search order: fewest bits first). Whether a conflict-free layout exists is always decided over the whole
+/// domain; only the "best effort" answer of [`Answer::Impossible`] may be the cheapest of the first candidates,
+/// which keeps the worst case (a 224 KiB tile with every pattern: 160 000 candidates) to about a second.
+pub const BEST_EFFORT_WORK: u64 = 1 << 22;
+
 /// The result of [`synthesize`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Synthesis {
@@ -103,6 +109,9 @@ pub struct Synthesis {
     pub answer: Answer,
     /// Per pattern, wavefronts before and after.
     pub evidence: Vec<Evidence>,
+    /// `(costed, total)`: the search for the cheapest layout stopped after [`BEST_EFFORT_WORK`] instructions,
+    /// having costed the first `costed` of `total` candidates.
+    pub cut: Option<(usize, usize)>,
     /// Candidates checked.
     pub tried: usize,
     /// A lower bound on the total wavefronts under any candidate, and the ideal total ([`lower_bound`]). When
@@ -178,19 +187,38 @@ pub fn all_conflict_free(smem: &Smem, patterns: &[Pattern]) -> bool {
     patterns.iter().all(|&p| verify::is_conflict_free(smem, p))
 }
 
-/// Total wavefronts of `patterns` on `smem`, or `None` once the sum reaches `limit` (the branch-and-bound step).
-fn cost_below(smem: &Smem, patterns: &[Pattern], limit: u64) -> Option<u64> {
-    let mut sum = 0u64;
-    for p in patterns {
-        let op = p.op(smem.tile().elem);
-        for i in 0..p.instructions(smem.tile()) {
-            sum += bank::wavefronts(op, &p.addrs(smem, i)) as u64;
-            if sum >= limit {
-                return None;
-            }
+/// [`all_conflict_free`] for the search: the pattern that refused the last candidate is asked first next time
+/// (neighbouring candidates tend to fail on the same pattern), so a refusal usually costs one instruction.
+fn all_conflict_free_reordering(smem: &Smem, patterns: &mut [Pattern]) -> bool {
+    match patterns
+        .iter()
+        .position(|&p| !verify::is_conflict_free(smem, p))
+    {
+        None => true,
+        Some(k) => {
+            patterns[..=k].rotate_right(1);
+            false
         }
     }
-    Some(sum)
+}
+
+/// Total wavefronts of `patterns` on `smem`, or `None` once it is sure to reach `limit` (the branch-and-bound
+/// step): every pattern costs at least its ideal (`ideals`, in the same order), so the walk stops as soon as the
+/// wavefronts so far plus the ideals of the patterns not yet walked reach `limit`.
+fn cost_below(
+    smem: &Smem,
+    patterns: &[Pattern],
+    ideals: &[u64],
+    limit: u64,
+    work: &mut u64,
+) -> Option<u64> {
+    let mut rest: u64 = ideals.iter().sum();
+    let mut sum = 0u64;
+    for (&p, &ideal) in patterns.iter().zip(ideals) {
+        rest -= ideal;
+        sum += verify::wavefronts_below_counting(smem, p, limit.checked_sub(sum + rest)?, work)?;
+    }
+    (sum < limit).then_some(sum)
 }
 
 /// `(bound, ideal)`: a lower bound on the total wavefronts of `patterns` under every candidate of the search
@@ -252,6 +280,8 @@ pub fn synthesize_with_progress(
     let tile_only = smem.with_layout(on_bytes(SwizzleFn::Single(Swizzle::IDENTITY)));
     let with = |f: SwizzleFn| tile_only.with_layout(on_bytes(f));
     let mut tried = 1;
+    let mut cut = None;
+    let mut work = 0u64;
     let (bound, ideal) = lower_bound(&tile_only, patterns);
     let answer = 'search: {
         if all_conflict_free(&tile_only, patterns) {
@@ -272,11 +302,12 @@ pub fn synthesize_with_progress(
             )
         };
         let total = singles.len() + pairs.len();
+        let mut order = patterns.to_vec();
         if bound == ideal {
             for (k, f) in all().enumerate() {
                 progress(k, total);
                 tried += 1;
-                if all_conflict_free(&with(f), patterns) {
+                if all_conflict_free_reordering(&with(f), &mut order) {
                     break 'search match f {
                         SwizzleFn::Single(s) => Answer::Single(s),
                         SwizzleFn::Composed(c) => Answer::TwoLayers(c),
@@ -289,15 +320,23 @@ pub fn synthesize_with_progress(
             SwizzleFn::Single(Swizzle::IDENTITY),
             total_cost(&tile_only, patterns),
         );
+        let ideals: Vec<u64> = patterns
+            .iter()
+            .map(|p| p.report(&tile_only).ideal)
+            .collect();
         for (k, f) in all().enumerate() {
             progress(k, total);
             if best_cost.0 <= bound {
                 break; // nothing can do better than the bound
             }
+            if work >= BEST_EFFORT_WORK {
+                cut = Some((k, total));
+                break;
+            }
             if bound > ideal {
                 tried += 1; // not counted by the (skipped) conflict-free search
             }
-            if let Some(cost) = cost_below(&with(f), patterns, best_cost.0) {
+            if let Some(cost) = cost_below(&with(f), patterns, &ideals, best_cost.0, &mut work) {
                 (best, best_cost) = (f, (cost, best_cost.1));
             }
         }
@@ -314,6 +353,7 @@ pub fn synthesize_with_progress(
     };
     let mut s = Synthesis {
         smem: *smem,
+        cut,
         answer,
         evidence: Vec::new(),
         tried,
@@ -367,6 +407,13 @@ impl fmt::Display for Synthesis {
                     write!(f, " = {el} on {e}")?;
                 }
                 writeln!(f, " costs {wavefronts} wavefronts (ideal {ideal})")?;
+                if let Some((costed, total)) = self.cut {
+                    writeln!(
+                        f,
+                        "(the cheapest of the first {costed} of {total} candidates, fewest bits first: the search \
+                         for the cheapest stops after {BEST_EFFORT_WORK} warp instructions)"
+                    )?;
+                }
                 let (bound, ideal_total) = self.bound;
                 if bound > ideal_total {
                     writeln!(

@@ -157,7 +157,8 @@ impl Message {
     }
 }
 
-/// Refuse a layout larger than one block's shared memory ([`MAX_SMEM_BYTES`], 227 KiB on sm_90), padding
+/// Refuse a layout whose swizzle's period does not divide the tile (it would move elements out of it, the rule
+/// `Smem::validate` states), or one larger than one block's shared memory ([`MAX_SMEM_BYTES`], 227 KiB on sm_90), padding
 /// included: no kernel could use it, and walking it instruction by instruction in `const` would take minutes.
 /// Empty when it fits.
 ///
@@ -168,6 +169,23 @@ impl Message {
 /// assert!(big.as_str().unwrap().contains("2097152 bytes"));
 /// ```
 pub const fn check_size(smem: &Smem) -> Message {
+    if let Err(crate::tile::TileError::PeriodDoesNotDivide {
+        swizzle,
+        period,
+        elems,
+    }) = smem.validate()
+    {
+        return Message::EMPTY
+            .str("tile ")
+            .smem(smem)
+            .str(": ")
+            .swizzle(swizzle)
+            .str(" repeats every ")
+            .num64(period)
+            .str(" elements, which does not divide the tile's ")
+            .num(elems)
+            .str(" elements, so it would move elements out of the tile");
+    }
     if smem.bytes() <= MAX_SMEM_BYTES as u64 {
         return Message::EMPTY;
     }
@@ -186,19 +204,304 @@ pub const fn first_conflict(smem: &Smem, pattern: Pattern) -> Option<(u32, bank:
     first_conflict_warp(smem, &pattern.warp())
 }
 
-/// [`first_conflict`] for any [`WarpAccess`].
+/// [`first_conflict`] for any [`WarpAccess`]. It costs one period of the walk ([`Period`]), not the whole tile.
 pub const fn first_conflict_warp(smem: &Smem, pattern: &WarpAccess) -> Option<(u32, bank::Report)> {
     let op = pattern.op(smem);
-    let n = pattern.instructions(smem);
-    let mut i = 0;
-    while i < n {
-        let addrs: [u32; WARP] = pattern.addrs(smem, i);
+    let period = Period::of(smem, pattern);
+    let mut i = period.first();
+    while let Some(k) = i {
+        let addrs: [u32; WARP] = pattern.addrs(smem, k);
         if bank::wavefronts(op, &addrs) > bank::ideal(op, &addrs) {
-            return Some((i, bank::report(op, &addrs)));
+            return Some((k, bank::report(op, &addrs)));
         }
-        i += 1;
+        i = period.next(k);
     }
     None
+}
+
+/// True when moving every address of an instruction by `delta` bytes of the unswizzled tile leaves its cost
+/// unchanged, because the layout is periodic:
+///
+/// - a swizzle (each layer) changes only the bits below its span, so a multiple of its period (in bytes) passes
+///   through it unchanged: `f(b + delta) = f(b) + delta`;
+/// - padding adds `pad` bytes per line, so a whole number of lines moves the padded address by
+///   `delta + delta / line * pad`;
+/// - the bank model counts, per bank group, the distinct units (words, or the 8- and 16-byte units of wider
+///   accesses) a phase touches; a move of every lane by the same whole number of units (`align` =
+///   `1 << op.unit_shift()` bytes) rotates the groups and keeps which lanes share a unit, so it costs the same
+///   wavefronts.
+const fn moves_by_a_period(smem: &Smem, delta: u64, align: u64) -> bool {
+    let period = smem.swizzle().period();
+    let unit = 1u64 << smem.unit().log2_bytes();
+    period <= u64::MAX / unit
+        && delta.is_multiple_of(period * unit)
+        && padding_moves_whole_units(smem, delta, align)
+}
+
+/// The padding part of [`moves_by_a_period`]: `delta` is whole lines (when padded) and the padded move is a
+/// whole number of `align`-byte units.
+const fn padding_moves_whole_units(smem: &Smem, delta: u64, align: u64) -> bool {
+    let pad = smem.pad_bytes() as u64;
+    let line = smem.line_len() as u64 * smem.elem().bytes() as u64;
+    let moved = if pad == 0 {
+        delta
+    } else if line == 0 || !delta.is_multiple_of(line) {
+        return false;
+    } else {
+        delta + delta / line * pad
+    };
+    moved.is_multiple_of(align)
+}
+
+/// The two fields of the swizzle layers, in bits of the byte address: `(low, high)` where every layer's lower
+/// field lies below bit `low` and every layer's upper field starts at or above bit `high` (`(0, 64)` unswizzled).
+///
+/// Inside one aligned `2^high`-byte block every layer XORs the same constant into its field (`Sw<B,M,S>`, S > 0:
+/// the upper field is the source, the same for the whole block; S < 0: the lower field is the source, and a move
+/// by a multiple of `2^low` keeps it). So two addresses of one such block that differ by a multiple of `2^low`
+/// are moved alike: `f(b + delta) = f(b) + delta`.
+const fn fields(smem: &Smem) -> (u32, u32) {
+    let k = smem.unit().log2_bytes();
+    let (a, b) = match smem.swizzle() {
+        SwizzleFn::Single(s) => (s, Swizzle::IDENTITY),
+        SwizzleFn::Composed(c) => (c.first, c.second),
+    };
+    let (mut low, mut high) = (0u32, 64u32);
+    let layers = [a, b];
+    let mut l = 0;
+    while l < 2 {
+        let s = layers[l];
+        if !s.is_identity() {
+            let lo = s.base + s.bits + k;
+            let hi = s.base + s.shift.unsigned_abs() + k;
+            if lo > low {
+                low = lo;
+            }
+            if hi < high {
+                high = hi;
+            }
+        }
+        l += 1;
+    }
+    (low, high)
+}
+
+/// Which instructions of a walk stand for all of them: an instruction that costs what an earlier one costs (by
+/// the periodicity of [`moves_by_a_period`] and [`fields`]) is skipped, so the check costs the distinct warp
+/// accesses, not the tile's element count.
+///
+/// - A generic pattern walks block rows in memory order ([`Pattern::instruction_step`]). The **period** is the
+///   first multiple of that step that moves by a period of the layout: instructions past it repeat the first
+///   ones. Inside the period, the **fine step** is the first multiple that moves by a multiple of `2^low` and
+///   whole units: an instruction whose block rows, with those one fine step earlier, lie in one aligned
+///   `2^high`-byte block repeats the instruction one fine step earlier. The last instruction is always walked
+///   (a `row16` walk may wrap there).
+/// - A thread-value layout: each instruction digit is cut at the first value whose stride moves by a period
+///   (values past it repeat earlier instructions), and the box of the cut digits is walked.
+///
+/// Instructions are visited in increasing order, so the first conflict found is the first of the whole walk.
+#[derive(Clone, Copy, Debug)]
+pub struct Period {
+    /// Instructions in the whole walk.
+    n: u32,
+    /// Generic pattern: instructions `0..len` (and `n - 1`) stand for the walk.
+    len: u32,
+    /// Generic pattern: the fine step in instructions (0: none), block-row instructions and bytes, `high`.
+    fine: u32,
+    step: (u32, u64),
+    high: u32,
+    /// Thread-value layout: per instruction digit `(cut, size)`, fastest first; `digits == 0` for a pattern.
+    cut: [(u32, u32); crate::pattern::MAX_DIGITS],
+    digits: usize,
+}
+
+impl Period {
+    /// The period of `access` on `smem`.
+    pub const fn of(smem: &Smem, access: &WarpAccess) -> Period {
+        let n = access.instructions(smem);
+        let align = 1u64 << access.op(smem).unit_shift();
+        let mut p = Period {
+            n,
+            len: n,
+            fine: 0,
+            step: (1, 0),
+            high: 64,
+            cut: [(1, 1); crate::pattern::MAX_DIGITS],
+            digits: 0,
+        };
+        if let Some(pattern) = access.pattern() {
+            let (instrs, bytes) = pattern.instruction_step(smem.tile());
+            p.step = (instrs, bytes);
+            let mut k = 1u32;
+            while instrs > 0 && (k as u64) * (instrs as u64) < n as u64 {
+                if moves_by_a_period(smem, k as u64 * bytes, align) {
+                    p.len = k * instrs;
+                    break;
+                }
+                k += 1;
+            }
+            let (low, high) = fields(smem);
+            k = 1;
+            while low < 64 && high < 64 && (k as u64) * (instrs as u64) < p.len as u64 {
+                let delta = k as u64 * bytes;
+                if delta >= 1u64 << high {
+                    break;
+                }
+                if delta.is_multiple_of(1u64 << low)
+                    && padding_moves_whole_units(smem, delta, align)
+                {
+                    p.fine = k * instrs;
+                    p.high = high;
+                    break;
+                }
+                k += 1;
+            }
+            return p;
+        }
+        let tile = smem.tile();
+        let eb = tile.elem.bytes() as u64;
+        let digits = access.instr_digits();
+        let mut d = 0;
+        while d < digits.len() {
+            let digit = digits[d];
+            let stride = match tile.order {
+                crate::tile::Order::RowMajor => {
+                    digit.row as u64 * tile.cols as u64 + digit.col as u64
+                }
+                crate::tile::Order::ColMajor => {
+                    digit.col as u64 * tile.rows as u64 + digit.row as u64
+                }
+            } * eb;
+            let mut v = 1u32;
+            while v < digit.size && !moves_by_a_period(smem, v as u64 * stride, align) {
+                v += 1;
+            }
+            p.cut[d] = (v, digit.size);
+            d += 1;
+        }
+        p.digits = digits.len();
+        p
+    }
+
+    /// For a generic pattern: instruction `i` (of the first period) repeats instruction `i - fine`.
+    pub const fn repeats_earlier(&self, i: u32) -> bool {
+        if self.fine == 0 || i < self.fine || i + 1 == self.n {
+            return false;
+        }
+        let (instrs, bytes) = self.step;
+        let first = ((i - self.fine) / instrs) as u64 * bytes;
+        let last = ((i / instrs) as u64 + 1) * bytes - 1;
+        first >> self.high == last >> self.high
+    }
+
+    /// The first instruction to walk (`None` for an empty walk).
+    pub const fn first(&self) -> Option<u32> {
+        if self.n == 0 {
+            None
+        } else {
+            Some(0)
+        }
+    }
+
+    /// The instruction after `i` to walk.
+    pub const fn next(&self, i: u32) -> Option<u32> {
+        if self.digits == 0 {
+            let mut j = i + 1;
+            while j < self.len && self.repeats_earlier(j) {
+                j += 1;
+            }
+            return if j < self.len {
+                Some(j)
+            } else if i + 1 < self.n {
+                Some(self.n - 1)
+            } else {
+                None
+            };
+        }
+        // Mixed-radix increment over the cut digits (fastest first).
+        let (mut x, mut stride, mut d) = (i, 1u32, 0);
+        let mut next = i;
+        while d < self.digits {
+            let (cut, size) = self.cut[d];
+            let v = x % size;
+            if v + 1 < cut {
+                return Some(next + stride);
+            }
+            next -= v * stride; // this digit back to 0, carry into the next
+            x /= size;
+            stride *= size;
+            d += 1;
+        }
+        None
+    }
+
+    /// The instruction of the first period whose cost instruction `i` has (a generic pattern's).
+    pub const fn stand_in(&self, i: u32) -> u32 {
+        if i + 1 == self.n {
+            return i;
+        }
+        let mut j = i % self.len;
+        while self.repeats_earlier(j) {
+            j -= self.fine;
+        }
+        j
+    }
+
+    /// Instructions walked.
+    pub const fn walked(&self) -> u32 {
+        let mut count = 0;
+        let mut i = self.first();
+        while let Some(k) = i {
+            count += 1;
+            i = self.next(k);
+        }
+        count
+    }
+}
+
+/// Total wavefronts of a generic pattern's walk over `smem` (0 when it cannot walk it), costing only the
+/// instructions that stand for the others ([`Period`]): the same sum as adding up every instruction.
+pub fn total_wavefronts(smem: &Smem, pattern: Pattern) -> u64 {
+    wavefronts_below(smem, pattern, u64::MAX).unwrap_or(u64::MAX)
+}
+
+/// [`total_wavefronts`], or `None` as soon as the sum reaches `limit`.
+pub fn wavefronts_below(smem: &Smem, pattern: Pattern, limit: u64) -> Option<u64> {
+    wavefronts_below_counting(smem, pattern, limit, &mut 0)
+}
+
+/// [`wavefronts_below`], adding the instructions it costs to `work`.
+pub fn wavefronts_below_counting(
+    smem: &Smem,
+    pattern: Pattern,
+    limit: u64,
+    work: &mut u64,
+) -> Option<u64> {
+    let access = pattern.warp();
+    let op = access.op(smem);
+    let period = Period::of(smem, &access);
+    // The cost of each instruction of the first period, once walked (0: not yet).
+    let mut costs = vec![0u32; period.len as usize];
+    let mut sum = 0u64;
+    for i in 0..period.n {
+        let j = period.stand_in(i);
+        let cost = match costs.get(j as usize) {
+            Some(&c) if c > 0 => c,
+            _ => {
+                *work += 1;
+                let c = bank::wavefronts(op, &access.addrs(smem, j));
+                if let Some(slot) = costs.get_mut(j as usize) {
+                    *slot = c;
+                }
+                c
+            }
+        };
+        sum += cost as u64;
+        if sum >= limit {
+            return None;
+        }
+    }
+    Some(sum)
 }
 
 /// True when the pattern can walk the tile and every instruction is conflict-free.
@@ -209,6 +512,7 @@ pub const fn is_conflict_free(smem: &Smem, pattern: Pattern) -> bool {
 /// [`is_conflict_free`] for any [`WarpAccess`].
 pub const fn is_conflict_free_warp(smem: &Smem, access: &WarpAccess) -> bool {
     smem.bytes() <= MAX_SMEM_BYTES as u64
+        && smem.validate().is_ok()
         && access.check_on(smem).is_ok()
         && first_conflict_warp(smem, access).is_none()
 }
@@ -388,5 +692,126 @@ mod tests {
     fn long_messages_are_cut_not_broken() {
         let m = Message::EMPTY.str(&"ab".repeat(400));
         assert_eq!(m.as_str().unwrap().len(), MESSAGE_BYTES);
+    }
+
+    /// Every small layout, every pattern: each instruction costs what its stand-in of the first period costs, the
+    /// first conflict is the one a walk over every instruction finds, and the total is the sum over all.
+    #[test]
+    fn one_period_stands_for_the_whole_walk() {
+        use crate::units::Unit;
+        let single = |b, m, s| SwizzleFn::Single(Swizzle::new(b, m, s));
+        let two = |a: Swizzle, b: Swizzle| SwizzleFn::Composed(crate::Composed::new(a, b));
+        let swizzles = [
+            single(0, 0, 0),
+            single(1, 0, 1),
+            single(2, 3, 3),
+            single(3, 3, 3),
+            single(3, 4, -3),
+            single(2, 4, 5),
+            single(3, 0, 5),
+            // Spans close to the tile: the fine step does the work.
+            single(1, 0, 11),
+            single(2, 1, -9),
+            single(1, 4, 7),
+            two(Swizzle::new(1, 6, -2), Swizzle::new(3, 3, 5)),
+            two(Swizzle::new(2, 4, 3), Swizzle::new(1, 0, 10)),
+        ];
+        let (mut cases, mut saved) = (0u64, 0u64);
+        for elem in [Elem::U8, Elem::F16, Elem::F32, Elem::F64] {
+            for (rows, cols) in [(32, 32), (64, 64), (48, 96), (96, 40)] {
+                for order in [Order::RowMajor, Order::ColMajor] {
+                    let Ok(tile) = crate::Tile::new(rows, cols, elem, order) else {
+                        continue;
+                    };
+                    for &sw in &swizzles {
+                        for pad in [0, 1, 4, 12] {
+                            for unit in [Unit::Bytes, Unit::Elems(elem)] {
+                                let smem = Smem::plain(tile)
+                                    .with_swizzle_fn_in(sw, unit)
+                                    .with_padding(pad);
+                                if smem.validate().is_err() {
+                                    continue;
+                                }
+                                for p in Pattern::ALL {
+                                    for view in [0, 64] {
+                                        let p = p.viewed_as(view);
+                                        let a = p.warp();
+                                        if a.check_on(&smem).is_err() {
+                                            continue;
+                                        }
+                                        let op = a.op(&smem);
+                                        let n = a.instructions(&smem);
+                                        let cost = |i| bank::wavefronts(op, &a.addrs(&smem, i));
+                                        let period = Period::of(&smem, &a);
+                                        for i in 0..n {
+                                            let stand_in = period.stand_in(i);
+                                            assert_eq!(
+                                                cost(i),
+                                                cost(stand_in),
+                                                "{p} on {smem}: {i} vs {stand_in}"
+                                            );
+                                        }
+                                        let brute = (0..n).find(|&i| {
+                                            cost(i) > bank::ideal(op, &a.addrs(&smem, i))
+                                        });
+                                        assert_eq!(
+                                            first_conflict_warp(&smem, &a).map(|(i, _)| i),
+                                            brute,
+                                            "{p} on {smem}"
+                                        );
+                                        let total: u64 = (0..n).map(|i| cost(i) as u64).sum();
+                                        assert_eq!(
+                                            total_wavefronts(&smem, p),
+                                            total,
+                                            "{p} on {smem}"
+                                        );
+                                        cases += 1;
+                                        saved += (n - period.walked()) as u64;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            cases > 1000 && saved > 0,
+            "{cases} cases, {saved} instructions saved"
+        );
+    }
+
+    /// A thread-value layout's cut digits find the same first conflict as walking every instruction.
+    #[test]
+    fn thread_value_layouts_walk_one_period() {
+        use crate::bank::Op;
+        let col = WarpAccess::new("col.ld", Op::LDS32)
+            .lane(32, 1, 0)
+            .instr(32, 0, 1)
+            .instr(7, 32, 0);
+        let row = WarpAccess::new("row.st", Op::STS32)
+            .lane(32, 0, 1)
+            .instr(224, 1, 0);
+        for smem in [
+            Smem::row_major(224, 32, Elem::F32),
+            Smem::row_major(224, 32, Elem::F32).with_padding(4),
+            Smem::row_major(224, 32, Elem::F32).with_swizzle(Swizzle::new(5, 0, 5)),
+            Smem::row_major(224, 32, Elem::F32).with_swizzle(Swizzle::new(3, 2, 3)),
+        ] {
+            for a in [col, row] {
+                let op = a.op(&smem);
+                let n = a.instructions(&smem);
+                let brute = (0..n).find(|&i| {
+                    let addrs = a.addrs(&smem, i);
+                    bank::wavefronts(op, &addrs) > bank::ideal(op, &addrs)
+                });
+                assert_eq!(
+                    first_conflict_warp(&smem, &a).map(|(i, _)| i),
+                    brute,
+                    "{a} on {smem}"
+                );
+                assert!(Period::of(&smem, &a).walked() <= 64, "{a} on {smem}");
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! `key = value` bookkeeping shared by `swizzle!` and `#[raster]`: the unknown-key and duplicate-key errors, with
 //! the same wording and a span on the key.
-use syn::{Error, Ident};
+use syn::{Error, Ident, Lit};
 
 /// Accepts `key` if `known(key)` and it was not given before (recording it in `seen`); otherwise the error, on the
 /// key. `help` lists the accepted keys.
@@ -27,4 +27,27 @@ pub fn accept<'a>(
     }
     seen.push(key);
     Ok(())
+}
+
+/// The digits of an integer literal, through the spelling rules every entry point shares: a literal with a type
+/// suffix (`3u8`, `3i64`, `3f32`) is refused on the literal, the digits are parsed as the CLI parses them.
+pub fn literal_u32(field: &'static str, lit: &Lit) -> Result<u32, Error> {
+    use swizzle_spec::spelling::{decimal_u32, SpellingError};
+    let (suffix, digits) = match lit {
+        Lit::Int(i) => (i.suffix(), i.base10_digits()),
+        Lit::Float(f) => (f.suffix(), f.base10_digits()),
+        _ => ("", ""),
+    };
+    if !suffix.is_empty() {
+        let text = lit_text(lit);
+        return Err(Error::new(
+            lit.span(),
+            SpellingError::Suffix { field, text: &text }.to_string(),
+        ));
+    }
+    decimal_u32(field, digits).map_err(|e| Error::new(lit.span(), e.to_string()))
+}
+
+fn lit_text(lit: &Lit) -> String {
+    quote::ToTokens::to_token_stream(lit).to_string()
 }

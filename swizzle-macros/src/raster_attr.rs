@@ -29,19 +29,29 @@ mod valid;
 /// The raster spec itself: the very module `swizzle_core::raster` re-exports.
 use swizzle_spec::raster as spec;
 
-/// The struct and its generated `impl`. On an error in the arguments: our messages, then the struct with an
-/// `impl` for a placeholder order (identity), so code using `Kernel::RASTER` or `Kernel::tile_of` still
-/// type-checks and the compiler adds nothing of its own. On an item that is not a struct: the message, then the
+/// The struct and its generated `impl`. On an error in the arguments: the struct with an `impl` whose `RASTER`
+/// is our messages (so code using `Kernel::RASTER` or `Kernel::tile_of` still resolves, and the compiler, seeing
+/// a constant that already failed, adds nothing of its own). On an item that is not a struct: the message, then the
 /// item unchanged.
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let raster = syn::parse2::<ast::Args>(attr).and_then(|args| valid::validate(&args));
+    // A second `#[raster]` on the same struct: one error on it, and it is dropped (so no duplicate `impl`).
+    let (item, raster) = match ast::without_second_raster(item) {
+        (item, None) => (item, raster),
+        (item, Some(second)) => (
+            item,
+            match raster {
+                Ok(_) => Err(second),
+                Err(mut e) => {
+                    e.combine(second);
+                    Err(e)
+                }
+            },
+        ),
+    };
     match (ast::descriptor(item.clone()), raster) {
         (Ok(s), Ok(raster)) => gen::generate(&raster, &s),
-        (Ok(s), Err(e)) => {
-            let mut out = e.into_compile_error();
-            out.extend(gen::generate(&spec::Raster::Identity, &s));
-            out
-        }
+        (Ok(s), Err(e)) => gen::generate_refused(e.into_compile_error(), &s),
         (Err(mut e), r) => {
             if let Err(args) = r {
                 e.combine(args);

@@ -27,6 +27,7 @@ pub mod compose;
 pub mod convert;
 pub mod raster;
 pub mod rules;
+pub mod spelling;
 pub mod swizzle;
 pub mod units;
 

@@ -324,6 +324,14 @@ impl WarpAccess {
         TileReport::new(self.name, &self.accesses(smem).unwrap_or_default())
     }
 
+    /// The instruction digits, fastest first (empty for a generic pattern).
+    pub const fn instr_digits(&self) -> &[Digit] {
+        match &self.how {
+            How::Walk(_) => &[],
+            How::Tv { instrs, .. } => instrs.d.split_at(instrs.n).0,
+        }
+    }
+
     /// The lane and instruction digits (empty for a generic pattern).
     pub fn digits(&self) -> (&[Digit], &[Digit]) {
         match &self.how {

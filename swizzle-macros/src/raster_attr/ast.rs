@@ -56,6 +56,28 @@ pub fn descriptor(item: TokenStream) -> syn::Result<ItemStruct> {
     }
 }
 
+/// The item without a further `#[raster]` attribute, and the error for it (one `#[raster]` per struct).
+pub fn without_second_raster(item: TokenStream) -> (TokenStream, Option<syn::Error>) {
+    let Ok(mut s) = syn::parse2::<ItemStruct>(item.clone()) else {
+        return (item, None);
+    };
+    let is_raster = |a: &syn::Attribute| {
+        a.path()
+            .segments
+            .last()
+            .is_some_and(|seg| seg.ident == "raster")
+    };
+    let Some(k) = s.attrs.iter().position(is_raster) else {
+        return (item, None);
+    };
+    let second = s.attrs.remove(k);
+    let e = syn::Error::new_spanned(
+        &second,
+        "a struct has one #[raster] (one threadblock order); remove this one",
+    );
+    (quote::ToTokens::to_token_stream(&s), Some(e))
+}
+
 fn first_token_span(item: &Item) -> proc_macro2::Span {
     use quote::ToTokens;
     // Skip attributes: point at the visibility or keyword that says what the item is.

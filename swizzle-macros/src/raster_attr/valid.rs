@@ -184,10 +184,18 @@ fn order_name(value: &Expr) -> syn::Result<(&'static str, Option<&'static str>)>
 fn integer(value: &Expr) -> syn::Result<u32> {
     match value {
         Expr::Lit(ExprLit {
-            lit: Lit::Int(i), ..
-        }) => i
-            .base10_parse::<u32>()
-            .map_err(|_| Error::new(i.span(), format!("`{i}` does not fit in a u32"))),
+            lit: lit @ Lit::Int(i),
+            ..
+        }) => match crate::keys::literal_u32("the parameter", lit) {
+            Err(e) if !i.suffix().is_empty() => Err(e),
+            r => r.map_err(|_| Error::new(i.span(), format!("`{i}` does not fit in a u32"))),
+        },
+        Expr::Lit(ExprLit {
+            lit: lit @ Lit::Float(f),
+            ..
+        }) if !f.suffix().is_empty() => {
+            Err(crate::keys::literal_u32("the parameter", lit).unwrap_err())
+        }
         Expr::Unary(ExprUnary {
             op: UnOp::Neg(_),
             expr,

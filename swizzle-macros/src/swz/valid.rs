@@ -187,11 +187,18 @@ fn integer(expr: &Expr) -> syn::Result<Value<'_>> {
             "expected an integer literal (the macro checks the value while expanding)",
         )
     };
+    // A suffixed literal (`3u8`, `3f32`) is refused by the shared spelling rules; the digits parse as everywhere.
+    let value = |lit: &Lit| match crate::keys::literal_u32("the value", lit) {
+        Ok(n) => Ok(n as i64),
+        Err(e) if !lit_suffix(lit).is_empty() => Err(e),
+        Err(_) => Err(too_big(expr)),
+    };
     match expr {
         Expr::Lit(ExprLit {
-            lit: Lit::Int(lit), ..
-        }) => Ok(Value {
-            n: lit.base10_parse::<i64>().map_err(|_| too_big(expr))?,
+            lit: lit @ (Lit::Int(_) | Lit::Float(_)),
+            ..
+        }) if matches!(lit, Lit::Int(_)) || !lit_suffix(lit).is_empty() => Ok(Value {
+            n: value(lit)?,
             expr,
         }),
         Expr::Unary(ExprUnary {
@@ -200,9 +207,10 @@ fn integer(expr: &Expr) -> syn::Result<Value<'_>> {
             ..
         }) => match &**inner {
             Expr::Lit(ExprLit {
-                lit: Lit::Int(lit), ..
-            }) => Ok(Value {
-                n: -lit.base10_parse::<i64>().map_err(|_| too_big(expr))?,
+                lit: lit @ (Lit::Int(_) | Lit::Float(_)),
+                ..
+            }) if matches!(lit, Lit::Int(_)) || !lit_suffix(lit).is_empty() => Ok(Value {
+                n: -value(lit)?,
                 expr,
             }),
             _ => Err(not_int()),
@@ -210,6 +218,14 @@ fn integer(expr: &Expr) -> syn::Result<Value<'_>> {
         Expr::Group(g) => integer(&g.expr),
         Expr::Paren(p) => integer(&p.expr),
         _ => Err(not_int()),
+    }
+}
+
+fn lit_suffix(lit: &Lit) -> &str {
+    match lit {
+        Lit::Int(i) => i.suffix(),
+        Lit::Float(f) => f.suffix(),
+        _ => "",
     }
 }
 

@@ -1,0 +1,140 @@
+//! Where `swz` writes: stdout, and the files the user names (`--svg FILE`, `-o FILE`).
+//!
+//! **Stdout.** A closed pipe (`swz check ... | head -1`) is not an error and not the end of the run: output stops
+//! quietly, and the subcommand finishes so the exit status is still its verdict (1 for "checked, and it
+//! conflicts", 2 for bad input). Streaming subcommands with nothing left to decide ask [`stdout_closed`] and stop
+//! early. Any other write error (`/dev/full`) is one line and exit 2.
+//!
+//! **Files.** The text is built in full before the file is touched, then written in place: through a symlink to
+//! its target, never replacing it; a FIFO, device or directory is refused with one line (exit 2). No other file
+//! is created, replaced or deleted: there is no temporary file.
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// True once a write to stdout found the pipe closed: nothing written from then on reaches anyone.
+pub fn stdout_closed() -> bool {
+    CLOSED.load(Ordering::Relaxed)
+}
+
+/// Stdout that treats a closed pipe as the reader having seen enough: the write "succeeds", the output is
+/// dropped, and [`stdout_closed`] turns true. Other errors pass through.
+pub struct Stdout(io::StdoutLock<'static>);
+
+/// Stdout, locked, with the closed-pipe handling of [`Stdout`].
+pub fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+fn quiet_on_closed_pipe(r: io::Result<()>) -> io::Result<()> {
+    match r {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            CLOSED.store(true, Ordering::Relaxed);
+            Ok(())
+        }
+        r => r,
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if stdout_closed() {
+            return Ok(buf.len());
+        }
+        match self.0.write(buf) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                CLOSED.store(true, Ordering::Relaxed);
+                Ok(buf.len())
+            }
+            r => r,
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        if stdout_closed() {
+            return Ok(());
+        }
+        quiet_on_closed_pipe(self.0.write_all(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if stdout_closed() {
+            return Ok(());
+        }
+        quiet_on_closed_pipe(self.0.flush())
+    }
+}
+
+/// A failed write to stdout (never a closed pipe: [`Stdout`] absorbs that), as the one-line reason.
+pub fn stdout_failed(e: io::Error) -> String {
+    format!("writing stdout: {e}")
+}
+
+/// Write `text` to the file the user named with `flag`, in place (see the module doc). Errors name `flag` and
+/// the path.
+pub fn write_file(flag: &str, path: &Path, text: &str) -> Result<(), String> {
+    let fail = |why: String| format!("{flag}: cannot write {}: {why}", path.display());
+    // Refuse a FIFO, device or directory before opening it (opening a FIFO would block until a reader comes).
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => return Err(fail("not a regular file".into())),
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(fail(e.to_string())),
+    }
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| fail(e.to_string()))?;
+    // The file opened may not be the one inspected (replaced in between): check what was opened.
+    match file.metadata() {
+        Ok(m) if m.is_file() => {}
+        Ok(_) => return Err(fail("not a regular file".into())),
+        Err(e) => return Err(fail(e.to_string())),
+    }
+    file.set_len(0)
+        .and_then(|()| file.write_all(text.as_bytes()))
+        .and_then(|()| file.flush())
+        .map_err(|e| fail(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("swz-output-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn writes_through_a_symlink_and_shrinks_a_longer_file() {
+        let dir = scratch("link");
+        let target = dir.join("target.svg");
+        std::fs::write(&target, "an older, longer text").unwrap();
+        let link = dir.join("link.svg");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_file("--svg", &link, "new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn refuses_a_directory_and_names_the_flag() {
+        let dir = scratch("dir");
+        let e = write_file("-o", &dir, "x").unwrap_err();
+        assert!(e.starts_with("-o: cannot write"), "{e}");
+        assert!(e.contains("not a regular file"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

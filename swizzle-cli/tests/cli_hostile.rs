@@ -1,0 +1,612 @@
+//! Hostile input, each case with the exact command a new user ran: nothing crashes, nothing the user did not name
+//! is touched, the exit status is the verdict even on a closed pipe, every subcommand's work is bounded, and one
+//! spelling means one thing in every subcommand.
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn swz(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_swz"))
+        .args(args)
+        .output()
+        .expect("run swz")
+}
+
+/// Exit 2 with exactly one `swz:` line on stderr containing `needle`, nothing on stdout.
+fn refused(args: &[&str], needle: &str) {
+    let out = swz(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(
+        err.starts_with("swz: ") && err.contains(needle),
+        "{args:?}: {err}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?}");
+}
+
+fn accepted(args: &[&str]) -> String {
+    let out = swz(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("swz-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `swz ARGS` with stdout a pipe whose reader is already gone: every write fails with EPIPE.
+fn with_closed_stdout(args: &[&str], stdin: &[u8]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+// ---- 1. raster --svg is bounded --------------------------------------------------------------------------------
+
+#[test]
+fn raster_svg_refuses_grids_it_cannot_draw() {
+    let dir = scratch("svg-bound");
+    let big = dir.join("big.svg");
+    let big = big.to_str().unwrap();
+    let start = Instant::now();
+    for grid in ["65535x65535", "4096x4096"] {
+        refused(
+            &[
+                "raster", "--order", "identity", "--grid", grid, "--limit", "1", "--svg", big,
+            ],
+            "at most 65536",
+        );
+    }
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(!Path::new(big).exists());
+    // The largest picture still draws.
+    accepted(&[
+        "raster", "--order", "identity", "--grid", "256x256", "--limit", "1", "--svg", big,
+    ]);
+    assert!(std::fs::read_to_string(big).unwrap().starts_with("<svg"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---- 2. outputs go through symlinks; nothing else is touched --------------------------------------------------
+
+/// Every subcommand that writes a file the user names, with that file last.
+fn writers(path: &str) -> Vec<Vec<String>> {
+    let cmds: [&[&str]; 5] = [
+        &["show", "--swizzle", "3,3,3", "--tile", "8x64", "--svg"],
+        &[
+            "check",
+            "--tile",
+            "64x64",
+            "--swizzle",
+            "3,3,3",
+            "--pattern",
+            "ldmatrix.x4",
+            "--svg",
+        ],
+        &["raster", "--order", "strip:2", "--grid", "4x4", "--svg"],
+        &["l2", "--gemm", "256x256x256", "--order", "strip:2", "--svg"],
+        &["emit-header", "--swizzle", "A=3,3,3", "-o"],
+    ];
+    cmds.iter()
+        .map(|c| {
+            c.iter()
+                .map(|s| s.to_string())
+                .chain([path.to_string()])
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn outputs_are_written_through_symlinks_and_nothing_else_is_touched() {
+    let dir = scratch("links");
+    let target = dir.join("target.svg");
+    let link = dir.join("keep.svg");
+    let tmp = dir.join("keep.swz-tmp");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    for args in writers(link.to_str().unwrap()) {
+        std::fs::write(&target, "old").unwrap();
+        std::fs::write(&tmp, "the user's own file").unwrap();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = swz(&args);
+        assert!(
+            out.status.code() == Some(0) || out.status.code() == Some(1),
+            "{args:?}"
+        );
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "{args:?}: the link was replaced"
+        );
+        assert_ne!(std::fs::read_to_string(&target).unwrap(), "old", "{args:?}");
+        assert_eq!(
+            std::fs::read_to_string(&tmp).unwrap(),
+            "the user's own file",
+            "{args:?}"
+        );
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["keep.svg", "keep.swz-tmp", "target.svg"],
+            "{args:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn non_regular_outputs_are_refused() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("f.svg");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for target in [fifo.to_str().unwrap(), dir.to_str().unwrap()] {
+        for args in writers(target) {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            // A FIFO must be refused, not opened: opening it would wait for a reader forever.
+            let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
+                .args(&args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let start = Instant::now();
+            while child.try_wait().unwrap().is_none() {
+                if start.elapsed() > Duration::from_secs(20) {
+                    let _ = child.kill();
+                    panic!("{args:?}: still waiting on a FIFO");
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(err.contains("not a regular file"), "{args:?}: {err}");
+        }
+        assert!(std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo_like());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+trait FifoLike {
+    fn is_fifo_like(&self) -> bool;
+}
+impl FifoLike for std::fs::FileType {
+    fn is_fifo_like(&self) -> bool {
+        std::os::unix::fs::FileTypeExt::is_fifo(self)
+    }
+}
+
+// ---- 3. a closed stdout keeps the verdict ----------------------------------------------------------------------
+
+#[test]
+fn closed_stdout_keeps_the_verdict() {
+    // `swz check --tile 64x64 --pattern ldmatrix.x4 --pattern col.ld | head -1`
+    let out = with_closed_stdout(
+        &[
+            "check",
+            "--tile",
+            "64x64",
+            "--pattern",
+            "ldmatrix.x4",
+            "--pattern",
+            "col.ld",
+        ],
+        b"",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("bank conflicts in 2 of 2"), "{err}");
+    // `wavefronts --batch` with bad lines, piped into `head`.
+    let lines = "{\"op\": \"lds32\", \"addrs\": [1]}\n".repeat(2000);
+    let out = with_closed_stdout(&["wavefronts", "--batch"], lines.as_bytes());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("2000 bad input line(s)"), "{err}");
+    // A clean run stays 0, quietly.
+    let out = with_closed_stdout(
+        &["apply", "--swizzle", "3,3,3", "--range", "0..100000"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+// ---- 4. synth: quiet stderr, bounded worst case ----------------------------------------------------------------
+
+const ALL_PATTERNS: [&str; 14] = [
+    "row16",
+    "ldmatrix.x4",
+    "ldmatrix.x4.b",
+    "ldmatrix.x4.trans",
+    "ldmatrix.x4.trans.b",
+    "stmatrix.x4",
+    "stmatrix.x4.b",
+    "stmatrix.x4.trans",
+    "stmatrix.x4.trans.b",
+    "col.ld",
+    "col.st",
+    "row.ld",
+    "row.st",
+    "mma.acc",
+];
+
+#[test]
+fn synth_worst_case_is_bounded_and_stderr_is_the_verdict() {
+    let mut args = vec!["synth", "--tile", "128x128", "--elem", "f64"];
+    for p in ALL_PATTERNS {
+        args.extend(["--pattern", p]);
+    }
+    let start = Instant::now();
+    let out = swz(&args);
+    let took = start.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "exit 1 carries one stderr line: {err}"
+    );
+    assert!(
+        err.starts_with("swz: no conflict-free XOR swizzle"),
+        "{err}"
+    );
+    // A generous ceiling for a loaded CI machine: the unbounded search took a minute.
+    assert!(took < Duration::from_secs(30), "{took:?}");
+}
+
+// ---- 5. one validation for every entry point -------------------------------------------------------------------
+
+#[test]
+fn check_refuses_a_layout_show_refuses() {
+    let layout = ["--tile", "3x32", "--elem", "f32", "--swizzle", "1,5,1"];
+    refused(&[&["show"], &layout[..]].concat(), "does not divide");
+    refused(
+        &[&["check"], &layout[..], &["--pattern", "row.ld"]].concat(),
+        "does not divide",
+    );
+    refused(
+        &["emit-header", "--layout", "L=3x32:f32:1,5,1"],
+        "does not divide",
+    );
+}
+
+// ---- 6. padding cannot wrap; --layout keeps to shared memory ---------------------------------------------------
+
+#[test]
+fn layout_padding_and_size_are_bounded() {
+    refused(
+        &[
+            "emit-header",
+            "--layout",
+            "L=64x64:f16:3,3,3:pad=4294967295",
+        ],
+        "one block's shared memory holds at most 232448",
+    );
+    refused(
+        &[
+            "check",
+            "--tile",
+            "64x64",
+            "--pad",
+            "4294967295",
+            "--pattern",
+            "row16",
+        ],
+        "232448",
+    );
+    refused(
+        &["emit-header", "--layout", "L=1024x2048:f16:3,3,3"],
+        "232448",
+    );
+    accepted(&["emit-header", "--layout", "L=64x64:f16:3,3,3:pad=16"]);
+}
+
+// ---- 7. names that break the header ----------------------------------------------------------------------------
+
+#[test]
+fn header_names_that_break_the_header_are_refused() {
+    for guard in [
+        "SmemA", "Swizzle", "swz", "Tile", "uint32_t", "Layout", "bid", "NULL", "INT_MAX",
+    ] {
+        refused(
+            &["emit-header", "--swizzle", "SmemA=3,3,3", "--guard", guard],
+            "--guard",
+        );
+    }
+    for name in ["NULL", "EOF", "INT_MAX", "errno", "CHAR_BIT", "M_PI"] {
+        refused(
+            &["emit-header", "--swizzle", &format!("{name}=3,3,3")],
+            "standard headers",
+        );
+        refused(
+            &[
+                "emit-header",
+                "--layout",
+                &format!("{name}=64x64:f16:3,3,3"),
+            ],
+            "standard headers",
+        );
+    }
+    let header = accepted(&[
+        "emit-header",
+        "--swizzle",
+        "SmemA=3,3,3",
+        "--guard",
+        "MY_GEMM_SWZ",
+    ]);
+    assert!(header.contains("#ifndef MY_GEMM_SWZ"));
+}
+
+// ---- 8. every subcommand's work is bounded ---------------------------------------------------------------------
+
+#[test]
+fn unbounded_work_is_refused_in_one_line() {
+    let start = Instant::now();
+    refused(
+        &["l2", "--gemm", "16384x16384x16384", "--order", "all"],
+        "one --order",
+    );
+    refused(
+        &[
+            "l2",
+            "--gemm",
+            "4096x4096x4096",
+            "--tile",
+            "1x1x1",
+            "--order",
+            "strip:4",
+        ],
+        "larger --tile",
+    );
+    refused(
+        &["l2", "--gemm", "1x1000000000x1", "--order", "strip:4"],
+        "larger --tile",
+    );
+    refused(
+        &[
+            "l2",
+            "--gemm",
+            "64x64x64",
+            "--order",
+            "identity",
+            "--partitions",
+            "0",
+        ],
+        "--partitions",
+    );
+    refused(
+        &["apply", "--swizzle", "3,3,3", "--range", "0..4294967295"],
+        "split the range",
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    // The top offset is reachable: Sw<3,3,3> XORs bits 6..9 into bits 3..6, all ones there, so they clear.
+    let top = accepted(&[
+        "apply",
+        "--swizzle",
+        "3,3,3",
+        "--range",
+        "4294967295..=4294967295",
+    ]);
+    assert_eq!(top, format!("{}\n", u32::MAX - 0b111_000));
+    let all = accepted(&["apply", "--swizzle", "3,3,3", "--range", "0..=3"]);
+    assert_eq!(all.lines().count(), 4);
+}
+
+#[test]
+fn batch_lines_are_bounded() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
+        .args(["wavefronts", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // A 16 MiB line, then a good one.
+        let chunk = vec![b'7'; 1 << 20];
+        for _ in 0..16 {
+            input.write_all(&chunk).unwrap();
+        }
+        let addrs: Vec<String> = (0..32).map(|l| (4 * l).to_string()).collect();
+        writeln!(
+            input,
+            "\n{{\"op\": \"lds32\", \"addrs\": [{}]}}",
+            addrs.join(",")
+        )
+        .unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].contains("longer than 65536 bytes"), "{}", lines[0]);
+    assert!(
+        lines[1].starts_with("{\"line\":2,\"wavefronts\":1"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+// ---- 9. one spelling everywhere --------------------------------------------------------------------------------
+
+/// `spelling` under every subcommand that takes a swizzle: `Ok` when accepted.
+fn everywhere(spelling: &str) -> Vec<(&'static str, bool)> {
+    let ok = |args: &[&str]| swz(args).status.code() == Some(0);
+    vec![
+        (
+            "apply",
+            ok(&["apply", "--swizzle", spelling, "--range", "0..4"]),
+        ),
+        (
+            "show",
+            ok(&["show", "--swizzle", spelling, "--tile", "64x64"]),
+        ),
+        (
+            "check",
+            ok(&[
+                "check",
+                "--swizzle",
+                spelling,
+                "--tile",
+                "64x64",
+                "--pattern",
+                "row.ld",
+            ]),
+        ),
+        (
+            "emit-header --swizzle",
+            ok(&["emit-header", "--swizzle", &format!("A={spelling}")]),
+        ),
+        (
+            "emit-header --layout",
+            ok(&[
+                "emit-header",
+                "--layout",
+                &format!("A=64x64:f16:{spelling}"),
+            ]),
+        ),
+    ]
+}
+
+#[test]
+fn one_swizzle_spelling_everywhere() {
+    for spelling in [
+        "1,6,-2+3,3,5",
+        "none",
+        "Sw<1,6,-2>+Sw<3,3,5>",
+        "Sw<3,3,3>",
+        "3,3,3",
+    ] {
+        for (cmd, ok) in everywhere(spelling) {
+            assert!(ok, "{cmd} refuses {spelling}");
+        }
+    }
+    for spelling in ["3,3,3++3,3,3", "3,3,3+", "SW128+3,3,3", "-1,3,3", "sw128"] {
+        for (cmd, ok) in everywhere(spelling) {
+            assert!(!ok, "{cmd} accepts {spelling}");
+        }
+    }
+    // Two layers apply the same in every subcommand: apply's offsets equal the header's layout offsets.
+    let applied = accepted(&["apply", "--swizzle", "1,6,-2+3,3,5", "--range", "0..4096"]);
+    let shown = accepted(&["show", "--swizzle", "1,6,-2+3,3,5", "--tile", "64x64"]);
+    let row1: Vec<&str> = shown
+        .lines()
+        .nth(4)
+        .unwrap()
+        .split_whitespace()
+        .skip(2)
+        .collect();
+    let applied_row1: Vec<&str> = applied.lines().skip(64).take(64).collect();
+    assert_eq!(row1, applied_row1);
+    refused(
+        &["show", "--swizzle", "-1,3,3", "--tile", "64x64"],
+        "B must be >= 0, got -1",
+    );
+}
+
+#[test]
+fn one_raster_and_unit_spelling_everywhere() {
+    for order in [
+        "group-m(group_m=8)",
+        "group_m(group=8)",
+        "group-m:8",
+        "group-m(8)",
+    ] {
+        accepted(&["raster", "--order", order, "--grid", "4x4"]);
+        accepted(&["l2", "--gemm", "256x256x256", "--order", order]);
+        accepted(&["emit-header", "--raster", &format!("G={order}")]);
+    }
+    accepted(&["raster", "--order", "cutlass(log-tile=2)", "--grid", "4x4"]);
+    accepted(&[
+        "raster",
+        "--order",
+        "cutlass",
+        "--log-tile",
+        "2",
+        "--grid",
+        "4x4",
+    ]);
+    refused(
+        &[
+            "raster", "--order", "cutlass", "--group", "2", "--grid", "4x4",
+        ],
+        "\"group\" is not a parameter of cutlass (it takes log_tile)",
+    );
+    refused(
+        &[
+            "raster", "--order", "strip", "--panel", "2", "--grid", "4x4",
+        ],
+        "\"panel\" is not a parameter of strip (it takes tile)",
+    );
+    refused(
+        &["raster", "--order", "strip(panel=2)", "--grid", "4x4"],
+        "not a parameter of strip",
+    );
+    accepted(&["emit-header", "--swizzle", "A=SW128", "--unit", "fp16"]);
+    accepted(&["emit-header", "--layout", "A=64x64:f16:SW128:unit=fp16"]);
+    refused(
+        &[
+            "check",
+            "--tile",
+            "64x64",
+            "--swizzle",
+            "3,3,3",
+            "--then",
+            "SW128",
+            "--pattern",
+            "row16",
+        ],
+        "\"SW128\" is a byte mode; here only B,M,S layers are allowed",
+    );
+}
