@@ -46,6 +46,7 @@
 
 pub mod bench;
 pub mod host;
+pub mod ncu;
 pub mod profile;
 pub mod registry;
 pub mod verify;

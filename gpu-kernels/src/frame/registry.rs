@@ -101,6 +101,9 @@ pub trait DynFamily: Sync {
     ) -> Result<()>;
     /// The bank model's predictions per spec.
     fn predictions(&self) -> Vec<SpecPrediction>;
+    /// Compile spec `index` as shipped for `arch` (the family's own arch when it has one), with ptxas' resource
+    /// report in the log; needs NVRTC, no GPU (`swz ptxas`).
+    fn compile(&self, index: usize, arch: &str) -> Result<crate::runtime::Compiled>;
 }
 
 impl<F: Family> DynFamily for F {
@@ -200,6 +203,13 @@ impl<F: Family> DynFamily for F {
 
     fn predictions(&self) -> Vec<SpecPrediction> {
         predictions(self)
+    }
+
+    fn compile(&self, index: usize, arch: &str) -> Result<crate::runtime::Compiled> {
+        let spec = spec_at(self, index)?;
+        let (src, mut options) = self.compile_unit(&spec);
+        options.push("--ptxas-options=-v".into());
+        crate::runtime::compile(&src, self.arch(&spec).unwrap_or(arch), &options)
     }
 }
 
