@@ -51,7 +51,7 @@ enum Action {
 }
 
 /// The family whose ncu comparison is its own (per problem, ldmatrix and stmatrix counted by other metrics).
-const FRAGMENTS: &str = "seed002";
+const FRAGMENTS: &str = "fragments";
 
 pub fn run(args: Args) -> Result<Verdict, String> {
     let fam = family(&args.family)?;
@@ -76,7 +76,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         }
         Action::Metrics { sass } => {
             let m = match (own, sass) {
-                (true, _) => gpu_kernels::seed002::profile::METRICS,
+                (true, _) => gpu_kernels::fragments::profile::METRICS,
                 (false, false) => ncu::METRICS,
                 (false, true) => ncu::SASS_METRICS,
             };
@@ -94,7 +94,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
             outln!("{}", gpu.props());
             let text = if own {
-                gpu_kernels::seed002::profile::run(&gpu)
+                gpu_kernels::fragments::profile::run(&gpu)
             } else {
                 ncu::run(&gpu, fam, size, build)
             }
@@ -116,7 +116,7 @@ fn compare(fam: &dyn DynFamily, own: bool, paths: &[PathBuf]) -> Result<Verdict,
         })
         .collect::<Result<Vec<_>, _>>()?;
     let (text, ok) = if own {
-        gpu_kernels::seed002::profile::compare(&csvs)
+        gpu_kernels::fragments::profile::compare(&csvs)
     } else {
         ncu::compare(fam, &csvs)
     }

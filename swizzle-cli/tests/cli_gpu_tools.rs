@@ -37,7 +37,7 @@ fn verify_list_names_every_registered_family_without_a_gpu() {
         .map(|f| f.name())
         .collect();
     assert_eq!(names, want);
-    for name in ["transpose", "seed002", "stencil", "gemm", "hopper"] {
+    for name in ["transpose", "fragments", "stencil", "gemm", "hopper"] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
 }
@@ -89,10 +89,10 @@ fn profile_helpers_print_what_ncu_needs_without_a_gpu() {
     );
     // The fragment problems are compared per problem, with their own metrics (ldmatrix instructions included).
     assert_eq!(
-        stdout(&swz(&["profile", "seed002", "builds"])).trim(),
+        stdout(&swz(&["profile", "fragments", "builds"])).trim(),
         "shipped"
     );
-    assert!(stdout(&swz(&["profile", "seed002", "metrics"]))
+    assert!(stdout(&swz(&["profile", "fragments", "metrics"]))
         .contains("smsp__inst_executed_op_ldsm.sum"));
 }
 
@@ -127,7 +127,7 @@ fn profile_compare_reads_csvs_without_a_gpu_and_refuses_bad_ones() {
     );
     let _ = std::fs::remove_dir_all(&dir);
     refused(
-        &["profile", "seed002", "run", "--build", "smem-only"],
+        &["profile", "fragments", "run", "--build", "smem-only"],
         "only the shipped build",
     );
 }
@@ -185,7 +185,7 @@ fn without_a_driver_each_gpu_subcommand_says_so_in_one_line() {
         &["verify", "transpose"][..],
         &["verify", "all", "--first-size"],
         &["profile", "transpose", "run"],
-        &["profile", "seed002", "run"],
+        &["profile", "fragments", "run"],
         &["bench", "gemm", "--shapes", "256x256x256"],
         &["tune", "gemm", "rounds"],
         &["tune", "gemm", "check"],

@@ -85,10 +85,10 @@ fn report_starts_with_a_summary_and_keeps_bank_maps_for_verbose() {
     ));
     // Every registered family is listed, not only the transpose.
     assert!(text.contains(
-        "| seed002 | 2.1-two-modes f16 | 16x256 f16 row-major, Sw<1,6,-2> then Sw<3,3,5> on f16 | mode 2 B 1.00x | conflict-free |"
+        "| fragments | 2.1-two-modes f16 | 16x256 f16 row-major, Sw<1,6,-2> then Sw<3,3,5> on f16 | mode 2 B 1.00x | conflict-free |"
     ));
     assert!(text.contains(
-        "| seed002 | 2.1-two-modes.unswizzled f16 | 16x256 f16 row-major, unswizzled | mode 1 B 8.00x | conflicts by design |"
+        "| fragments | 2.1-two-modes.unswizzled f16 | 16x256 f16 row-major, unswizzled | mode 1 B 8.00x | conflicts by design |"
     ));
     assert!(text.contains(" 0 unexpected conflicts"));
     assert!(!text.contains("| CONFLICTS |"));

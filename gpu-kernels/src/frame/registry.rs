@@ -14,7 +14,7 @@ use crate::runtime::{Error, Gpu, Result};
 /// Every kernel family, in the order the reports print them. One line per family.
 pub static FAMILIES: &[&dyn DynFamily] = &[
     &crate::transpose::family::TRANSPOSE,
-    &crate::seed002::SEED002,
+    &crate::fragments::FRAGMENTS,
     &crate::stencil::family::STENCIL,
     &crate::matmul_l2::family::MATMUL_L2,
     &crate::hopper::family::HOPPER,

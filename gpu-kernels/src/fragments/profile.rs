@@ -3,7 +3,7 @@
 //! launch order) with the bank model's predictions from the same variants' declared accesses. What
 //! `swz profile fragments` runs.
 
-use super::{Variant, SEED002};
+use super::{Variant, FRAGMENTS};
 use crate::frame::ncu::split_csv;
 use crate::frame::{verify::verify, Family, Size};
 use crate::runtime::{Error, Gpu, Result};
@@ -49,7 +49,7 @@ pub fn predict(v: Variant) -> BTreeMap<&'static str, (u64, u64, u64)> {
 pub fn run(gpu: &Gpu) -> Result<String> {
     let mut text = String::new();
     for v in Variant::all() {
-        verify(gpu, &SEED002, &v, Size::mnk(16, 16, N))?;
+        verify(gpu, &FRAGMENTS, &v, Size::mnk(16, 16, N))?;
         let _ = writeln!(text, "launch: {}", v.name());
     }
     Ok(text)
@@ -171,7 +171,7 @@ pub fn headers() -> String {
             text,
             "// ==== {}\n{}",
             v.name(),
-            SEED002.header(&v).render()
+            FRAGMENTS.header(&v).render()
         );
     }
     text
