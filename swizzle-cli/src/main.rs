@@ -78,7 +78,7 @@ enum Command {
     EmitHeader(emit_header::Args),
     /// Predict a GEMM's DRAM reads and L2 hit rate under a block order (the L2 traffic model).
     L2(l2::Args),
-    /// On the GPU: seed 000's L2 study (every shape x order, cuBLAS beside, the model's prediction per row).
+    /// On the GPU: the threadblock-swizzling article's L2 study (every shape x order, cuBLAS beside, the model's prediction per row).
     L2Study(l2_study::Args),
     /// Run a benchmark family on the GPU.
     Bench(bench::Args),

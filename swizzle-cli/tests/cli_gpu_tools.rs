@@ -1,5 +1,5 @@
 //! The GPU subcommands (`bench`, `tune`, `verify`, `profile`, `ptxas`) without a GPU: listings and the ncu
-//! helpers work, argument mistakes are one line and exit 2 before any GPU is touched, and a machine without a
+//! commands work, argument mistakes are one line and exit 2 before any GPU is touched, and a machine without a
 //! driver gets "no CUDA driver found" (one line, exit 2).
 use std::process::{Command, Output};
 

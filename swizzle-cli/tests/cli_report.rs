@@ -197,7 +197,7 @@ fn bench_gemm_plan_includes_the_hopper_rows() {
     );
 }
 
-/// `--sizes` is a length for the 1D stencil family: the 2^27 is accepted (it was refused as > 65536).
+/// `--sizes` is a length for the 1D stencil family: the benchmark's 2^27 is accepted (it was refused as > 65536).
 #[test]
 fn bench_sizes_reach_1d_lengths() {
     let out = swz(&[

@@ -2,7 +2,7 @@
 //! `lts__t_sector_hit_rate.pct` of gpu-kernels' matmul_l2 for the seed's six shapes x 14 orders, one profiled
 //! launch each, L2 flushed before each, collected by `gpu-kernels/device.sh l2-ncu`).
 //!
-//! Holds the model to the targets: within +-25% of the measured DRAM bytes on every case that reads
+//! Holds the model to its targets: within +-25% of the measured DRAM bytes on every case that reads
 //! more than 1 GB, and the right winner on every shape (the order the model ranks first reads, measured, within 5%
 //! of the measured best: on the small shapes every order reads about the compulsory bytes, a tie). Prints the
 //! comparison table BENCHMARKS.md quotes (`cargo test -p swizzle-core --test l2_ncu -- --nocapture`).

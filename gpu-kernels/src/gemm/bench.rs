@@ -11,7 +11,7 @@ use crate::runtime::{Gpu, Kernel, Result};
 use cudarc::cublas::CudaBlas;
 use cudarc::driver::CudaSlice;
 
-/// The shapes of the issue: `(M, N, K)`.
+/// The benchmark shapes: `(M, N, K)`.
 pub const SHAPES: [(u32, u32, u32); 4] = [
     (4096, 4096, 4096),
     (8192, 8192, 8192),

@@ -15,7 +15,7 @@ use crate::runtime::{Error, Result, Source};
 use swizzle_core::bank::{Op, Width};
 use swizzle_core::{Elem, Smem, WarpAccess};
 
-/// The radii the family ships (and `swz bench stencil` measures): the issue's.
+/// The radii the family ships (and `swz bench stencil` measures).
 pub const RADII: [u32; 5] = super::bench::RADII;
 
 /// The element types.
@@ -179,7 +179,7 @@ impl Family for StencilFamily {
     }
 
     fn about(&self) -> &'static str {
-        "1D k-stencil (seed 003): global loads, shared-memory tile + halo, and the warp register cache"
+        "1D k-stencil (the register-cache article): global loads, shared-memory tile + halo, and the warp register cache"
     }
 
     fn source(&self) -> (&'static str, &'static str) {
@@ -287,7 +287,7 @@ impl Family for StencilFamily {
         Size::mn(1, n)
     }
 
-    /// The sizes: 2^27 (the seed's) and 2^28.
+    /// The benchmark sizes: 2^27 (the article's) and 2^28.
     fn bench_sizes(&self) -> Vec<Size> {
         super::bench::SIZES
             .iter()
