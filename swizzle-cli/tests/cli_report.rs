@@ -42,7 +42,7 @@ fn without_a_driver_report_says_layout_only_and_bench_fails_cleanly() {
     let report = swz(&["report", "--sizes", "256", "--iters", "2"]);
     let text = String::from_utf8_lossy(&report.stdout);
     if text.starts_with("mode: GPU") {
-        return; // a GPU machine: the full report ran (covered by gpu-kernels/device.sh there)
+        return; // a GPU machine: the full report ran (covered by scripts/device.sh there)
     }
     assert!(report.status.success());
     assert!(

@@ -257,7 +257,7 @@ impl Variant {
     }
 
     /// Every shared-memory access one launch issues, as data, with how often it runs. The compile-time check,
-    /// the frame's reports and `fragments_profile`'s exact ncu comparison all read this.
+    /// the frame's reports and `swz profile fragments`' exact ncu comparison all read this.
     pub const fn uses(&self) -> ([(SpecAccess, Times); 10], usize) {
         let z = self.swizzled;
         let none = (at(z, "", P1, MODE1_A), Times::Fixed(0));

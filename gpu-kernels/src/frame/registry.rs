@@ -1,4 +1,4 @@
-//! The registry of kernel families: what `swz bench <family>`, `swz report`, `smem_profile` and `device.sh`
+//! The registry of kernel families: what `swz bench <family>`, `swz report`, `swz verify`, `swz profile` and `scripts/device.sh`
 //! iterate. Adding a family is one line in [`FAMILIES`].
 //!
 //! [`DynFamily`] is [`Family`] with its spec type erased (specs addressed by index), implemented for every

@@ -475,7 +475,7 @@ pub fn rounds_markdown(rows: &[RoundsRow]) -> String {
     s
 }
 
-/// One sustained burst (`gemm_bench burst`): one kernel launched back to back for a fixed time.
+/// One sustained burst (`swz tune gemm burst`): one kernel launched back to back for a fixed time.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct BurstRow {
     pub kernel: String,

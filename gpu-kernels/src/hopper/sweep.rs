@@ -1,5 +1,5 @@
 //! The tuning sweep: variants that each differ from [`BASE`] (the single-CTA spec) in one thing, so a difference
-//! in speed is attributed to that thing; [`SHIPPED`] is one of them (clusters of two). `hopper_bench` times them; `hopper_compile` checks they all compile on the fast path.
+//! in speed is attributed to that thing; [`SHIPPED`] is one of them (clusters of two). `swz tune hopper sweep` times them; `hopper_compile` checks they all compile on the fast path.
 
 use super::spec::{HopperSpec, BASE, CLUSTER2, SHIPPED};
 use swizzle_core::raster::Raster;

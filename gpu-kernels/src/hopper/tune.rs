@@ -139,8 +139,8 @@ impl Problem {
 /// 8192^3, cuBLAS and ours alternating in three rounds (each 5 warm-up + 20 timed runs, median), the middle round
 /// reported, after an element-wise comparison with cuBLAS's output; (2) the sweep at 8192^3 bf16, each variant
 /// one change from [`BASE`]; (3) the raster, epilogue and cluster variants on a wide short-K problem (16384 x
-/// 16384 x 1024 bf16). `skip_cluster` leaves out cluster variants. With `dir`, writes `hopper_bench.md`,
-/// `hopper_bench.json`, the shipped bf16 CUBIN and its ptxas log there. Returns the markdown.
+/// 16384 x 1024 bf16). `skip_cluster` leaves out cluster variants. With `dir`, writes `hopper_sweep.md`,
+/// `hopper_sweep.json`, the shipped bf16 CUBIN and its ptxas log there. Returns the markdown.
 pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result<String> {
     let blas = Cublas::new(gpu)?;
     let mut md = String::new();
@@ -349,9 +349,9 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     }
 
     if let Some(dir) = dir {
-        write(&dir.join("hopper_bench.md"), md.as_bytes())?;
+        write(&dir.join("hopper_sweep.md"), md.as_bytes())?;
         let json = serde_json::to_string_pretty(&rows).expect("plain fields");
-        write(&dir.join("hopper_bench.json"), json.as_bytes())?;
+        write(&dir.join("hopper_sweep.json"), json.as_bytes())?;
     }
     Ok(md)
 }

@@ -282,7 +282,7 @@ impl Family for StencilFamily {
         vec![Size::mn(1, 77_777), Size::mn(1, 1_000_003)]
     }
 
-    /// `n` inputs (`swz bench stencil --sizes N`, `smem_profile run stencil N`): `1 x n`.
+    /// `n` inputs (`swz bench stencil --sizes N`, `swz profile stencil run --size N`): `1 x n`.
     fn size_of(&self, n: u32) -> Size {
         Size::mn(1, n)
     }
