@@ -15,6 +15,7 @@ pub mod bench;
 pub mod family;
 pub mod peak;
 pub mod spec;
+pub mod tune;
 
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
@@ -386,7 +387,7 @@ impl Variant {
         self.prepare_from(gpu, &self.source())
     }
 
-    /// [`Variant::prepare`] of another build of this variant's source (`gemm_bench diag`'s cut-down builds).
+    /// [`Variant::prepare`] of another build of this variant's source (`swz tune gemm diag`'s cut-down builds).
     pub fn prepare_from(&self, gpu: &Gpu, source: &Source) -> Result<Kernel> {
         self.tma_layout_ok()?;
         if self.spec.tma_fill && !self.spec.tma_layout_agrees() {

@@ -16,6 +16,7 @@ pub mod peer;
 pub mod rounds;
 pub mod spec;
 pub mod sweep;
+pub mod tune;
 
 pub use spec::{Half, HopperSpec, BASE, CLUSTER2, SHIPPED};
 

@@ -1,0 +1,493 @@
+//! The Hopper GEMM against cuBLAS, measured in the same run on the same buffers: what `swz tune hopper` runs.
+//!
+//! [`headline`] is the headline claim in interleaved rounds (robust to the card's clock drift); [`sweep_report`]
+//! is the longer comparison (candidates in three alternating rounds, the one-change sweep, the short-K raster
+//! problem).
+//!
+//! Inputs are random (never zeros). At 4096^3 one input set (2 x 32 MiB) is not larger than the 50 MiB L2;
+//! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
+
+use super::{
+    check, peer::Cublas, rounds, sweep, Half, HopperGemm, HopperSpec, BASE, CLUSTER2, SHIPPED,
+};
+use crate::bench::{self, BenchConfig, Stats};
+use crate::runtime::{Error, Gpu, Result};
+use std::fmt::Write as _;
+use std::path::Path;
+use swizzle_core::raster::Raster;
+
+#[derive(serde::Serialize)]
+struct Row {
+    what: String,
+    spec: String,
+    size: (u32, u32, u32),
+    ours: Stats,
+    cublas: Stats,
+    ours_tflops: f64,
+    cublas_tflops: f64,
+    ratio: f64,
+    rel_err_vs_cublas: f64,
+}
+
+impl Row {
+    /// One measured spec beside the cuBLAS of the same run: the rates and ratio derived from the two medians.
+    fn new(
+        what: String,
+        spec: String,
+        size: (u32, u32, u32),
+        ours: Stats,
+        cublas: Stats,
+        err: f64,
+    ) -> Row {
+        Row {
+            what,
+            spec,
+            size,
+            ours,
+            cublas,
+            ours_tflops: tflops(size, ours.median_ms),
+            cublas_tflops: tflops(size, cublas.median_ms),
+            ratio: cublas.median_ms / ours.median_ms,
+            rel_err_vs_cublas: err,
+        }
+    }
+}
+
+struct Problem {
+    size: (u32, u32, u32),
+    ty: Half,
+    a: cudarc::driver::CudaSlice<u16>,
+    b: cudarc::driver::CudaSlice<u16>,
+    c: cudarc::driver::CudaSlice<u16>,
+    want: Vec<u16>,
+}
+
+fn tflops((m, n, k): (u32, u32, u32), ms: f64) -> f64 {
+    2.0 * m as f64 * n as f64 * k as f64 / (ms * 1e-3) / 1e12
+}
+
+impl Problem {
+    /// Random inputs and cuBLAS's result (the reference for this size).
+    fn new(
+        gpu: &Gpu,
+        blas: &Cublas,
+        ty: Half,
+        size: (u32, u32, u32),
+        seed: u64,
+    ) -> Result<Problem> {
+        let (m, n, k) = size;
+        let a = gpu.upload(&check::random(ty, m as usize * k as usize, seed))?;
+        let b = gpu.upload(&check::random(ty, n as usize * k as usize, seed + 1))?;
+        let mut c = gpu.zeros::<u16>(m as usize * n as usize)?;
+        gpu.fill_bytes(&mut c, 0xFF)?;
+        blas.gemm(gpu, ty, &a, &b, &mut c, size)?;
+        gpu.sync()?;
+        let want = gpu.download(&c)?;
+        Ok(Problem {
+            size,
+            ty,
+            a,
+            b,
+            c,
+            want,
+        })
+    }
+
+    /// Poison, run ours once, compare element-wise with cuBLAS; the relative Frobenius difference.
+    fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64> {
+        gpu.fill_bytes(&mut self.c, 0xFF)?;
+        g.launch(gpu, &self.a, &self.b, &mut self.c, self.size)?;
+        gpu.sync()?;
+        let got = gpu.download(&self.c)?;
+        let k = self.size.2;
+        let (mut num, mut den, mut bad) = (0.0f64, 0.0f64, 0usize);
+        for (&x, &y) in got.iter().zip(&self.want) {
+            let (x, y) = (
+                check::to_f32(self.ty, x) as f64,
+                check::to_f32(self.ty, y) as f64,
+            );
+            let e = (x - y).abs();
+            if !x.is_finite() || e > 2.0 * check::tolerance(self.ty, y, k) {
+                bad += 1;
+            }
+            num += e * e;
+            den += y * y;
+        }
+        if bad > 0 {
+            return Err(Error::Mismatch(format!(
+                "{} {:?}: {bad} elements differ from cuBLAS",
+                g.spec, self.size
+            )));
+        }
+        Ok((num / den).sqrt())
+    }
+
+    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Stats> {
+        let (a, b, size) = (&self.a, &self.b, self.size);
+        let c = &mut self.c;
+        bench::time(gpu, cfg, |_| g.launch(gpu, a, b, c, size))
+    }
+
+    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats> {
+        let (a, b, size, ty) = (&self.a, &self.b, self.size, self.ty);
+        let c = &mut self.c;
+        bench::time(gpu, cfg, |_| blas.gemm(gpu, ty, a, b, c, size))
+    }
+}
+
+/// The full comparison: (1) every shipping candidate ([`sweep::candidates`]), bf16 and fp16, at 4096^3 and
+/// 8192^3, cuBLAS and ours alternating in three rounds (each 5 warm-up + 20 timed runs, median), the middle round
+/// reported, after an element-wise comparison with cuBLAS's output; (2) the sweep at 8192^3 bf16, each variant
+/// one change from [`BASE`]; (3) the raster, epilogue and cluster variants on a wide short-K problem (16384 x
+/// 16384 x 1024 bf16). `skip_cluster` leaves out cluster variants. With `dir`, writes `hopper_sweep.md`,
+/// `hopper_sweep.json`, the shipped bf16 CUBIN and its ptxas log there. Returns the markdown.
+pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result<String> {
+    let blas = Cublas::new(gpu)?;
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "device: {}\ndate: {}\n",
+        gpu.props(),
+        bench::today_utc()
+    );
+    eprintln!("{}", gpu.props());
+    let mut rows: Vec<Row> = Vec::new();
+    let headline = BenchConfig {
+        warmup: 5,
+        iters: 20,
+        l2_factor: 1,
+    };
+    let quick = BenchConfig {
+        warmup: 3,
+        iters: 10,
+        l2_factor: 1,
+    };
+
+    // 1. Headline: every candidate, bf16 and fp16, 4096^3 and 8192^3, alternating with cuBLAS.
+    let usable = |spec: &HopperSpec| !(skip_cluster && spec.cluster > 1);
+    let _ = writeln!(md, "## Candidates vs cuBLAS TN (3 alternating rounds x 20 runs; median of each round, the middle round-median reported)\n");
+    let _ = writeln!(md, "| candidate | type | size | ours TFLOP/s (rounds) | cuBLAS TFLOP/s (rounds) | ours / cuBLAS | rel. diff vs cuBLAS |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    let mut compiled: Vec<HopperGemm> = Vec::new();
+    for ty in [Half::Bf16, Half::F16] {
+        for s in [4096u32, 8192] {
+            let mut p = Problem::new(gpu, &blas, ty, (s, s, s), 100 + s as u64)?;
+            for (label, cand) in sweep::candidates() {
+                let spec = cand.with_ty(ty);
+                if !usable(&spec) {
+                    let _ = writeln!(
+                        md,
+                        "| {label} | {ty} | {s}^3 | skipped (cluster test failed) | | | |"
+                    );
+                    continue;
+                }
+                if !compiled.iter().any(|g| g.spec == spec) {
+                    compiled.push(HopperGemm::new(gpu, spec)?);
+                }
+                let g = compiled.iter().find(|g| g.spec == spec).expect("compiled");
+                if let (true, Some(dir)) = (spec == SHIPPED, dir) {
+                    write(&dir.join("hopper_bf16.cubin"), &g.compiled.cubin)?;
+                    write(&dir.join("ptxas.log"), g.compiled.log.as_bytes())?;
+                }
+                let err = p.verify(gpu, g)?;
+                let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+                for _ in 0..3 {
+                    theirs.push(p.time_cublas(gpu, &blas, &headline)?);
+                    ours.push(p.time_ours(gpu, g, &headline)?);
+                }
+                let mid = |v: &[Stats]| {
+                    let mut v = v.to_vec();
+                    v.sort_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
+                    v[v.len() / 2]
+                };
+                let (o, c) = (mid(&ours), mid(&theirs));
+                let list = |v: &[Stats]| {
+                    v.iter()
+                        .map(|x| format!("{:.0}", tflops(p.size, x.median_ms)))
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                };
+                let row = Row::new(
+                    format!("candidate {label}"),
+                    g.spec.to_string(),
+                    p.size,
+                    o,
+                    c,
+                    err,
+                );
+                let _ = writeln!(
+                    md,
+                    "| {label} | {ty} | {s}^3 | {:.0} ({}) | {:.0} ({}) | **{:.1}%** | {err:.1e} |",
+                    row.ours_tflops,
+                    list(&ours),
+                    row.cublas_tflops,
+                    list(&theirs),
+                    100.0 * row.ratio
+                );
+                eprintln!(
+                    "{label} {ty} {s}^3: ours {:.0} TFLOP/s, cuBLAS {:.0}, {:.1}%",
+                    row.ours_tflops,
+                    row.cublas_tflops,
+                    100.0 * row.ratio
+                );
+                rows.push(row);
+            }
+        }
+    }
+    let shipped_bf16 = compiled.into_iter().find(|g| g.spec == SHIPPED);
+
+    // 2. Sweep at 8192^3 bf16, one change at a time.
+    let size = (8192, 8192, 8192);
+    let mut p = Problem::new(gpu, &blas, Half::Bf16, size, 7)?;
+    let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
+    let _ = writeln!(
+        md,
+        "\n## Sweep, bf16 8192^3 (10 runs each; cuBLAS {:.0} TFLOP/s in this block)\n",
+        tflops(size, cublas_ref.median_ms)
+    );
+    let _ = writeln!(
+        md,
+        "| variant (one change vs base; the shipped spec is two) | spec | TFLOP/s | ours / cuBLAS | smem B |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    for (label, spec) in sweep::labelled() {
+        if !usable(&spec) {
+            let _ = writeln!(
+                md,
+                "| {label} | {spec} | skipped (cluster test failed) | | |"
+            );
+            continue;
+        }
+        let fresh;
+        let g = if spec == SHIPPED {
+            shipped_bf16.as_ref().expect("compiled above")
+        } else {
+            fresh = match HopperGemm::new(gpu, spec) {
+                Ok(g) => g,
+                Err(e) => {
+                    let _ = writeln!(md, "| {label} | {spec} | failed: {e} | | |");
+                    continue;
+                }
+            };
+            &fresh
+        };
+        let err = p.verify(gpu, g)?;
+        let st = p.time_ours(gpu, g, &quick)?;
+        let t = tflops(size, st.median_ms);
+        let _ = writeln!(
+            md,
+            "| {label} | {spec} | {t:.0} | {:.1}% | {} |",
+            100.0 * cublas_ref.median_ms / st.median_ms,
+            spec.smem_bytes()
+        );
+        eprintln!("sweep {label}: {t:.0} TFLOP/s");
+        rows.push(Row::new(
+            format!("sweep: {label}"),
+            spec.to_string(),
+            size,
+            st,
+            cublas_ref,
+            err,
+        ));
+    }
+    drop(p);
+
+    // 3. Raster effect on a wide, short-K problem.
+    let size = (16384, 16384, 1024);
+    let mut p = Problem::new(gpu, &blas, Half::Bf16, size, 9)?;
+    let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
+    let _ = writeln!(
+        md,
+        "\n## Raster, bf16 16384x16384x1024 (10 runs each; cuBLAS {:.0} TFLOP/s)\n",
+        tflops(size, cublas_ref.median_ms)
+    );
+    let _ = writeln!(md, "| raster | TFLOP/s | ours / cuBLAS |");
+    let _ = writeln!(md, "|---|---|---|");
+    for (r, spec) in [
+        ("identity", BASE.with_raster(Raster::Identity)),
+        ("group-m 8 (base)", BASE),
+        ("group-m 16", BASE.with_raster(Raster::GroupM { group: 16 })),
+        ("strip 4", BASE.with_raster(Raster::Strip { tile: 4 })),
+        (
+            "group-m 8, 4-byte stores",
+            HopperSpec {
+                store16: false,
+                ..BASE
+            },
+        ),
+        ("group-m 8, cluster 2", CLUSTER2),
+        (
+            "group-m 8, cluster 2, 4-byte stores",
+            HopperSpec {
+                store16: false,
+                ..CLUSTER2
+            },
+        ),
+        ("group-m 8, cluster 2, stmatrix epilogue (shipped)", SHIPPED),
+    ] {
+        if !usable(&spec) {
+            continue;
+        }
+        let g = HopperGemm::new(gpu, spec)?;
+        let err = p.verify(gpu, &g)?;
+        let st = p.time_ours(gpu, &g, &quick)?;
+        let t = tflops(size, st.median_ms);
+        let _ = writeln!(
+            md,
+            "| {r} | {t:.0} | {:.1}% |",
+            100.0 * cublas_ref.median_ms / st.median_ms
+        );
+        eprintln!("raster {r}: {t:.0} TFLOP/s");
+        rows.push(Row::new(
+            format!("short K 16384x16384x1024: {r}"),
+            spec.to_string(),
+            size,
+            st,
+            cublas_ref,
+            err,
+        ));
+    }
+
+    if let Some(dir) = dir {
+        write(&dir.join("hopper_sweep.md"), md.as_bytes())?;
+        let json = serde_json::to_string_pretty(&rows).expect("plain fields");
+        write(&dir.join("hopper_sweep.json"), json.as_bytes())?;
+    }
+    Ok(md)
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes)
+        .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
+}
+
+/// One candidate's interleaved rounds at one size and type.
+#[derive(serde::Serialize)]
+struct Rounds {
+    candidate: String,
+    spec: String,
+    ty: String,
+    size: (u32, u32, u32),
+    rel_err_vs_cublas: f64,
+    /// cuBLAS / ours per round (> 1: ours faster).
+    ratio: rounds::Spread,
+    per_round_ratio: Vec<f64>,
+    ours_ms: Vec<f64>,
+    cublas_ms: Vec<f64>,
+}
+
+/// The headline claim, robust to the card's clock drift. For bf16 and fp16 at 8192^3 then 4096^3, cuBLAS and every
+/// candidate (`sweep::candidates`) are each verified against cuBLAS's output, warmed up, then timed in `rounds`
+/// rounds: per round each contestant runs 2
+/// warm-up + 10 timed launches (CUDA events, median), in an order rotated every round. The ratio is taken per
+/// round; the table gives the median of the per-round ratios with their minimum and maximum. With `dir`, writes
+/// `hopper_headline.md` and `hopper_headline.json` there. Returns the markdown.
+pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> {
+    if rounds == 0 {
+        return Err(Error::Invalid("rounds: expected a positive count".into()));
+    }
+    let blas = Cublas::new(gpu)?;
+    let cfg = BenchConfig {
+        warmup: 2,
+        iters: 10,
+        l2_factor: 1,
+    };
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "device: {}\ndate: {}\ncommand: swz tune hopper headline --rounds {rounds}\n",
+        gpu.props(),
+        bench::today_utc()
+    );
+    let _ = writeln!(
+        md,
+        "## Headline: {rounds} interleaved rounds (per round: cuBLAS TN and each candidate, 2 warm-up + 10 timed \
+         runs each, order rotated every round); ratio = cuBLAS median / ours median within a round\n"
+    );
+    let _ = writeln!(
+        md,
+        "| type | size | candidate | **median ratio** | min | max | rounds >= 95% | ours TFLOP/s (median round) | \
+         cuBLAS TFLOP/s (median round; first -> last) | rel. diff vs cuBLAS |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
+    let mut all: Vec<Rounds> = Vec::new();
+    let mut per_round = String::new();
+    for ty in [Half::Bf16, Half::F16] {
+        for s in [8192u32, 4096] {
+            let mut p = Problem::new(gpu, &blas, ty, (s, s, s), 200 + s as u64)?;
+            let mut cands: Vec<(&str, HopperGemm, f64)> = Vec::new();
+            for (label, spec) in sweep::candidates() {
+                let g = HopperGemm::new(gpu, spec.with_ty(ty))?;
+                let err = p.verify(gpu, &g)?;
+                cands.push((label, g, err));
+            }
+            // Warm the card and every kernel before the first round.
+            p.time_cublas(gpu, &blas, &cfg)?;
+            for (_, g, _) in &cands {
+                p.time_ours(gpu, g, &cfg)?;
+            }
+            let n = cands.len() + 1; // contestant 0 is cuBLAS
+            let mut ms = vec![Vec::with_capacity(rounds); n];
+            for r in 0..rounds {
+                for who in rounds::order(r, n) {
+                    let st = if who == 0 {
+                        p.time_cublas(gpu, &blas, &cfg)?
+                    } else {
+                        p.time_ours(gpu, &cands[who - 1].1, &cfg)?
+                    };
+                    ms[who].push(st.median_ms);
+                }
+            }
+            let tf = |v: f64| tflops(p.size, v);
+            let cublas_mid = rounds::spread(&ms[0]).median;
+            for (i, (label, g, err)) in cands.iter().enumerate() {
+                let rs = rounds::ratios(&ms[0], &ms[i + 1]);
+                let sp = rounds::spread(&rs);
+                let hits = rs.iter().filter(|&&r| r >= 0.95).count();
+                let _ = writeln!(
+                    md,
+                    "| {ty} | {s}^3 | {label} | **{:.1}%** | {:.1}% | {:.1}% | {hits}/{rounds} | {:.0} | {:.0} ({:.0} -> {:.0}) | {err:.1e} |",
+                    100.0 * sp.median,
+                    100.0 * sp.min,
+                    100.0 * sp.max,
+                    tf(rounds::spread(&ms[i + 1]).median),
+                    tf(cublas_mid),
+                    tf(ms[0][0]),
+                    tf(ms[0][rounds - 1]),
+                );
+                let _ = writeln!(
+                    per_round,
+                    "- {ty} {s}^3 {label}: {}",
+                    rs.iter()
+                        .map(|r| format!("{:.1}", 100.0 * r))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                eprintln!(
+                    "{ty} {s}^3 {label}: median {:.1}% (min {:.1}%, max {:.1}%) over {rounds} rounds",
+                    100.0 * sp.median,
+                    100.0 * sp.min,
+                    100.0 * sp.max
+                );
+                all.push(Rounds {
+                    candidate: label.to_string(),
+                    spec: g.spec.to_string(),
+                    ty: ty.to_string(),
+                    size: p.size,
+                    rel_err_vs_cublas: *err,
+                    ratio: sp,
+                    per_round_ratio: rs,
+                    ours_ms: ms[i + 1].clone(),
+                    cublas_ms: ms[0].clone(),
+                });
+            }
+        }
+    }
+    let _ = writeln!(md, "\nPer-round ratios (%), in round order:\n\n{per_round}");
+    if let Some(dir) = dir {
+        write(&dir.join("hopper_headline.md"), md.as_bytes())?;
+        let json = serde_json::to_string_pretty(&all).expect("plain fields");
+        write(&dir.join("hopper_headline.json"), json.as_bytes())?;
+    }
+    Ok(md)
+}
