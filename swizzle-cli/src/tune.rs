@@ -238,7 +238,7 @@ fn gemm_run(mode: GemmMode) -> Result<(), String> {
     };
     let json = |path: &Option<PathBuf>, rows: &dyn erased::Json| -> Result<(), String> {
         match path {
-            Some(p) => crate::args::write_file("--json", p, &rows.json()),
+            Some(p) => crate::output::write_file("--json", p, &rows.json()),
             None => Ok(()),
         }
     };
