@@ -36,6 +36,7 @@ mod check;
 mod emit_header;
 mod l2;
 mod l2_study;
+mod plan;
 mod plot;
 mod raster;
 mod report;
@@ -76,6 +77,8 @@ enum Command {
     L2(l2::Args),
     /// On the GPU: seed 000's L2 study (every shape x order, cuBLAS beside, the model's prediction per row).
     L2Study(l2_study::Args),
+    /// Plan a GEMM: the Hopper kernel variant the model picks, its predicted time and bound (no GPU needed).
+    Plan(plan::Args),
     /// Run a benchmark family on the GPU.
     Bench(bench::Args),
     /// The main job: report the shipped kernels' layouts; with a GPU also verify and benchmark them.
@@ -105,7 +108,7 @@ fn exit_on_stdout_error(e: std::io::Error) -> ! {
 /// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
 fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, l2-study, bench or report"
+        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, l2-study, plan, bench or report"
             .to_string();
     }
     let text = e.to_string();
@@ -146,6 +149,7 @@ fn main() {
         Command::EmitHeader(a) => clean(emit_header::run(a)),
         Command::L2(a) => clean(l2::run(a)),
         Command::L2Study(a) => clean(l2_study::run(a)),
+        Command::Plan(a) => clean(plan::run(a)),
         Command::Bench(a) => clean(bench::run(a)),
         Command::Report(a) => clean(report::run(a)),
     };
