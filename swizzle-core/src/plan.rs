@@ -477,7 +477,9 @@ pub fn dram_read_bytes(p: &Problem, dev: &Device, v: &Variant) -> u64 {
         elem_bytes: p.dtype.bytes() as u32,
         raster: v.order,
         machine: dev.l2,
-        schedule: l2::Schedule::CALIBRATED,
+        // A persistent grid: every CTA starts at once and its tiles take the same time, so the running tiles
+        // stay in step (the seed kernel's blocks, launched and retired by the hardware, drift apart instead).
+        schedule: l2::Schedule::LOCKSTEP,
     };
     let compulsory = (rows as u64 + cols as u64) * p.k as u64 * p.dtype.bytes();
     match l2::predict(&cfg) {
