@@ -394,19 +394,20 @@ fn chunk_bytes(rows: u32, cols: u32, elem_bytes: u32) -> u64 {
 struct Lru {
     prev: Vec<u32>,
     next: Vec<u32>,
-    resident: Vec<bool>,
+    /// Per chunk: bit 0 resident, bits 1.. its pool ([`pool_of`], computed once).
+    state: Vec<u8>,
     /// Per set: most recently used chunk, or `NIL`.
-    head: Vec<u32>,
+    head: [u32; POOLS],
     /// Per set: least recently used chunk, or `NIL`.
-    tail: Vec<u32>,
-    used: Vec<u64>,
+    tail: [u32; POOLS],
+    used: [u64; POOLS],
     /// Per pool: the bytes it holds (its share of the chunks times the capacity they see).
-    capacity: Vec<u64>,
-    /// Per pool: the cumulative share, per 1000, of the chunks in pools `0..=i`.
-    cum: Vec<u64>,
+    capacity: [u64; POOLS],
 }
 
 const NIL: u32 = u32::MAX;
+/// Pools of the L2 (the plain one and the crowded one).
+const POOLS: usize = 2;
 
 /// The pool of chunk `c`: a SplitMix64 hash of the id, reduced to 0..1000, against the cumulative shares.
 fn pool_of(c: u32, cum: &[u64]) -> usize {
@@ -422,25 +423,31 @@ fn pool_of(c: u32, cum: &[u64]) -> usize {
 }
 
 impl Lru {
-    /// `pools`: (share of the chunks per 1000, the LRU capacity that share sees, bytes). Shares sum to 1000.
+    /// `pools`: (share of the chunks per 1000, the LRU capacity that share sees, bytes). Shares sum to 1000; at
+    /// most [`POOLS`] pools.
     fn new(chunks: usize, pools: &[(u64, u64)]) -> Lru {
-        let sets = pools.len();
+        let mut capacity = [0; POOLS];
+        for (c, &(share, bytes)) in capacity.iter_mut().zip(pools) {
+            *c = bytes * share / 1000;
+        }
         let mut acc = 0;
+        let cum: Vec<u64> = pools
+            .iter()
+            .map(|&(sh, _)| {
+                acc += sh;
+                acc
+            })
+            .collect();
         Lru {
             prev: vec![NIL; chunks],
             next: vec![NIL; chunks],
-            resident: vec![false; chunks],
-            head: vec![NIL; sets],
-            tail: vec![NIL; sets],
-            used: vec![0; sets],
-            capacity: pools.iter().map(|&(sh, c)| c * sh / 1000).collect(),
-            cum: pools
-                .iter()
-                .map(|&(sh, _)| {
-                    acc += sh;
-                    acc
-                })
+            state: (0..chunks as u32)
+                .map(|c| (pool_of(c, &cum) as u8) << 1)
                 .collect(),
+            head: [NIL; POOLS],
+            tail: [NIL; POOLS],
+            used: [0; POOLS],
+            capacity,
         }
     }
 
@@ -472,8 +479,9 @@ impl Lru {
 
     /// Touch chunk `c` of `bytes`; true on a hit. A miss evicts least recently used chunks until it fits.
     fn touch(&mut self, c: u32, bytes: u64, sizes: impl Fn(u32) -> u64) -> bool {
-        let s = pool_of(c, &self.cum);
-        if self.resident[c as usize] {
+        let state = self.state[c as usize];
+        let s = (state >> 1) as usize % POOLS;
+        if state & 1 != 0 {
             if self.head[s] != c {
                 self.unlink(s, c);
                 self.push_front(s, c);
@@ -483,12 +491,12 @@ impl Lru {
         while self.used[s] + bytes > self.capacity[s] && self.tail[s] != NIL {
             let victim = self.tail[s];
             self.unlink(s, victim);
-            self.resident[victim as usize] = false;
+            self.state[victim as usize] &= !1;
             self.used[s] -= sizes(victim);
         }
         if bytes <= self.capacity[s] {
             self.push_front(s, c);
-            self.resident[c as usize] = true;
+            self.state[c as usize] |= 1;
             self.used[s] += bytes;
         }
         false
