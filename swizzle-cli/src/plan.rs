@@ -89,6 +89,7 @@ fn json_of(e: &Estimate, p: &Problem) -> serde_json::Value {
     serde_json::json!({
         "variant": v.to_string(),
         "bm": v.bm, "bn": v.bn, "bk": v.bk, "stages": v.stages, "cluster": v.cluster, "split": v.split,
+        "stream_k": v.stream_k,
         "swap": v.swap, "order": v.order.to_string(), "implemented": v.implemented(),
         "time_s": e.time_s, "tflops": e.tflops(p), "bound": e.bound.name(),
         "tensor_s": e.tensor_s, "l2_s": e.l2_s, "hbm_s": e.hbm_s, "reduce_s": e.reduce_s,
@@ -163,9 +164,9 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
         let mut seen = Vec::new();
         let distinct = pl.runners_up.iter().filter(|e| {
             let v = e.variant;
-            let key = (v.bm, v.bn, v.cluster, v.split, v.swap);
+            let key = (v.bm, v.bn, v.cluster, v.split, v.stream_k, v.swap);
             let b = b.variant;
-            if key == (b.bm, b.bn, b.cluster, b.split, b.swap) || seen.contains(&key) {
+            if key == (b.bm, b.bn, b.cluster, b.split, b.stream_k, b.swap) || seen.contains(&key) {
                 return false;
             }
             seen.push(key);

@@ -10,7 +10,8 @@
 //!
 //! How one variant is timed ([`estimate`]), every term from a measured rate or a stated assumption:
 //! 1. **Tensor, with waves.** The grid is persistent: work units (tiles x splits) are dealt to SMs (pairs of SMs
-//!    for clusters of 2) in order, so the busiest SM runs `ceil(units / slots)` of them. A unit takes
+//!    for clusters of 2) in order, so the busiest SM runs `ceil(units / slots)` of them (stream-K deals out
+//!    k-tiles instead, evenly, and pays one partial tile's fixup through L2 per SM). A unit takes
 //!    `k_tiles x t_k + t_tile`: `t_k` is one `BM x BN x 64` k-tile at the device's mainloop rate (scaled by
 //!    [`Variant::efficiency`]), `t_tile` the per-tile pipeline fill and epilogue (the persistent kernel does not
 //!    overlap them with the next tile's MMAs).
@@ -217,6 +218,10 @@ pub struct Variant {
     pub cluster: u32,
     /// K split into this many parts (1: no split).
     pub split: u32,
+    /// Stream-K: the persistent grid deals out k-tiles instead of whole tiles, every SM gets the same number of
+    /// k-tile iterations, and a tile cut between two SMs is finished by the one that owns its last k-tiles,
+    /// which adds the other's fp32 partial in k order (deterministic). Only with `split == 1`.
+    pub stream_k: bool,
     /// Compute `Cᵀ = W · Xᵀ`: the grid's rows run over N, its columns over M.
     pub swap: bool,
     pub order: Raster,
@@ -231,6 +236,7 @@ impl Variant {
         stages: 4,
         cluster: 2,
         split: 1,
+        stream_k: false,
         swap: false,
         order: Raster::GroupM { group: 8 },
     };
@@ -275,7 +281,11 @@ impl Variant {
     /// What the Hopper kernel implements today: two consumer warpgroups, N tile 128 or 256, clusters of 1 or 2,
     /// any block order; no split, no swap.
     pub const fn implemented(&self) -> bool {
-        self.bm == 128 && (self.bn == 128 || self.bn == 256) && self.split == 1 && !self.swap
+        self.bm == 128
+            && (self.bn == 128 || self.bn == 256)
+            && self.split == 1
+            && !self.stream_k
+            && !self.swap
     }
 
     /// The k-tile rate relative to the shipped 128x256 mainloop, per output. Two effects:
@@ -300,13 +310,17 @@ impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}x{}x{} {}st cluster{} split{} {}{}",
+            "{}x{}x{} {}st cluster{} {} {}{}",
             self.bm,
             self.bn,
             self.bk,
             self.stages,
             self.cluster,
-            self.split,
+            if self.stream_k {
+                "stream-k".to_string()
+            } else {
+                format!("split{}", self.split)
+            },
             self.order,
             if self.swap { " swap" } else { "" }
         )
@@ -399,8 +413,8 @@ fn check(p: &Problem) -> Result<(), PlanError> {
     Ok(())
 }
 
-/// Every candidate for `p` on `dev`: tiles x clusters x splits (dividing the k-tiles, at most one split per
-/// 4 k-tiles) x orders x swap (only when M < N), each with the deepest ring that fits.
+/// Every candidate for `p` on `dev`: tiles x clusters x (splits dividing the k-tiles, at least 4 k-tiles per
+/// split, or stream-K) x orders x swap (only when M < N), each with the deepest ring that fits.
 pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant> {
     let k_tiles = p.k.div_ceil(BK);
     let mut out = Vec::new();
@@ -414,7 +428,8 @@ pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant>
                     continue;
                 };
                 for cluster in [1, 2] {
-                    for split in SPLITS {
+                    let splits = SPLITS.iter().map(|&s| (s, false));
+                    for (split, stream_k) in splits.chain([(1, true)]) {
                         if !k_tiles.is_multiple_of(split) || (split > 1 && k_tiles / split < 4) {
                             continue;
                         }
@@ -426,6 +441,7 @@ pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant>
                                 stages,
                                 cluster,
                                 split,
+                                stream_k,
                                 swap,
                                 order,
                             };
@@ -508,8 +524,30 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     // Fill and epilogue, half each of the measured overhead; split partials are fp32 (twice the bytes).
     let epilogue = 0.5 * dev.tile_overhead_s * area * if split > 1 { 2.0 } else { 1.0 };
     let t_unit = (k_tiles / split) as f64 * t_k + 0.5 * dev.tile_overhead_s + epilogue;
-    let tensor_s = units.div_ceil(slots) as f64 * t_unit;
-    let tensor_even_s = units as f64 / slots as f64 * t_unit;
+    let (tensor_s, tensor_even_s) = if v.stream_k {
+        // Every slot runs ceil(units x k_tiles / slots) k-tiles and at most one tile more than its whole share;
+        // a slot whose range cuts a tile writes (or reads and adds) one fp32 partial through L2.
+        let iters = units * k_tiles;
+        let overhead = 0.5 * dev.tile_overhead_s + epilogue;
+        let cut = !iters.is_multiple_of(slots) || !units.is_multiple_of(slots);
+        let fixup = if cut {
+            2.0 * (v.bm * v.bn) as f64 * 4.0 * cluster as f64
+                / (dev.l2_bytes_per_s / dev.sms as f64)
+        } else {
+            0.0
+        };
+        (
+            iters.div_ceil(slots) as f64 * t_k
+                + (units.div_ceil(slots) + cut as u64) as f64 * overhead
+                + fixup,
+            iters as f64 / slots as f64 * t_k + units as f64 / slots as f64 * overhead,
+        )
+    } else {
+        (
+            units.div_ceil(slots) as f64 * t_unit,
+            units as f64 / slots as f64 * t_unit,
+        )
+    };
     // 2. L2 -> SM: X tile per CTA, W tile once per cluster.
     let ctas = tm.div_ceil(cluster) * cluster * tn * split;
     let l2_bytes = ctas as f64
