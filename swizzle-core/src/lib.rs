@@ -87,6 +87,8 @@ pub mod l2;
 #[cfg(feature = "std")]
 pub mod pattern;
 #[cfg(feature = "std")]
+pub mod plan;
+#[cfg(feature = "std")]
 pub mod register_cache;
 #[cfg(feature = "std")]
 pub mod synth;
