@@ -46,15 +46,19 @@ use core::fmt;
 /// Input/output element type (fp32 accumulation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dtype {
+    /// bfloat16.
     Bf16,
+    /// IEEE half precision.
     F16,
 }
 
 impl Dtype {
+    /// Bytes per element (2 for both).
     pub const fn bytes(self) -> u64 {
         2
     }
 
+    /// The CLI spelling: `bf16` or `f16`.
     pub const fn name(self) -> &'static str {
         match self {
             Dtype::Bf16 => "bf16",
@@ -81,7 +85,9 @@ impl fmt::Display for Dtype {
 /// What the planner knows about a GPU.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Device {
+    /// The CLI spelling (`h100`, `h200`).
     pub name: &'static str,
+    /// Streaming multiprocessors.
     pub sms: u32,
     /// DRAM bytes per second (read + written), the device-to-device copy rate measured on this device kind.
     pub hbm_bytes_per_s: f64,
@@ -138,17 +144,23 @@ impl Device {
 /// One GEMM `C (M x N) = X (M x K) · Wᵀ (W: N x K)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Problem {
+    /// Rows of X and C (tokens).
     pub m: u32,
+    /// Rows of W, columns of C (output features).
     pub n: u32,
+    /// The reduction length (input features).
     pub k: u32,
+    /// Element type of X, W and C.
     pub dtype: Dtype,
 }
 
 impl Problem {
+    /// `C (m x n) = X (m x k) · Wᵀ`.
     pub const fn new(m: u32, n: u32, k: u32, dtype: Dtype) -> Problem {
         Problem { m, n, k, dtype }
     }
 
+    /// Floating-point operations: `2 m n k`.
     pub const fn flops(&self) -> f64 {
         2.0 * self.m as f64 * self.n as f64 * self.k as f64
     }
@@ -210,9 +222,13 @@ const L2_SIM_STEPS: u64 = 1 << 21;
 /// One candidate kernel configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
+    /// Tile rows (64: one consumer warpgroup; 128: two).
     pub bm: u32,
+    /// Tile columns.
     pub bn: u32,
+    /// K per pipeline stage.
     pub bk: u32,
+    /// Shared-memory ring depth.
     pub stages: u32,
     /// CTAs per cluster along M (2: the pair multicasts the W tile).
     pub cluster: u32,
@@ -224,6 +240,7 @@ pub struct Variant {
     pub stream_k: bool,
     /// Compute `Cᵀ = W · Xᵀ`: the grid's rows run over N, its columns over M.
     pub swap: bool,
+    /// The block order over the tile grid.
     pub order: Raster,
 }
 
@@ -341,6 +358,7 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// What the CLI prints (`tensor throughput`, `HBM bytes`, ...).
     pub const fn name(self) -> &'static str {
         match self {
             Bound::Tensor => "tensor throughput",
@@ -360,26 +378,34 @@ impl fmt::Display for Bound {
 /// A variant's predicted time and its parts, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
+    /// The candidate.
     pub variant: Variant,
+    /// Predicted wall time.
     pub time_s: f64,
+    /// The term that sets `time_s`.
     pub bound: Bound,
     /// The busiest SM's tensor time.
     pub tensor_s: f64,
     /// The tensor time if the units spread perfectly.
     pub tensor_even_s: f64,
+    /// L2 -> SM bytes over the L2 read rate.
     pub l2_s: f64,
+    /// DRAM bytes (read and written) over the copy rate.
     pub hbm_s: f64,
     /// The split reduction (0 without split).
     pub reduce_s: f64,
     /// Work units (tiles x splits) and the slots (SMs or SM pairs) they are dealt to.
     pub units: u64,
+    /// See `units`.
     pub slots: u64,
     /// DRAM bytes read (the L2 model) and written.
     pub dram_read_bytes: u64,
+    /// See `dram_read_bytes`.
     pub dram_write_bytes: u64,
 }
 
 impl Estimate {
+    /// The predicted rate on `p`, TFLOP/s.
     pub fn tflops(&self, p: &Problem) -> f64 {
         p.flops() / self.time_s / 1e12
     }
@@ -388,14 +414,18 @@ impl Estimate {
 /// A plan: the fastest variant, and every other candidate, fastest first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
+    /// What was planned.
     pub problem: Problem,
+    /// The fastest candidate.
     pub best: Estimate,
+    /// Every other candidate, fastest first.
     pub runners_up: Vec<Estimate>,
 }
 
 /// Which candidates to consider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Restrict {
+    /// Every variant the model knows, built or not.
     All,
     /// Only what the Hopper kernel implements today ([`Variant::implemented`]).
     Implemented,
