@@ -29,14 +29,6 @@ use swizzle_core::raster::Grid;
 /// The kernel source, compiled per variant with its generated header.
 pub const SOURCE: &str = include_str!("gemm.cu");
 
-/// `swz_mma.cuh`: the `mma.sync.m16n8k16` wrapper `gemm.cu` and the throughput probe (`peak.cu`) both issue.
-pub(crate) fn mma_header() -> Header {
-    Header {
-        name: "swz_mma.cuh".into(),
-        text: include_str!("mma.cuh").into(),
-    }
-}
-
 /// Input element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum InType {
@@ -366,14 +358,10 @@ impl Variant {
         Source {
             name: "gemm.cu".into(),
             text: SOURCE.into(),
-            headers: vec![
-                Header {
-                    name: swizzle_core::cuda::HEADER_NAME.into(),
-                    text: header(&self.spec, self.b, self.input, self.out),
-                },
-                crate::runtime::tma::device_header(),
-                mma_header(),
-            ],
+            headers: vec![Header {
+                name: swizzle_core::cuda::HEADER_NAME.into(),
+                text: header(&self.spec, self.b, self.input, self.out),
+            }],
         }
     }
 

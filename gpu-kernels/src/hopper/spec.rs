@@ -229,7 +229,7 @@ impl HopperSpec {
         Ok(())
     }
 
-    /// `gemm_spec.cuh`: the constants and the `wgmma_tile` / `pack2` wrappers for this spec.
+    /// `gemm_spec.cuh`: the constants and the `wgmma_tile` wrapper for this spec.
     pub fn spec_header(&self) -> String {
         let (a, b) = (self.a_tile(), self.b_tile());
         let acc = self.bn / 2; // fp32 accumulators per thread for m64nBN
@@ -249,7 +249,7 @@ impl HopperSpec {
              constexpr uint32_t BM = {bm}, BN = {bn}, BK = {bk}, STAGES = {st}, CONSUMERS = {co};\n\
              constexpr uint32_t THREADS = {th}, ACC = {acc}, ELEM_BYTES = {eb}, INFLIGHT = {inf};\n\
              constexpr uint32_t PRODUCER_REGS = {pr}, CONSUMER_REGS = {cr}, CLUSTER = {cl}, STORE16 = {st16};\n\
-             constexpr uint32_t SMEM_EPILOGUE = {se};\n\
+             constexpr uint32_t SMEM_EPILOGUE = {se}, IN_BF16 = {bf};\n\
              }}  // namespace spec\n\
              #define SPEC_CLUSTER_DIMS {cdims}\n\
              // D[64 x {bn}] (+)= A[64 x k16] * B[{bn} x k16]^T from shared-memory descriptors.\n\
@@ -258,12 +258,6 @@ impl HopperSpec {
              \x20       \"wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{t}.{t} {{{regs}}}, %{pa}, %{pb}, p, 1, 1, {ta}, {tb};\\n}}\\n\"\n\
              \x20       : {outs}\n\
              \x20       : \"l\"(da), \"l\"(db), \"r\"(scale_d));\n\
-             }}\n\
-             // Two fp32 -> one {t}x2 word (lo in the low half).\n\
-             __device__ __forceinline__ uint32_t pack2(float lo, float hi) {{\n\
-             \x20   uint32_t r;\n\
-             \x20   asm(\"cvt.rn.{t}x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n\
-             \x20   return r;\n\
              }}\n",
             bm = self.bm(),
             bn = self.bn,
@@ -278,6 +272,7 @@ impl HopperSpec {
             cl = self.cluster,
             st16 = self.store16 as u32,
             se = self.smem_epilogue as u32,
+            bf = u32::from(t == "bf16"),
             cdims = if self.cluster > 1 {
                 format!("__cluster_dims__({}, 1, 1)", self.cluster)
             } else {
@@ -320,7 +315,6 @@ impl HopperSpec {
                     text: self.swz_header().render(),
                 },
                 self.gemm_spec_header(),
-                crate::runtime::tma::device_header(),
             ],
         }
     }

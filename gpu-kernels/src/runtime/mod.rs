@@ -9,4 +9,4 @@ pub mod tma;
 
 pub use device::{gpu_available, DeviceProps, Gpu, Kernel};
 pub use error::{Error, Result};
-pub use nvrtc::{compile, nvrtc_available, Compiled, Header, Source};
+pub use nvrtc::{compile, nvrtc_available, Compiled, Header, Source, DEVICE_HEADERS};
