@@ -72,6 +72,7 @@ fn default_spec_bf16_all_sizes() {
 }
 
 /// The TMA-fill experiment (B N x K) at every size, 16-bit and fp32 out; B K x N is refused before launch.
+#[cfg(feature = "experiments")]
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn tma_fill_experiment() {
@@ -114,8 +115,14 @@ fn sanitizer_small() {
     let blas = Cublas::new(&gpu).unwrap();
     run::<half::f16, half::f16>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
     run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
-    let tma = spec::T128X256K64S4_TMA;
-    run_layouts::<half::f16, half::f16>(&gpu, &blas, tma, &[(127, 255, 72)], &[BLayout::Nk]);
+    #[cfg(feature = "experiments")]
+    run_layouts::<half::f16, half::f16>(
+        &gpu,
+        &blas,
+        spec::T128X256K64S4_TMA,
+        &[(127, 255, 72)],
+        &[BLayout::Nk],
+    );
 }
 
 /// A leading dimension that breaks 16-byte alignment is refused before any launch, with the reason.

@@ -319,6 +319,29 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> Strin
     base + &s
 }
 
+/// What a diagnostic build of the GEMM leaves out (feature `experiments`; `gemm.cu` reads the define).
+#[cfg(feature = "experiments")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Diagnostic {
+    /// No mma (ptxas then drops the unused ldmatrix too): the fill and the barriers alone.
+    SkipMma,
+    /// No fill (cp.async or TMA): the fragment loads and the mma alone.
+    SkipFill,
+}
+
+#[cfg(feature = "experiments")]
+impl Diagnostic {
+    pub const ALL: [Diagnostic; 2] = [Diagnostic::SkipMma, Diagnostic::SkipFill];
+
+    /// The preprocessor switch `gemm.cu` tests.
+    pub const fn define(self) -> &'static str {
+        match self {
+            Diagnostic::SkipMma => "GEMM_SKIP_MMA",
+            Diagnostic::SkipFill => "GEMM_SKIP_FILL",
+        }
+    }
+}
+
 /// The epilogue's `C = alpha · A·B + beta · C` factors.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Scale {
@@ -374,7 +397,16 @@ impl Variant {
         self.prepare_from(gpu, &self.source())
     }
 
-    /// [`Variant::prepare`] of another build of this variant's source (`gemm_bench diag`'s cut-down builds).
+    /// A diagnostic build of this variant (feature `experiments`): the same source with one part of the main loop
+    /// compiled out, to time the rest alone. Its result is wrong by design; it is only timed.
+    #[cfg(feature = "experiments")]
+    pub fn diagnostic_source(&self, d: Diagnostic) -> Source {
+        let mut src = self.source();
+        src.text = format!("#define {}\n{}", d.define(), src.text);
+        src
+    }
+
+    /// [`Variant::prepare`] of another build of this variant's source (a [`Variant::diagnostic_source`]).
     pub fn prepare_from(&self, gpu: &Gpu, source: &Source) -> Result<Kernel> {
         self.tma_layout_ok()?;
         if self.spec.tma_fill && !self.spec.tma_layout_agrees() {

@@ -619,6 +619,7 @@ pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32
 /// The default tile without the L2 prefetch on its fills (`.L2::128B`): what the prefetch buys.
 pub const T128X256K32_NOL2: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-nol2", 0);
 /// 128x256x64, 4 stages, filled by TMA instead of cp.async (N x K B only): what the cp.async fill costs.
+#[cfg(feature = "experiments")]
 pub const T128X256K64S4_TMA: GemmSpec = T128X256K64S4.with_tma_fill("t128x256k64s4-tma");
 /// The default tile with 256-byte L2 prefetch.
 pub const T128X256K32_L2_256: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-l2-256", 256);
@@ -789,16 +790,21 @@ pub fn all() -> Vec<GemmSpec> {
     SHIPPED.iter().chain(BASELINES.iter()).copied().collect()
 }
 
-/// Specs outside the shipped set that measure one cause: [`T128X256K64S4_TMA`] (B N x K only, so not in the
-/// sweeps over both layouts).
+/// Specs outside the shipped set that measure one cause (feature `experiments`): `T128X256K64S4_TMA` (B N x K
+/// only, so not in the sweeps over both layouts).
+#[cfg(feature = "experiments")]
 pub const EXPERIMENTS: [GemmSpec; 1] = [T128X256K64S4_TMA];
+/// No experiments without the `experiments` feature.
+#[cfg(not(feature = "experiments"))]
+pub const EXPERIMENTS: [GemmSpec; 0] = [];
 
+#[cfg(feature = "experiments")]
 const _: () = assert!(
     T128X256K64S4_TMA.is_valid() && T128X256K64S4_TMA.is_conflict_free(),
     "the TMA-fill experiment: valid and conflict-free (its layouts are TMA's boxes: tests::tma_boxes_are_the_tiles)"
 );
 
-/// Look a spec up by name (shipped, baselines, experiments).
+/// Look a spec up by name (shipped, baselines, and the experiments with the `experiments` feature).
 pub fn by_name(name: &str) -> Option<GemmSpec> {
     all()
         .into_iter()
@@ -810,6 +816,7 @@ pub fn by_name(name: &str) -> Option<GemmSpec> {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "experiments")]
     #[test]
     fn tma_boxes_are_the_tiles() {
         for s in EXPERIMENTS.iter().filter(|s| s.tma_fill) {
