@@ -17,7 +17,7 @@
 
 use gpu_kernels::bench::{self, BenchConfig, Stats};
 use gpu_kernels::hopper::{
-    check, peer::Cublas, rounds, sweep, Half, HopperGemm, HopperSpec, BASE, SHIPPED,
+    check, cublas_call, rounds, sweep, Cublas, Half, HopperGemm, HopperSpec, BASE, SHIPPED,
 };
 use gpu_kernels::{Gpu, Result};
 use std::fmt::Write as _;
@@ -87,7 +87,7 @@ impl Problem {
         let b = gpu.upload(&check::random(ty, n as usize * k as usize, seed + 1))?;
         let mut c = gpu.zeros::<u16>(m as usize * n as usize)?;
         gpu.fill_bytes(&mut c, 0xFF)?;
-        blas.gemm(gpu, ty, &a, &b, &mut c, size)?;
+        blas.gemm(&cublas_call(ty, size), &a, &b, &mut c)?;
         gpu.sync()?;
         let want = gpu.download(&c)?;
         Ok(Problem {
@@ -138,7 +138,7 @@ impl Problem {
     fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats> {
         let (a, b, size, ty) = (&self.a, &self.b, self.size, self.ty);
         let c = &mut self.c;
-        bench::time(gpu, cfg, |_| blas.gemm(gpu, ty, a, b, c, size))
+        bench::time(gpu, cfg, |_| blas.gemm(&cublas_call(ty, size), a, b, c))
     }
 }
 

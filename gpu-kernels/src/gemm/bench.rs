@@ -8,7 +8,6 @@ use super::peak::{PeakBuffers, PeakProbe};
 use super::{BLayout, Cublas, GemmSpec, InElem, InType, Problem, Variant};
 use crate::bench::{time, BenchConfig};
 use crate::runtime::{Gpu, Kernel, Result};
-use cudarc::cublas::CudaBlas;
 use cudarc::driver::CudaSlice;
 
 /// The shapes of the issue: `(M, N, K)`.
@@ -45,10 +44,7 @@ pub struct Lineup<I: InElem> {
     pub kernels: Vec<(Variant, Kernel)>,
 }
 
-impl<I: InElem> Lineup<I>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+impl<I: InElem> Lineup<I> {
     /// The buffers of `p` beside `kernels` (built by the caller, e.g. from cut-down sources).
     pub fn new(gpu: &Gpu, p: &Problem, kernels: Vec<(Variant, Kernel)>) -> Result<Lineup<I>> {
         Ok(Lineup {
@@ -80,7 +76,12 @@ where
     /// Queue kernel `x` once.
     pub fn launch(&mut self, gpu: &Gpu, blas: &Cublas, x: usize) -> Result<()> {
         if x == 0 {
-            blas.gemm(&self.p, &self.a, &self.b, &mut self.c)
+            blas.gemm(
+                &self.p.cublas(I::IN.elem(), I::IN.elem()),
+                &self.a,
+                &self.b,
+                &mut self.c,
+            )
         } else {
             let (v, k) = &self.kernels[x - 1];
             v.launch(gpu, k, &self.p, &self.a, &self.b, &mut self.c)
@@ -95,10 +96,7 @@ pub fn measure<I: InElem>(
     blas: &Cublas,
     p: &Problem,
     specs: &[GemmSpec],
-) -> Result<Vec<Row>>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<Vec<Row>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     let ceiling = super::peak::measure(gpu, cfg, I::IN, p.flops())?;
     let row = |kernel: String, s: crate::bench::Stats, reference_ms: f64| {
@@ -220,10 +218,7 @@ pub fn rounds<I: InElem>(
     p: &Problem,
     specs: &[GemmSpec],
     n_rounds: usize,
-) -> Result<Vec<RoundsRow>>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<Vec<RoundsRow>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     // times[kernel][round]; kernel 0 is cuBLAS.
     let n = lineup.count();
@@ -333,10 +328,7 @@ pub fn peak_rounds<I: InElem>(
     specs: &[GemmSpec],
     probes: &[PeakProbe],
     n_rounds: usize,
-) -> Result<Vec<PeakRow>>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<Vec<PeakRow>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     let mut probe_kernels = Vec::new();
     for pr in probes {

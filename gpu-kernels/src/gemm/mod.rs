@@ -17,14 +17,14 @@ pub mod peak;
 pub mod spec;
 
 use crate::runtime::tma::TensorMap;
-use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
-use cudarc::cublas::{sys::cublasOperation_t as Op, CudaBlas, Gemm as _, GemmConfig};
+use crate::runtime::{Error, GemmCall, Gpu, Header, Kernel, Result, Source};
 use cudarc::driver::{
     CudaSlice, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
 };
 pub use spec::{BLayout, GemmSpec, OutWidth, SmemKind};
 use swizzle_core::pattern::Smem;
 use swizzle_core::raster::Grid;
+use swizzle_core::Elem;
 
 /// The kernel source, compiled per variant with its generated header.
 pub const SOURCE: &str = include_str!("gemm.cu");
@@ -49,6 +49,13 @@ impl InType {
         match self {
             InType::F16 => "fp16",
             InType::Bf16 => "bf16",
+        }
+    }
+    /// The element type.
+    pub const fn elem(self) -> Elem {
+        match self {
+            InType::F16 => Elem::F16,
+            InType::Bf16 => Elem::BF16,
         }
     }
     /// The output type of the same name (what cuBLAS is asked for).
@@ -236,6 +243,23 @@ impl Problem {
             return Err(Error::Invalid("gemm: sizes must fit in i32".into()));
         }
         Ok(())
+    }
+}
+
+impl Problem {
+    /// The cuBLAS call of this problem (inputs of `ab`, output of `c`).
+    pub const fn cublas(&self, ab: Elem, c: Elem) -> GemmCall {
+        GemmCall {
+            m: self.m,
+            n: self.n,
+            k: self.k,
+            b_nk: matches!(self.b, BLayout::Nk),
+            lda: self.lda,
+            ldb: self.ldb,
+            ldc: self.ldc,
+            ab,
+            c,
+        }
     }
 }
 
@@ -578,54 +602,8 @@ impl std::fmt::Display for Variant {
     }
 }
 
-/// cuBLAS (through cudarc) on the same row-major buffers: `C^T = B^T · A^T` in its column-major terms, with the
-/// output type equal to the input type and fp32 compute (`cublasGemmEx`).
-pub struct Cublas {
-    blas: CudaBlas,
-}
-
-impl Cublas {
-    pub fn new(gpu: &Gpu) -> Result<Cublas> {
-        CudaBlas::new(gpu.stream().clone())
-            .map(|blas| Cublas { blas })
-            .map_err(|e| Error::Invalid(format!("cuBLAS handle: {e}")))
-    }
-
-    /// Queue `c = a · b` for `p` (`c` of the input type).
-    pub fn gemm<I: InElem>(
-        &self,
-        p: &Problem,
-        a: &CudaSlice<I>,
-        b: &CudaSlice<I>,
-        c: &mut CudaSlice<I>,
-    ) -> Result<()>
-    where
-        CudaBlas: cudarc::cublas::Gemm<I>,
-    {
-        p.validate(I::IN.same_out())?;
-        if a.len() < p.a_len() || b.len() < p.b_len() || c.len() < p.c_len() {
-            return Err(Error::Invalid(format!("cuBLAS {p}: buffers too small")));
-        }
-        let cfg = GemmConfig {
-            transa: match p.b {
-                BLayout::Kn => Op::CUBLAS_OP_N,
-                BLayout::Nk => Op::CUBLAS_OP_T,
-            },
-            transb: Op::CUBLAS_OP_N,
-            m: p.n as i32,
-            n: p.m as i32,
-            k: p.k as i32,
-            alpha: I::from_f32(1.0),
-            lda: p.ldb as i32,
-            ldb: p.lda as i32,
-            beta: I::from_f32(0.0),
-            ldc: p.ldc as i32,
-        };
-        // SAFETY: the sizes and leading dimensions were checked against the buffer lengths just above.
-        unsafe { self.blas.gemm(cfg, b, a, c) }
-            .map_err(|e| Error::Invalid(format!("cuBLAS gemm {p}: {e}")))
-    }
-}
+/// The cuBLAS peer (the one wrapper, [`crate::runtime::cublas`]).
+pub use crate::runtime::cublas::Cublas;
 
 /// The host reference of element (row, col) in f64: `sum_k A[row][k] * B(k, col)`, and `sum_k |A||B|` (what
 /// bounds the accumulation error).
@@ -682,10 +660,7 @@ pub fn check<I: InElem, O: OutElem>(
     p: &Problem,
     samples: Option<usize>,
     cublas: Option<&Cublas>,
-) -> Result<CheckReport>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<CheckReport> {
     check_scaled::<I, O>(gpu, v, p, Scale::PRODUCT, samples, cublas)
 }
 
@@ -699,10 +674,7 @@ pub fn check_scaled<I: InElem, O: OutElem>(
     scale: Scale,
     samples: Option<usize>,
     cublas: Option<&Cublas>,
-) -> Result<CheckReport>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<CheckReport> {
     let seed = ((p.m as u64) << 40) ^ ((p.n as u64) << 20) ^ p.k as u64;
     let ha: Vec<I> = random_input(p.a_len(), seed);
     let hb: Vec<I> = random_input(p.b_len(), seed ^ 0xB);
@@ -792,7 +764,7 @@ where
     let mut rel_vs_cublas = None;
     if let (Some(blas), true) = (cublas, scale == Scale::PRODUCT) {
         let mut dr = gpu.zeros::<I>(p.c_len())?;
-        blas.gemm(p, &da, &db, &mut dr)?;
+        blas.gemm(&p.cublas(I::IN.elem(), I::IN.elem()), &da, &db, &mut dr)?;
         gpu.sync()?;
         let theirs = gpu.download(&dr)?;
         let (mut n2, mut d2) = (0f64, 0f64);

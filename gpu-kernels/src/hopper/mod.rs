@@ -6,18 +6,23 @@
 //! with `cuTensorMapEncodeTiled`) and the `wgmma` descriptors (emitted into the header the `.cu` reads).
 //!
 //! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
-//! hopper`), [`sweep`] (the tuning variants), [`peer`] (cuBLAS TN, the reference for speed and for large sizes),
-//! [`rounds`] (interleaved timing rounds and their per-round ratios), [`check`] (random data, host reference,
-//! comparison). Tensor maps: [`crate::runtime::tma`].
+//! hopper`), [`sweep`] (the tuning variants), [`rounds`] (interleaved timing rounds and their per-round ratios), [`check`] (random data, host reference,
+//! comparison). Tensor maps: [`crate::runtime::tma`]; the peer (cuBLAS TN, the reference for speed and for large
+//! sizes): [`crate::runtime::cublas`] with [`cublas_call`].
 
 pub mod check;
 pub mod family;
-pub mod peer;
 pub mod rounds;
 pub mod spec;
 pub mod sweep;
 
+pub use crate::runtime::cublas::Cublas;
 pub use spec::{Half, HopperSpec, BASE, CLUSTER2, SHIPPED};
+
+/// The cuBLAS call of [`HopperGemm::launch`]'s problem: `C = A · B^T`, B stored N x K, 16-bit in and out.
+pub const fn cublas_call(ty: Half, (m, n, k): (u32, u32, u32)) -> crate::runtime::GemmCall {
+    crate::runtime::GemmCall::tn(m, n, k, ty.core(), ty.core())
+}
 
 use crate::runtime::error::DriverContext;
 use crate::runtime::tma::TensorMap;
