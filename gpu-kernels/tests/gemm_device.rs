@@ -22,9 +22,7 @@ fn run<I: InElem, O: OutElem>(
     blas: &Cublas,
     s: spec::GemmSpec,
     sizes: &[(u32, u32, u32)],
-) where
-    cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) {
     run_layouts::<I, O>(gpu, blas, s, sizes, &BLayout::BOTH)
 }
 
@@ -34,9 +32,7 @@ fn run_layouts<I: InElem, O: OutElem>(
     s: spec::GemmSpec,
     sizes: &[(u32, u32, u32)],
     layouts: &[BLayout],
-) where
-    cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) {
     for &(m, n, k) in sizes {
         for &b in layouts {
             // Leading dimensions padded to 16 bytes (17x33: ldb/ldc 40; the tight ones are refused, see below).
@@ -166,10 +162,7 @@ fn alpha_beta_epilogue() {
             beta: 0.0,
         },
     ];
-    fn one<I: InElem, O: OutElem>(gpu: &Gpu, scale: gemm::Scale)
-    where
-        cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
-    {
+    fn one<I: InElem, O: OutElem>(gpu: &Gpu, scale: gemm::Scale) {
         for (m, n, k) in [(127, 255, 72), (300, 520, 264)] {
             for b in BLayout::BOTH {
                 let p = Problem::new(m, n, k, b).padded(8, 16 / O::TYPE.bytes());

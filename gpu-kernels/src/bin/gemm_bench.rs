@@ -652,10 +652,7 @@ fn burst_of<I: gemm::InElem>(
     p: &Problem,
     specs: &[GemmSpec],
     o: &Burst,
-) -> gpu_kernels::runtime::Result<()>
-where
-    cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> gpu_kernels::runtime::Result<()> {
     let blas = gemm::Cublas::new(gpu)?;
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     let probe = PeakProbe::new(I::IN, 256, 32);

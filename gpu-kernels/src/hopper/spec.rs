@@ -413,7 +413,8 @@ mod tests {
         assert!(h.contains("%128, %129, p, 1, 1, 0, 0;"));
         assert!(h.contains("setp.ne.b32 p, %130, 0;"));
         let f16 = SHIPPED.with_ty(Half::F16).spec_header();
-        assert!(f16.contains(".f32.f16.f16") && f16.contains("cvt.rn.f16x2.f32"));
+        assert!(f16.contains(".f32.f16.f16") && f16.contains("IN_BF16 = 0"));
+        assert!(h.contains("IN_BF16 = 1"));
     }
 
     #[test]
