@@ -518,7 +518,7 @@ fn diag(shape: &str, names: &[String]) -> Res {
         iters: 10,
         l2_factor: 1,
     };
-    let times = gemm::bench::interleaved(&gpu, &cfg, lineup.count(), 8, |x| {
+    let times = gpu_kernels::bench::rounds::interleaved(&gpu, &cfg, lineup.count(), 8, |x| {
         lineup.launch(&gpu, &blas, x)
     })
     .map_err(e)?;

@@ -15,9 +15,10 @@
 //! Inputs are random (never zeros). At 4096^3 one input set (2 x 32 MiB) is not larger than the 50 MiB L2;
 //! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
 
+use gpu_kernels::bench::rounds;
 use gpu_kernels::bench::{self, BenchConfig, Stats};
 use gpu_kernels::hopper::{
-    check, cublas_call, rounds, sweep, Cublas, Half, HopperGemm, HopperSpec, BASE, SHIPPED,
+    check, cublas_call, sweep, Cublas, Half, HopperGemm, HopperSpec, BASE, SHIPPED,
 };
 use gpu_kernels::{Gpu, Result};
 use std::fmt::Write as _;

@@ -6,13 +6,12 @@
 //! with `cuTensorMapEncodeTiled`) and the `wgmma` descriptors (emitted into the header the `.cu` reads).
 //!
 //! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
-//! hopper`), [`sweep`] (the tuning variants), [`rounds`] (interleaved timing rounds and their per-round ratios), [`check`] (random data, host reference,
+//! hopper`), [`sweep`] (the tuning variants), [`check`] (random data, host reference,
 //! comparison). Tensor maps: [`crate::runtime::tma`]; the peer (cuBLAS TN, the reference for speed and for large
 //! sizes): [`crate::runtime::cublas`] with [`cublas_call`].
 
 pub mod check;
 pub mod family;
-pub mod rounds;
 pub mod spec;
 pub mod sweep;
 
