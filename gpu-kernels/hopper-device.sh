@@ -12,7 +12,7 @@
 # registry verify `FRAME_FAMILIES=hopper frame_device` and `swz bench gemm`, is results/h100-2026-11-23-hopper2/go.sh).
 D=${D:-.dev-wgmma}; B=$D/bin; L=$OUT/log.txt
 export PATH=/usr/local/cuda/bin:$PATH LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-[ -d $D/cubins ] && export HOPPER_CUBIN_CACHE=$D/cubins
+[ -d $D/cubins ] && export SWZ_CUBIN_CACHE=$D/cubins
 chmod +x $B/*
 T=$B/test-gpu-kernels-hopper_device
 {

@@ -1,7 +1,8 @@
 //! The runtime layer, read bottom-up as cudarc's `sys -> result -> safe`: [`error`] (one error type),
 //! [`nvrtc`] (source + named headers -> CUBIN), [`device`] (open a GPU, its properties, the module cache, launch,
-//! memory, event timing), [`cublas`] (the one cuBLAS wrapper, every family's GEMM peer).
+//! memory, event timing), [`cache`] (the compile cache, in memory and optionally on disk), [`cublas`] (the one cuBLAS wrapper, every family's GEMM peer).
 
+pub mod cache;
 pub mod cublas;
 pub mod device;
 pub mod error;
