@@ -710,40 +710,62 @@ pub const SHIPPED: [GemmSpec; TILES.len() + ORDERS.len()] = {
     all
 };
 
-// Checked at compile time: every access (cp.async fills under the sts128 assumption, ldmatrix reads, epilogue
-// write and read back) of every tile spec, for both B layouts and both output widths, costs exactly its ideal
-// wavefronts. A conflicting spec fails the build with swizzle-core's message (pattern, tile, instruction, phase,
-// bank and the colliding lanes). One constant per spec keeps each evaluation short.
-const fn assert_spec_conflict_free(s: &GemmSpec) {
-    assert!(matches!(s.smem, SmemKind::Swizzled));
-    let mut b = 0;
-    while b < 2 {
-        let mut o = 0;
-        while o < 2 {
-            if let Some(m) = s.first_conflict(BLayout::BOTH[b], OutWidth::BOTH[o]) {
-                match m.as_str() {
-                    Some(text) => panic!("{}", text),
-                    None => unreachable!(),
-                }
-            }
-            o += 1;
+/// One tile spec with one B layout and one output width: what the compile-time check goes through, as the frame's
+/// `accesses()` / `name()` pair.
+#[derive(Clone, Copy, Debug)]
+pub struct Checked {
+    pub spec: GemmSpec,
+    pub b: BLayout,
+    pub out: OutWidth,
+}
+
+impl Checked {
+    pub const fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    /// [`GemmSpec::accesses`] as the frame's list, every one required conflict-free.
+    pub const fn accesses(&self) -> crate::frame::Accesses {
+        let list = self.spec.accesses(self.b, self.out);
+        let mut out = crate::frame::Accesses::new();
+        let mut i = 0;
+        while i < list.len() {
+            out = out.with(crate::frame::SpecAccess {
+                label: list[i].0,
+                smem: list[i].1,
+                access: list[i].2.warp(),
+                conflict_free: true,
+            });
+            i += 1;
         }
-        b += 1;
+        out
     }
 }
 
-macro_rules! assert_specs_conflict_free {
-    ($($spec:expr),+ $(,)?) => { $( const _: () = assert_spec_conflict_free(&$spec); )+ };
-}
-assert_specs_conflict_free!(
-    TILES[0], TILES[1], TILES[2], TILES[3], TILES[4], TILES[5], TILES[6], TILES[7], TILES[8],
-    TILES[9], TILES[10], TILES[11], TILES[12], TILES[13]
-);
-// A tile added to TILES must be added to the list above.
-const _: () = assert!(
-    TILES.len() == 14,
-    "list every tile in assert_specs_conflict_free!"
-);
+/// Every tile spec with both B layouts and both output widths.
+pub const CHECKED: [Checked; TILES.len() * 4] = {
+    let mut all = [Checked {
+        spec: DEFAULT,
+        b: BLayout::Kn,
+        out: OutWidth::B16,
+    }; TILES.len() * 4];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = Checked {
+            spec: TILES[i / 4],
+            b: BLayout::BOTH[i % 2],
+            out: OutWidth::BOTH[(i / 2) % 2],
+        };
+        i += 1;
+    }
+    all
+};
+
+// Checked at compile time: every access (cp.async fills under the sts128 assumption, ldmatrix reads, epilogue
+// write and read back) of every tile spec, for both B layouts and both output widths, costs exactly its ideal
+// wavefronts. A conflicting spec fails the build with swizzle-core's message (pattern, tile, instruction, phase,
+// bank and the colliding lanes), prefixed with the spec's name.
+crate::assert_specs_conflict_free!(CHECKED);
 
 // The order variants share the default's layouts (same tiles, same smem kind), so its check covers them.
 const _: () = {
