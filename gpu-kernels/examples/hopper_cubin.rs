@@ -1,5 +1,5 @@
 //! Write the shipped Hopper GEMM's sm_90a CUBINs and ptxas logs (needs only libnvrtc), for `cuobjdump -sass`,
-//! and fill a CUBIN cache with every variant the tests and `hopper_bench` build:
+//! and fill a CUBIN cache with every variant the tests and `swz tune hopper` build:
 //! `cargo run -p gpu-kernels --example hopper_cubin -- OUT_DIR [CACHE_DIR]` (the device run sets
 //! `SWZ_CUBIN_CACHE=CACHE_DIR`; NVRTC must be the device's version, 13.0).
 use gpu_kernels::hopper::{self, sweep, Half, HopperSpec, BASE, SHIPPED};

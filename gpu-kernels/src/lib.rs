@@ -3,17 +3,17 @@
 //!
 //! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`](mod@bench) (the timing harness) ->
 //! [`frame`] (the [`Family`](frame::Family) trait, generic verification, benchmarks with a peer, profiler
-//! comparison, the registry) -> one module per family ([`transpose`], [`seed002`], [`stencil`], [`matmul_l2`],
+//! comparison, the registry) -> one module per family ([`transpose`], [`fragments`], [`stencil`], [`matmul_l2`],
 //! [`hopper`], [`gemm`]). The new-family checklist is in [`frame`].
 
 pub mod bench;
 pub mod elem;
+pub mod fragments;
 pub mod frame;
 pub mod gemm;
 pub mod hopper;
 pub mod matmul_l2;
 pub mod runtime;
-pub mod seed002;
 pub mod stencil;
 pub mod transpose;
 

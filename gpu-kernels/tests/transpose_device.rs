@@ -2,7 +2,7 @@
 //! poisoned output, fp32 and fp16, on sizes that are and are not multiples of the tiles.
 //!
 //! Sizes are `rows x cols`. Every kernel runs at every size, 16384x16384 (1 GiB per fp32 matrix) included: the
-//! whole file took 51 s on an H200 (device run 1, 2026-11-22, with two seed block shapes at 16384x16384).
+//! whole file took 51 s on an H200 (2026-11-22, with two of the article's block shapes at 16384x16384).
 
 use gpu_kernels::transpose::{self, Transpose, SEED_BLOCKS};
 use gpu_kernels::{Elem, Element, Gpu};

@@ -21,6 +21,19 @@ pub fn parse_tile_dims(text: &str) -> Result<(u32, u32), String> {
         .ok_or_else(|| format!("--tile: expected ROWSxCOLS (e.g. 64x64), got {text:?}"))
 }
 
+/// A problem `MxNxK`, e.g. `8192x8192x1024` (each positive).
+pub fn parse_shape(s: &str) -> Result<(u32, u32, u32), String> {
+    let d: Vec<u32> = s
+        .split(['x', 'X'])
+        .map(|x| x.trim().parse().ok().filter(|&v| v > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(|| format!("expected MxNxK (positive integers), got {s:?}"))?;
+    match d[..] {
+        [m, n, k] => Ok((m, n, k)),
+        _ => Err(format!("expected MxNxK, got {s:?}")),
+    }
+}
+
 /// A byte count (`--pad`): a non-negative integer. Negative numbers reach this parser (`allow_hyphen_values`) so
 /// the message is about the value, not an "unexpected argument '-1'".
 pub fn parse_bytes(text: &str) -> Result<u32, String> {
@@ -69,6 +82,9 @@ mod tests {
         assert_eq!(parse_tile_dims(" 8 X 64"), Ok((8, 64)));
         assert!(parse_tile_dims("64").is_err());
         assert!(parse_tile_dims("-1x4").is_err());
+        assert_eq!(parse_shape("8192x8192x1024"), Ok((8192, 8192, 1024)));
+        assert!(parse_shape("8192x8192").is_err());
+        assert!(parse_shape("0x1x1").is_err());
         assert_eq!(parse_elem("f16").map(|e| e.bytes()), Ok(2));
         assert!(parse_elem("f17")
             .unwrap_err()

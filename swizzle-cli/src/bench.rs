@@ -18,6 +18,9 @@ pub struct Args {
     /// stencil); default: the family's own. Sizes the GPU cannot hold fail at allocation with the reason.
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=(1 << 30)))]
     sizes: Vec<u32>,
+    /// Problems MxNxK for the GEMM families (gemm, hopper, matmul-l2), beside or instead of --sizes.
+    #[arg(long, value_delimiter = ',', value_parser = crate::args::parse_shape)]
+    shapes: Vec<(u32, u32, u32)>,
     /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
     #[arg(long, value_delimiter = ',')]
     elem: Vec<String>,
@@ -56,6 +59,14 @@ pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
 
 pub fn run(args: Args) -> Result<(), String> {
     let plan = plan(&args.family)?;
+    if let Some(fam) = plan.iter().find(|f| f.size_of(2).k == 1) {
+        if !args.shapes.is_empty() {
+            return Err(format!(
+                "--shapes: {}'s problems are not MxNxK (use --sizes N)",
+                fam.name()
+            ));
+        }
+    }
     let elems = args
         .elem
         .iter()
@@ -66,7 +77,14 @@ pub fn run(args: Args) -> Result<(), String> {
             && args.only.as_deref().is_none_or(|t| name.contains(t))
     };
     let sizes = |fam: &dyn DynFamily| -> Vec<frame::Size> {
-        args.sizes.iter().map(|&n| fam.size_of(n)).collect()
+        let cubes = args.sizes.iter().map(|&n| fam.size_of(n));
+        cubes
+            .chain(
+                args.shapes
+                    .iter()
+                    .map(|&(m, n, k)| frame::Size::mnk(m, n, k)),
+            )
+            .collect()
     };
     if args.list {
         for fam in &plan {

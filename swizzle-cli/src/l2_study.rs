@@ -1,7 +1,7 @@
-//! `swz l2-study`: seed 000's study on this GPU, with the L2 model beside the measurements. Per shape, cuBLAS
+//! `swz l2-study`: the threadblock-swizzling article's study on this GPU, with the L2 model beside the measurements. Per shape, cuBLAS
 //! SGEMM (fp32, no TF32) and then every order of the matmul-l2 family: time, TFLOP/s, % of cuBLAS, and the L2
 //! model's predicted DRAM bytes and hit rate for this GPU. `--once` launches each case once and times nothing:
-//! run it under `ncu --kernel-name matmul_l2` (what `gpu-kernels/device.sh l2-ncu` does).
+//! run it under `ncu --kernel-name matmul_l2` (what `scripts/device.sh l2` does).
 //! (`swz bench matmul-l2` is the frame's generic table of the same family.)
 
 use gpu_kernels::bench::{today_utc, BenchConfig};

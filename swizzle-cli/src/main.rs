@@ -37,10 +37,14 @@ mod emit_header;
 mod l2;
 mod l2_study;
 mod plot;
+mod profile;
+mod ptxas;
 mod raster;
 mod report;
 mod show;
 mod synth;
+mod tune;
+mod verify;
 mod wavefronts;
 
 #[derive(Parser)]
@@ -74,10 +78,18 @@ enum Command {
     EmitHeader(emit_header::Args),
     /// Predict a GEMM's DRAM reads and L2 hit rate under a block order (the L2 traffic model).
     L2(l2::Args),
-    /// On the GPU: seed 000's L2 study (every shape x order, cuBLAS beside, the model's prediction per row).
+    /// On the GPU: the threadblock-swizzling article's L2 study (every shape x order, cuBLAS beside, the model's prediction per row).
     L2Study(l2_study::Args),
     /// Run a benchmark family on the GPU.
     Bench(bench::Args),
+    /// On the GPU: a family's tuning tools (sweeps, interleaved rounds against cuBLAS, bursts, diagnostics).
+    Tune(tune::Args),
+    /// On the GPU: every spec of a family against its host reference.
+    Verify(verify::Args),
+    /// The bank model's predicted shared-memory wavefronts against Nsight Compute's counts.
+    Profile(profile::Args),
+    /// Compile a family's variants with `ptxas -v` (NVRTC, no GPU): registers, spills, CUBINs.
+    Ptxas(ptxas::Args),
     /// The main job: report the shipped kernels' layouts; with a GPU also verify and benchmark them.
     Report(report::Args),
 }
@@ -105,7 +117,7 @@ fn exit_on_stdout_error(e: std::io::Error) -> ! {
 /// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
 fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, l2-study, bench or report"
+        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, l2-study, bench, tune, verify, profile, ptxas or report"
             .to_string();
     }
     let text = e.to_string();
@@ -147,6 +159,10 @@ fn main() {
         Command::L2(a) => clean(l2::run(a)),
         Command::L2Study(a) => clean(l2_study::run(a)),
         Command::Bench(a) => clean(bench::run(a)),
+        Command::Tune(a) => clean(tune::run(a)),
+        Command::Verify(a) => verify::run(a),
+        Command::Profile(a) => profile::run(a),
+        Command::Ptxas(a) => ptxas::run(a),
         Command::Report(a) => clean(report::run(a)),
     };
     // Flush here so a closed pipe is reported (quietly) rather than lost at exit.

@@ -1,4 +1,4 @@
-//! The two SVG pictures of seed 000's study, written by hand (no plotting dependency):
+//! The two SVG pictures of the threadblock-swizzling article's study, written by hand (no plotting dependency):
 //! - [`raster_svg`]: the tile grid, each tile coloured by its launch position (a gradient from the first block to
 //!   the last) and labelled with its bid, the first wave (`sms x resident` blocks) outlined;
 //! - [`bars_svg`]: predicted DRAM bytes per order, one horizontal bar each, best first, with the compulsory bytes

@@ -160,7 +160,7 @@ fn closed_stdout_ends_quietly() {
     }
 }
 
-/// The messages a new user hit, each now naming what is wrong (issue 9).
+/// The messages a new user hit, each now naming what is wrong.
 #[test]
 fn messages_name_what_is_wrong() {
     fn check<'a>(extra: &[&'a str]) -> Vec<&'a str> {

@@ -1,8 +1,8 @@
 //! `swz raster` through the real binary: every order is a bijection on non-square grids (read back from the
 //! printed lines), strip follows the seed algorithm (with its `/ gridDim.x` fix), errors are one line and exit 2.
 // The seed listing the workspace tests transcribe once, shared rather than copied.
-#[path = "../../tests/tests/common/seed000.rs"]
-mod seed000;
+#[path = "../../tests/tests/common/swizzle_idx.rs"]
+mod swizzle_idx;
 use std::collections::HashSet;
 use std::process::Command;
 
@@ -92,10 +92,10 @@ fn every_order_is_a_bijection_on_non_square_grids() {
     }
 }
 
-/// Seed 000's `get_swizzle_idx` with the last line as `/ gridDim.x` (the published `/ gridDim.y` is a bug).
+/// The threadblock-swizzling article's `get_swizzle_idx` with the last line as `/ gridDim.x` (the published `/ gridDim.y` is a bug).
 fn seed_strip(block_idx: u32, gx: u32, gy: u32, tile_size: u32) -> (u32, u32) {
     let (x, y) =
-        seed000::seed_strip_fixed(block_idx as u64, gx as u64, gy as u64, tile_size as u64);
+        swizzle_idx::seed_strip_fixed(block_idx as u64, gx as u64, gy as u64, tile_size as u64);
     (x as u32, y as u32)
 }
 

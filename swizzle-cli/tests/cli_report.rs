@@ -42,7 +42,7 @@ fn without_a_driver_report_says_layout_only_and_bench_fails_cleanly() {
     let report = swz(&["report", "--sizes", "256", "--iters", "2"]);
     let text = String::from_utf8_lossy(&report.stdout);
     if text.starts_with("mode: GPU") {
-        return; // a GPU machine: the full report ran (covered by gpu-kernels/device.sh there)
+        return; // a GPU machine: the full report ran (covered by scripts/device.sh there)
     }
     assert!(report.status.success());
     assert!(
@@ -85,10 +85,10 @@ fn report_starts_with_a_summary_and_keeps_bank_maps_for_verbose() {
     ));
     // Every registered family is listed, not only the transpose.
     assert!(text.contains(
-        "| seed002 | 2.1-two-modes f16 | 16x256 f16 row-major, Sw<1,6,-2> then Sw<3,3,5> on f16 | mode 2 B 1.00x | conflict-free |"
+        "| fragments | 2.1-two-modes f16 | 16x256 f16 row-major, Sw<1,6,-2> then Sw<3,3,5> on f16 | mode 2 B 1.00x | conflict-free |"
     ));
     assert!(text.contains(
-        "| seed002 | 2.1-two-modes.unswizzled f16 | 16x256 f16 row-major, unswizzled | mode 1 B 8.00x | conflicts by design |"
+        "| fragments | 2.1-two-modes.unswizzled f16 | 16x256 f16 row-major, unswizzled | mode 1 B 8.00x | conflicts by design |"
     ));
     assert!(text.contains(" 0 unexpected conflicts"));
     assert!(!text.contains("| CONFLICTS |"));
@@ -197,7 +197,7 @@ fn bench_gemm_plan_includes_the_hopper_rows() {
     );
 }
 
-/// `--sizes` is a length for the 1D stencil family: the 2^27 is accepted (it was refused as > 65536).
+/// `--sizes` is a length for the 1D stencil family: the benchmark's 2^27 is accepted (it was refused as > 65536).
 #[test]
 fn bench_sizes_reach_1d_lengths() {
     let out = swz(&[

@@ -1,4 +1,4 @@
-//! Two swizzles in sequence (the "multi-layer swizzle" of seed 002): `first`, then `second`.
+//! Two swizzles in sequence (the "multi-layer swizzle" of the seed article on tensor-core fragments): `first`, then `second`.
 //!
 //! Every XOR swizzle is a linear map over GF(2) on the bits of the offset: `apply = I + N`, where `N` copies the
 //! YYY bits onto the ZZZ bits (bit `i` in YYY goes to bit `i - S`) and `N * N = 0`. So the sequence is linear too:
@@ -26,7 +26,7 @@
 //! use swizzle_core::Swizzle;
 //! // Disjoint ZZZ fields, same shift: one wider swizzle.
 //! assert_eq!(then(Swizzle::new(1, 3, 3), Swizzle::new(2, 4, 3)), SwizzleFn::Single(Swizzle::new(3, 3, 3)));
-//! // Seed 002's two layers for a 16x256 f16 tile (tests/tests/swizzle_layers.rs): different shifts, two layers.
+//! // Problem 2.1's two layers for a 16x256 f16 tile (tests/tests/swizzle_layers.rs): different shifts, two layers.
 //! let two = then(Swizzle::new(3, 3, 5), Swizzle::new(1, 3, 3));
 //! assert!(matches!(two, SwizzleFn::Composed(_)));
 //! assert_eq!(two.inverse().apply(two.apply(1234)), 1234);

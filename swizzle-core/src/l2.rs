@@ -186,7 +186,7 @@ impl Machine {
     }
 }
 
-/// The orders of the seed-000 study (and what `swz l2 --order all` ranks): identity (the seed's matmul_smem),
+/// The orders of the L2 study (and what `swz l2 --order all` ranks): identity (the seed's matmul_smem),
 /// strip 2/4/8 (strip 4 is the seed's matmul_swizzle), Triton's group-m 4/8/16, serpentine 4/8, morton (power-of-two
 /// grids only), diagonal, CUTLASS log_tile 1/2/3.
 pub const STUDY_ORDERS: [Raster; 14] = [

@@ -8,7 +8,7 @@
 //! 2. A [`Pattern`] says which element each lane of each warp instruction touches, in *memory order*: instruction
 //!    `i`, lane `l` -> linear element offset ([`Pattern::lane_offset`]), over every instruction needed to cover
 //!    the tile once (all warps, all iterations: the order of warps does not change any instruction's cost).
-//!    A pattern may view the tile with another row width ([`Pattern::viewed_as`]): seed 002 reads each 256-element
+//!    A pattern may view the tile with another row width ([`Pattern::viewed_as`]): the fragment problem 2.1 reads each 256-element
 //!    row of a 16x256 tile as a 16x16 matrix, which is `ldmatrix.x4` on the same memory viewed as 256x16.
 //! 3. [`Pattern::addrs`] composes the two into the 32 byte addresses of instruction `i`, ready for
 //!    [`crate::bank::wavefronts`].

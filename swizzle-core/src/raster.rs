@@ -401,7 +401,7 @@ pub const CUDA_IDENTITY: &str = r#"SWZ_HD constexpr Tile raster_identity(uint32_
     return Tile{bid % gx, bid / gx, true};
 }"#;
 
-/// Strip (seed 000's `get_swizzle_idx`): cut the grid into vertical strips `tile` columns wide; number the blocks
+/// Strip (the threadblock-swizzling article's `get_swizzle_idx`): cut the grid into vertical strips `tile` columns wide; number the blocks
 /// row-major inside a strip (a strip holds `tile * gy` blocks), strips left to right. When `gx % tile != 0`, the last
 /// strip is the residual one, `gx % tile` wide, numbered row-major over its own width. A `tile >= gx` is the
 /// identity, `tile == 1` is column-major.
@@ -698,7 +698,7 @@ pub const fn morton_bid_of(x: u32, y: u32, grid: Grid) -> u32 {
     (high << (2 * s)) | low
 }
 
-/// Diagonal (the transpose article, seed 004): launch block `(bx, by)` computes `x = (bx + by) % gx`, `y = by`.
+/// Diagonal (the transpose article): launch block `(bx, by)` computes `x = (bx + by) % gx`, `y = by`.
 /// Each row is rotated by its index, so the blocks running together (consecutive bids, one launch row) sit on a
 /// diagonal of the tile grid and spread over DRAM partitions. For a fixed `y` the map `bx -> (bx + y) % gx` is a
 /// rotation of `0..gx`, so this is a bijection on ANY grid, square or not.

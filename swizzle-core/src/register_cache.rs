@@ -1,4 +1,4 @@
-//! The register cache of seed 003 as a layout: which lane of a warp holds which input element in which register,
+//! The register cache of the register-cache article as a layout: which lane of a warp holds which input element in which register,
 //! and, at each step of a 1D stencil, which lane each lane reads and which register that lane publishes.
 //!
 //! A warp computes `32 * P` consecutive outputs of a k-stencil (`P` = outputs per lane, `k` = radius), so it needs
@@ -22,7 +22,7 @@
 //! ```
 //! Steps with `delta = 0` read the lane's own register: no shuffle. Output `q` of a lane sums the values of steps
 //! `q ..= q + 2k`. So a warp issues `2k` shuffles for `32 * P` outputs; shared memory would serve `P + 2k` reads.
-//! Seed 003's listing is the case `P = 1, k = 1`: `(local_id + i) % warpSize`, and `rc[1]` for `local_id < i`.
+//! The register-cache article's listing is the case `P = 1, k = 1`: `(local_id + i) % warpSize`, and `rc[1]` for `local_id < i`.
 //!
 //! The schedule ([`RegisterCache::schedule`]: `delta` and `slot` per step) is data; [`RegisterCache::check`] walks
 //! every (step, lane) and proves from the layout alone ([`RegisterCache::holder`]) that the lane read holds the
@@ -44,7 +44,7 @@ pub const MAX_STEPS: usize = (MAX_PER_LANE + WARP * MAX_PER_LANE) as usize;
 ///
 /// ```
 /// use swizzle_core::register_cache::RegisterCache;
-/// // Seed 003's kernel: one output per lane, k = 1 (3 inputs per output).
+/// // The register-cache article's kernel: one output per lane, k = 1 (3 inputs per output).
 /// const SEED: RegisterCache = RegisterCache::new(1, 1);
 /// const _: () = assert!(SEED.check().is_ok());
 /// assert_eq!(SEED.steps(), 3);
@@ -470,7 +470,7 @@ mod tests {
         }
     }
 
-    /// Seed 003's listing (`P = 1, k = 1`): read lane `(local_id + i) % warpSize`; lanes `local_id < i` publish
+    /// The register-cache article's listing (`P = 1, k = 1`): read lane `(local_id + i) % warpSize`; lanes `local_id < i` publish
     /// `rc[1]`, the others `rc[0]`.
     #[test]
     fn seed_listing_is_the_p1_k1_cache() {

@@ -431,7 +431,7 @@ mod tests {
         );
     }
 
-    /// Seed 002 Problem 2.1: a 16x256 f16 buffer read by ldmatrix.x4 as 16x16 blocks (16 columns each) and as
+    /// Fragment problem 2.1: a 16x256 f16 buffer read by ldmatrix.x4 as 16x16 blocks (16 columns each) and as
     /// "each 256-element row is a 16x16 block" (the same memory viewed as 256x16).
     #[test]
     fn seed_002_needs_two_layers() {

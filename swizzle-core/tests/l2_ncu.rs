@@ -1,8 +1,8 @@
 //! The L2 model against Nsight Compute on an H100 (`tests/data/l2_ncu_h100.json`: `dram__bytes_read.sum` and
 //! `lts__t_sector_hit_rate.pct` of gpu-kernels' matmul_l2 for the seed's six shapes x 14 orders, one profiled
-//! launch each, L2 flushed before each, collected by `gpu-kernels/device.sh l2-ncu`).
+//! launch each, L2 flushed before each, collected by `scripts/device.sh l2`).
 //!
-//! Holds the model to the targets: within +-25% of the measured DRAM bytes on every case that reads
+//! Holds the model to its targets: within +-25% of the measured DRAM bytes on every case that reads
 //! more than 1 GB, and the right winner on every shape (the order the model ranks first reads, measured, within 5%
 //! of the measured best: on the small shapes every order reads about the compulsory bytes, a tie). Prints the
 //! comparison table BENCHMARKS.md quotes (`cargo test -p swizzle-core --test l2_ncu -- --nocapture`).

@@ -6,7 +6,7 @@
 //! - one layer: every legal `Sw<B,M,S>` with `B <= 2, M <= 2, |S| <= 4`, on element offsets and on bytes, on
 //!   8x16 and 4x32 row-major and 16x8 column-major tiles of f16 and f32, unpadded and padded by 4 bytes;
 //! - two layers `B,M,S+B,M,S`: every pair of non-identity legal `B <= 1, M <= 1, |S| <= 3` on a 16x16 f16 tile,
-//!   on element offsets, unpadded and padded by 16 bytes; and seed 002's `1,6,-2+3,3,5` on 16x256 f16.
+//!   on element offsets, unpadded and padded by 16 bytes; and fragment problem 2.1's `1,6,-2+3,3,5` on 16x256 f16.
 //!
 //! The C++ driver prints one line per layout (its name and an FNV-1a hash over all offsets); Rust computes the
 //! same lines. A failing layout is re-printed cell by cell for a readable diff.

@@ -4,7 +4,7 @@
 //!
 //! Grids are spread over threads so the debug build stays within a few seconds.
 mod common;
-use common::seed000;
+use common::swizzle_idx;
 use swizzle_core::raster::{Grid, Raster, RasterError};
 
 const MAX_SIDE: u32 = 32;
@@ -72,7 +72,7 @@ fn morton_ref(gx: u32, gy: u32) -> Vec<(u32, u32)> {
     out
 }
 
-/// Seed 004 (transpose article), with `% gridDim.x`: `block_y = blockIdx.y; block_x = (blockIdx.x + blockIdx.y) % gx`.
+/// The transpose article, with `% gridDim.x`: `block_y = blockIdx.y; block_x = (blockIdx.x + blockIdx.y) % gx`.
 fn diagonal_ref(bx: u32, by: u32, gx: u32) -> (u32, u32) {
     ((bx + by) % gx, by)
 }
@@ -84,7 +84,7 @@ fn reference(r: Raster, bid: u32, g: Grid, order: &[(u32, u32)]) -> Option<(u32,
     let narrow = |(x, y): (u64, u64)| Some((x as u32, y as u32));
     match r {
         Raster::Identity => narrow((b % gx, b / gx)),
-        Raster::Strip { tile } => narrow(seed000::seed_strip_fixed(b, gx, gy, tile as u64)),
+        Raster::Strip { tile } => narrow(swizzle_idx::seed_strip_fixed(b, gx, gy, tile as u64)),
         Raster::Cutlass { log_tile } => {
             let launch_x = gx << log_tile;
             cutlass_ref(b % launch_x, b / launch_x, gy, log_tile as u64).and_then(narrow)

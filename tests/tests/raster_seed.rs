@@ -1,18 +1,18 @@
-//! The strip raster against seed 000's `get_swizzle_idx` listing as published, and the diagonal raster against
-//! seed 004's kernels.
+//! The strip raster against the threadblock-swizzling article's `get_swizzle_idx` listing as published, and the diagonal raster against
+//! the transpose article's kernels.
 //!
 //! The published listing ends with `ret.y = strip_flat_idx / gridDim.y;`. `strip_flat_idx` is row-major over
 //! `gridDim.x` columns, so the row is `strip_flat_idx / gridDim.x`. On square grids the two are the same and the
 //! listing is right; on a non-square grid it sends two blocks to one tile (and leaves tiles uncomputed, or computes
 //! rows past the grid). `Raster::Strip` is the fixed algorithm.
 mod common;
-use common::seed000;
+use common::swizzle_idx;
 use std::collections::HashSet;
 use swizzle_core::raster::{Grid, Raster};
 
-/// Seed 000's `get_swizzle_idx`, exactly as published (the bug included). `block_idx` is the row-major launch bid.
+/// The threadblock-swizzling article's `get_swizzle_idx`, exactly as published (the bug included). `block_idx` is the row-major launch bid.
 fn seed_listing(block_idx: u32, grid_x: u32, grid_y: u32, tile_size: u32) -> (u32, u32) {
-    let (x, y) = seed000::seed_strip_published(
+    let (x, y) = swizzle_idx::seed_strip_published(
         block_idx as u64,
         grid_x as u64,
         grid_y as u64,
@@ -81,7 +81,7 @@ fn seed_listing_is_not_a_bijection_on_non_square_grids() {
 
 #[test]
 fn diagonal_is_seed_004_and_a_bijection_on_any_grid() {
-    // Seed 004: `block_y = blockIdx.y; block_x = (blockIdx.x + blockIdx.y) % gridDim.x` (its kernels write
+    // The transpose article: `block_y = blockIdx.y; block_x = (blockIdx.x + blockIdx.y) % gridDim.x` (its kernels write
     // `% gridDim.y`, which equals it on the square grids it runs on).
     for gy in 1..=32u32 {
         for gx in 1..=32u32 {

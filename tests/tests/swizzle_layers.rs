@@ -1,5 +1,5 @@
 //! Workspace-level checks that the swizzle pieces agree with each other: the macro with the library, byte modes
-//! across units and conventions, and seed 002's two-layer swizzle on a tile.
+//! across units and conventions, and fragment problem 2.1's two-layer swizzle on a tile.
 use swizzle_core::compose::{then, SwizzleFn};
 use swizzle_core::convert::{thunderkittens_apply, TritonShared};
 use swizzle_core::tile::{Order, SwizzledTile, Tile};
@@ -62,7 +62,7 @@ fn distinct_chunks(offsets: impl Iterator<Item = u32>) -> bool {
         .all(|c| !std::mem::replace(&mut seen[c], true))
 }
 
-/// Seed 002, problem 2.1: a 16x256 f16 tile read (1) as 16x16 blocks, and (2) with each 256-element row read as a
+/// Fragment problem 2.1: a 16x256 f16 tile read (1) as 16x16 blocks, and (2) with each 256-element row read as a
 /// 16x16 block. ldmatrix reads 8 rows of one 16-byte (8-element) chunk; each such read must hit 8 distinct chunks.
 /// Layer 1 `Sw<3,3,5>` XORs the tile row (bits 8..11) into the chunk bits (3..6), fixing pattern 1. Pattern 2's
 /// rows are 16 elements apart, so chunk = 2r + c and rows r, r+4 collide; layer 2 `Sw<1,3,3>` XORs bit 6 (r / 4)

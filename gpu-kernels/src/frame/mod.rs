@@ -39,13 +39,14 @@
 //! 4. **A host reference** (plain Rust on [`HostBuf`]s) and `impl Family` (name, source, specs, header, entry,
 //!    launch, buffers, reference, tolerance, accesses, measure, peer, sizes): see `transpose/family.rs` for a
 //!    complete one.
-//! 5. **One registry line** in [`registry::FAMILIES`]. `swz bench <family>`, `swz report`, `smem_profile` and
-//!    `device.sh` then include it; nothing else changes.
+//! 5. **One registry line** in [`registry::FAMILIES`]. `swz bench <family>`, `swz report`, `swz verify`, `swz profile`
+//!    and `scripts/device.sh` then include it; nothing else changes.
 //! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all`] for the family; host tests check the
 //!    accesses against an independent derivation of the kernel's index math.
 
 pub mod bench;
 pub mod host;
+pub mod ncu;
 pub mod profile;
 pub mod registry;
 pub mod verify;

@@ -1,4 +1,4 @@
-//! The registry of kernel families: what `swz bench <family>`, `swz report`, `smem_profile` and `device.sh`
+//! The registry of kernel families: what `swz bench <family>`, `swz report`, `swz verify`, `swz profile` and `scripts/device.sh`
 //! iterate. Adding a family is one line in [`FAMILIES`].
 //!
 //! [`DynFamily`] is [`Family`] with its spec type erased (specs addressed by index), implemented for every
@@ -14,7 +14,7 @@ use crate::runtime::{Error, Gpu, Result};
 /// Every kernel family, in the order the reports print them. One line per family.
 pub static FAMILIES: &[&dyn DynFamily] = &[
     &crate::transpose::family::TRANSPOSE,
-    &crate::seed002::SEED002,
+    &crate::fragments::FRAGMENTS,
     &crate::stencil::family::STENCIL,
     &crate::matmul_l2::family::MATMUL_L2,
     &crate::hopper::family::HOPPER,
@@ -101,6 +101,9 @@ pub trait DynFamily: Sync {
     ) -> Result<()>;
     /// The bank model's predictions per spec.
     fn predictions(&self) -> Vec<SpecPrediction>;
+    /// Compile spec `index` as shipped for `arch` (the family's own arch when it has one), with ptxas' resource
+    /// report in the log; needs NVRTC, no GPU (`swz ptxas`).
+    fn compile(&self, index: usize, arch: &str) -> Result<crate::runtime::Compiled>;
 }
 
 impl<F: Family> DynFamily for F {
@@ -200,6 +203,13 @@ impl<F: Family> DynFamily for F {
 
     fn predictions(&self) -> Vec<SpecPrediction> {
         predictions(self)
+    }
+
+    fn compile(&self, index: usize, arch: &str) -> Result<crate::runtime::Compiled> {
+        let spec = spec_at(self, index)?;
+        let (src, mut options) = self.compile_unit(&spec);
+        options.push("--ptxas-options=-v".into());
+        crate::runtime::compile(&src, self.arch(&spec).unwrap_or(arch), &options)
     }
 }
 

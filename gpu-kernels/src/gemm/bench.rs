@@ -11,7 +11,7 @@ use crate::bench::{time, BenchConfig};
 use crate::runtime::{Gpu, Kernel, Result};
 use cudarc::driver::CudaSlice;
 
-/// The shapes of the issue: `(M, N, K)`.
+/// The benchmark shapes: `(M, N, K)`.
 pub const SHAPES: [(u32, u32, u32); 4] = [
     (4096, 4096, 4096),
     (8192, 8192, 8192),
@@ -428,7 +428,7 @@ pub fn rounds_markdown(rows: &[RoundsRow]) -> String {
     s
 }
 
-/// One sustained burst (`gemm_bench burst`): one kernel launched back to back for a fixed time.
+/// One sustained burst (`swz tune gemm burst`): one kernel launched back to back for a fixed time.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct BurstRow {
     pub kernel: String,

@@ -1,7 +1,7 @@
 //! The GEMM as a registered kernel family: `swz bench gemm`, `swz report` and the frame's generic verification
 //! run the default spec, its group-m 16 twin (the order chosen for large problems) and its baselines (unswizzled
 //! and padded smem, identity block order), both B layouts, fp16 and bf16 with an output of the input type, through
-//! the same [`Variant`]s `gemm_bench` times.
+//! the same [`Variant`]s `swz tune gemm` times.
 //!
 //! The kernel's header is [`super::header`] (its `SmemA/B/C` structs and `Spec`, rendered from the very
 //! [`swizzle_core::Smem`] values the bank checks read), so [`Family::compile_unit`] is the variant's own source;
@@ -10,7 +10,7 @@
 //! Sizes keep N and K multiples of 8 (tight leading dimensions must keep 16-byte rows; a problem that does not is
 //! refused before launch, see [`Problem::validate`]) and are ragged against every tile (127 < 128 rows, 264 =
 //! 256 + 8 columns, K = 72 not a multiple of 32). The peer is cuBLAS `gemmEx` on row-major `A·B` (the `Kn`
-//! layout); `gemm_bench` measures the like-for-like `Nk` call.
+//! layout); `swz tune gemm bench` measures the like-for-like `Nk` call.
 
 use super::spec::{self, BLayout, GemmSpec};
 use super::{InType, OutType, Problem, Variant};

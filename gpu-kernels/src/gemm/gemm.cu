@@ -278,8 +278,8 @@ struct Filler {
 
 using Acc = float[MI][NI][4];
 
-// GEMM_SKIP_MMA / GEMM_SKIP_FILL (defined only by the diagnostic builds, gemm::Diagnostic behind the gpu-kernels
-// feature `experiments`, never in a shipped build): drop the mma (ptxas
+// GEMM_SKIP_MMA / GEMM_SKIP_FILL (defined only by the diagnostic builds: gemm::Diagnostic with the gpu-kernels
+// feature `experiments`, `swz tune gemm diag`; never in a shipped build): drop the mma (ptxas
 // then drops the unused ldmatrix too) or the fill (cp.async or TMA), to time the rest of the main loop alone. The
 // result is wrong by design.
 __device__ __forceinline__ void mma_step(Acc& acc, const u32 (&fa)[MI][4], const u32 (&fb)[NI][2]) {

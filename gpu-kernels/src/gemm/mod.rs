@@ -15,6 +15,7 @@ pub mod bench;
 pub mod family;
 pub mod peak;
 pub mod spec;
+pub mod tune;
 
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, GemmCall, Gpu, Header, Kernel, Result, Source};

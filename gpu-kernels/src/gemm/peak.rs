@@ -1,6 +1,6 @@
 //! The mma.sync ceiling, measured: a probe kernel (`peak.cu`) whose warps issue nothing but independent
 //! `mma.sync.m16n8k16` (fp32 accumulate) on register operands, one block per SM. What it reaches is the most any
-//! mma.sync GEMM can do on this card at the clock it holds, so `gemm_bench peak` times it beside cuBLAS in the same
+//! mma.sync GEMM can do on this card at the clock it holds, so `swz tune gemm peak` times it beside cuBLAS in the same
 //! interleaved rounds as the GEMM specs, and reads back the SM clock each probe block ran at.
 
 use super::InType;
@@ -21,7 +21,7 @@ pub struct PeakProbe {
     pub acc: u32,
 }
 
-/// The probes `gemm_bench peak` runs per input type: the GEMM's own occupancy (two warps per scheduler, 32
+/// The probes `swz tune gemm peak` runs per input type: the GEMM's own occupancy (two warps per scheduler, 32
 /// accumulators as in a 64x64 warp tile) and its neighbours.
 pub const PROBES: [(u32, u32); 6] = [
     (128, 32),

@@ -174,7 +174,7 @@ pub struct GemmSpec {
     /// Fill the ring with TMA (`cp.async.bulk.tensor`, one elected thread, an mbarrier per slot) instead of
     /// per-thread 16-byte `cp.async` copies: everything else (ldmatrix, mma.sync, barriers, epilogue) unchanged.
     /// Needs 128-byte K rows (`bk` = 64 16-bit elements: TMA's 128B swizzle, which must be the tile's layout; see
-    /// [`GemmSpec::tma_tiles`]) and B stored N x K. Not the issue's fill (that is `cp.async`); it is here to show
+    /// [`GemmSpec::tma_tiles`]) and B stored N x K. Not the shipped fill (that is `cp.async`); it is here to show
     /// what the fill costs.
     pub tma_fill: bool,
 }
@@ -661,8 +661,8 @@ pub const ORDER_SERP8: GemmSpec =
     DEFAULT.with_raster("t128x256k32s4-serp8", Raster::Serpentine { panel: 8 });
 
 /// The spec to run an `m x n x k` problem with on a GPU with `l2_bytes` of L2: the default tile, in the block order
-/// measured best for such a shape (BENCHMARKS.md "GEMM → Session 5", sustained bursts on an H100, every order on the
-/// issue's four shapes).
+/// measured best for such a shape (BENCHMARKS.md, GEMM block order: sustained bursts on an H100, every order on the
+/// four benchmark shapes).
 ///
 /// When A and B together (16-bit elements) do not fit in L2, their K-panels stream through it, and the L2 footprint
 /// of one wave of blocks decides how often a panel comes back from DRAM. For the 128 x 256 tile, group-m 16 keeps
@@ -853,7 +853,7 @@ mod tests {
     use swizzle_core::pattern::Pattern;
     use swizzle_core::swizzle;
 
-    /// The derivation gives the swizzle the issue names for 64-element fp16 K-rows, and CUTLASS's 64-byte one.
+    /// The derivation gives the standard swizzle for 64-element fp16 K-rows (128-byte rows) and CUTLASS's 64-byte one.
     #[test]
     fn derived_swizzles_are_the_known_ones() {
         assert_eq!(
@@ -985,7 +985,7 @@ mod tests {
         }
     }
 
-    /// The measured choices (BENCHMARKS.md "GEMM → Session 5") on an H100's 50 MiB L2.
+    /// The measured choices (BENCHMARKS.md, GEMM block order) on an H100's 50 MiB L2.
     #[test]
     fn order_per_shape_follows_the_measurement() {
         let l2 = 50 << 20;

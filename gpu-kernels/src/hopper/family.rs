@@ -9,7 +9,7 @@
 //! `smem_epilogue`.
 //!
 //! The frame's cuBLAS peer is the row-major NN `gemmEx` of the same size and types (the same FLOPs); the
-//! like-for-like TN comparison on the same buffers is `hopper_bench` (BENCHMARKS.md).
+//! like-for-like TN comparison on the same buffers is `swz tune hopper` (BENCHMARKS.md).
 
 use super::check;
 use super::spec::{Half, HopperSpec, SHIPPED};

@@ -14,6 +14,7 @@ pub mod check;
 pub mod family;
 pub mod spec;
 pub mod sweep;
+pub mod tune;
 
 pub use crate::runtime::cublas::Cublas;
 pub use spec::{Half, HopperSpec, BASE, CLUSTER2, SHIPPED};

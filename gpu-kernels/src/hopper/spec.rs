@@ -91,11 +91,11 @@ pub const BASE: HopperSpec = HopperSpec {
     smem_epilogue: false,
 };
 
-/// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: the shipped spec of runs 2-3.
+/// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: shipped before the stmatrix epilogue.
 pub const CLUSTER2: HopperSpec = HopperSpec { cluster: 2, ..BASE };
 
 /// The shipped configuration: [`CLUSTER2`] with the epilogue through shared memory (stmatrix). In interleaved
-/// rounds against cuBLAS (BENCHMARKS.md, Hopper run 4) it beat [`CLUSTER2`] and [`BASE`] at 4096^3 by 4-5 points
+/// rounds against cuBLAS (BENCHMARKS.md, Hopper GEMM) it beat [`CLUSTER2`] and [`BASE`] at 4096^3 by 4-5 points
 /// in every round and at 8192^3 by 3-4 points (median).
 pub const SHIPPED: HopperSpec = HopperSpec {
     smem_epilogue: true,

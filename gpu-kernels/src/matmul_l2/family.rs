@@ -23,7 +23,7 @@ impl Family for MatmulL2Family {
     }
 
     fn about(&self) -> &'static str {
-        "seed 000's fp32 smem matmul (32x32 tiles) under every threadblock order; `swz l2` predicts its L2 traffic"
+        "the threadblock-swizzling article's fp32 smem matmul (32x32 tiles) under every threadblock order; `swz l2` predicts its L2 traffic"
     }
 
     fn source(&self) -> (&'static str, &'static str) {

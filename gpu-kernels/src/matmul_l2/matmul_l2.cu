@@ -1,4 +1,4 @@
-// Seed 000's matmul_smem / matmul_swizzle as one kernel: C = A * B, row-major, TILE x TILE shared-memory tiles,
+// The threadblock-swizzling article's matmul_smem / matmul_swizzle as one kernel: C = A * B, row-major, TILE x TILE shared-memory tiles,
 // TILE x TILE threads, one output per thread. Every number comes from `struct swz::Spec` in the generated header
 // swz.cuh, rendered by swizzle-core from the Rust spec (gpu-kernels/src/matmul_l2/mod.rs):
 //   Spec::T                  the element type (float)

@@ -1,4 +1,4 @@
-//! The fp32 shared-memory matmul of seed 000 under every threadblock order: one kernel (`matmul_l2.cu`), whose
+//! The fp32 shared-memory matmul of the threadblock-swizzling article under every threadblock order: one kernel (`matmul_l2.cu`), whose
 //! variants differ only by the raster spec the header bakes in ([`MatmulL2::order`]).
 //!
 //! `C = A * B`, row-major fp32, `A` is `M x K`, `B` is `K x N`; [`TILE`] x [`TILE`] output tiles, one thread per

@@ -1,4 +1,4 @@
-//! The 1D k-stencil of seed 003: `B[i] = (A[i] + ... + A[i + 2k]) / (2k + 1)` for `i < n - 2k`, from
+//! The 1D k-stencil of the register-cache article: `B[i] = (A[i] + ... + A[i + 2k]) / (2k + 1)` for `i < n - 2k`, from
 //! `stencil.cu` beside this file.
 //!
 //! A variant is a [`StencilSpec`]: how a thread gets its window of inputs ([`Method`]: straight from global
@@ -47,7 +47,7 @@ const VEC16: u32 = 4;
 pub enum Method {
     /// Straight from global memory through the read-only (L1-cached) path: neighbours' windows overlap in L1.
     Global,
-    /// Seed 003's shared-memory kernel: the block stages its inputs and the halo, then reads windows back.
+    /// The register-cache article's shared-memory kernel: the block stages its inputs and the halo, then reads windows back.
     Smem,
     /// The register cache: each warp loads its inputs once, lanes read each other's registers with `__shfl_sync`.
     Shfl,
@@ -324,7 +324,7 @@ pub const GLOBAL_P1: StencilSpec = spec("global-p1", Method::Global, 1, ID);
 pub const GLOBAL_P2: StencilSpec = spec("global-p2", Method::Global, 2, ID);
 pub const GLOBAL_P4: StencilSpec = spec("global-p4", Method::Global, 4, ID);
 pub const GLOBAL_P8: StencilSpec = spec("global-p8", Method::Global, 8, ID);
-/// Seed 003's shared-memory kernel (one output per thread), fixed.
+/// The register-cache article's shared-memory kernel (one output per thread), fixed.
 pub const SMEM_P1: StencilSpec = spec("smem-p1", Method::Smem, 1, ID);
 pub const SMEM_P2: StencilSpec = spec("smem-p2", Method::Smem, 2, ID);
 pub const SMEM_P4: StencilSpec = spec("smem-p4", Method::Smem, 4, ID);
@@ -334,7 +334,7 @@ pub const SMEM_P4: StencilSpec = spec("smem-p4", Method::Smem, 4, ID);
 pub const SMEM_P8: StencilSpec = spec("smem-p8", Method::Smem, 8, swizzle!(B = 1, M = 2, S = 3));
 /// [`SMEM_P8`] without the swizzle: the baseline that conflicts.
 pub const SMEM_P8_UNSWIZZLED: StencilSpec = spec("smem-p8-unswizzled", Method::Smem, 8, ID);
-/// Seed 003's register-cache kernel (one output per lane), fixed.
+/// The register-cache article's register-cache kernel (one output per lane), fixed.
 pub const SHFL_P1: StencilSpec = spec("shfl-p1", Method::Shfl, 1, ID);
 pub const SHFL_P2: StencilSpec = spec("shfl-p2", Method::Shfl, 2, ID);
 pub const SHFL_P4: StencilSpec = spec("shfl-p4", Method::Shfl, 4, ID);
@@ -475,7 +475,7 @@ impl Value for i32 {
 ///
 /// ```
 /// use gpu_kernels::stencil::stencil_host;
-/// // Seed 003's example: the 1-stencil of 0..8.
+/// // The register-cache article's example: the 1-stencil of 0..8.
 /// assert_eq!(stencil_host(&[0, 1, 2, 3, 4, 5, 6, 7], 1), vec![1, 2, 3, 4, 5, 6]);
 /// assert_eq!(stencil_host(&[-7, 0, 0], 1), vec![-2]); // C division truncates toward zero
 /// ```

@@ -1,4 +1,4 @@
-// 1D k-stencil (seed 003): B[i] = (A[i] + A[i+1] + ... + A[i+2K]) / (2K+1) for i < m = n - 2K.
+// 1D k-stencil (the register-cache article): B[i] = (A[i] + A[i+1] + ... + A[i+2K]) / (2K+1) for i < m = n - 2K.
 //
 // One file, three ways to feed each thread its window, chosen by METHOD (a Rust spec, gpu-kernels/src/stencil/):
 //   0 global : each thread loads its window straight from global memory (read-only, L1-cached path)

@@ -1,4 +1,4 @@
-//! Matrix transpose: the article's kernels (seed 004) and the shared-memory tiled transposes, from
+//! Matrix transpose: the transpose article's kernels and the shared-memory tiled transposes, from
 //! `transpose.cu` beside this file.
 //!
 //! Convention: the input is `rows x cols` row-major (`ny = rows`, `nx = cols` in the CUDA source); the output is

@@ -1,4 +1,4 @@
-// Matrix transpose kernels: the article's set (seed 004) and the shared-memory tiled transposes.
+// Matrix transpose kernels: the transpose article's set and the shared-memory tiled transposes.
 //
 // Convention for every kernel: `in` is ny rows x nx columns, row-major; `out` is its transpose, nx rows x ny
 // columns: out[x * ny + y] = in[y * nx + x]. The copy kernels (the bounds) copy nx * ny elements unchanged.

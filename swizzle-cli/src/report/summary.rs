@@ -3,7 +3,7 @@
 //!
 //! Rows come from gpu-kernels' family registry (every family's specs and their accesses as data). Verdicts:
 //! `conflict-free`; `conflicts by design` for the deliberate baselines (specs whose family marks an access as
-//! conflicting on purpose, e.g. the unpadded transpose tiles and the unswizzled seed 002 kernels); `CONFLICTS` for
+//! conflicting on purpose, e.g. the unpadded transpose tiles and the unswizzled fragment kernels); `CONFLICTS` for
 //! anything else (a shipped layout that should be conflict-free and is not).
 use gpu_kernels::frame::{registry::SpecInfo, FAMILIES};
 use serde_json::{json, Value};

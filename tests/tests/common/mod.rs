@@ -1,2 +1,2 @@
 //! Reference code shared by the integration tests of this crate.
-pub mod seed000;
+pub mod swizzle_idx;

@@ -1,6 +1,6 @@
-//! `swz synth` prints, for each of seed 002's problems, exactly the layout its kernel ships
-//! (`gpu_kernels::seed002`): the answer a user gets from the CLI is the layout the kernel indexes through.
-use gpu_kernels::seed002;
+//! `swz synth` prints, for each tensor-core fragment problem, exactly the layout its kernel ships
+//! (`gpu_kernels::fragments`): the answer a user gets from the CLI is the layout the kernel indexes through.
+use gpu_kernels::fragments;
 use std::process::Command;
 use swizzle_core::Smem;
 
@@ -38,9 +38,9 @@ fn synth_prints_each_problem_layout() {
     let ld = ["ldmatrix.x4", "ldmatrix.x4.trans", "row16"];
     assert_eq!(
         synth("16x16", &[&ld[..], &["stmatrix.x4"]].concat()),
-        shipped(seed002::P1)
+        shipped(fragments::P1)
     );
-    assert_eq!(synth("16x32", &ld), shipped(seed002::P2));
+    assert_eq!(synth("16x32", &ld), shipped(fragments::P2));
     let both = [
         "ldmatrix.x4",
         "ldmatrix.x4.b",
@@ -48,15 +48,15 @@ fn synth_prints_each_problem_layout() {
         "ldmatrix.x4.b@16",
         "row16",
     ];
-    assert_eq!(synth("16x256", &both), shipped(seed002::P21));
+    assert_eq!(synth("16x256", &both), shipped(fragments::P21));
     assert_eq!(synth("16x256", &both), "Sw<1,6,-2> then Sw<3,3,5>");
     let mode1 = ["ldmatrix.x4", "ldmatrix.x4.b", "stmatrix.x4", "row16"];
-    assert_eq!(synth("16x256", &mode1), shipped(seed002::P31_MODE1));
+    assert_eq!(synth("16x256", &mode1), shipped(fragments::P31_MODE1));
     let mode2 = [
         "ldmatrix.x4@16",
         "ldmatrix.x4.b@16",
         "stmatrix.x4@16",
         "row16",
     ];
-    assert_eq!(synth("16x256", &mode2), shipped(seed002::P31_MODE2));
+    assert_eq!(synth("16x256", &mode2), shipped(fragments::P31_MODE2));
 }

@@ -1,12 +1,12 @@
-//! Seed 002's tensor-core problems as kernels (`seed002.cu` beside this file): ldmatrix + `mma.sync.m16n8k16` +
+//! The tensor-core fragment problems as kernels (`fragments.cu` beside this file): ldmatrix + `mma.sync.m16n8k16` +
 //! stmatrix on shared-memory layouts declared here as [`Smem`] values.
 //!
 //! | problem | kernel | smem | layout (shipped) |
 //! |---|---|---|---|
-//! | 1.1 `A^n`, 16x16 f16, `<<<1, 32>>>` | `seed002_power` | `P1Smem` 16x16 | `Sw<1,3,3>` |
-//! | 1.2 `A x B`, `[A | B]` one 16x32 f16 matrix | `seed002_halves` | `P2Smem` 16x32 | `Sw<2,3,3>` |
-//! | 2.1 two access modes, 16x256 A, B, `<<<1, (32,16)>>>` | `seed002_two_modes` | `P21Smem` 16x256 | `Sw<1,6,-2>` then `Sw<3,3,5>` |
-//! | 3.1 the interleaving variant | `seed002_interleaved` | `P31Mode1`, `P31Mode2` | `Sw<3,3,5>`, then `Sw<1,3,3>` |
+//! | 1.1 `A^n`, 16x16 f16, `<<<1, 32>>>` | `fragments_power` | `P1Smem` 16x16 | `Sw<1,3,3>` |
+//! | 1.2 `A x B`, `[A | B]` one 16x32 f16 matrix | `fragments_halves` | `P2Smem` 16x32 | `Sw<2,3,3>` |
+//! | 2.1 two access modes, 16x256 A, B, `<<<1, (32,16)>>>` | `fragments_two_modes` | `P21Smem` 16x256 | `Sw<1,6,-2>` then `Sw<3,3,5>` |
+//! | 3.1 the interleaving variant | `fragments_interleaved` | `P31Mode1`, `P31Mode2` | `Sw<3,3,5>`, then `Sw<1,3,3>` |
 //!
 //! Every layout is what `swz synth` prints for the problem's access patterns (the tests below re-run the search).
 //! The seed's repository writes `swizzle<S,B,M>`; in our (CuTe) order its 1.1 is `Sw<1,3,3>`. For 2.1 the seed's
@@ -18,6 +18,8 @@
 //!
 //! Each [`Variant`] is a problem with its shipped layouts or the unswizzled baseline (same kernel, identity
 //! layouts): the baseline exists to show what the swizzle buys, and [`Variant::accesses`] predicts its conflicts.
+
+pub mod profile;
 
 use crate::frame::{
     Accesses, Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
@@ -31,7 +33,7 @@ use swizzle_core::cuda::{Header, Spec};
 use swizzle_core::pattern::WarpAccess;
 use swizzle_core::{Elem, Smem, Swizzle};
 
-pub const SOURCE: &str = include_str!("seed002.cu");
+pub const SOURCE: &str = include_str!("fragments.cu");
 
 /// The four problems.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,13 +65,13 @@ impl Problem {
         }
     }
 
-    /// The `extern "C"` entry in `seed002.cu`.
+    /// The `extern "C"` entry in `fragments.cu`.
     pub const fn entry(self) -> &'static str {
         match self {
-            Problem::Power => "seed002_power",
-            Problem::Halves => "seed002_halves",
-            Problem::TwoModes => "seed002_two_modes",
-            Problem::Interleaved => "seed002_interleaved",
+            Problem::Power => "fragments_power",
+            Problem::Halves => "fragments_halves",
+            Problem::TwoModes => "fragments_two_modes",
+            Problem::Interleaved => "fragments_interleaved",
         }
     }
 }
@@ -92,9 +94,9 @@ pub const P31_MODE1: Smem = tile(16, 256).with_swizzle(Swizzle::new(3, 3, 5));
 /// 3.1, mode 2 (each row as a 16x16 matrix): problem 1.1's layout on every 256-element row.
 pub const P31_MODE2: Smem = tile(16, 256).with_swizzle(Swizzle::new(1, 3, 3));
 
-// ---- the kernels' warp accesses, as data (thread-value layouts written like seed002.cu's index math) --------
+// ---- the kernels' warp accesses, as data (thread-value layouts written like fragments.cu's index math) --------
 
-/// `fill`/`drain` in seed002.cu: thread `t` of `threads` moves 16-byte chunk `t` (+ `threads`, ...) of a
+/// `fill`/`drain` in fragments.cu: thread `t` of `threads` moves 16-byte chunk `t` (+ `threads`, ...) of a
 /// `rows x cols` f16 tile, chunk `q` at row `q / (cols/8)`, column `8 * (q % (cols/8))`.
 const fn chunks(name: &'static str, op: Op, rows: u32, cols: u32) -> WarpAccess {
     let per_row = cols / 8;
@@ -117,7 +119,7 @@ const fn chunks(name: &'static str, op: Op, rows: u32, cols: u32) -> WarpAccess 
     }
 }
 
-/// A 16x16 block in "A order" (`a_row`, `a_col` in seed002.cu): lanes 0..16 give rows 0..16 at column 0, lanes
+/// A 16x16 block in "A order" (`a_row`, `a_col` in fragments.cu): lanes 0..16 give rows 0..16 at column 0, lanes
 /// 16..32 the same rows at column 8. ldmatrix A operands, `.trans` B operands of a k x n tile, stmatrix of an
 /// accumulator tile.
 const fn a_order(name: &'static str, op: Op) -> WarpAccess {
@@ -242,7 +244,7 @@ impl Variant {
         }
     }
 
-    /// The named layouts the kernels index through (C++ name in `struct Seed002`, layout): all four problems'
+    /// The named layouts the kernels index through (C++ name in `struct Fragments`, layout): all four problems'
     /// buffers, shipped or unswizzled (one `.cu` holds the four kernels, so one header serves them all).
     pub const fn layouts(&self) -> [(&'static str, Smem); 5] {
         [
@@ -255,7 +257,7 @@ impl Variant {
     }
 
     /// Every shared-memory access one launch issues, as data, with how often it runs. The compile-time check,
-    /// the frame's reports and `seed002_profile`'s exact ncu comparison all read this.
+    /// the frame's reports and `swz profile fragments`' exact ncu comparison all read this.
     pub const fn uses(&self) -> ([(SpecAccess, Times); 10], usize) {
         let z = self.swizzled;
         let none = (at(z, "", P1, MODE1_A), Times::Fixed(0));
@@ -380,10 +382,10 @@ impl Variant {
             .collect()
     }
 
-    /// The header the kernels include: `struct Seed002` with one layout type per buffer.
+    /// The header the kernels include: `struct Fragments` with one layout type per buffer.
     pub fn header(&self) -> Header {
-        let mut spec = Spec::new("Seed002").doc(format!(
-            "seed 002 problems, {} layouts",
+        let mut spec = Spec::new("Fragments").doc(format!(
+            "tensor-core fragment problems, {} layouts",
             if self.swizzled {
                 "shipped"
             } else {
@@ -425,11 +427,11 @@ impl std::fmt::Display for Variant {
 // design and skipped): one const loop, failing the build with the access, instruction, phase, bank and lanes.
 crate::assert_specs_conflict_free!(SPECS);
 
-/// The family: `swz bench seed002` has nothing to time (each problem is one block of a few hundred cycles);
+/// The family: `swz bench fragments` has nothing to time (each problem is one block of a few hundred cycles);
 /// what it contributes is verification, the reports and the profiler comparison.
-pub struct Seed002;
+pub struct Fragments;
 
-pub static SEED002: Seed002 = Seed002;
+pub static FRAGMENTS: Fragments = Fragments;
 
 /// Output element type of each problem: f32 straight from the accumulators (1.2, 2.1), f16 through smem (1.1,
 /// 3.1).
@@ -446,19 +448,19 @@ const fn power(size: Size) -> u32 {
     size.k
 }
 
-impl Family for Seed002 {
+impl Family for Fragments {
     type Spec = Variant;
 
     fn name(&self) -> &'static str {
-        "seed002"
+        "fragments"
     }
 
     fn about(&self) -> &'static str {
-        "seed 002's tensor-core problems (ldmatrix + mma.sync + stmatrix): 1.1 A^n, 1.2 A x B halves, 2.1 two access modes, 3.1 interleaved layouts"
+        "the tensor-core fragment problems (ldmatrix + mma.sync + stmatrix): 1.1 A^n, 1.2 A x B halves, 2.1 two access modes, 3.1 interleaved layouts"
     }
 
     fn source(&self) -> (&'static str, &'static str) {
-        ("seed002.cu", SOURCE)
+        ("fragments.cu", SOURCE)
     }
 
     fn specs(&self) -> Vec<Variant> {

@@ -1,10 +1,10 @@
-//! Seed 002's four problems on the GPU against host references, through the frame's verification runner:
+//! The four tensor-core fragment problems on the GPU against host references, through the frame's verification runner:
 //! seeded random inputs (1.1: a random row-stochastic matrix), outputs poisoned with 0xFF, shipped layouts and the
 //! unswizzled baselines (same kernels, identity layouts: same answers). 1.1 runs with n in 1, 2, 3, 7, 16, 64,
 //! 100 (the sizes are `16x16xn`).
 
+use gpu_kernels::fragments::{Problem, Variant, FRAGMENTS};
 use gpu_kernels::frame::{verify, Family, Size};
-use gpu_kernels::seed002::{Problem, Variant, SEED002};
 use gpu_kernels::Gpu;
 
 fn gpu() -> Gpu {
@@ -15,8 +15,8 @@ fn check(problem: Problem) {
     let gpu = gpu();
     let mut failures = Vec::new();
     for v in [Variant::shipped(problem), Variant::baseline(problem)] {
-        for size in SEED002.verify_sizes() {
-            if let Err(e) = verify::verify(&gpu, &SEED002, &v, size) {
+        for size in FRAGMENTS.verify_sizes() {
+            if let Err(e) = verify::verify(&gpu, &FRAGMENTS, &v, size) {
                 failures.push(e.to_string());
             }
         }
@@ -55,6 +55,7 @@ fn interleaved_3_1() {
 fn sanitizer_pass() {
     let gpu = gpu();
     for v in Variant::all() {
-        verify::verify(&gpu, &SEED002, &v, Size::mnk(16, 16, 3)).unwrap_or_else(|e| panic!("{e}"));
+        verify::verify(&gpu, &FRAGMENTS, &v, Size::mnk(16, 16, 3))
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 }

@@ -1,8 +1,8 @@
-"""The peer of `stencil_bench`: torch.nn.functional.avg_pool1d(x, 2k+1, stride=1) (the k-stencil of fp32 x),
+"""The peer of `swz tune stencil`: torch.nn.functional.avg_pool1d(x, 2k+1, stride=1) (the k-stencil of fp32 x),
 against a device-to-device copy of x measured in the same process, timed the same way (CUDA events around each
 run, warm-up first, median). GB/s count n*4 read + (n-2k)*4 written; the copy 2*n*4.
 
-    python3 stencil_torch_peer.py [--n 27] [--k 1,2,4,8,16] [--iters 50]
+    python3 scripts/stencil_torch_peer.py [--n 27] [--k 1,2,4,8,16] [--iters 50]
 """
 import argparse
 import statistics

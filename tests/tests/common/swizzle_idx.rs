@@ -1,4 +1,4 @@
-//! Seed 000's `get_swizzle_idx`, transcribed line by line: the one reference the strip-raster tests share
+//! The threadblock-swizzling article's `get_swizzle_idx`, transcribed line by line: the one reference the strip-raster tests share
 //! (`tests/tests/raster_*.rs`, and `swizzle-cli/tests/cli_raster.rs` through `#[path]`).
 //!
 //! The listing ends with `ret.x = strip_flat_idx % gridDim.x; ret.y = strip_flat_idx / gridDim.y;`. The row of a

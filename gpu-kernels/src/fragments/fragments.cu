@@ -1,12 +1,12 @@
-// Seed 002's tensor-core problems (1.1, 1.2, 2.1, 3.1): ldmatrix + mma.sync.m16n8k16 + stmatrix on swizzled smem.
+// The tensor-core fragment problems (1.1, 1.2, 2.1, 3.1): ldmatrix + mma.sync.m16n8k16 + stmatrix on swizzled smem.
 //
 // Every shared-memory coordinate goes through a layout type from the generated header (`swz.cuh`):
 // `LAYOUT::offset(row, col)` is the element offset of (row, col) in that buffer. The layouts (one XOR layer, two
 // layers, or none for the baselines) are Rust spec values; this file never sees a mask or a shift.
-//   Problem 1.1  swz::Seed002::P1          16x16 f16  (A and the running power P)
-//   Problem 1.2  swz::Seed002::P2          16x32 f16  (M = [A | B])
-//   Problem 2.1  swz::Seed002::P21         16x256 f16 (A and B, one layout for both access modes)
-//   Problem 3.1  swz::Seed002::P31Mode1/Mode2  16x256 f16 (A, B switch layout mid-kernel; C1 in Mode1, C2 in Mode2)
+//   Problem 1.1  swz::Fragments::P1          16x16 f16  (A and the running power P)
+//   Problem 1.2  swz::Fragments::P2          16x32 f16  (M = [A | B])
+//   Problem 2.1  swz::Fragments::P21         16x256 f16 (A and B, one layout for both access modes)
+//   Problem 3.1  swz::Fragments::P31Mode1/Mode2  16x256 f16 (A, B switch layout mid-kernel; C1 in Mode1, C2 in Mode2)
 #include <cuda_fp16.h>
 #include "swz.cuh"
 #include "swz_copy.cuh"
@@ -82,39 +82,39 @@ __device__ __forceinline__ void drain(__half* g, const __half* s, int rows, int 
 
 // ---- Problem 1.1: P = A^n for a 16x16 f16 A, <<<1, 32>>> ------------------------------------------------------
 // P_1 = A, P_{k+1} = P_k * A, rounded to f16 after every step (P lives in smem as the next A operand).
-extern "C" __global__ void __launch_bounds__(32) seed002_power(const __half* a, __half* out, int n) {
+extern "C" __global__ void __launch_bounds__(32) fragments_power(const __half* a, __half* out, int n) {
     __shared__ __align__(128) __half sa[256];
     __shared__ __align__(128) __half sp[256];
     int lane = threadIdx.x;
-    fill<swz::Seed002::P1>(sa, a, 16, 16, lane, 32);
-    fill<swz::Seed002::P1>(sp, a, 16, 16, lane, 32);
+    fill<swz::Fragments::P1>(sa, a, 16, 16, lane, 32);
+    fill<swz::Fragments::P1>(sp, a, 16, 16, lane, 32);
     __syncwarp();
     u32 b[4];  // A as the right factor (k x n row-major): .trans
-    ldsm_x4_trans(b, sa + swz::Seed002::P1::offset(a_row(lane), a_col(lane)));
+    ldsm_x4_trans(b, sa + swz::Fragments::P1::offset(a_row(lane), a_col(lane)));
     for (int step = 1; step < n; ++step) {
         u32 x[4];
-        ldsm_x4(x, sp + swz::Seed002::P1::offset(a_row(lane), a_col(lane)));
+        ldsm_x4(x, sp + swz::Fragments::P1::offset(a_row(lane), a_col(lane)));
         Acc16 acc;
         acc.zero();
         acc.mma(x, b);
         u32 h[4];
         acc.to_half(h);
         __syncwarp();  // every lane has read P before any lane overwrites it
-        stsm_x4(sp + swz::Seed002::P1::offset(a_row(lane), a_col(lane)), h);
+        stsm_x4(sp + swz::Fragments::P1::offset(a_row(lane), a_col(lane)), h);
         __syncwarp();
     }
-    drain<swz::Seed002::P1>(out, sp, 16, 16, lane, 32);
+    drain<swz::Fragments::P1>(out, sp, 16, 16, lane, 32);
 }
 
 // ---- Problem 1.2: C = A * B where M = [A | B] is one 16x32 f16 matrix, <<<1, 32>>> ---------------------------
-extern "C" __global__ void __launch_bounds__(32) seed002_halves(const __half* m, float* c) {
+extern "C" __global__ void __launch_bounds__(32) fragments_halves(const __half* m, float* c) {
     __shared__ __align__(128) __half sm[512];
     int lane = threadIdx.x;
-    fill<swz::Seed002::P2>(sm, m, 16, 32, lane, 32);
+    fill<swz::Fragments::P2>(sm, m, 16, 32, lane, 32);
     __syncwarp();
     u32 x[4], b[4];
-    ldsm_x4(x, sm + swz::Seed002::P2::offset(a_row(lane), a_col(lane)));
-    ldsm_x4_trans(b, sm + swz::Seed002::P2::offset(a_row(lane), 16 + a_col(lane)));
+    ldsm_x4(x, sm + swz::Fragments::P2::offset(a_row(lane), a_col(lane)));
+    ldsm_x4_trans(b, sm + swz::Fragments::P2::offset(a_row(lane), 16 + a_col(lane)));
     Acc16 acc;
     acc.zero();
     acc.mma(x, b);
@@ -144,17 +144,17 @@ __device__ __forceinline__ void mode2(Acc16& acc, const __half* sa, const __half
 
 // 2.1: one two-layer layout serves both modes; results go straight from registers to global (f32).
 extern "C" __global__ void __launch_bounds__(512)
-seed002_two_modes(const __half* a, const __half* b, float* c1, float* c2) {
+fragments_two_modes(const __half* a, const __half* b, float* c1, float* c2) {
     __shared__ __align__(1024) __half sa[4096];
     __shared__ __align__(1024) __half sb[4096];
     int lane = threadIdx.x, w = threadIdx.y, t = w * 32 + lane;
-    fill<swz::Seed002::P21>(sa, a, 16, 256, t, 512);
-    fill<swz::Seed002::P21>(sb, b, 16, 256, t, 512);
+    fill<swz::Fragments::P21>(sa, a, 16, 256, t, 512);
+    fill<swz::Fragments::P21>(sb, b, 16, 256, t, 512);
     __syncthreads();
     Acc16 acc;
-    mode1<swz::Seed002::P21>(acc, sa, sb, w, lane);
+    mode1<swz::Fragments::P21>(acc, sa, sb, w, lane);
     acc.store_f32(c1 + 16 * w, 256, lane);
-    mode2<swz::Seed002::P21>(acc, sa, sb, w, lane);
+    mode2<swz::Fragments::P21>(acc, sa, sb, w, lane);
     acc.store_f32(c2 + 256 * w, 16, lane);  // row w of C2 is the 16x16 result, row-major
 }
 
@@ -163,32 +163,32 @@ seed002_two_modes(const __half* a, const __half* b, float* c1, float* c2) {
 // with a barrier between the last Mode1 read and the first Mode2 write); mode 2; C2 written in Mode2; both result
 // tiles leave through 16-byte reads.
 extern "C" __global__ void __launch_bounds__(512)
-seed002_interleaved(const __half* a, const __half* b, __half* c1, __half* c2) {
+fragments_interleaved(const __half* a, const __half* b, __half* c1, __half* c2) {
     __shared__ __align__(1024) __half sa[4096];
     __shared__ __align__(1024) __half sb[4096];
     __shared__ __align__(1024) __half sc1[4096];
     __shared__ __align__(1024) __half sc2[4096];
     int lane = threadIdx.x, w = threadIdx.y, t = w * 32 + lane;
-    fill<swz::Seed002::P31Mode1>(sa, a, 16, 256, t, 512);
-    fill<swz::Seed002::P31Mode1>(sb, b, 16, 256, t, 512);
+    fill<swz::Fragments::P31Mode1>(sa, a, 16, 256, t, 512);
+    fill<swz::Fragments::P31Mode1>(sb, b, 16, 256, t, 512);
     __syncthreads();
     Acc16 acc;
     u32 h[4];
-    mode1<swz::Seed002::P31Mode1>(acc, sa, sb, w, lane);
+    mode1<swz::Fragments::P31Mode1>(acc, sa, sb, w, lane);
     acc.to_half(h);
-    stsm_x4(sc1 + swz::Seed002::P31Mode1::offset(a_row(lane), 16 * w + a_col(lane)), h);
+    stsm_x4(sc1 + swz::Fragments::P31Mode1::offset(a_row(lane), 16 * w + a_col(lane)), h);
     // Layout switch, in place: thread t owns chunk t of A and of B (row t / 32, cols 8 * (t % 32) .. +8).
     int r = t / 32, c = 8 * (t % 32);
-    uint4 va = *reinterpret_cast<const uint4*>(sa + swz::Seed002::P31Mode1::offset(r, c));
-    uint4 vb = *reinterpret_cast<const uint4*>(sb + swz::Seed002::P31Mode1::offset(r, c));
+    uint4 va = *reinterpret_cast<const uint4*>(sa + swz::Fragments::P31Mode1::offset(r, c));
+    uint4 vb = *reinterpret_cast<const uint4*>(sb + swz::Fragments::P31Mode1::offset(r, c));
     __syncthreads();  // all Mode1 reads of A and B (ldmatrix and the chunk reads) are done
-    *reinterpret_cast<uint4*>(sa + swz::Seed002::P31Mode2::offset(r, c)) = va;
-    *reinterpret_cast<uint4*>(sb + swz::Seed002::P31Mode2::offset(r, c)) = vb;
+    *reinterpret_cast<uint4*>(sa + swz::Fragments::P31Mode2::offset(r, c)) = va;
+    *reinterpret_cast<uint4*>(sb + swz::Fragments::P31Mode2::offset(r, c)) = vb;
     __syncthreads();  // A and B are whole in Mode2
-    mode2<swz::Seed002::P31Mode2>(acc, sa, sb, w, lane);
+    mode2<swz::Fragments::P31Mode2>(acc, sa, sb, w, lane);
     acc.to_half(h);
-    stsm_x4(sc2 + swz::Seed002::P31Mode2::offset(w, 16 * a_row(lane) + a_col(lane)), h);
+    stsm_x4(sc2 + swz::Fragments::P31Mode2::offset(w, 16 * a_row(lane) + a_col(lane)), h);
     __syncthreads();
-    drain<swz::Seed002::P31Mode1>(c1, sc1, 16, 256, t, 512);
-    drain<swz::Seed002::P31Mode2>(c2, sc2, 16, 256, t, 512);
+    drain<swz::Fragments::P31Mode1>(c1, sc1, 16, 256, t, 512);
+    drain<swz::Fragments::P31Mode2>(c2, sc2, 16, 256, t, 512);
 }

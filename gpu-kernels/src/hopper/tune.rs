@@ -1,27 +1,20 @@
-//! Benchmark of the Hopper GEMM against cuBLAS, measured in the same run on the same buffers:
-//! `hopper_bench OUT_DIR` writes `hopper_bench.md`, `hopper_bench.json`, the shipped bf16 CUBIN and its ptxas log.
+//! The Hopper GEMM against cuBLAS, measured in the same run on the same buffers: what `swz tune hopper` runs.
 //!
-//! 1. Headline: each shipping candidate (`hopper::sweep::candidates`), bf16 and fp16, at 4096^3 and 8192^3;
-//!    cuBLAS and ours alternate in three rounds (each round: 5 warm-up + 20 timed runs, CUDA events per run,
-//!    median), the middle round reported, all three printed. Before timing, the output at that size is
-//!    compared element-wise with cuBLAS's. `HOPPER_SKIP_CLUSTER=1` leaves out cluster variants.
-//! 2. Sweep at 8192^3 bf16: each variant differs from the shipped spec in one thing (`hopper::sweep`); each is
-//!    checked against cuBLAS's output first.
-//! 3. Short K, 16384 x 16384 x 1024 bf16 (8192 tiles of 16 k-blocks): the raster's L2 reuse, and the
-//!    epilogue / cluster variants, whose per-tile costs show most here.
-//!
-//! `hopper_bench headline OUT_DIR [ROUNDS]` is the headline claim alone, in interleaved rounds ([`headline`]).
+//! [`headline`] is the headline claim in interleaved rounds (robust to the card's clock drift); [`sweep_report`]
+//! is the longer comparison (candidates in three alternating rounds, the one-change sweep, the short-K raster
+//! problem).
 //!
 //! Inputs are random (never zeros). At 4096^3 one input set (2 x 32 MiB) is not larger than the 50 MiB L2;
 //! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
 
-use gpu_kernels::bench::rounds;
-use gpu_kernels::bench::{self, BenchConfig, Stats};
-use gpu_kernels::hopper::{
-    check, cublas_call, sweep, Cublas, Half, HopperGemm, HopperSpec, BASE, SHIPPED,
+use super::{
+    check, cublas_call, sweep, Cublas, Half, HopperGemm, HopperSpec, BASE, CLUSTER2, SHIPPED,
 };
-use gpu_kernels::{Gpu, Result};
+use crate::bench::rounds;
+use crate::bench::{self, BenchConfig, Stats};
+use crate::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
+use std::path::Path;
 use swizzle_core::raster::Raster;
 
 #[derive(serde::Serialize)]
@@ -122,7 +115,7 @@ impl Problem {
             den += y * y;
         }
         if bad > 0 {
-            return Err(gpu_kernels::Error::Mismatch(format!(
+            return Err(Error::Mismatch(format!(
                 "{} {:?}: {bad} elements differ from cuBLAS",
                 g.spec, self.size
             )));
@@ -143,28 +136,14 @@ impl Problem {
     }
 }
 
-fn main() {
-    if let Err(e) = run() {
-        eprintln!("hopper_bench: {e}");
-        std::process::exit(1);
-    }
-}
-
-fn run() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("headline") {
-        let out = args.get(1).cloned().unwrap_or_else(|| ".".into());
-        let rounds = match args.get(2) {
-            None => 24,
-            Some(r) => r.parse().ok().filter(|&r: &usize| r > 0).ok_or_else(|| {
-                gpu_kernels::Error::Invalid(format!("rounds: expected a positive count, got {r:?}"))
-            })?,
-        };
-        return headline(&out, rounds);
-    }
-    let out = args.first().cloned().unwrap_or_else(|| ".".into());
-    let gpu = Gpu::open(0)?;
-    let blas = Cublas::new(&gpu)?;
+/// The full comparison: (1) every shipping candidate ([`sweep::candidates`]), bf16 and fp16, at 4096^3 and
+/// 8192^3, cuBLAS and ours alternating in three rounds (each 5 warm-up + 20 timed runs, median), the middle round
+/// reported, after an element-wise comparison with cuBLAS's output; (2) the sweep at 8192^3 bf16, each variant
+/// one change from [`BASE`]; (3) the raster, epilogue and cluster variants on a wide short-K problem (16384 x
+/// 16384 x 1024 bf16). `skip_cluster` leaves out cluster variants. With `dir`, writes `hopper_sweep.md`,
+/// `hopper_sweep.json`, the shipped bf16 CUBIN and its ptxas log there. Returns the markdown.
+pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result<String> {
+    let blas = Cublas::new(gpu)?;
     let mut md = String::new();
     let _ = writeln!(
         md,
@@ -186,7 +165,6 @@ fn run() -> Result<()> {
     };
 
     // 1. Headline: every candidate, bf16 and fp16, 4096^3 and 8192^3, alternating with cuBLAS.
-    let skip_cluster = std::env::var_os("HOPPER_SKIP_CLUSTER").is_some();
     let usable = |spec: &HopperSpec| !(skip_cluster && spec.cluster > 1);
     let _ = writeln!(md, "## Candidates vs cuBLAS TN (3 alternating rounds x 20 runs; median of each round, the middle round-median reported)\n");
     let _ = writeln!(md, "| candidate | type | size | ours TFLOP/s (rounds) | cuBLAS TFLOP/s (rounds) | ours / cuBLAS | rel. diff vs cuBLAS |");
@@ -194,7 +172,7 @@ fn run() -> Result<()> {
     let mut compiled: Vec<HopperGemm> = Vec::new();
     for ty in [Half::Bf16, Half::F16] {
         for s in [4096u32, 8192] {
-            let mut p = Problem::new(&gpu, &blas, ty, (s, s, s), 100 + s as u64)?;
+            let mut p = Problem::new(gpu, &blas, ty, (s, s, s), 100 + s as u64)?;
             for (label, cand) in sweep::candidates() {
                 let spec = cand.with_ty(ty);
                 if !usable(&spec) {
@@ -205,18 +183,18 @@ fn run() -> Result<()> {
                     continue;
                 }
                 if !compiled.iter().any(|g| g.spec == spec) {
-                    compiled.push(HopperGemm::new(&gpu, spec)?);
+                    compiled.push(HopperGemm::new(gpu, spec)?);
                 }
                 let g = compiled.iter().find(|g| g.spec == spec).expect("compiled");
-                if spec == SHIPPED {
-                    std::fs::write(format!("{out}/hopper_bf16.cubin"), &g.compiled.cubin).ok();
-                    std::fs::write(format!("{out}/ptxas.log"), &g.compiled.log).ok();
+                if let (true, Some(dir)) = (spec == SHIPPED, dir) {
+                    write(&dir.join("hopper_bf16.cubin"), &g.compiled.cubin)?;
+                    write(&dir.join("ptxas.log"), g.compiled.log.as_bytes())?;
                 }
-                let err = p.verify(&gpu, g)?;
+                let err = p.verify(gpu, g)?;
                 let (mut ours, mut theirs) = (Vec::new(), Vec::new());
                 for _ in 0..3 {
-                    theirs.push(p.time_cublas(&gpu, &blas, &headline)?);
-                    ours.push(p.time_ours(&gpu, g, &headline)?);
+                    theirs.push(p.time_cublas(gpu, &blas, &headline)?);
+                    ours.push(p.time_ours(gpu, g, &headline)?);
                 }
                 let mid = |v: &[Stats]| {
                     let mut v = v.to_vec();
@@ -261,8 +239,8 @@ fn run() -> Result<()> {
 
     // 2. Sweep at 8192^3 bf16, one change at a time.
     let size = (8192, 8192, 8192);
-    let mut p = Problem::new(&gpu, &blas, Half::Bf16, size, 7)?;
-    let cublas_ref = p.time_cublas(&gpu, &blas, &quick)?;
+    let mut p = Problem::new(gpu, &blas, Half::Bf16, size, 7)?;
+    let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
     let _ = writeln!(
         md,
         "\n## Sweep, bf16 8192^3 (10 runs each; cuBLAS {:.0} TFLOP/s in this block)\n",
@@ -285,7 +263,7 @@ fn run() -> Result<()> {
         let g = if spec == SHIPPED {
             shipped_bf16.as_ref().expect("compiled above")
         } else {
-            fresh = match HopperGemm::new(&gpu, spec) {
+            fresh = match HopperGemm::new(gpu, spec) {
                 Ok(g) => g,
                 Err(e) => {
                     let _ = writeln!(md, "| {label} | {spec} | failed: {e} | | |");
@@ -294,8 +272,8 @@ fn run() -> Result<()> {
             };
             &fresh
         };
-        let err = p.verify(&gpu, g)?;
-        let st = p.time_ours(&gpu, g, &quick)?;
+        let err = p.verify(gpu, g)?;
+        let st = p.time_ours(gpu, g, &quick)?;
         let t = tflops(size, st.median_ms);
         let _ = writeln!(
             md,
@@ -317,8 +295,8 @@ fn run() -> Result<()> {
 
     // 3. Raster effect on a wide, short-K problem.
     let size = (16384, 16384, 1024);
-    let mut p = Problem::new(&gpu, &blas, Half::Bf16, size, 9)?;
-    let cublas_ref = p.time_cublas(&gpu, &blas, &quick)?;
+    let mut p = Problem::new(gpu, &blas, Half::Bf16, size, 9)?;
+    let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
     let _ = writeln!(
         md,
         "\n## Raster, bf16 16384x16384x1024 (10 runs each; cuBLAS {:.0} TFLOP/s)\n",
@@ -338,12 +316,12 @@ fn run() -> Result<()> {
                 ..BASE
             },
         ),
-        ("group-m 8, cluster 2", gpu_kernels::hopper::CLUSTER2),
+        ("group-m 8, cluster 2", CLUSTER2),
         (
             "group-m 8, cluster 2, 4-byte stores",
             HopperSpec {
                 store16: false,
-                ..gpu_kernels::hopper::CLUSTER2
+                ..CLUSTER2
             },
         ),
         ("group-m 8, cluster 2, stmatrix epilogue (shipped)", SHIPPED),
@@ -351,9 +329,9 @@ fn run() -> Result<()> {
         if !usable(&spec) {
             continue;
         }
-        let g = HopperGemm::new(&gpu, spec)?;
-        let err = p.verify(&gpu, &g)?;
-        let st = p.time_ours(&gpu, &g, &quick)?;
+        let g = HopperGemm::new(gpu, spec)?;
+        let err = p.verify(gpu, &g)?;
+        let st = p.time_ours(gpu, &g, &quick)?;
         let t = tflops(size, st.median_ms);
         let _ = writeln!(
             md,
@@ -371,14 +349,17 @@ fn run() -> Result<()> {
         ));
     }
 
-    std::fs::write(format!("{out}/hopper_bench.md"), &md).ok();
-    std::fs::write(
-        format!("{out}/hopper_bench.json"),
-        serde_json::to_string_pretty(&rows).unwrap_or_default(),
-    )
-    .ok();
-    println!("{md}");
-    Ok(())
+    if let Some(dir) = dir {
+        write(&dir.join("hopper_sweep.md"), md.as_bytes())?;
+        let json = serde_json::to_string_pretty(&rows).expect("plain fields");
+        write(&dir.join("hopper_sweep.json"), json.as_bytes())?;
+    }
+    Ok(md)
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes)
+        .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
 }
 
 /// One candidate's interleaved rounds at one size and type.
@@ -396,15 +377,17 @@ struct Rounds {
     cublas_ms: Vec<f64>,
 }
 
-/// `hopper_bench headline OUT_DIR [ROUNDS]`: the headline claim, robust to the card's clock drift. For bf16 and
+/// The headline claim, robust to the card's clock drift. For bf16 and
 /// fp16 at 8192^3 then 4096^3, cuBLAS and every candidate (`sweep::candidates`) are each verified against
 /// cuBLAS's output, warmed up, then timed in `ROUNDS` (default 24) rounds: per round each contestant runs 2
 /// warm-up + 10 timed launches (CUDA events, median), in an order rotated every round. The ratio is taken per
-/// round; the table gives the median of the per-round ratios with their minimum and maximum. Writes
-/// `hopper_headline.md` and `hopper_headline.json`.
-fn headline(out: &str, rounds: usize) -> Result<()> {
-    let gpu = Gpu::open(0)?;
-    let blas = Cublas::new(&gpu)?;
+/// round; the table gives the median of the per-round ratios with their minimum and maximum. With `dir`, writes
+/// `hopper_headline.md` and `hopper_headline.json` there. Returns the markdown.
+pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> {
+    if rounds == 0 {
+        return Err(Error::Invalid("rounds: expected a positive count".into()));
+    }
+    let blas = Cublas::new(gpu)?;
     let cfg = BenchConfig {
         warmup: 2,
         iters: 10,
@@ -413,7 +396,7 @@ fn headline(out: &str, rounds: usize) -> Result<()> {
     let mut md = String::new();
     let _ = writeln!(
         md,
-        "device: {}\ndate: {}\ncommand: hopper_bench headline {out} {rounds}\n",
+        "device: {}\ndate: {}\ncommand: swz tune hopper headline --rounds {rounds}\n",
         gpu.props(),
         bench::today_utc()
     );
@@ -432,26 +415,26 @@ fn headline(out: &str, rounds: usize) -> Result<()> {
     let mut per_round = String::new();
     for ty in [Half::Bf16, Half::F16] {
         for s in [8192u32, 4096] {
-            let mut p = Problem::new(&gpu, &blas, ty, (s, s, s), 200 + s as u64)?;
+            let mut p = Problem::new(gpu, &blas, ty, (s, s, s), 200 + s as u64)?;
             let mut cands: Vec<(&str, HopperGemm, f64)> = Vec::new();
             for (label, spec) in sweep::candidates() {
-                let g = HopperGemm::new(&gpu, spec.with_ty(ty))?;
-                let err = p.verify(&gpu, &g)?;
+                let g = HopperGemm::new(gpu, spec.with_ty(ty))?;
+                let err = p.verify(gpu, &g)?;
                 cands.push((label, g, err));
             }
             // Warm the card and every kernel before the first round.
-            p.time_cublas(&gpu, &blas, &cfg)?;
+            p.time_cublas(gpu, &blas, &cfg)?;
             for (_, g, _) in &cands {
-                p.time_ours(&gpu, g, &cfg)?;
+                p.time_ours(gpu, g, &cfg)?;
             }
             let n = cands.len() + 1; // contestant 0 is cuBLAS
             let mut ms = vec![Vec::with_capacity(rounds); n];
             for r in 0..rounds {
                 for who in rounds::order(r, n) {
                     let st = if who == 0 {
-                        p.time_cublas(&gpu, &blas, &cfg)?
+                        p.time_cublas(gpu, &blas, &cfg)?
                     } else {
-                        p.time_ours(&gpu, &cands[who - 1].1, &cfg)?
+                        p.time_ours(gpu, &cands[who - 1].1, &cfg)?
                     };
                     ms[who].push(st.median_ms);
                 }
@@ -502,12 +485,10 @@ fn headline(out: &str, rounds: usize) -> Result<()> {
         }
     }
     let _ = writeln!(md, "\nPer-round ratios (%), in round order:\n\n{per_round}");
-    std::fs::write(format!("{out}/hopper_headline.md"), &md).ok();
-    std::fs::write(
-        format!("{out}/hopper_headline.json"),
-        serde_json::to_string_pretty(&all).unwrap_or_default(),
-    )
-    .ok();
-    println!("{md}");
-    Ok(())
+    if let Some(dir) = dir {
+        write(&dir.join("hopper_headline.md"), md.as_bytes())?;
+        let json = serde_json::to_string_pretty(&all).expect("plain fields");
+        write(&dir.join("hopper_headline.json"), json.as_bytes())?;
+    }
+    Ok(md)
 }

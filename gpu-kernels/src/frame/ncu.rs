@@ -1,0 +1,332 @@
+//! Predicted vs measured shared-memory wavefronts under Nsight Compute, for any family of the registry: what
+//! `swz profile FAMILY` runs. The bank model reads the family's accesses as data ([`super::profile`]); this module
+//! launches the profiled specs for ncu and compares ncu's CSV with the predictions.
+//!
+//! On the device (`scripts/device.sh ncu` runs exactly this):
+//! ```text
+//! ncu --clock-control none --kernel-name "regex:$(swz profile transpose entries)" --csv --log-file kernel.csv \
+//!     --metrics "$(swz profile transpose metrics)" swz profile transpose run
+//! swz profile transpose compare kernel.csv
+//! ```
+
+use super::profile::{Predicted, SpecPrediction};
+use super::DynFamily;
+use crate::runtime::{Error, Gpu, Result};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The ncu metrics [`compare`] reads: shared-memory wavefronts, bank conflicts and instructions, loads and stores.
+pub const METRICS: &str = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,\
+l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,\
+smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum";
+
+/// Per-instruction (SASS-patched) counts: what each instruction's own addresses cost, printed beside the rest.
+pub const SASS_METRICS: &str = "smsp__sass_inst_executed_op_shared_ld.sum,\
+smsp__sass_inst_executed_op_shared_st.sum,\
+smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,\
+smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+
+/// Which build [`run`] launches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Build {
+    /// The shipped kernel, each launch checked against the host reference.
+    Shipped,
+    /// The family's shared-memory-only build (the very same smem instructions, no global traffic beside them).
+    SmemOnly,
+    /// The smem-only build with all the shared memory an SM has per block: one block per SM.
+    OneBlock,
+}
+
+impl Build {
+    pub const ALL: [Build; 3] = [Build::Shipped, Build::SmemOnly, Build::OneBlock];
+
+    /// The column label in [`compare`]'s table.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Build::Shipped => "kernel",
+            Build::SmemOnly => "smem only",
+            Build::OneBlock => "smem only, 1 block/SM",
+        }
+    }
+}
+
+/// The specs that are profiled: those with a shared-load or shared-store prediction, with their index in the
+/// family's spec list.
+pub fn profiled(f: &dyn DynFamily) -> Vec<(usize, SpecPrediction)> {
+    f.predictions()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, p)| p.load.is_some() || p.store.is_some())
+        .collect()
+}
+
+/// The ncu `--kernel-name` regex of the family's profiled kernels (without the `regex:` prefix).
+pub fn entries(f: &dyn DynFamily) -> String {
+    let mut names: Vec<&str> = profiled(f).iter().map(|(_, p)| p.entry).collect();
+    names.sort_unstable();
+    names.dedup();
+    format!("^({})$", names.join("|"))
+}
+
+/// Verify every spec of the family at its first (ragged) verification size, one `FAILED` line per failure and a
+/// summary line: what compute-sanitizer runs over. `Ok(false)` when a spec failed.
+pub fn verify_first_size(gpu: &Gpu, f: &dyn DynFamily) -> Result<(String, bool)> {
+    let size = *f
+        .verify_sizes()
+        .first()
+        .ok_or_else(|| Error::Invalid(format!("{} has no verification sizes", f.name())))?;
+    let mut text = String::new();
+    let mut ok = true;
+    let infos = f.spec_infos();
+    for (i, info) in infos.iter().enumerate() {
+        if let Err(e) = f.verify_one(gpu, i, size) {
+            let _ = writeln!(text, "FAILED {} {} on {size}: {e}", info.name, info.elem);
+            ok = false;
+        }
+    }
+    let _ = writeln!(
+        text,
+        "{}: {} specs verified on {size}",
+        f.name(),
+        infos.len()
+    );
+    Ok((text, ok))
+}
+
+/// Launch every profiled spec once at the family's size of side `n` with `build`, in [`profiled`] order (what
+/// [`compare`] expects from ncu); one line per launch. The default `n` (2048) keeps to full tiles, so every block
+/// issues exactly the modelled instructions.
+pub fn run(gpu: &Gpu, f: &dyn DynFamily, n: u32, build: Build) -> Result<String> {
+    let size = f.size_of(n);
+    let one_block = gpu.props().smem_per_block_optin as u32;
+    let infos = f.spec_infos();
+    let mut text = String::new();
+    for (i, p) in profiled(f) {
+        match build {
+            Build::Shipped => f.verify_one(gpu, i, size),
+            Build::SmemOnly => f.launch_once(gpu, i, size, true, None),
+            Build::OneBlock => f.launch_once(gpu, i, size, true, Some(one_block)),
+        }?;
+        let _ = writeln!(
+            text,
+            "launch {i}: {} {} ({})",
+            p.name,
+            infos[i].display,
+            build.label()
+        );
+    }
+    Ok(text)
+}
+
+/// ncu metric values of one profiled launch, by metric name.
+type Metrics = BTreeMap<String, f64>;
+
+fn launches(f: &dyn DynFamily, path: &str, text: &str) -> Result<Vec<Metrics>> {
+    let launches = parse_ncu_csv(text).map_err(|e| Error::Invalid(format!("{path}: {e}")))?;
+    let specs = profiled(f);
+    if launches.len() != specs.len() {
+        return Err(Error::Invalid(format!(
+            "{path}: {} profiled launches, expected {}",
+            launches.len(),
+            specs.len()
+        )));
+    }
+    let infos = f.spec_infos();
+    for ((i, p), (block, _)) in specs.iter().zip(&launches) {
+        let want = infos[*i].block.trim_end_matches(')');
+        if !block.replace(' ', "").starts_with(want) {
+            return Err(Error::Invalid(format!(
+                "{path}: launch order mismatch: {} has block {block}",
+                p.name
+            )));
+        }
+    }
+    Ok(launches.into_iter().map(|(_, m)| m).collect())
+}
+
+/// One direction's numbers from one profiled launch.
+struct Measured {
+    per_instruction: f64,
+    conflicts: f64,
+}
+
+fn measured(m: &Metrics, op: &str) -> Measured {
+    let get = |name: String| m.get(&name).copied().unwrap_or(f64::NAN);
+    let wf = get(format!(
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"
+    ));
+    let inst = get(format!("smsp__inst_executed_op_shared_{op}.sum"));
+    let conflicts = get(format!(
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum"
+    ));
+    Measured {
+        per_instruction: wf / inst,
+        conflicts,
+    }
+}
+
+/// Read ncu's CSVs of [`run`] (`(path, text)`, one per build in [`Build::ALL`] order; 1 to 3 of them) and print,
+/// per spec and direction, the bank model's wavefronts per instruction next to ncu's; the last CSV given is the
+/// one judged. `Ok(false)` if a prediction misses ncu's count there, or an access that must be conflict-free shows
+/// a bank conflict there.
+pub fn compare(f: &dyn DynFamily, csvs: &[(String, String)]) -> Result<(String, bool)> {
+    if csvs.is_empty() || csvs.len() > Build::ALL.len() {
+        return Err(Error::Invalid(format!(
+            "expected 1 to {} ncu CSVs, got {}",
+            Build::ALL.len(),
+            csvs.len()
+        )));
+    }
+    let runs = csvs
+        .iter()
+        .map(|(path, text)| launches(f, path, text))
+        .collect::<Result<Vec<_>>>()?;
+    let labels = Build::ALL.map(Build::label);
+    let mut out = String::new();
+    let _ = writeln!(out, "Predicted: swizzle-core's bank model on the {} family's smem accesses as data (wavefronts per", f.name());
+    let _ = writeln!(out, "warp instruction, loads and stores apart). Measured: ncu wavefronts / instructions executed, and ncu");
+    let _ = writeln!(out, "bank conflicts, for the shipped kernel, the smem-only build (identical smem instructions, no global");
+    let _ = writeln!(out, "traffic) and smem-only with one block per SM (no other block's smem traffic either). Judged: the");
+    let _ = writeln!(out, "last run ({}).\n", labels[runs.len() - 1]);
+    let mut head = String::from("| spec | elem | direction | predicted wf/instr |");
+    let mut rule = String::from("|---|---|---|--:|");
+    for l in &labels[..runs.len()] {
+        let _ = write!(head, " {l}: wf/instr | {l}: conflicts |");
+        rule.push_str("--:|--:|");
+    }
+    let _ = writeln!(out, "{head} |\n{rule}---|");
+    let infos = f.spec_infos();
+    let mut ok = true;
+    let mut checked = 0;
+    for (n, (i, p)) in profiled(f).iter().enumerate() {
+        let dirs: [(&str, &str, Option<Predicted>); 2] =
+            [("ld", "load", p.load), ("st", "store", p.store)];
+        for (op, dir, pred) in dirs {
+            let Some(pred) = pred else { continue };
+            let predicted = pred.per_instruction();
+            let cells: Vec<Measured> = runs.iter().map(|r| measured(&r[n], op)).collect();
+            let judged = cells.last().expect("at least one CSV");
+            let matches = (predicted - judged.per_instruction).abs() < 0.005;
+            let clean = !p.conflict_free || judged.conflicts == 0.0;
+            let verdict = match (matches, clean) {
+                (true, true) => "ok",
+                (false, _) => "MISS",
+                (true, false) => "CONFLICT",
+            };
+            ok &= matches && clean;
+            checked += 1;
+            let mut line = format!(
+                "| {} | {} | {dir} | {predicted:.2} |",
+                p.name, infos[*i].elem
+            );
+            for c in &cells {
+                let _ = write!(line, " {:.3} | {:.0} |", c.per_instruction, c.conflicts);
+            }
+            let _ = writeln!(out, "{line} {verdict} |");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n{}",
+        if ok {
+            format!("all {checked} predictions match")
+        } else {
+            "MISMATCH (see rows marked MISS / CONFLICT)".to_string()
+        }
+    );
+    Ok((out, ok))
+}
+
+/// The profiled launches of an `ncu --csv` log, in launch order: (block size, metrics).
+pub fn parse_ncu_csv(text: &str) -> std::result::Result<Vec<(String, Metrics)>, String> {
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("\"ID\""));
+    let header = split_csv(lines.next().ok_or("no ncu CSV header (\"ID\",...) found")?);
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .ok_or(format!("no column {name:?}"))
+    };
+    let (id, kernel, block, metric, value) = (
+        col("ID")?,
+        col("Kernel Name")?,
+        col("Block Size")?,
+        col("Metric Name")?,
+        col("Metric Value")?,
+    );
+    let mut by_id: BTreeMap<u64, (String, Metrics)> = BTreeMap::new();
+    for line in lines {
+        let f = split_csv(line);
+        if f.len() < header.len() || f[kernel].is_empty() {
+            continue;
+        }
+        let n: u64 = f[id].parse().map_err(|_| format!("bad ID {:?}", f[id]))?;
+        let v: f64 = f[value]
+            .replace(',', "")
+            .parse()
+            .map_err(|_| format!("bad value {:?}", f[value]))?;
+        let e = by_id
+            .entry(n)
+            .or_insert_with(|| (f[block].clone(), Metrics::new()));
+        e.1.insert(f[metric].clone(), v);
+    }
+    Ok(by_id.into_values().collect())
+}
+
+/// One CSV line with double-quoted fields.
+pub fn split_csv(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_lines_keep_quoted_commas_and_escaped_quotes() {
+        assert_eq!(split_csv(r#""a","b,c","d""e""#), ["a", "b,c", "d\"e"]);
+    }
+
+    #[test]
+    fn ncu_csv_groups_metrics_by_launch_in_id_order() {
+        let text = "==PROF== noise\n\
+            \"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n\
+            \"1\",\"k\",\"(256, 1, 1)\",\"m\",\"1,024\"\n\
+            \"0\",\"k\",\"(128, 1, 1)\",\"m\",\"7\"\n\
+            \"0\",\"k\",\"(128, 1, 1)\",\"n\",\"8\"\n";
+        let l = parse_ncu_csv(text).unwrap();
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].0, "(128, 1, 1)");
+        assert_eq!(l[0].1["n"], 8.0);
+        assert_eq!(l[1].1["m"], 1024.0);
+        assert!(parse_ncu_csv("no header").is_err());
+    }
+
+    #[test]
+    fn entries_name_the_profiled_kernels() {
+        let f = super::super::find("transpose").unwrap();
+        let e = entries(f);
+        assert!(
+            e.starts_with("^(") && e.ends_with(")$") && e.len() > 4,
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# The one device entry point: every GPU check and measurement of the workspace, from prebuilt binaries, on a GPU
+# machine without cargo. It calls only `swz`, the staged test binaries and NVIDIA's tools.
+#
+# Build (on a machine with the Rust toolchain), from the repository root:
+#   cargo test --release --workspace --no-run      then copy each test binary to $B/test-<package>-<target>
+#   cargo build --release -p swizzle-cli           then copy target/release/swz to $B/
+# (a staging tool that does both may exist where you work). Then on the GPU machine, from the repository root:
+#   OUT=out scripts/device.sh quick                 ~3 min: the new subcommands end to end
+#   OUT=out scripts/device.sh full                  every check below except the long tuning runs
+#   OUT=out scripts/device.sh tests verify ...      any steps, any order
+# Environment: B (binaries, default .devbin), OUT (results, default ./device-out), FAMILIES (default: every
+# family of the registry, `swz verify all --list`), TEST_SKIP (a test name to skip).
+#
+# Steps (each writes its full output under $OUT and prints a summary):
+#   info       nvidia-smi, libraries and tools found
+#   tests      every gpu-kernels test binary, GPU (ignored) tests included                     -> tests.log
+#   verify     the registry verification: every spec of every family at every size      -> verify.log
+#   sanitize   compute-sanitizer memcheck and racecheck over `swz verify FAMILY --first-size` -> sanitize.log
+#   ncu        Nsight Compute smem counters of every profiled spec (each build the family has), the bank model's
+#              prediction beside them (`swz profile FAMILY compare`)          -> ncu-FAMILY-*.csv, ncu-FAMILY.md
+#   bench      swz bench FAMILY (default sizes, 50 runs)                          -> bench-FAMILY.md/.json
+#   tune       swz tune hopper headline, swz tune gemm rounds, swz tune stencil     -> tune-*.md/.json
+#   sass       swz ptxas FAMILY --cubins, then cuobjdump -sass with addresses stripped     -> sass/FAMILY/*.sass
+#   report     swz report (GPU mode)                                                          -> report.md
+#   l2         matmul-l2 GPU tests, swz l2-study, ncu L2 hit rate/DRAM bytes per (shape, order) -> l2-*.md/.csv
+#   peer       torch avg_pool1d against a D2D copy (the stencil's framework peer; needs torch)   -> peer.md
+#   bank-probe nvcc + ncu over swizzle-core/tests/data/bank_probe (the bank model's ground truth) -> bank-probe.csv
+# Groups: quick = info verify-quick bench-quick tune-quick ncu-quick; full = info tests verify sanitize ncu bench
+# sass report. Exit status 1 if any step failed.
+set -u
+OUT=${OUT:-$PWD/device-out}
+B=${B:-.devbin}
+mkdir -p "$OUT"
+export PATH=/usr/local/cuda/bin:$PATH LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+chmod +x "$B"/* 2>/dev/null
+SWZ=$B/swz
+failed=()
+step() { echo "=== $1 ($(date -u +%H:%M:%S))"; }
+note() { if [ "$1" -ne 0 ]; then failed+=("$2"); echo "FAILED: $2 (exit $1)"; fi; }
+FAMILIES=${FAMILIES:-$($SWZ verify all --list | cut -d: -f1)}
+
+# ncu_family FAMILY [SIZE]: every build the family has under ncu, then the comparison (the last build judged).
+ncu_family() {
+  local fam=$1 k csvs=() build
+  k="regex:$($SWZ profile "$fam" entries)"
+  for build in $($SWZ profile "$fam" builds); do
+    ncu --clock-control none --kernel-name "$k" --csv --log-file "$OUT/ncu-$fam-$build.csv" \
+      --metrics "$($SWZ profile "$fam" metrics)" $SWZ profile "$fam" run --build "$build" ${2:+--size $2} | tail -1
+    note $? "ncu $fam $build"
+    csvs+=("$OUT/ncu-$fam-$build.csv")
+  done
+  $SWZ profile "$fam" compare "${csvs[@]}" | tee "$OUT/ncu-$fam.md" | tail -3
+  note "${PIPESTATUS[0]}" "swz profile $fam compare"
+}
+
+run_step() {
+  case $1 in
+  info)
+    step info
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit --format=csv
+    ls /usr/local/cuda/lib64/libnvrtc.so* 2>&1 | head -3
+    command -v ncu compute-sanitizer cuobjdump
+    $SWZ --version
+    ;;
+  tests)
+    step tests
+    : >"$OUT/tests.log"
+    local skip=() t
+    [ -n "${TEST_SKIP:-}" ] && skip=(--skip "$TEST_SKIP")
+    for t in "$B"/test-gpu-kernels-*; do
+      "$t" --include-ignored --test-threads=1 "${skip[@]}" >>"$OUT/tests.log" 2>&1
+      note $? "$t"
+    done
+    grep -E "^test result|FAILED|panicked" "$OUT/tests.log" | sort | uniq -c
+    ;;
+  verify)
+    step verify
+    $SWZ verify all >"$OUT/verify.log" 2>&1
+    note $? "swz verify all"
+    grep -E "specs|FAILED" "$OUT/verify.log"
+    ;;
+  verify-quick)
+    step verify-quick
+    $SWZ verify all --first-size >"$OUT/verify.log" 2>&1
+    note $? "swz verify all --first-size"
+    grep -E "specs|FAILED" "$OUT/verify.log"
+    ;;
+  sanitize)
+    step sanitize
+    : >"$OUT/sanitize.log"
+    local fam tool rc
+    for fam in $FAMILIES; do
+      for tool in memcheck racecheck; do
+        echo "\$ compute-sanitizer --tool $tool swz verify $fam --first-size" >>"$OUT/sanitize.log"
+        compute-sanitizer --tool "$tool" --error-exitcode 1 $SWZ verify "$fam" --first-size >>"$OUT/sanitize.log" 2>&1
+        rc=$?
+        note $rc "compute-sanitizer $tool $fam"
+        echo "$fam $tool: exit $rc"
+      done
+    done
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
+    ;;
+  ncu)
+    step ncu
+    local fam
+    for fam in $FAMILIES; do ncu_family "$fam"; done
+    ;;
+  ncu-quick)
+    step ncu-quick
+    ncu_family transpose
+    ;;
+  bench)
+    step bench
+    local fam
+    for fam in $FAMILIES; do
+      [ "$fam" = hopper ] && continue # `swz bench gemm` runs the Hopper GEMM's rows too
+      $SWZ bench "$fam" --iters 50 --json "$OUT/bench-$fam.json" >"$OUT/bench-$fam.md" 2>"$OUT/bench-$fam.err"
+      note $? "swz bench $fam"
+      grep -E "^device|^\| (D2D copy|cuBLAS)" "$OUT/bench-$fam.md" | head -20
+    done
+    ;;
+  bench-quick)
+    step bench-quick
+    $SWZ bench transpose --iters 10 --json "$OUT/bench-transpose.json" >"$OUT/bench-transpose.md" 2>&1
+    note $? "swz bench transpose"
+    $SWZ bench gemm --shapes 4096x4096x4096 --iters 10 --json "$OUT/bench-gemm.json" >"$OUT/bench-gemm.md" 2>&1
+    note $? "swz bench gemm --shapes 4096x4096x4096"
+    grep -E "^device|cuBLAS|D2D" "$OUT"/bench-*.md | head -20
+    ;;
+  tune)
+    step tune
+    $SWZ tune hopper headline --rounds 24 --out "$OUT/tune-hopper" >"$OUT/tune-hopper.md" 2>&1
+    note $? "swz tune hopper headline"
+    $SWZ tune gemm rounds --json "$OUT/tune-gemm-rounds.json" >"$OUT/tune-gemm-rounds.md" 2>&1
+    note $? "swz tune gemm rounds"
+    $SWZ tune stencil --json "$OUT/tune-stencil.json" >"$OUT/tune-stencil.md" 2>&1
+    note $? "swz tune stencil"
+    grep -E "\*\*|^summary" "$OUT"/tune-*.md | head -30
+    ;;
+  tune-quick)
+    step tune-quick
+    $SWZ tune gemm rounds --shapes 4096x4096x4096 --dtypes fp16 --b tn --rounds 3 >"$OUT/tune-gemm-rounds.md" 2>&1
+    note $? "swz tune gemm rounds (short)"
+    tail -6 "$OUT/tune-gemm-rounds.md"
+    ;;
+  sass)
+    step sass
+    local fam f
+    for fam in $FAMILIES; do
+      mkdir -p "$OUT/sass"
+      $SWZ ptxas "$fam" --cubins "$OUT/sass/$fam" >"$OUT/sass/$fam.ptxas.log" 2>&1 || note $? "swz ptxas $fam"
+      for f in "$OUT/sass/$fam"/*.cubin; do
+        # Addresses (/*0a10*/) and the encodings' hex comments differ between builds that are otherwise equal.
+        cuobjdump -sass "$f" | sed -E 's@/\*[0-9a-f]{4,}\*/@@g; s@/\* 0x[0-9a-f]+ \*/@@g; s/[[:space:]]+/ /g' \
+          | grep -v '^ *$' >"${f%.cubin}.sass"
+      done
+      (cd "$OUT/sass/$fam" && sha256sum ./*.sass >../"$fam.sha256")
+      echo "$fam: $(ls "$OUT/sass/$fam"/*.sass | wc -l) kernels"
+    done
+    ;;
+  report)
+    step report
+    $SWZ report >"$OUT/report.md" 2>&1
+    note $? "swz report"
+    grep -E "^mode|^## |wrong" "$OUT/report.md" | head -20
+    ;;
+  l2)
+    step l2
+    timeout 120 "$B/test-gpu-kernels-matmul_l2_device" --include-ignored --test-threads=1 >"$OUT/l2-tests.log" 2>&1
+    note $? "matmul_l2_device tests"
+    timeout 150 $SWZ l2-study --budget-ms 150 --warmup 2 --json "$OUT/l2-bench.json" >"$OUT/l2-bench.md" 2>&1
+    note $? "swz l2-study"
+    # Every (shape, order) launched once, profiled once each; ncu flushes L2 before each profiled kernel, as the
+    # model starts from an empty L2.
+    timeout 170 ncu --clock-control none --kernel-name matmul_l2 --print-units base --csv --log-file "$OUT/l2-ncu.csv" \
+      --metrics lts__t_sector_hit_rate.pct,dram__bytes_read.sum,gpu__time_duration.sum \
+      $SWZ l2-study --once --shapes 1024x1024x1024,2048x2048x2048,4096x4096x4096,1024x1024x128,16384x16384x128 \
+      >"$OUT/l2-cases.txt"
+    note $? "ncu matmul-l2"
+    grep -c launched "$OUT/l2-cases.txt"
+    ;;
+  peer)
+    step peer
+    PYTHONUNBUFFERED=1 timeout 60 python3 scripts/stencil_torch_peer.py --n 27 >"$OUT/peer.md" 2>&1
+    note $? "torch stencil peer"
+    tail -12 "$OUT/peer.md"
+    ;;
+  bank-probe)
+    step bank-probe
+    # Each case-file line "OP_ID a0 ... a31" launches one 1-warp kernel issuing one shared-memory instruction;
+    # its wavefronts are ..._op_ld.sum + ..._op_st.sum (the all-ops total carries one launch-overhead wavefront).
+    local d=swizzle-core/tests/data/bank_probe
+    (cd "$d" && python3 gen.py && nvcc -O2 -arch=sm_90 -o "$OUT/probe" probe.cu) >"$OUT/bank-probe.log" 2>&1 &&
+      ncu --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum \
+        --csv "$OUT/probe" "$d/cases.txt" >"$OUT/bank-probe.csv" 2>>"$OUT/bank-probe.log"
+    note $? "bank probe"
+    ;;
+  quick) for s in info verify-quick bench-quick tune-quick ncu-quick; do run_step $s; done ;;
+  full) for s in info tests verify sanitize ncu bench sass report; do run_step $s; done ;;
+  *) echo "unknown step $1"; failed+=("$1") ;;
+  esac
+}
+
+[ $# -gt 0 ] || set -- quick
+for s in "$@"; do run_step "$s"; done
+step done
+if [ ${#failed[@]} -gt 0 ]; then
+  printf 'failed: %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "all steps passed"

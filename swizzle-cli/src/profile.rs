@@ -1,0 +1,133 @@
+//! `swz profile FAMILY ACTION`: the bank model's predicted shared-memory wavefronts against Nsight Compute.
+//! `entries` and `metrics` print what to hand `ncu --kernel-name` and `--metrics`; `run` launches what ncu
+//! profiles; `compare` reads ncu's CSVs and prints the prediction beside each count (exit 1 on a miss).
+//! The work is gpu-kernels' (`frame::ncu` for every family; the tensor-core fragment problems have their own
+//! comparison, `fragments::profile`, because ncu's per-instruction counters do not see ldmatrix/stmatrix).
+
+use crate::bench::family;
+use crate::Verdict;
+use gpu_kernels::frame::ncu::{self, Build};
+use gpu_kernels::frame::DynFamily;
+use gpu_kernels::Gpu;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Kernel family (every family of gpu-kernels' registry).
+    #[arg(value_name = "FAMILY")]
+    family: String,
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Print the `ncu --kernel-name` regex of the family's profiled kernels (no GPU needed).
+    Entries,
+    /// Print the comma-separated metrics `compare` reads (no GPU needed); with --sass, the per-instruction ones.
+    Metrics {
+        #[arg(long)]
+        sass: bool,
+    },
+    /// Print the builds `run` can launch for this family, one line (no GPU needed).
+    Builds,
+    /// Launch every profiled spec once (each shipped launch checked against the host reference).
+    Run {
+        /// shipped, smem-only (the same smem instructions, no global traffic), or one-block (smem-only with one
+        /// block per SM).
+        #[arg(long, default_value = "shipped", value_parser = ["shipped", "smem-only", "one-block"])]
+        build: String,
+        /// The family's problem of side N (2048: full tiles only, so every block issues the modelled
+        /// instructions).
+        #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(1..=(1 << 30)))]
+        size: u32,
+    },
+    /// Read ncu's CSVs of `run` (shipped, then smem-only, then one-block; the last one given is judged) and print
+    /// predicted beside measured; exit 1 on a miss or an unexpected bank conflict.
+    Compare {
+        #[arg(required = true, num_args = 1..=3, value_name = "CSV")]
+        csv: Vec<PathBuf>,
+    },
+}
+
+/// The family whose ncu comparison is its own (per problem, ldmatrix and stmatrix counted by other metrics).
+const FRAGMENTS: &str = "fragments";
+
+pub fn run(args: Args) -> Result<Verdict, String> {
+    let fam = family(&args.family)?;
+    let own = fam.name() == FRAGMENTS;
+    match args.action {
+        Action::Entries => {
+            if own {
+                outln!("^{FRAGMENTS}_");
+            } else {
+                outln!("{}", ncu::entries(fam));
+            }
+        }
+        Action::Builds => {
+            outln!(
+                "{}",
+                if own {
+                    "shipped"
+                } else {
+                    "shipped smem-only one-block"
+                }
+            );
+        }
+        Action::Metrics { sass } => {
+            let m = match (own, sass) {
+                (true, _) => gpu_kernels::fragments::profile::METRICS,
+                (false, false) => ncu::METRICS,
+                (false, true) => ncu::SASS_METRICS,
+            };
+            outln!("{}", m.replace(char::is_whitespace, ""));
+        }
+        Action::Run { build, size } => {
+            let build = match build.as_str() {
+                "smem-only" => Build::SmemOnly,
+                "one-block" => Build::OneBlock,
+                _ => Build::Shipped,
+            };
+            if own && build != Build::Shipped {
+                return Err(format!("{FRAGMENTS} has only the shipped build"));
+            }
+            let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
+            outln!("{}", gpu.props());
+            let text = if own {
+                gpu_kernels::fragments::profile::run(&gpu)
+            } else {
+                ncu::run(&gpu, fam, size, build)
+            }
+            .map_err(|e| e.to_string())?;
+            out!("{text}");
+        }
+        Action::Compare { csv } => return compare(fam, own, &csv),
+    }
+    Ok(Verdict::Clean)
+}
+
+fn compare(fam: &dyn DynFamily, own: bool, paths: &[PathBuf]) -> Result<Verdict, String> {
+    let csvs = paths
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .map(|t| (p.display().to_string(), t))
+                .map_err(|e| format!("{}: {e}", p.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let (text, ok) = if own {
+        gpu_kernels::fragments::profile::compare(&csvs)
+    } else {
+        ncu::compare(fam, &csvs)
+    }
+    .map_err(|e| e.to_string())?;
+    out!("{text}");
+    Ok(if ok {
+        Verdict::Clean
+    } else {
+        Verdict::Conflicts(format!(
+            "{}: a prediction differs from Nsight Compute's count",
+            fam.name()
+        ))
+    })
+}

@@ -1,0 +1,423 @@
+//! `swz tune FAMILY ...`: a family's tuning tools on the GPU: sweeps over specs and sizes, cuBLAS in interleaved
+//! rounds, sustained bursts, diagnostic builds. The work is gpu-kernels' (`gemm::tune`, `hopper::tune`,
+//! `stencil::bench`); this module parses arguments and prints.
+
+use crate::bench::{print_report, write_outputs};
+use gpu_kernels::bench::{BenchConfig, Report};
+use gpu_kernels::gemm::{self, tune as gt, BLayout, InType};
+use gpu_kernels::Gpu;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    family: Family,
+}
+
+#[derive(clap::Subcommand)]
+enum Family {
+    /// The mma.sync GEMM: lineups against cuBLAS, interleaved rounds, the mma.sync ceiling, bursts, diagnostics.
+    Gemm(GemmArgs),
+    /// The Hopper (TMA + wgmma) GEMM: the headline in interleaved rounds, or the full sweep.
+    Hopper(HopperArgs),
+    /// The stencil: every variant over sizes x radii x value types, with the summary table.
+    Stencil(StencilArgs),
+}
+
+#[derive(clap::Args)]
+struct GemmArgs {
+    #[command(subcommand)]
+    mode: GemmMode,
+}
+
+/// Options shared by the GEMM lineups (each mode has its own defaults).
+#[derive(clap::Args)]
+struct Lineup {
+    /// Problems, MxNxK (comma-separated).
+    #[arg(long, value_delimiter = ',', value_parser = crate::args::parse_shape)]
+    shapes: Vec<(u32, u32, u32)>,
+    /// Input types: fp16, bf16.
+    #[arg(long, value_delimiter = ',', value_parser = parse_dtype)]
+    dtypes: Vec<InType>,
+    /// B layouts: tn (B stored N x K), nn (K x N).
+    #[arg(long, value_delimiter = ',', value_parser = parse_b)]
+    b: Vec<BLayout>,
+    /// Specs: names, or the groups tiles, orders, baselines, default, all.
+    #[arg(long, value_delimiter = ',')]
+    specs: Vec<String>,
+    /// Timed runs per kernel (per round where there are rounds).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    iters: Option<u32>,
+    /// Interleaved rounds (rounds, peak, diag).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    rounds: Option<u32>,
+    /// Write every row as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand)]
+enum GemmMode {
+    /// cuBLAS and the specs on the same buffers, each timed in one block, with the mma.sync ceiling
+    /// (defaults: the four shapes, fp16 and bf16, tn, default + baselines + the identity order, 30 runs).
+    Bench(Lineup),
+    /// cuBLAS and the specs in interleaved rounds, order rotated each round: the median per-round ratio to cuBLAS
+    /// and to the first spec (defaults: 8192^3, fp16 and bf16, tn and nn, default + identity order, 12 rounds).
+    Rounds(Lineup),
+    /// cuBLAS, the specs (tn) and the mma.sync probes in interleaved rounds: the measured ceiling beside cuBLAS
+    /// (defaults: 4096^3 and 8192^3, fp16 and bf16, default spec, 8 rounds).
+    Peak(Lineup),
+    /// fp16 tn: each spec as shipped, without its mma and without its fill, beside cuBLAS, in interleaved rounds:
+    /// where the main loop's time goes (the cut-down builds are wrong by design and only timed). Built with the
+    /// `experiments` feature only.
+    #[cfg(feature = "experiments")]
+    Diag {
+        /// The problem, MxNxK.
+        #[arg(value_parser = crate::args::parse_shape)]
+        shape: (u32, u32, u32),
+        /// Specs (names or groups).
+        #[arg(required = true)]
+        specs: Vec<String>,
+        /// Interleaved rounds.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        rounds: u32,
+    },
+    /// cuBLAS, each spec and the 2-warps-per-scheduler probe, each back to back for --ms, with the SM clock and
+    /// board power nvidia-smi sampled during each burst: one JSON line per burst, then a table.
+    Burst {
+        /// The problem, MxNxK.
+        #[arg(value_parser = crate::args::parse_shape)]
+        shape: (u32, u32, u32),
+        /// Specs (names or groups).
+        specs: Vec<String>,
+        /// Milliseconds per burst.
+        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+        ms: u64,
+        /// Passes over the lineup (odd passes in reverse order), after one untimed warm-up burst.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        repeat: u32,
+        /// Input type: fp16 or bf16.
+        #[arg(long, default_value = "fp16", value_parser = parse_dtype)]
+        dtype: InType,
+        /// B layout: tn or nn.
+        #[arg(long, default_value = "tn", value_parser = parse_b)]
+        b: BLayout,
+        /// Only the specs: no cuBLAS, no probe.
+        #[arg(long)]
+        no_peers: bool,
+    },
+    /// Every variant (specs, baselines, experiments x B layout x input x output type) on a ragged 300x500x264
+    /// problem against the host reference.
+    Check {
+        /// Only variants whose file name (spec-b-in-out) contains this text.
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+    },
+    /// Launch each spec once at N^3 fp16 (for Nsight Compute) and print the bank model's ldmatrix and epilogue
+    /// counts for it, one JSON line each.
+    Ncu {
+        /// B layout: tn or nn.
+        #[arg(long, value_parser = parse_b)]
+        b: BLayout,
+        /// Specs (names or groups).
+        #[arg(required = true)]
+        specs: Vec<String>,
+        /// fp32 output: the model's epilogue shared-store counts instead.
+        #[arg(long)]
+        f32_out: bool,
+        /// The problem's side.
+        #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(16..=32768))]
+        size: u32,
+    },
+}
+
+#[derive(clap::Args)]
+struct HopperArgs {
+    /// `headline` (every candidate against cuBLAS in interleaved rounds, bf16 and fp16, 8192^3 and 4096^3) or
+    /// `sweep` (candidates in three alternating rounds, each one-change variant, the short-K raster problem).
+    #[arg(value_parser = ["headline", "sweep"])]
+    mode: String,
+    /// Interleaved rounds (headline).
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    rounds: u32,
+    /// Leave out the cluster variants (sweep).
+    #[arg(long)]
+    skip_cluster: bool,
+    /// Also write the markdown and JSON (and, for sweep, the shipped CUBIN and its ptxas log) into this folder.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct StencilArgs {
+    /// Sizes: log2 (27 = 2^27) or element counts.
+    #[arg(long, value_delimiter = ',', default_values_t = [27u64, 28])]
+    n: Vec<u64>,
+    /// Radii.
+    #[arg(long, value_delimiter = ',', default_values_t = gpu_kernels::stencil::bench::RADII)]
+    k: Vec<u32>,
+    /// Value types: fp32, i32.
+    #[arg(long, value_delimiter = ',', default_value = "fp32")]
+    types: Vec<String>,
+    /// Only these variants (names).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Timed runs per kernel.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    iters: u32,
+    /// Write the whole report (device, date, command, tables) as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+fn parse_dtype(s: &str) -> Result<InType, String> {
+    gt::parse_dtype(s).map_err(|e| e.to_string())
+}
+
+fn parse_b(s: &str) -> Result<BLayout, String> {
+    gt::parse_b(s).map_err(|e| e.to_string())
+}
+
+/// `given`, or `default` when nothing was given.
+fn or<T: Clone>(given: &[T], default: &[T]) -> Vec<T> {
+    if given.is_empty() {
+        default.to_vec()
+    } else {
+        given.to_vec()
+    }
+}
+
+fn specs(names: &[String], default: &[&str]) -> Result<Vec<gemm::GemmSpec>, String> {
+    let names: Vec<String> = if names.is_empty() {
+        default.iter().map(|s| s.to_string()).collect()
+    } else {
+        names.to_vec()
+    };
+    gt::parse_specs(&names).map_err(|e| e.to_string())
+}
+
+/// Opens the GPU (the first thing every tool does, so a machine without one gets one line and nothing else).
+fn open() -> Result<Gpu, String> {
+    let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
+    eprintln!("device: {}", gpu.props());
+    Ok(gpu)
+}
+
+pub fn run(args: Args) -> Result<(), String> {
+    match args.family {
+        Family::Gemm(g) => gemm_run(g.mode),
+        Family::Hopper(h) => hopper_run(h),
+        Family::Stencil(s) => stencil_run(s),
+    }
+}
+
+fn print(text: &str) {
+    outln!("{text}");
+}
+
+fn gemm_run(mode: GemmMode) -> Result<(), String> {
+    let e = |e: gpu_kernels::Error| e.to_string();
+    // Plans with each mode's defaults: (shapes, dtypes, b, specs, warmup, iters, rounds).
+    let plan = |l: &Lineup,
+                shapes: &[(u32, u32, u32)],
+                bs: &[BLayout],
+                default_specs: &[&str],
+                (warmup, iters, rounds): (usize, u32, u32)|
+     -> Result<gt::Plan, String> {
+        Ok(gt::Plan {
+            shapes: or(&l.shapes, shapes),
+            dtypes: or(&l.dtypes, &[InType::F16, InType::Bf16]),
+            bs: or(&l.b, bs),
+            specs: specs(&l.specs, default_specs)?,
+            cfg: BenchConfig {
+                warmup,
+                iters: l.iters.unwrap_or(iters) as usize,
+                l2_factor: 1,
+            },
+            rounds: l.rounds.unwrap_or(rounds) as usize,
+        })
+    };
+    let json = |path: &Option<PathBuf>, rows: &dyn erased::Json| -> Result<(), String> {
+        match path {
+            Some(p) => crate::args::write_file("--json", p, &rows.json()),
+            None => Ok(()),
+        }
+    };
+    let finish = |gpu: &Gpu| {
+        outln!(
+            "\ndevice: {} ({})",
+            gpu.props(),
+            gpu_kernels::bench::today_utc()
+        )
+    };
+    match mode {
+        GemmMode::Bench(l) => {
+            let plan = plan(
+                &l,
+                &gemm::bench::SHAPES,
+                &[BLayout::Nk],
+                &["default", "baselines", "t128x256k32s4-identity"],
+                (10, 30, 1),
+            )?;
+            let gpu = open()?;
+            let rows = gt::bench(&gpu, &plan, &mut print).map_err(e)?;
+            finish(&gpu);
+            json(&l.json, &rows)
+        }
+        GemmMode::Rounds(l) => {
+            let plan = plan(
+                &l,
+                &[(8192, 8192, 8192)],
+                &[BLayout::Nk, BLayout::Kn],
+                &["default", "t128x256k32s4-identity"],
+                (3, 10, 12),
+            )?;
+            let gpu = open()?;
+            let rows = gt::rounds(&gpu, &plan, &mut print).map_err(e)?;
+            finish(&gpu);
+            json(&l.json, &rows)
+        }
+        GemmMode::Peak(l) => {
+            let plan = plan(
+                &l,
+                &[(4096, 4096, 4096), (8192, 8192, 8192)],
+                &[BLayout::Nk],
+                &["default"],
+                (3, 10, 8),
+            )?;
+            let gpu = open()?;
+            let rows = gt::peak(&gpu, &plan, &mut print).map_err(e)?;
+            finish(&gpu);
+            json(&l.json, &rows)
+        }
+        #[cfg(feature = "experiments")]
+        GemmMode::Diag {
+            shape,
+            specs: names,
+            rounds,
+        } => {
+            let list = specs(&names, &[])?;
+            let gpu = open()?;
+            gt::diag(&gpu, shape, &list, rounds as usize, &mut print).map_err(e)
+        }
+        GemmMode::Burst {
+            shape,
+            specs: names,
+            ms,
+            repeat,
+            dtype,
+            b,
+            no_peers,
+        } => {
+            let list = if names.is_empty() {
+                Vec::new()
+            } else {
+                specs(&names, &[])?
+            };
+            if no_peers && list.is_empty() {
+                return Err("--no-peers needs at least one spec".into());
+            }
+            let o = gt::Burst {
+                shape,
+                dtype,
+                b,
+                specs: list,
+                ms,
+                repeat: repeat as usize,
+                peers: !no_peers,
+            };
+            let gpu = open()?;
+            gt::burst(&gpu, &o, &mut print).map(drop).map_err(e)
+        }
+        GemmMode::Check { filter } => {
+            let variants = gt::variants(filter.as_deref());
+            if variants.is_empty() {
+                return Err(format!("no GEMM variant's file name contains {filter:?}"));
+            }
+            let gpu = open()?;
+            gt::check_variants(&gpu, &variants, &mut print).map_err(e)
+        }
+        GemmMode::Ncu {
+            b,
+            specs: names,
+            f32_out,
+            size,
+        } => {
+            let list = specs(&names, &[])?;
+            let gpu = open()?;
+            gt::ncu_model(&gpu, b, size, &list, f32_out, &mut print).map_err(e)
+        }
+    }
+}
+
+/// Rows that serialise to pretty JSON, whatever their type.
+mod erased {
+    pub trait Json {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Json for Vec<T> {
+        fn json(&self) -> String {
+            serde_json::to_string_pretty(self).expect("plain rows")
+        }
+    }
+}
+
+fn hopper_run(h: HopperArgs) -> Result<(), String> {
+    if let Some(dir) = &h.out {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
+    }
+    let gpu = open()?;
+    let md = match h.mode.as_str() {
+        "headline" => {
+            gpu_kernels::hopper::tune::headline(&gpu, h.rounds as usize, h.out.as_deref())
+        }
+        _ => gpu_kernels::hopper::tune::sweep_report(&gpu, h.out.as_deref(), h.skip_cluster),
+    }
+    .map_err(|e| e.to_string())?;
+    outln!("{md}");
+    Ok(())
+}
+
+fn stencil_run(s: StencilArgs) -> Result<(), String> {
+    use gpu_kernels::stencil::{bench, ValueType, SPECS};
+    let sizes: Vec<usize> =
+        s.n.iter()
+            .map(|&v| match v {
+                0 => Err("--n: a size must be positive".to_string()),
+                v if v < 40 => Ok(1usize << v),
+                v => usize::try_from(v).map_err(|_| format!("--n: {v} is too large")),
+            })
+            .collect::<Result<_, _>>()?;
+    let types = s
+        .types
+        .iter()
+        .map(|t| {
+            ValueType::ALL
+                .into_iter()
+                .find(|v| v.name() == t)
+                .ok_or_else(|| format!("--types: unknown value type {t:?} (fp32, i32)"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut specs = SPECS.to_vec();
+    if !s.only.is_empty() {
+        if let Some(bad) = s.only.iter().find(|n| !SPECS.iter().any(|x| x.name == **n)) {
+            return Err(format!("--only: no stencil variant {bad:?}"));
+        }
+        specs.retain(|x| s.only.iter().any(|n| n == x.name));
+    }
+    if s.k.contains(&0) {
+        return Err("--k: a radius must be positive".into());
+    }
+    let cfg = BenchConfig {
+        iters: s.iters as usize,
+        ..BenchConfig::default()
+    };
+    let gpu = open()?;
+    let tables =
+        bench::sweep(&gpu, &sizes, &s.k, &types, &specs, &cfg).map_err(|e| e.to_string())?;
+    let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
+    print_report(&report);
+    outln!("summary (% of D2D; smem/shfl = time ratio at equal outputs per thread, > 1: register cache faster)\n");
+    outln!("{}", bench::summary(&report.tables, &specs));
+    write_outputs(&report, s.json.as_ref(), None)
+}

@@ -1,0 +1,197 @@
+//! The GPU subcommands (`bench`, `tune`, `verify`, `profile`, `ptxas`) without a GPU: listings and the ncu
+//! commands work, argument mistakes are one line and exit 2 before any GPU is touched, and a machine without a
+//! driver gets "no CUDA driver found" (one line, exit 2).
+use std::process::{Command, Output};
+
+fn swz(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_swz"))
+        .args(args)
+        .output()
+        .expect("run swz")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Exit 2 with one stderr line `swz: ...` containing `needle`.
+fn refused(args: &[&str], needle: &str) {
+    let o = swz(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
+    assert!(
+        err.starts_with("swz: ") && err.contains(needle),
+        "{args:?}: {err:?} lacks {needle:?}"
+    );
+}
+
+#[test]
+fn verify_list_names_every_registered_family_without_a_gpu() {
+    let o = swz(&["verify", "all", "--list"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let names: Vec<&str> = text.lines().filter_map(|l| l.split(':').next()).collect();
+    let want: Vec<&str> = gpu_kernels::frame::FAMILIES
+        .iter()
+        .map(|f| f.name())
+        .collect();
+    assert_eq!(names, want);
+    for name in ["transpose", "fragments", "stencil", "gemm", "hopper"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+}
+
+#[test]
+fn bench_list_takes_gemm_shapes_and_refuses_them_for_a_2d_family() {
+    let o = swz(&["bench", "gemm", "--shapes", "4096x4096x1024", "--list"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    // The GEMM and its companion, the Hopper GEMM, both at the shape given.
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("gemm: ") && l.contains("4096x4096x1024")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("hopper: ") && l.contains("4096x4096x1024")),
+        "{text}"
+    );
+    refused(
+        &["bench", "transpose", "--shapes", "64x64x64", "--list"],
+        "not MxNxK",
+    );
+    refused(&["bench", "gemm", "--shapes", "64x64", "--list"], "MxNxK");
+}
+
+#[test]
+fn profile_helpers_print_what_ncu_needs_without_a_gpu() {
+    let o = swz(&["profile", "transpose", "entries"]);
+    assert!(o.status.success());
+    let regex = stdout(&o);
+    assert!(
+        regex.starts_with("^(") && regex.trim_end().ends_with(")$"),
+        "{regex}"
+    );
+    let metrics = stdout(&swz(&["profile", "transpose", "metrics"]));
+    assert!(
+        metrics.contains("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+        "{metrics}"
+    );
+    assert!(
+        !metrics.trim_end().contains(char::is_whitespace),
+        "{metrics:?}"
+    );
+    assert_eq!(
+        stdout(&swz(&["profile", "transpose", "builds"])).trim(),
+        "shipped smem-only one-block"
+    );
+    // The fragment problems are compared per problem, with their own metrics (ldmatrix instructions included).
+    assert_eq!(
+        stdout(&swz(&["profile", "fragments", "builds"])).trim(),
+        "shipped"
+    );
+    assert!(stdout(&swz(&["profile", "fragments", "metrics"]))
+        .contains("smsp__inst_executed_op_ldsm.sum"));
+}
+
+#[test]
+fn profile_compare_reads_csvs_without_a_gpu_and_refuses_bad_ones() {
+    refused(
+        &["profile", "nope", "entries"],
+        "unknown kernel family \"nope\"",
+    );
+    refused(
+        &["profile", "transpose", "compare", "/nonexistent/kernel.csv"],
+        "/nonexistent/kernel.csv",
+    );
+    let dir = std::env::temp_dir().join(format!("swz-cli-gpu-tools-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("empty.csv");
+    std::fs::write(&csv, "==PROF== nothing profiled\n").unwrap();
+    refused(
+        &["profile", "transpose", "compare", csv.to_str().unwrap()],
+        "no ncu CSV header",
+    );
+    // A CSV with one launch where the family profiles several.
+    std::fs::write(
+        &csv,
+        "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n\
+         \"0\",\"k\",\"(32, 8, 1)\",\"smsp__inst_executed_op_shared_ld.sum\",\"1\"\n",
+    )
+    .unwrap();
+    refused(
+        &["profile", "transpose", "compare", csv.to_str().unwrap()],
+        "profiled launches, expected",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    refused(
+        &["profile", "fragments", "run", "--build", "smem-only"],
+        "only the shipped build",
+    );
+}
+
+#[test]
+fn tune_argument_mistakes_are_one_line_before_any_gpu_work() {
+    refused(&["tune"], "");
+    refused(
+        &["tune", "gemm", "rounds", "--shapes", "8192x8192"],
+        "MxNxK",
+    );
+    refused(
+        &["tune", "gemm", "rounds", "--specs", "t1x1"],
+        "no GEMM spec \"t1x1\"",
+    );
+    refused(&["tune", "gemm", "bench", "--b", "nt"], "nn or tn");
+    refused(
+        &["tune", "gemm", "bench", "--dtypes", "fp32"],
+        "fp16 or bf16",
+    );
+    refused(&["tune", "gemm", "diag", "4096x4096x4096"], "SPECS");
+    refused(
+        &["tune", "gemm", "burst", "4096x4096x4096", "--no-peers"],
+        "--no-peers needs",
+    );
+    refused(
+        &["tune", "gemm", "check", "--filter", "no-such-variant"],
+        "no GEMM variant",
+    );
+    refused(&["tune", "hopper", "fastest"], "fastest");
+    refused(
+        &["tune", "stencil", "--types", "fp64"],
+        "unknown value type",
+    );
+    refused(&["tune", "stencil", "--only", "nope"], "no stencil variant");
+    refused(&["tune", "stencil", "--k", "0"], "radius");
+    refused(&["verify", "nope"], "unknown kernel family");
+    refused(&["ptxas", "nope"], "unknown kernel family");
+    refused(
+        &["ptxas", "gemm", "--filter", "no-such-variant"],
+        "no gemm variant",
+    );
+}
+
+/// Without a driver every GPU subcommand says so in one line and exits 2; with one, the cheap ones run.
+#[test]
+fn without_a_driver_each_gpu_subcommand_says_so_in_one_line() {
+    if gpu_kernels::gpu_available() {
+        let o = swz(&["verify", "transpose", "--first-size"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(stdout(&o).contains("specs verified on"));
+        return;
+    }
+    for args in [
+        &["verify", "transpose"][..],
+        &["verify", "all", "--first-size"],
+        &["profile", "transpose", "run"],
+        &["profile", "fragments", "run"],
+        &["bench", "gemm", "--shapes", "256x256x256"],
+        &["tune", "gemm", "rounds"],
+        &["tune", "gemm", "check"],
+        &["tune", "hopper", "headline", "--rounds", "1"],
+        &["tune", "stencil"],
+    ] {
+        refused(args, "no CUDA driver found");
+    }
+}
