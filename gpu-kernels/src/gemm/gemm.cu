@@ -3,9 +3,9 @@
 // accumulation, fp16 / bf16 / fp32 out.
 //
 // Every number that describes shared memory or the block order comes from the generated header "swz.cuh"
-// (rendered by gpu-kernels' gemm module from one GemmSpec):
-//   swz::Spec       tile sizes, stages, warps, dtypes, B layout
-//   swz::SmemA/B/C  the smem tiles: rows, cols, pitch, bytes, offset(row, col) = Sw::apply(row * pitch + col)
+// (swizzle-core's emitter, from one GemmSpec: gpu_kernels::gemm::header):
+//   swz::Spec             tile sizes, stages, warps, dtypes, B layout
+//   swz::Spec::SmemA/B/C  the smem tiles: rows, cols, pitch, bytes, offset(row, col) = Sw::apply(row * pitch + col)
 //   swz::GemmOrder  tile_of(bid, tiles_n, tiles_m): which C tile the block launched bid-th computes
 //
 // Per block: a STAGES-deep cp.async ring of (A, B) k-tiles; 8 (or 4) warps each own a WM x WN tile of C as
@@ -24,9 +24,9 @@
 #include "swz_mma.cuh"
 
 using Spec = swz::Spec;
-using SmemA = swz::SmemA;
-using SmemB = swz::SmemB;
-using SmemC = swz::SmemC;
+using SmemA = Spec::SmemA;
+using SmemB = Spec::SmemB;
+using SmemC = Spec::SmemC;
 
 constexpr int BM = Spec::BM, BN = Spec::BN, BK = Spec::BK;
 constexpr int WM = Spec::WM, WN = Spec::WN, STAGES = Spec::STAGES;

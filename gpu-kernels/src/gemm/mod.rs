@@ -23,7 +23,6 @@ use cudarc::driver::{
     CudaSlice, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
 };
 pub use spec::{BLayout, GemmSpec, OutWidth, SmemKind};
-use swizzle_core::pattern::Smem;
 use swizzle_core::raster::Grid;
 use swizzle_core::Elem;
 
@@ -270,78 +269,54 @@ impl std::fmt::Display for Problem {
     }
 }
 
-/// A C++ struct for one smem tile: its shape, pitch and bytes, and `offset(row, col)` in elements, from the same
-/// [`Smem`] the bank checks read.
-fn smem_struct(name: &str, s: &Smem) -> String {
-    let (sw, pitch) = spec::swizzle_and_pitch(s)
-        .unwrap_or_else(|| panic!("{name}: layout {s} is not Sw::apply(row * pitch + col)"));
-    // The swizzle repeats every `period` elements: every `row_period` rows when that is a whole number of rows,
-    // so offset(r + row_period * t, c) == offset(r, c) + row_period * t * pitch.
-    let period = sw.period().min(u32::MAX as u64) as u32;
-    let row_period = if period <= pitch {
-        1
-    } else {
-        assert!(
-            period.is_multiple_of(pitch),
-            "{name}: swizzle period {period} is not whole rows of {pitch}"
-        );
-        period / pitch
-    };
-    format!(
-        "// {s}\nstruct {name} {{\n    using Sw = swz::Swizzle<{}, {}, {}>;\n    \
-         static constexpr uint32_t rows = {}u, cols = {}u, pitch = {pitch}u, bytes = {}u, row_period = {row_period}u;\n    \
-         /// Element offset of (row, col) in the tile.\n    \
-         static SWZ_HD constexpr uint32_t offset(uint32_t r, uint32_t c) {{ return Sw::apply(r * pitch + c); }}\n}};\n",
-        sw.bits,
-        sw.base,
-        sw.shift,
-        s.tile().rows,
-        s.tile().cols,
-        s.footprint()
-    )
-}
-
-/// The whole `swz.cuh` of one variant: swizzle-core's header with the block order as `GemmOrder`, then `SmemA`,
-/// `SmemB`, `SmemC` and `Spec`.
-pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> String {
-    let base = swizzle_core::cuda::Header::new()
+/// The whole `swz.cuh` of one variant, from swizzle-core's emitter: its header with the block order as
+/// `GemmOrder`, and `struct Spec` with the smem tiles `SmemA`, `SmemB`, `SmemC` (each `offset(row, col) =
+/// Sw::apply(row * pitch + col)`, from the same [`Smem`] values the bank checks read) and the numbers `gemm.cu`
+/// reads.
+pub fn header(
+    spec: &GemmSpec,
+    b: BLayout,
+    input: InType,
+    out: OutType,
+) -> swizzle_core::cuda::Header {
+    let n = |x: u32| i64::from(x);
+    let s = swizzle_core::cuda::Spec::new("Spec")
+        .doc(format!(
+            "{spec}; B {}, {} in, {} out",
+            b.name(),
+            input.name(),
+            out.name()
+        ))
+        .pitched("SmemA", spec.a_smem())
+        .pitched("SmemB", spec.b_smem(b))
+        .pitched("SmemC", spec.c_smem(out.width()))
+        .int("BM", n(spec.bm))
+        .int("BN", n(spec.bn))
+        .int("BK", n(spec.bk))
+        .int("WM", n(spec.wm))
+        .int("WN", n(spec.wn))
+        .int("STAGES", n(spec.stages))
+        .int("THREADS", n(spec.threads()))
+        .int("MIN_BLOCKS", n(spec.min_blocks))
+        .int("PREFETCH", n(u32::from(spec.prefetch)))
+        .int("L2_PREFETCH", n(spec.l2_prefetch))
+        .int("FILL_TMA", n(u32::from(spec.tma_fill)))
+        .int("TMA_ALIGN", n(spec::TMA_ALIGN))
+        .int("DATA_BYTES", n(spec.data_bytes(b, out.width())))
+        .int("B_KN", n(u32::from(b == BLayout::Kn)))
+        .int("IN_BF16", n(u32::from(input == InType::Bf16)))
+        .int(
+            "OUT_KIND",
+            match out {
+                OutType::F16 => 0,
+                OutType::Bf16 => 1,
+                OutType::F32 => 2,
+            },
+        )
+        .int("OUT_BYTES", n(out.bytes()));
+    swizzle_core::cuda::Header::new()
         .raster("GemmOrder", spec.raster)
-        .render();
-    let mut s = String::from("\n// ---- GEMM spec (gpu_kernels::gemm) ----\nnamespace swz {\n");
-    s.push_str(&smem_struct("SmemA", &spec.a_smem()));
-    s.push_str(&smem_struct("SmemB", &spec.b_smem(b)));
-    s.push_str(&smem_struct("SmemC", &spec.c_smem(out.width())));
-    s.push_str(&format!(
-        "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
-         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, L2_PREFETCH = {};\n    static constexpr int \
-         FILL_TMA = {}, TMA_ALIGN = {}, DATA_BYTES = {};\n    static constexpr int B_KN = {}, \
-         IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
-        b.name(),
-        input.name(),
-        out.name(),
-        spec.bm,
-        spec.bn,
-        spec.bk,
-        spec.wm,
-        spec.wn,
-        spec.stages,
-        spec.threads(),
-        spec.min_blocks,
-        u32::from(spec.prefetch),
-        spec.l2_prefetch,
-        u32::from(spec.tma_fill),
-        spec::TMA_ALIGN,
-        spec.data_bytes(b, out.width()),
-        u32::from(b == BLayout::Kn),
-        u32::from(input == InType::Bf16),
-        match out {
-            OutType::F16 => 0,
-            OutType::Bf16 => 1,
-            OutType::F32 => 2,
-        },
-        out.bytes()
-    ));
-    base + &s
+        .spec(s)
 }
 
 /// What a diagnostic build of the GEMM leaves out (feature `experiments`; `gemm.cu` reads the define).
@@ -408,7 +383,7 @@ impl Variant {
             text: SOURCE.into(),
             headers: vec![Header {
                 name: swizzle_core::cuda::HEADER_NAME.into(),
-                text: header(&self.spec, self.b, self.input, self.out),
+                text: header(&self.spec, self.b, self.input, self.out).render(),
             }],
         }
     }
@@ -855,27 +830,34 @@ mod tests {
     #[test]
     fn header_carries_the_spec() {
         let v = Variant::new(spec::DEFAULT, BLayout::Kn, InType::Bf16, OutType::F32);
-        let h = header(&v.spec, v.b, v.input, v.out);
+        let h = header(&v.spec, v.b, v.input, v.out).render();
         assert!(
-            h.contains("struct SmemA {\n    using Sw = swz::Swizzle<2, 3, 3>;"),
+            h.contains("struct SmemA {\n        using Sw = swz::Swizzle<2, 3, 3>;"),
             "{h}"
         );
         assert!(
-            h.contains("struct SmemB {\n    using Sw = swz::Swizzle<3, 3, 5>;"),
+            h.contains("struct SmemB {\n        using Sw = swz::Swizzle<3, 3, 5>;"),
             "{h}"
         );
         assert!(
-            h.contains("struct SmemC {\n    using Sw = swz::Swizzle<2, 3, 3>;"),
+            h.contains("struct SmemC {\n        using Sw = swz::Swizzle<2, 3, 3>;"),
             "{h}"
         );
         assert!(
-            h.contains("B_KN = 1, IN_BF16 = 1, OUT_KIND = 2, OUT_BYTES = 4"),
+            [
+                "static constexpr int B_KN = 1;",
+                "static constexpr int IN_BF16 = 1;",
+                "static constexpr int OUT_KIND = 2;",
+                "static constexpr int OUT_BYTES = 4;"
+            ]
+            .iter()
+            .all(|c| h.contains(c)),
             "{h}"
         );
         assert!(h.contains("struct GemmOrder"), "{h}");
-        let u = header(&spec::UNSWIZZLED, BLayout::Nk, InType::F16, OutType::F16);
+        let u = header(&spec::UNSWIZZLED, BLayout::Nk, InType::F16, OutType::F16).render();
         assert!(u.contains("using Sw = swz::Swizzle<0, 0, 0>;"));
-        let pd = header(&spec::PADDED, BLayout::Nk, InType::F16, OutType::F16);
+        let pd = header(&spec::PADDED, BLayout::Nk, InType::F16, OutType::F16).render();
         assert!(pd.contains("cols = 32u, pitch = 40u"), "{pd}");
     }
 

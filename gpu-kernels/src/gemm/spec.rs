@@ -17,7 +17,7 @@
 //! Assumption (labelled, not measured): a 16-byte `cp.async` costs what an `sts128` to the same addresses costs.
 //! Nsight Compute has no wavefront count for cp.async fills.
 
-use swizzle_core::pattern::{Layout, Pattern, Smem, TileReport};
+use swizzle_core::pattern::{Pattern, Smem, TileReport};
 use swizzle_core::raster::Raster;
 use swizzle_core::units::Elem;
 use swizzle_core::wgmma::{Major, OperandTile};
@@ -551,26 +551,10 @@ pub struct LdsmModel {
 }
 
 /// The element-offset swizzle of a laid-out tile and its row pitch in elements, as `gemm.cu` computes
-/// `offset(row, col) = Sw::apply(row * pitch + col)`; `None` for a layout the kernel cannot express.
+/// `offset(row, col) = Sw::apply(row * pitch + col)`; `None` for a layout the kernel cannot express
+/// ([`swizzle_core::cuda::pitched`], which also emits the tile's struct).
 pub const fn swizzle_and_pitch(s: &Smem) -> Option<(Swizzle, u32)> {
-    let eb = s.tile().elem.bytes();
-    match s.layout() {
-        Layout::Padded { pad_bytes } if pad_bytes % eb == 0 => {
-            Some((Swizzle::IDENTITY, s.tile().cols + pad_bytes / eb))
-        }
-        Layout::Padded { .. } => None,
-        Layout::Swizzled {
-            swizzle: swizzle_core::SwizzleFn::Single(sw),
-            unit,
-        } => {
-            if sw.is_identity() || unit.log2_bytes() == eb.trailing_zeros() {
-                Some((sw, s.tile().cols))
-            } else {
-                None
-            }
-        }
-        Layout::Swizzled { .. } => None,
-    }
+    swizzle_core::cuda::pitched(s)
 }
 
 const fn spec(
