@@ -15,10 +15,10 @@
 // ---- warp-level tensor-core primitives ----------------------------------------------------------------------
 // ldmatrix / stmatrix / mma.sync are the device headers' (swz_copy.cuh, swz_mma.cuh); these take smem pointers.
 
-// ldmatrix.x4: lane l gives the address of row (l % 8) of matrix (l / 8); register i receives matrix i.
 // The shared-window address through the compiler's intrinsic (not swz_copy.cuh's explicit cvta, which the GEMMs
 // issue): it lets these small kernels fold the conversion, as they always did.
 __device__ __forceinline__ u32 smem_at(const void* p) { return (u32)__cvta_generic_to_shared(p); }
+// ldmatrix.x4: lane l gives the address of row (l % 8) of matrix (l / 8); register i receives matrix i.
 __device__ __forceinline__ void ldsm_x4(u32 (&r)[4], const __half* p) { ldsm_x4(r, smem_at(p)); }
 __device__ __forceinline__ void ldsm_x4_trans(u32 (&r)[4], const __half* p) { ldsm_x4_trans(r, smem_at(p)); }
 __device__ __forceinline__ void stsm_x4(__half* p, const u32 (&r)[4]) { stsm_x4(smem_at(p), r[0], r[1], r[2], r[3]); }
