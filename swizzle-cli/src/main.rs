@@ -33,6 +33,8 @@ mod apply;
 mod args;
 mod bench;
 mod check;
+#[cfg(test)]
+mod claims;
 mod emit_header;
 mod l2;
 mod l2_study;

@@ -75,8 +75,8 @@ enum GemmMode {
         /// The problem, MxNxK.
         #[arg(value_parser = crate::args::parse_shape)]
         shape: (u32, u32, u32),
-        /// Specs (names or groups).
-        #[arg(required = true)]
+        /// Specs (names or groups; space- or comma-separated).
+        #[arg(required = true, value_delimiter = ',')]
         specs: Vec<String>,
         /// Interleaved rounds.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
@@ -88,7 +88,8 @@ enum GemmMode {
         /// The problem, MxNxK.
         #[arg(value_parser = crate::args::parse_shape)]
         shape: (u32, u32, u32),
-        /// Specs (names or groups).
+        /// Specs (names or groups; space- or comma-separated).
+        #[arg(value_delimiter = ',')]
         specs: Vec<String>,
         /// Milliseconds per burst.
         #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -119,8 +120,8 @@ enum GemmMode {
         /// B layout: tn or nn.
         #[arg(long, value_parser = parse_b)]
         b: BLayout,
-        /// Specs (names or groups).
-        #[arg(required = true)]
+        /// Specs (names or groups; space- or comma-separated).
+        #[arg(required = true, value_delimiter = ',')]
         specs: Vec<String>,
         /// fp32 output: the model's epilogue shared-store counts instead.
         #[arg(long)]

@@ -5,7 +5,11 @@
 //!
 //! ```text
 //! cargo run --release -p swizzle-core --example compile_cost -- [RUNS]     (default 7)
+//! cargo run --release -p swizzle-core --example compile_cost -- --from-clean [RUNS]     (default 3)
 //! ```
+//! `--from-clean`: what a user pays from an empty target directory (the proc-macro stack, swizzle-core and the
+//! user's crate) for a crate using `swizzle!`, `#[raster]` and one `assert_conflict_free!`: the wall time of each
+//! `cargo build`. `SWIZZLE_ROOT=<checkout>` measures another checkout.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,7 +23,13 @@ fn main() {
 }
 
 fn run() -> Result<(), String> {
-    let runs: usize = match std::env::args().nth(1) {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let from_clean = args.first().is_some_and(|a| a == "--from-clean");
+    if from_clean {
+        args.remove(0);
+    }
+    let runs: usize = match args.first() {
+        None if from_clean => 3,
         None => 7,
         Some(r) => r
             .parse()
@@ -27,15 +37,26 @@ fn run() -> Result<(), String> {
             .filter(|&r| r > 0)
             .ok_or(format!("RUNS: expected a positive count, got {r:?}"))?,
     };
-    let core = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let root = core.parent().ok_or("swizzle-core has no parent folder")?;
+    let root = match std::env::var_os("SWIZZLE_ROOT") {
+        Some(r) => PathBuf::from(r),
+        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .ok_or("swizzle-core has no parent folder")?
+            .to_path_buf(),
+    };
+    let core = root.join("swizzle-core");
     let work = std::env::temp_dir().join(format!("swizzle-compile-cost-{}", std::process::id()));
-    let result = measure(root, core, &work, runs);
+    let result = if from_clean {
+        from_scratch(&root, &core, &work, runs)
+    } else {
+        measure(&root, &core, &work, runs)
+    };
     let _ = std::fs::remove_dir_all(&work);
     result
 }
 
-fn measure(root: &Path, core: &Path, work: &Path, runs: usize) -> Result<(), String> {
+/// The scratch crate: `Cargo.toml` depending on `core`, the toolchain file of `root`, `src/`.
+fn scratch(root: &Path, core: &Path, work: &Path) -> Result<(), String> {
     let io = |e: std::io::Error| format!("{}: {e}", work.display());
     std::fs::create_dir_all(work.join("src")).map_err(io)?;
     std::fs::write(
@@ -52,6 +73,58 @@ fn measure(root: &Path, core: &Path, work: &Path, runs: usize) -> Result<(), Str
         work.join("rust-toolchain.toml"),
     )
     .map_err(io)?;
+    Ok(())
+}
+
+/// `cargo build` of a one-file user crate from an empty target directory, `runs` times.
+fn from_scratch(root: &Path, core: &Path, work: &Path, runs: usize) -> Result<(), String> {
+    scratch(root, core, work)?;
+    let io = |e: std::io::Error| format!("{}: {e}", work.display());
+    std::fs::write(work.join("src/main.rs"), USER_CRATE).map_err(io)?;
+    for i in 1..=runs {
+        let _ = std::fs::remove_dir_all(work.join("target"));
+        let load = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|l| l.split_whitespace().next().map(str::to_string))
+            .unwrap_or_else(|| "?".into());
+        let t = Instant::now();
+        let status = Command::new("cargo")
+            .args(["build", "-q"])
+            .current_dir(work)
+            .status()
+            .map_err(|e| format!("running cargo: {e}"))?;
+        if !status.success() {
+            return Err(format!("cargo build failed ({status})"));
+        }
+        println!(
+            "from clean, run {i}: {:.0} ms (load average before: {load})",
+            t.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    Ok(())
+}
+
+/// What `--from-clean` builds: the macros and one compile-time check, as a user's crate would.
+const USER_CRATE: &str = r#"use swizzle_core::pattern::{Pattern, Smem};
+use swizzle_core::raster::Grid;
+use swizzle_core::{raster, swizzle, Elem, Swizzle};
+const SW: Swizzle = swizzle!(B = 3, M = 3, S = 3);
+#[raster(tile = 4)]
+struct Gemm;
+swizzle_core::assert_conflict_free!(
+    Smem::row_major(128, 64, Elem::F16).with_swizzle(SW),
+    Pattern::ROW16,
+    Pattern::LDMATRIX_X4
+);
+fn main() {
+    println!("{:?} {}", Gemm::tile_of(12, Grid::new(5, 3)), SW.apply(64));
+}
+"#;
+
+/// Incremental rebuilds after touching `main.rs`: no assert, one, 100 distinct copies.
+fn measure(root: &Path, core: &Path, work: &Path, runs: usize) -> Result<(), String> {
+    scratch(root, core, work)?;
+    let io = |e: std::io::Error| format!("{}: {e}", work.display());
     let main_rs: PathBuf = work.join("src/main.rs");
     let build = || -> Result<f64, String> {
         let t = Instant::now();

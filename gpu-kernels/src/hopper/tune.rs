@@ -377,9 +377,9 @@ struct Rounds {
     cublas_ms: Vec<f64>,
 }
 
-/// The headline claim, robust to the card's clock drift. For bf16 and
-/// fp16 at 8192^3 then 4096^3, cuBLAS and every candidate (`sweep::candidates`) are each verified against
-/// cuBLAS's output, warmed up, then timed in `ROUNDS` (default 24) rounds: per round each contestant runs 2
+/// The headline claim, robust to the card's clock drift. For bf16 and fp16 at 8192^3 then 4096^3, cuBLAS and every
+/// candidate (`sweep::candidates`) are each verified against cuBLAS's output, warmed up, then timed in `rounds`
+/// rounds: per round each contestant runs 2
 /// warm-up + 10 timed launches (CUDA events, median), in an order rotated every round. The ratio is taken per
 /// round; the table gives the median of the per-round ratios with their minimum and maximum. With `dir`, writes
 /// `hopper_headline.md` and `hopper_headline.json` there. Returns the markdown.
