@@ -1,7 +1,7 @@
 //! Write the shipped Hopper GEMM's sm_90a CUBINs and ptxas logs (needs only libnvrtc), for `cuobjdump -sass`,
 //! and fill a CUBIN cache with every variant the tests and `swz tune hopper` build:
 //! `cargo run -p gpu-kernels --example hopper_cubin -- OUT_DIR [CACHE_DIR]` (the device run sets
-//! `HOPPER_CUBIN_CACHE=CACHE_DIR`; NVRTC must be the device's version, 13.0).
+//! `SWZ_CUBIN_CACHE=CACHE_DIR`; NVRTC must be the device's version, 13.0).
 use gpu_kernels::hopper::{self, sweep, Half, HopperSpec, BASE, SHIPPED};
 
 fn main() {
@@ -36,7 +36,7 @@ fn main() {
         all.sort_by_key(|s| s.to_string());
         all.dedup();
         for spec in all {
-            hopper::compile_on_disk(&spec, std::path::Path::new(&cache))
+            hopper::compile_cached(&spec, Some(std::path::Path::new(&cache)))
                 .unwrap_or_else(|e| panic!("{e}"));
             println!("cached {spec}");
         }

@@ -11,6 +11,7 @@
 //! 5. **Reference in the same process.** Bandwidth kernels are compared with a device-to-device copy of the
 //!    same byte count (`cuMemcpyDtoDAsync`) timed the same way, in the same run: `% of D2D`.
 
+pub mod rounds;
 pub mod smi;
 
 use crate::runtime::error::DriverContext;
@@ -47,20 +48,14 @@ pub struct Stats {
 
 impl Stats {
     /// The median of `samples` (which must not be empty).
-    pub fn from_samples(mut samples: Vec<f64>) -> Stats {
+    pub fn from_samples(samples: Vec<f64>) -> Stats {
         assert!(!samples.is_empty(), "no samples");
-        samples.sort_by(|a, b| a.total_cmp(b));
-        let n = samples.len();
-        let median = if n % 2 == 1 {
-            samples[n / 2]
-        } else {
-            (samples[n / 2 - 1] + samples[n / 2]) / 2.0
-        };
+        let s = rounds::spread(&samples);
         Stats {
-            median_ms: median,
-            min_ms: samples[0],
-            max_ms: samples[n - 1],
-            runs: n,
+            median_ms: s.median,
+            min_ms: s.min,
+            max_ms: s.max,
+            runs: s.rounds,
         }
     }
 

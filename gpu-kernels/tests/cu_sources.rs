@@ -64,6 +64,59 @@ fn cu_sources_retype_no_formula() {
     assert!(hits >= 2, "{hits}");
 }
 
+/// Kernel files hold the kernel's logic: every PTX wrapper and the integer typedefs live in the device headers
+/// (`gpu-kernels/cuda/`), written once each.
+#[test]
+fn kernels_write_no_inline_ptx_and_no_typedefs() {
+    let inline = |code: &str| {
+        [
+            "asm(",
+            "asm volatile",
+            "typedef unsigned int u32",
+            "typedef unsigned long long u64",
+        ]
+        .into_iter()
+        .filter(|bad| code.contains(bad))
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+    };
+    for f in cu_files() {
+        let code = strip_comments(&std::fs::read_to_string(&f).unwrap());
+        assert!(
+            inline(&code).is_empty(),
+            "{}: {:?} belongs in a device header (gpu-kernels/cuda/)",
+            f.display(),
+            inline(&code)
+        );
+    }
+    // The check can fire, and each wrapper is defined once across the device headers.
+    assert_eq!(inline("asm volatile(\"ldmatrix\");").len(), 1);
+    let mut defined = std::collections::HashMap::new();
+    for (name, text) in gpu_kernels::runtime::DEVICE_HEADERS {
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix("__device__ __forceinline__ ") else {
+                continue;
+            };
+            let f = rest.split('(').next().unwrap().rsplit(' ').next().unwrap();
+            if let Some(other) = defined.insert(f.to_string(), name) {
+                panic!("{f} is defined in {other} and {name}");
+            }
+        }
+    }
+    for f in [
+        "ldsm_x4",
+        "ldsm_x4_trans",
+        "stsm_x4",
+        "mma16816",
+        "cp_async16",
+        "mbar_wait",
+        "tma_load_2d",
+        "wgmma_fence",
+    ] {
+        assert!(defined.contains_key(f), "{f} is not in the device headers");
+    }
+}
+
 #[test]
 fn every_transpose_variant_is_well_formed_cpp() {
     use gpu_kernels::frame::Family;
@@ -80,7 +133,7 @@ fn every_transpose_variant_is_well_formed_cpp() {
         }
         let d = dir.join(i.to_string());
         std::fs::create_dir_all(&d).unwrap();
-        for h in &src.headers {
+        for h in gpu_kernels::runtime::nvrtc::with_device_headers(&src) {
             std::fs::write(d.join(&h.name), &h.text).unwrap();
         }
         let file = d.join(&src.name);

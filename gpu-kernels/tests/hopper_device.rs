@@ -3,7 +3,7 @@
 //! tile, down to 1x1x16. Every variant of the tuning sweep (every swizzle mode, so every derived descriptor) is
 //! checked too. `hopper_sanitizer_small` is the one compute-sanitizer runs.
 
-use gpu_kernels::hopper::{check, peer::Cublas, sweep, Half, HopperGemm, BASE, SHIPPED};
+use gpu_kernels::hopper::{check, sweep, Cublas, Half, HopperGemm, BASE, SHIPPED};
 use gpu_kernels::Gpu;
 
 fn gpu() -> Gpu {

@@ -2,8 +2,8 @@
 //! poisoned with NaN, shapes that are and are not multiples of the 32x32 tile (Morton only where the tile grid has
 //! power-of-two sides). And the cuBLAS peer: its SGEMM must be fp32 (TF32 would miss the fp32 tolerance).
 
-use gpu_kernels::matmul_l2::cublas::Sgemm;
 use gpu_kernels::matmul_l2::{self, matmul_host, MatmulL2};
+use gpu_kernels::runtime::{Cublas, GemmCall};
 use gpu_kernels::Gpu;
 use swizzle_core::l2::Gemm;
 
@@ -66,8 +66,15 @@ fn cublas_sgemm_is_fp32() {
     let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
     let mut dc = gpu.zeros::<f32>(m * n).unwrap();
     gpu.fill_bytes(&mut dc, 0xFF).unwrap();
-    let sgemm = Sgemm::new(&gpu).expect("cuBLAS");
-    sgemm.run(&da, &db, &mut dc, gemm).unwrap();
+    let sgemm = Cublas::new(&gpu).expect("cuBLAS");
+    let call = GemmCall::row_major(
+        300,
+        200,
+        1024,
+        swizzle_core::Elem::F32,
+        swizzle_core::Elem::F32,
+    );
+    sgemm.gemm(&call, &da, &db, &mut dc).unwrap();
     gpu.sync().unwrap();
     let got = gpu.download(&dc).unwrap();
     let worst = got

@@ -68,7 +68,8 @@ enum GemmMode {
     /// (defaults: 4096^3 and 8192^3, fp16 and bf16, default spec, 8 rounds).
     Peak(Lineup),
     /// fp16 tn: each spec as shipped, without its mma and without its fill, beside cuBLAS, in interleaved rounds:
-    /// where the main loop's time goes (the cut-down builds are wrong by design and only timed).
+    /// where the main loop's time goes (the cut-down builds are wrong by design and only timed). Needs swz built
+    /// with `--features experiments`.
     Diag {
         /// The problem, MxNxK.
         #[arg(value_parser = crate::args::parse_shape)]
@@ -289,6 +290,7 @@ fn gemm_run(mode: GemmMode) -> Result<(), String> {
             finish(&gpu);
             json(&l.json, &rows)
         }
+        #[cfg(feature = "experiments")]
         GemmMode::Diag {
             shape,
             specs: names,
@@ -298,6 +300,10 @@ fn gemm_run(mode: GemmMode) -> Result<(), String> {
             let gpu = open()?;
             gt::diag(&gpu, shape, &list, rounds as usize, &mut print).map_err(e)
         }
+        #[cfg(not(feature = "experiments"))]
+        GemmMode::Diag { .. } => Err(
+            "swz tune gemm diag: the diagnostic builds need swz built with `--features experiments`".into(),
+        ),
         GemmMode::Burst {
             shape,
             specs: names,

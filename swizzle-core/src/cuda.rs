@@ -40,8 +40,10 @@
 
 mod spec;
 mod std_names;
+mod wgmma_fn;
 
-pub use spec::{layout_type, swizzle_type, Spec, CUDA_LAYOUT};
+pub use spec::{layout_type, pitched, swizzle_type, Constants, Spec, CUDA_LAYOUT};
+pub use wgmma_fn::wgmma_tile;
 
 use crate::pattern::Smem;
 use crate::raster::{self, Raster, RasterError};
@@ -91,6 +93,9 @@ pub enum HeaderError {
     GuardInUse(String),
     /// The raster's parameter is out of range (`Raster::validate_params`).
     Raster(String, RasterError),
+    /// A [`Spec::pitched`] layout that is not `Sw::apply(row * pitch + col)` on element offsets (or whose swizzle
+    /// period is not whole rows).
+    NotPitched(String, String),
 }
 
 impl fmt::Display for HeaderError {
@@ -114,6 +119,10 @@ impl fmt::Display for HeaderError {
                 "{n:?} is a name the header uses; as the guard macro it would rewrite it"
             ),
             HeaderError::Raster(n, e) => write!(f, "{n:?}: {e}"),
+            HeaderError::NotPitched(n, layout) => write!(
+                f,
+                "{n:?}: layout {layout} is not Sw::apply(row * pitch + col) on element offsets with a period of whole rows"
+            ),
         }
     }
 }

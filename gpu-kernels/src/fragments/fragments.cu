@@ -9,33 +9,19 @@
 //   Problem 3.1  swz::Fragments::P31Mode1/Mode2  16x256 f16 (A, B switch layout mid-kernel; C1 in Mode1, C2 in Mode2)
 #include <cuda_fp16.h>
 #include "swz.cuh"
-
-typedef unsigned int u32;
+#include "swz_copy.cuh"
+#include "swz_mma.cuh"
 
 // ---- warp-level tensor-core primitives ----------------------------------------------------------------------
+// ldmatrix / stmatrix / mma.sync are the device headers' (swz_copy.cuh, swz_mma.cuh); these take smem pointers.
 
-__device__ __forceinline__ u32 smem_u32(const void* p) { return (u32)__cvta_generic_to_shared(p); }
-
+// The shared-window address through the compiler's intrinsic (not swz_copy.cuh's explicit cvta, which the GEMMs
+// issue): it lets these small kernels fold the conversion, as they always did.
+__device__ __forceinline__ u32 smem_at(const void* p) { return (u32)__cvta_generic_to_shared(p); }
 // ldmatrix.x4: lane l gives the address of row (l % 8) of matrix (l / 8); register i receives matrix i.
-__device__ __forceinline__ void ldsm_x4(u32 r[4], const __half* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(p)));
-}
-__device__ __forceinline__ void ldsm_x4_trans(u32 r[4], const __half* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(p)));
-}
-__device__ __forceinline__ void stsm_x4(__half* p, const u32 r[4]) {
-    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1,%2,%3,%4};\n"
-                 :: "r"(smem_u32(p)), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
-}
-// d = a * b + d, m16n8k16, f16 inputs, f32 accumulators.
-__device__ __forceinline__ void mma16816(float d[4], const u32 a[4], u32 b0, u32 b1) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
+__device__ __forceinline__ void ldsm_x4(u32 (&r)[4], const __half* p) { ldsm_x4(r, smem_at(p)); }
+__device__ __forceinline__ void ldsm_x4_trans(u32 (&r)[4], const __half* p) { ldsm_x4_trans(r, smem_at(p)); }
+__device__ __forceinline__ void stsm_x4(__half* p, const u32 (&r)[4]) { stsm_x4(smem_at(p), r[0], r[1], r[2], r[3]); }
 __device__ __forceinline__ u32 pack_half2(float lo, float hi) {
     __half2 h = __floats2half2_rn(lo, hi);
     return *reinterpret_cast<u32*>(&h);
@@ -59,12 +45,12 @@ struct Acc16 {
             for (int i = 0; i < 4; ++i) d[j][i] = 0.f;
     }
     // a: A operand regs (a0..a3); b: regs of the x4 B load (n-tile 0: b[0], b[1]; n-tile 1: b[2], b[3]).
-    __device__ void mma(const u32 a[4], const u32 b[4]) {
-        mma16816(d[0], a, b[0], b[1]);
-        mma16816(d[1], a, b[2], b[3]);
+    __device__ void mma(const u32 (&a)[4], const u32 (&b)[4]) {
+        mma16816<0>(d[0], a, b[0], b[1]);
+        mma16816<0>(d[1], a, b[2], b[3]);
     }
     // The four stmatrix registers in A order: (r0-7,c0-7), (r8-15,c0-7), (r0-7,c8-15), (r8-15,c8-15).
-    __device__ void to_half(u32 r[4]) const {
+    __device__ void to_half(u32 (&r)[4]) const {
         r[0] = pack_half2(d[0][0], d[0][1]);
         r[1] = pack_half2(d[0][2], d[0][3]);
         r[2] = pack_half2(d[1][0], d[1][1]);

@@ -6,9 +6,8 @@
 use super::verify::{launch, random_inputs, DeviceBufs};
 use super::{Family, Peer, Size};
 use crate::bench::{self, BenchConfig, Progress, Row, Stats, Table};
-use crate::runtime::{Error, Gpu, Result};
-use cudarc::cublas::sys as blas;
-use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
+use crate::runtime::{Cublas, Error, GemmCall, Gpu, Result};
+use cudarc::driver::CudaSlice;
 use swizzle_core::Elem;
 
 /// One table: the peer first, then every spec of `specs` (all of one element type) at `size`.
@@ -140,25 +139,7 @@ pub fn time_peer(gpu: &Gpu, peer: &Peer, cfg: &BenchConfig) -> Result<Stats> {
     }
 }
 
-fn data_type(e: Elem) -> Result<blas::cudaDataType_t> {
-    use blas::cudaDataType_t as T;
-    Ok(match e.name() {
-        "f16" => T::CUDA_R_16F,
-        "bf16" => T::CUDA_R_16BF,
-        "f32" => T::CUDA_R_32F,
-        "f64" => T::CUDA_R_64F,
-        "i8" => T::CUDA_R_8I,
-        "i32" => T::CUDA_R_32I,
-        _ => {
-            return Err(Error::Invalid(format!(
-                "no cuBLAS data type for {e} (f16, bf16, f32, f64, i8, i32)"
-            )))
-        }
-    })
-}
-
-/// cuBLAS `gemmEx` of row-major `C (m x n) = A (m x k) B (k x n)`: as column-major it is `C^T = B^T A^T`, so B
-/// goes first with the dimensions swapped; no transposes are needed.
+/// cuBLAS `gemmEx` of row-major `C (m x n) = A (m x k) B (k x n)` on rotated buffer sets, timed like a variant.
 fn time_cublas(
     gpu: &Gpu,
     cfg: &BenchConfig,
@@ -168,37 +149,15 @@ fn time_cublas(
     ab: Elem,
     c: Elem,
 ) -> Result<Stats> {
-    let (ab_t, c_t) = (data_type(ab)?, data_type(c)?);
-    let acc = ab.accumulator();
-    let (compute, one, zero): (blas::cublasComputeType_t, [u8; 8], [u8; 8]) = match acc.name() {
-        "f64" => (
-            blas::cublasComputeType_t::CUBLAS_COMPUTE_64F,
-            1f64.to_le_bytes(),
-            0f64.to_le_bytes(),
-        ),
-        "i32" => (
-            blas::cublasComputeType_t::CUBLAS_COMPUTE_32I,
-            widen(1i32.to_le_bytes()),
-            [0; 8],
-        ),
-        _ => (
-            blas::cublasComputeType_t::CUBLAS_COMPUTE_32F,
-            widen(1f32.to_le_bytes()),
-            [0; 8],
-        ),
-    };
-    let cublas_err = |what: &str| {
-        let what = what.to_string();
-        move |e: cudarc::cublas::result::CublasError| Error::Cublas {
-            what: what.clone(),
-            detail: format!("{e:?}"),
-        }
-    };
-    let handle =
-        cudarc::cublas::CudaBlas::new(gpu.stream().clone()).map_err(cublas_err("cublasCreate"))?;
+    let blas = Cublas::new(gpu)?;
+    let call = GemmCall::row_major(m, n, k, ab, c);
+    let (a_bytes, b_bytes, c_bytes) = call.bytes();
+    let sets = bench::rotation(
+        a_bytes + b_bytes + c_bytes,
+        gpu.props().l2_bytes,
+        cfg.l2_factor,
+    );
     let (mu, nu, ku) = (m as usize, n as usize, k as usize);
-    let set_bytes = (mu * ku + ku * nu) * ab.bytes() as usize + mu * nu * c.bytes() as usize;
-    let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
     let a_host = super::HostBuf::random(ab, mu * ku, 1);
     let b_host = super::HostBuf::random(ab, ku * nu, 2);
     let mut bufs: Vec<(CudaSlice<u8>, CudaSlice<u8>, CudaSlice<u8>)> = Vec::with_capacity(sets);
@@ -206,46 +165,13 @@ fn time_cublas(
         bufs.push((
             gpu.upload(&a_host.bytes)?,
             gpu.upload(&b_host.bytes)?,
-            gpu.zeros::<u8>(mu * nu * c.bytes() as usize)?,
+            gpu.zeros::<u8>(c_bytes)?,
         ));
     }
-    let stream = gpu.stream().clone();
     bench::time(gpu, cfg, |i| {
         let (a, b, cc) = &mut bufs[i % sets];
-        let (a_ptr, _ga) = a.device_ptr(&stream);
-        let (b_ptr, _gb) = b.device_ptr(&stream);
-        let (c_ptr, _gc) = cc.device_ptr_mut(&stream);
-        // SAFETY: the three buffers hold exactly m*k, k*n and m*n elements of the types passed; the scalars
-        // live on this stack frame for the duration of the (host-side, enqueueing) call.
-        unsafe {
-            cudarc::cublas::result::gemm_ex(
-                *handle.handle(),
-                blas::cublasOperation_t::CUBLAS_OP_N,
-                blas::cublasOperation_t::CUBLAS_OP_N,
-                n as i32,
-                m as i32,
-                k as i32,
-                one.as_ptr() as *const _,
-                b_ptr as *const _,
-                ab_t,
-                n as i32,
-                a_ptr as *const _,
-                ab_t,
-                k as i32,
-                zero.as_ptr() as *const _,
-                c_ptr as *mut _,
-                c_t,
-                n as i32,
-                compute,
-                blas::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
-            )
-        }
-        .map_err(cublas_err("cublasGemmEx"))
+        blas.gemm(&call, a, b, cc)
     })
-}
-
-fn widen(b: [u8; 4]) -> [u8; 8] {
-    [b[0], b[1], b[2], b[3], 0, 0, 0, 0]
 }
 
 fn row(

@@ -244,6 +244,9 @@ pub struct SpecAccess {
     pub conflict_free: bool,
 }
 
+/// Most specs one [`assert_specs_conflict_free!`](crate::assert_specs_conflict_free) call checks (one constant each).
+pub const MAX_CHECKED_SPECS: usize = 64;
+
 /// Most access kinds one spec may list.
 pub const MAX_ACCESSES: usize = 16;
 
@@ -467,10 +470,22 @@ pub trait Family: Sync + Send + 'static {
 #[macro_export]
 macro_rules! assert_specs_conflict_free {
     ($specs:expr) => {
+        // One constant per spec (each evaluation stays short, below the compiler's long-evaluation lint), for
+        // every index the list has: the list is iterated, never spelled out.
+        const _: () = ::core::assert!(
+            $specs.len() <= $crate::frame::MAX_CHECKED_SPECS,
+            "assert_specs_conflict_free!: split the spec list (at most MAX_CHECKED_SPECS per call)"
+        );
+        $crate::assert_specs_conflict_free!(@each $specs; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63);
+    };
+    (@each $specs:expr; $($i:literal)*) => {
+        $( $crate::assert_specs_conflict_free!(@one $specs, $i); )*
+    };
+    (@one $specs:expr, $i:literal) => {
         const _: () = {
             let specs = &$specs;
-            let mut i = 0;
-            while i < specs.len() {
+            let mut i = $i;
+            while i < specs.len() && i == $i {
                 let spec = &specs[i];
                 let list = spec.accesses();
                 let mut k = 0;

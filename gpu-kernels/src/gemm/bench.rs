@@ -6,9 +6,9 @@
 
 use super::peak::{PeakBuffers, PeakProbe};
 use super::{BLayout, Cublas, GemmSpec, InElem, InType, Problem, Variant};
+use crate::bench::rounds::{interleaved, interleaved_then, spread};
 use crate::bench::{time, BenchConfig};
 use crate::runtime::{Gpu, Kernel, Result};
-use cudarc::cublas::CudaBlas;
 use cudarc::driver::CudaSlice;
 
 /// The benchmark shapes: `(M, N, K)`.
@@ -45,10 +45,7 @@ pub struct Lineup<I: InElem> {
     pub kernels: Vec<(Variant, Kernel)>,
 }
 
-impl<I: InElem> Lineup<I>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+impl<I: InElem> Lineup<I> {
     /// The buffers of `p` beside `kernels` (built by the caller, e.g. from cut-down sources).
     pub fn new(gpu: &Gpu, p: &Problem, kernels: Vec<(Variant, Kernel)>) -> Result<Lineup<I>> {
         Ok(Lineup {
@@ -80,7 +77,12 @@ where
     /// Queue kernel `x` once.
     pub fn launch(&mut self, gpu: &Gpu, blas: &Cublas, x: usize) -> Result<()> {
         if x == 0 {
-            blas.gemm(&self.p, &self.a, &self.b, &mut self.c)
+            blas.gemm(
+                &self.p.cublas(I::IN.elem(), I::IN.elem()),
+                &self.a,
+                &self.b,
+                &mut self.c,
+            )
         } else {
             let (v, k) = &self.kernels[x - 1];
             v.launch(gpu, k, &self.p, &self.a, &self.b, &mut self.c)
@@ -95,10 +97,7 @@ pub fn measure<I: InElem>(
     blas: &Cublas,
     p: &Problem,
     specs: &[GemmSpec],
-) -> Result<Vec<Row>>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<Vec<Row>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     let ceiling = super::peak::measure(gpu, cfg, I::IN, p.flops())?;
     let row = |kernel: String, s: crate::bench::Stats, reference_ms: f64| {
@@ -192,22 +191,15 @@ pub struct RoundsRow {
     pub slower_than_first_max: f64,
 }
 
-/// The smallest and the largest of `v` (`(MAX, MIN)` for none).
-fn min_max(v: &[f64]) -> (f64, f64) {
-    (
-        v.iter().cloned().fold(f64::MAX, f64::min),
-        v.iter().cloned().fold(f64::MIN, f64::max),
-    )
+/// The median of `v` (not empty), through the crate's one median ([`spread`]).
+fn median(v: &[f64]) -> f64 {
+    spread(v).median
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
+/// The smallest and the largest of `v` (not empty).
+fn min_max(v: &[f64]) -> (f64, f64) {
+    let s = spread(v);
+    (s.min, s.max)
 }
 
 /// cuBLAS and `specs` timed in `n_rounds` interleaved rounds (each round: every kernel `cfg.iters` timed runs after
@@ -220,10 +212,7 @@ pub fn rounds<I: InElem>(
     p: &Problem,
     specs: &[GemmSpec],
     n_rounds: usize,
-) -> Result<Vec<RoundsRow>>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<Vec<RoundsRow>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     // times[kernel][round]; kernel 0 is cuBLAS.
     let n = lineup.count();
@@ -232,18 +221,18 @@ where
     })?;
     let mut out = Vec::new();
     for (x, t) in times.iter().enumerate() {
-        let mut pct: Vec<f64> = t
+        let pct: Vec<f64> = t
             .iter()
             .zip(&times[0])
             .map(|(m, c)| 100.0 * c / m)
             .collect();
         let first = if n > 1 { &times[1] } else { &times[0] };
-        let mut slower: Vec<f64> = t
+        let slower: Vec<f64> = t
             .iter()
             .zip(first)
             .map(|(m, f)| 100.0 * (m / f - 1.0))
             .collect();
-        let med_ms = median(&mut t.clone());
+        let med_ms = median(t);
         let (pmin, pmax) = min_max(&pct);
         let (smin, smax) = min_max(&slower);
         out.push(RoundsRow {
@@ -258,48 +247,15 @@ where
             rounds: t.len(),
             median_ms: med_ms,
             tflops: p.flops() / (med_ms * 1e-3) / 1e12,
-            pct_of_cublas_median: median(&mut pct),
+            pct_of_cublas_median: median(&pct),
             pct_of_cublas_min: pmin,
             pct_of_cublas_max: pmax,
-            slower_than_first_median: median(&mut slower),
+            slower_than_first_median: median(&slower),
             slower_than_first_min: smin,
             slower_than_first_max: smax,
         });
     }
     Ok(out)
-}
-
-/// `n` kernels (`run(x)` queues kernel `x`) timed in `n_rounds` rounds, the order rotated by one each round:
-/// `times[x][round]`, each the median of `cfg.iters` runs after `cfg.warmup`.
-pub fn interleaved(
-    gpu: &Gpu,
-    cfg: &BenchConfig,
-    n: usize,
-    n_rounds: usize,
-    run: impl FnMut(usize) -> Result<()>,
-) -> Result<Vec<Vec<f64>>> {
-    interleaved_then(gpu, cfg, n, n_rounds, run, |_| Ok(()))
-}
-
-/// [`interleaved`], calling `after(x)` once kernel `x`'s runs of a round are timed (to read back what its last
-/// run recorded, outside the timed span).
-pub fn interleaved_then(
-    gpu: &Gpu,
-    cfg: &BenchConfig,
-    n: usize,
-    n_rounds: usize,
-    mut run: impl FnMut(usize) -> Result<()>,
-    mut after: impl FnMut(usize) -> Result<()>,
-) -> Result<Vec<Vec<f64>>> {
-    let mut times = vec![Vec::with_capacity(n_rounds); n];
-    for r in 0..n_rounds {
-        for j in 0..n {
-            let x = (j + r) % n;
-            times[x].push(time(gpu, cfg, |_| run(x))?.median_ms);
-            after(x)?;
-        }
-    }
-    Ok(times)
 }
 
 /// One kernel of [`peak_rounds`]: cuBLAS, a GEMM spec or an mma.sync probe.
@@ -333,10 +289,7 @@ pub fn peak_rounds<I: InElem>(
     specs: &[GemmSpec],
     probes: &[PeakProbe],
     n_rounds: usize,
-) -> Result<Vec<PeakRow>>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<Vec<PeakRow>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     let mut probe_kernels = Vec::new();
     for pr in probes {
@@ -391,10 +344,10 @@ where
         .collect();
     let mut out = Vec::new();
     for x in 0..n {
-        let mut pct: Vec<f64> = (0..rounds)
+        let pct: Vec<f64> = (0..rounds)
             .map(|r| 100.0 * tflops[x][r] / tflops[0][r])
             .collect();
-        let mut of_peak: Vec<f64> = (0..rounds)
+        let of_peak: Vec<f64> = (0..rounds)
             .map(|r| 100.0 * tflops[x][r] / best_probe[r])
             .collect();
         let (pmin, pmax) = min_max(&pct);
@@ -407,17 +360,17 @@ where
                 x => probes[x - 1 - s].name(),
             },
             rounds,
-            median_ms: median(&mut times[x].clone()),
-            tflops: median(&mut tflops[x].clone()),
-            pct_of_cublas_median: median(&mut pct),
+            median_ms: median(&times[x]),
+            tflops: median(&tflops[x]),
+            pct_of_cublas_median: median(&pct),
             pct_of_cublas_min: pmin,
             pct_of_cublas_max: pmax,
             pct_of_peak_median: if probes.is_empty() {
                 f64::NAN
             } else {
-                median(&mut of_peak)
+                median(&of_peak)
             },
-            clock_mhz: (x > s).then(|| median(&mut clocks[x - 1 - s].clone())),
+            clock_mhz: (x > s).then(|| median(&clocks[x - 1 - s])),
         });
     }
     Ok(out)
@@ -528,27 +481,27 @@ pub fn burst_markdown(rows: &[BurstRow], reference: &str) -> String {
                 })
                 .collect()
         };
-        let mut tf: Vec<f64> = mine.iter().map(|r| r.tflops).collect();
+        let tf: Vec<f64> = mine.iter().map(|r| r.tflops).collect();
         let (lo, hi) = min_max(&tf);
-        let mut vs_ref: Vec<f64> = against(reference).iter().map(|p| p - 100.0).collect();
+        let vs_ref: Vec<f64> = against(reference).iter().map(|p| p - 100.0).collect();
         let vs_ref_cell = if vs_ref.is_empty() {
             String::new()
         } else {
             let (a, z) = min_max(&vs_ref);
-            format!("{:+.1}% ({:+.1} to {:+.1})", median(&mut vs_ref), a, z)
+            format!("{:+.1}% ({:+.1} to {:+.1})", median(&vs_ref), a, z)
         };
-        let mut vs_blas = against("cuBLAS");
+        let vs_blas = against("cuBLAS");
         let clocks: Vec<f64> = mine.iter().filter_map(|r| r.sm_clock_mhz).collect();
         let powers: Vec<f64> = mine.iter().filter_map(|r| r.power_w).collect();
         let clock = mean(&clocks);
-        let tf_med = median(&mut tf);
+        let tf_med = median(&tf);
         s.push_str(&format!(
             "| {dtype} | {b} | {kernel} | {} | {:.1} ({:.1}-{:.1}) | {vs_ref_cell} | {} | {} | {} | {} |\n",
             mine.len(),
             tf_med,
             lo,
             hi,
-            if vs_blas.is_empty() { String::new() } else { format!("{:.1}", median(&mut vs_blas)) },
+            if vs_blas.is_empty() { String::new() } else { format!("{:.1}", median(&vs_blas)) },
             clock.map_or(String::new(), |c| format!("{c:.0}")),
             mean(&powers).map_or(String::new(), |p| format!("{p:.0}")),
             clock.map_or(String::new(), |c| format!("{:.1}", tf_med / c * 1000.0)),
@@ -561,8 +514,8 @@ pub fn burst_markdown(rows: &[BurstRow], reference: &str) -> String {
 mod tests {
     #[test]
     fn median_of_odd_and_even() {
-        assert_eq!(super::median(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(super::median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(super::median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(super::median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
     }
 
     fn row(kernel: &str, pass: usize, tflops: f64, clock: Option<f64>) -> super::BurstRow {

@@ -3,9 +3,9 @@
 //! and padded smem, identity block order), both B layouts, fp16 and bf16 with an output of the input type, through
 //! the same [`Variant`]s `swz tune gemm` times.
 //!
-//! The kernel's header is [`super::header`] (its `SmemA/B/C` structs and `Spec`, rendered from the very
-//! [`swizzle_core::Smem`] values the bank checks read), so [`Family::compile_unit`] is the variant's own source;
-//! [`Family::header`] shows the same three layouts as swizzle-core layout types for the reports.
+//! The kernel's header is [`super::header`] (its `Spec` with the `SmemA/B/C` tiles, emitted by swizzle-core from
+//! the very [`swizzle_core::Smem`] values the bank checks read): [`Family::header`] is the header the kernel
+//! compiles.
 //!
 //! Sizes keep N and K multiples of 8 (tight leading dimensions must keep 16-byte rows; a problem that does not is
 //! refused before launch, see [`Problem::validate`]) and are ragged against every tile (127 < 128 rows, 264 =
@@ -17,8 +17,8 @@ use super::{InType, OutType, Problem, Variant};
 use crate::frame::{
     Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
 };
-use crate::runtime::{Result, Source};
-use swizzle_core::cuda::{Header, Spec};
+use crate::runtime::Result;
+use swizzle_core::cuda::Header;
 use swizzle_core::Elem;
 
 /// The specs of the family's tables: the default (group-m 8), the order [`spec::for_problem`] picks when A and B
@@ -94,20 +94,7 @@ impl Family for GemmFamily {
     }
 
     fn header(&self, v: &Variant) -> Header {
-        let s = &v.spec;
-        Header::new().raster("GemmOrder", s.raster).spec(
-            Spec::new("GemmLayouts")
-                .doc(format!(
-                    "{v} (gemm.cu indexes the same layouts through super::header's structs)"
-                ))
-                .layout("SmemA", s.a_smem())
-                .layout("SmemB", s.b_smem(v.b))
-                .layout("SmemC", s.c_smem(v.out.width())),
-        )
-    }
-
-    fn compile_unit(&self, v: &Variant) -> (Source, Vec<String>) {
-        (v.source(), Vec::new())
+        super::header(&v.spec, v.b, v.input, v.out)
     }
 
     fn entry(&self, _v: &Variant) -> &'static str {

@@ -3,9 +3,9 @@
 // accumulation, fp16 / bf16 / fp32 out.
 //
 // Every number that describes shared memory or the block order comes from the generated header "swz.cuh"
-// (rendered by gpu-kernels' gemm module from one GemmSpec):
-//   swz::Spec       tile sizes, stages, warps, dtypes, B layout
-//   swz::SmemA/B/C  the smem tiles: rows, cols, pitch, bytes, offset(row, col) = Sw::apply(row * pitch + col)
+// (swizzle-core's emitter, from one GemmSpec: gpu_kernels::gemm::header):
+//   swz::Spec             tile sizes, stages, warps, dtypes, B layout
+//   swz::Spec::SmemA/B/C  the smem tiles: rows, cols, pitch, bytes, offset(row, col) = Sw::apply(row * pitch + col)
 //   swz::GemmOrder  tile_of(bid, tiles_n, tiles_m): which C tile the block launched bid-th computes
 //
 // Per block: a STAGES-deep cp.async ring of (A, B) k-tiles; 8 (or 4) warps each own a WM x WN tile of C as
@@ -18,16 +18,15 @@
 // or B (src-size < 16), stores are predicated per element. Spec::FILL_TMA (an experiment, entry gemm_tma, B N x K):
 // the same kernel with the ring filled by TMA boxes in the tiles' own 128B-swizzled layout (see Filler).
 #include "swz.cuh"
+#include "swz_copy.cuh"
+#include "swz_convert.cuh"
 #include "swz_tma.cuh"
 #include "swz_mma.cuh"
 
-typedef unsigned int u32;
-typedef unsigned long long u64;
-
 using Spec = swz::Spec;
-using SmemA = swz::SmemA;
-using SmemB = swz::SmemB;
-using SmemC = swz::SmemC;
+using SmemA = Spec::SmemA;
+using SmemB = Spec::SmemB;
+using SmemC = Spec::SmemC;
 
 constexpr int BM = Spec::BM, BN = Spec::BN, BK = Spec::BK;
 constexpr int WM = Spec::WM, WN = Spec::WN, STAGES = Spec::STAGES;
@@ -45,83 +44,18 @@ static_assert(Spec::B_KN ? (SmemB::rows == BK && SmemB::cols == BN) : (SmemB::ro
 static_assert(SmemC::rows == 16 && SmemC::cols == WN, "C scratch");
 static_assert(SmemA::bytes % 128 == 0 && SmemB::bytes % 128 == 0 && SmemC::bytes % 128 == 0, "16B-aligned tiles");
 
-// ---- PTX wrappers ----
-
-__device__ __forceinline__ u32 smem_addr(const void* p) {
-    u32 r;
-    asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
-    return r;
-}
-
-// 16-byte async copies, with the spec's L2 prefetch size (Spec::L2_PREFETCH: 0, 128 or 256 bytes): on a miss, L2
-// fetches the whole aligned 128 / 256 bytes around the copy's 16 from DRAM, so the next k-tiles' bytes of the same
-// row are on their way before they are asked for.
-#define SWZ_CP_ASYNC(L2) "cp.async.cg.shared.global" L2 " [%0], [%1], 16"
-// A chunk that lies wholly inside the matrix.
-__device__ __forceinline__ void cp_async16_full(u32 dst, const void* src) {
-    if constexpr (Spec::L2_PREFETCH == 256) {
-        asm volatile(SWZ_CP_ASYNC(".L2::256B") ";\n" ::"r"(dst), "l"(src));
-    } else if constexpr (Spec::L2_PREFETCH == 128) {
-        asm volatile(SWZ_CP_ASYNC(".L2::128B") ";\n" ::"r"(dst), "l"(src));
-    } else {
-        asm volatile(SWZ_CP_ASYNC("") ";\n" ::"r"(dst), "l"(src));
-    }
-}
-// Bytes past src_bytes (0..16) are zero-filled and not read.
-__device__ __forceinline__ void cp_async16(u32 dst, const void* src, u32 src_bytes) {
-    if constexpr (Spec::L2_PREFETCH == 256) {
-        asm volatile(SWZ_CP_ASYNC(".L2::256B") ", %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
-    } else if constexpr (Spec::L2_PREFETCH == 128) {
-        asm volatile(SWZ_CP_ASYNC(".L2::128B") ", %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
-    } else {
-        asm volatile(SWZ_CP_ASYNC("") ", %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
-    }
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-
-__device__ __forceinline__ void ldsm_x4(u32 (&r)[4], u32 addr) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
-}
-__device__ __forceinline__ void ldsm_x4_trans(u32 (&r)[4], u32 addr) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(addr));
-}
-__device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3) {
-    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r0),
-                 "r"(r1), "r"(r2), "r"(r3));
-}
+// The PTX wrappers (smem_u32, cp.async, ldmatrix, stmatrix, the vector moves, mma16816, TMA and mbarrier) come
+// from the device headers swz_copy.cuh, swz_mma.cuh and swz_tma.cuh. The fills carry the spec's L2 prefetch size.
+constexpr int L2_PREFETCH = Spec::L2_PREFETCH;
 
 // TMA fill (Spec::FILL_TMA): TmaMap, the mbarrier wrappers and tma_load_2d come from swz_tma.cuh.
 
-// Two floats -> one register of two 16-bit outputs (lo in the low half), round to nearest even.
-__device__ __forceinline__ u32 pack2(float lo, float hi) {
-    u32 r;
-    if constexpr (Spec::OUT_KIND == 1) {
-        asm("cvt.rn.bf16x2.f32 %0, %2, %1;\n" : "=r"(r) : "f"(lo), "f"(hi));
-    } else {
-        asm("cvt.rn.f16x2.f32 %0, %2, %1;\n" : "=r"(r) : "f"(lo), "f"(hi));
-    }
-    return r;
-}
+// Two floats -> one register of two 16-bit outputs (lo in the low half); the low 16-bit output of a word as fp32.
+__device__ __forceinline__ u32 pack2(float lo, float hi) { return cvt_pack2<Spec::OUT_KIND == 1>(lo, hi); }
+__device__ __forceinline__ float lo16(u32 w) { return cvt_lo16_f32<Spec::OUT_KIND == 1>(w); }
 
 // One 32-bit word of output (two 16-bit values or one fp32) plus beta times the same word of the old C, in fp32,
 // rounded back to the output type.
-__device__ __forceinline__ float lo16(u32 w) {
-    if constexpr (Spec::OUT_KIND == 1) {
-        return __uint_as_float(w << 16);  // bf16 -> f32 is exact
-    } else {
-        float f;
-        asm("{ .reg .b16 l, h; mov.b32 {l, h}, %1; cvt.f32.f16 %0, l; }" : "=f"(f) : "r"(w));
-        return f;
-    }
-}
 __device__ __forceinline__ u32 blend(u32 v, u32 old, float beta) {
     if constexpr (OUT_BYTES == 4) {
         return __float_as_uint(fmaf(beta, __uint_as_float(old), __uint_as_float(v)));
@@ -187,7 +121,7 @@ struct Feed {
         // Block-uniform fast path: the whole k-tile lies inside the matrix, no predicates, no zero-fill.
         if (all_inside && k0 + (K_COLS ? COLS : ROWS) <= klimit) {
 #pragma unroll
-            for (int i = 0; i < PER; ++i) cp_async16_full(tile + dst_of(i), s + i * copy_stride);
+            for (int i = 0; i < PER; ++i) cp_async16_full<L2_PREFETCH>(tile + dst_of(i), s + i * copy_stride);
             return;
         }
         u32 col_bytes = 16u;
@@ -203,7 +137,7 @@ struct Feed {
             } else {
                 bytes = k0 + kpos + i * RPC < klimit ? inside : 0u;
             }
-            cp_async16(tile + dst_of(i), bytes ? s + i * copy_stride : g, bytes);
+            cp_async16<L2_PREFETCH>(tile + dst_of(i), bytes ? s + i * copy_stride : g, bytes);
         }
     }
 };
@@ -254,7 +188,7 @@ constexpr u32 STAGE_BYTES = SmemA::bytes + SmemB::bytes;
 
 __device__ __forceinline__ u32 smem_base() {
     extern __shared__ __align__(128) unsigned char smem[];
-    return smem_addr(smem);
+    return smem_u32(smem);
 }
 
 // The C tile this block computes (inactive: a padding block of the raster).
@@ -304,8 +238,8 @@ struct Filler {
             static_assert(!Spec::FILL_TMA || (Spec::PREFETCH && !Spec::B_KN), "TMA fill: prefetch loop, B N x K");
             if (tid == 0) {
                 for (int s = 0; s < STAGES; ++s) mbar_init(bars + 8u * s, 1);
-                asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                mbar_init_fence();
+                fence_proxy_async_smem();
             }
             __syncthreads();
         } else {
@@ -344,7 +278,8 @@ struct Filler {
 
 using Acc = float[MI][NI][4];
 
-// GEMM_SKIP_MMA / GEMM_SKIP_FILL (defined only by `swz tune gemm diag`, never in a shipped build): drop the mma (ptxas
+// GEMM_SKIP_MMA / GEMM_SKIP_FILL (defined only by the diagnostic builds: gemm::Diagnostic with the gpu-kernels
+// feature `experiments`, `swz tune gemm diag`; never in a shipped build): drop the mma (ptxas
 // then drops the unused ldmatrix too) or the fill (cp.async or TMA), to time the rest of the main loop alone. The
 // result is wrong by design.
 __device__ __forceinline__ void mma_step(Acc& acc, const u32 (&fa)[MI][4], const u32 (&fb)[NI][2]) {
@@ -392,10 +327,8 @@ __device__ __forceinline__ void epilogue(Acc& acc, const Args& x, u32 s0, int m0
 #pragma unroll
             for (int j = 0; j < NI; ++j) {
                 const int r = lane >> 2, c = j * 8 + (lane & 3) * 2;
-                asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(sc + SmemC::offset(r, c) * 4u),
-                             "f"(acc[i][j][0]), "f"(acc[i][j][1]));
-                asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(sc + SmemC::offset(r + 8, c) * 4u),
-                             "f"(acc[i][j][2]), "f"(acc[i][j][3]));
+                sts_v2_f32(sc + SmemC::offset(r, c) * 4u, acc[i][j][0], acc[i][j][1]);
+                sts_v2_f32(sc + SmemC::offset(r + 8, c) * 4u, acc[i][j][2], acc[i][j][3]);
             }
         }
         __syncwarp();
@@ -403,19 +336,15 @@ __device__ __forceinline__ void epilogue(Acc& acc, const Args& x, u32 s0, int m0
         for (int q0 = 0; q0 < CHUNKS; q0 += 32) {
             const int q = q0 + lane;
             const int r = q / CHUNKS_PER_ROW, c = (q % CHUNKS_PER_ROW) * VEC;
-            u32 v0, v1, v2, v3;
-            asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
-                         : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3)
-                         : "r"(sc + SmemC::offset(r, c) * (u32)OUT_BYTES));
+            u32 v[4];
+            lds_v4_b32(v, sc + SmemC::offset(r, c) * (u32)OUT_BYTES);
             const int gr = m0 + wm0 + i * 16 + r, gc = n0 + wn0 + c;
             if (gr < M) {
                 unsigned char* dst = x.C + ((u64)gr * x.ldc + gc) * OUT_BYTES;
                 if (x.beta != 0.f) {
                     u32 o[4] = {0u, 0u, 0u, 0u};
                     if (gc + VEC <= N) {
-                        asm volatile("ld.global.v4.b32 {%0, %1, %2, %3}, [%4];\n"
-                                     : "=r"(o[0]), "=r"(o[1]), "=r"(o[2]), "=r"(o[3])
-                                     : "l"(dst));
+                        ldg_v4_b32(o, dst);
                     } else {
 #pragma unroll
                         for (int e = 0; e < VEC; ++e) {
@@ -428,16 +357,14 @@ __device__ __forceinline__ void epilogue(Acc& acc, const Args& x, u32 s0, int m0
                             }
                         }
                     }
-                    v0 = blend(v0, o[0], x.beta);
-                    v1 = blend(v1, o[1], x.beta);
-                    v2 = blend(v2, o[2], x.beta);
-                    v3 = blend(v3, o[3], x.beta);
+                    v[0] = blend(v[0], o[0], x.beta);
+                    v[1] = blend(v[1], o[1], x.beta);
+                    v[2] = blend(v[2], o[2], x.beta);
+                    v[3] = blend(v[3], o[3], x.beta);
                 }
                 if (gc + VEC <= N) {
-                    asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(dst), "r"(v0), "r"(v1), "r"(v2),
-                                 "r"(v3));
+                    stg_v4_b32(dst, v[0], v[1], v[2], v[3]);
                 } else {
-                    const u32 v[4] = {v0, v1, v2, v3};
 #pragma unroll
                     for (int e = 0; e < VEC; ++e) {
                         if (gc + e < N) {

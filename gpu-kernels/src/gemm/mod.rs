@@ -18,25 +18,16 @@ pub mod spec;
 pub mod tune;
 
 use crate::runtime::tma::TensorMap;
-use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
-use cudarc::cublas::{sys::cublasOperation_t as Op, CudaBlas, Gemm as _, GemmConfig};
+use crate::runtime::{Error, GemmCall, Gpu, Header, Kernel, Result, Source};
 use cudarc::driver::{
     CudaSlice, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
 };
 pub use spec::{BLayout, GemmSpec, OutWidth, SmemKind};
-use swizzle_core::pattern::Smem;
 use swizzle_core::raster::Grid;
+use swizzle_core::Elem;
 
 /// The kernel source, compiled per variant with its generated header.
 pub const SOURCE: &str = include_str!("gemm.cu");
-
-/// `swz_mma.cuh`: the `mma.sync.m16n8k16` wrapper `gemm.cu` and the throughput probe (`peak.cu`) both issue.
-pub(crate) fn mma_header() -> Header {
-    Header {
-        name: "swz_mma.cuh".into(),
-        text: include_str!("mma.cuh").into(),
-    }
-}
 
 /// Input element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -58,6 +49,13 @@ impl InType {
         match self {
             InType::F16 => "fp16",
             InType::Bf16 => "bf16",
+        }
+    }
+    /// The element type.
+    pub const fn elem(self) -> Elem {
+        match self {
+            InType::F16 => Elem::F16,
+            InType::Bf16 => Elem::BF16,
         }
     }
     /// The output type of the same name (what cuBLAS is asked for).
@@ -248,84 +246,100 @@ impl Problem {
     }
 }
 
+impl Problem {
+    /// The cuBLAS call of this problem (inputs of `ab`, output of `c`).
+    pub const fn cublas(&self, ab: Elem, c: Elem) -> GemmCall {
+        GemmCall {
+            m: self.m,
+            n: self.n,
+            k: self.k,
+            b_nk: matches!(self.b, BLayout::Nk),
+            lda: self.lda,
+            ldb: self.ldb,
+            ldc: self.ldc,
+            ab,
+            c,
+        }
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}x{}x{} {}", self.m, self.n, self.k, self.b.name())
     }
 }
 
-/// A C++ struct for one smem tile: its shape, pitch and bytes, and `offset(row, col)` in elements, from the same
-/// [`Smem`] the bank checks read.
-fn smem_struct(name: &str, s: &Smem) -> String {
-    let (sw, pitch) = spec::swizzle_and_pitch(s)
-        .unwrap_or_else(|| panic!("{name}: layout {s} is not Sw::apply(row * pitch + col)"));
-    // The swizzle repeats every `period` elements: every `row_period` rows when that is a whole number of rows,
-    // so offset(r + row_period * t, c) == offset(r, c) + row_period * t * pitch.
-    let period = sw.period().min(u32::MAX as u64) as u32;
-    let row_period = if period <= pitch {
-        1
-    } else {
-        assert!(
-            period.is_multiple_of(pitch),
-            "{name}: swizzle period {period} is not whole rows of {pitch}"
-        );
-        period / pitch
-    };
-    format!(
-        "// {s}\nstruct {name} {{\n    using Sw = swz::Swizzle<{}, {}, {}>;\n    \
-         static constexpr uint32_t rows = {}u, cols = {}u, pitch = {pitch}u, bytes = {}u, row_period = {row_period}u;\n    \
-         /// Element offset of (row, col) in the tile.\n    \
-         static SWZ_HD constexpr uint32_t offset(uint32_t r, uint32_t c) {{ return Sw::apply(r * pitch + c); }}\n}};\n",
-        sw.bits,
-        sw.base,
-        sw.shift,
-        s.tile().rows,
-        s.tile().cols,
-        s.footprint()
-    )
+/// The whole `swz.cuh` of one variant, from swizzle-core's emitter: its header with the block order as
+/// `GemmOrder`, and `struct Spec` with the smem tiles `SmemA`, `SmemB`, `SmemC` (each `offset(row, col) =
+/// Sw::apply(row * pitch + col)`, from the same [`Smem`] values the bank checks read) and the numbers `gemm.cu`
+/// reads.
+pub fn header(
+    spec: &GemmSpec,
+    b: BLayout,
+    input: InType,
+    out: OutType,
+) -> swizzle_core::cuda::Header {
+    let n = |x: u32| i64::from(x);
+    let s = swizzle_core::cuda::Spec::new("Spec")
+        .doc(format!(
+            "{spec}; B {}, {} in, {} out",
+            b.name(),
+            input.name(),
+            out.name()
+        ))
+        .pitched("SmemA", spec.a_smem())
+        .pitched("SmemB", spec.b_smem(b))
+        .pitched("SmemC", spec.c_smem(out.width()))
+        .int("BM", n(spec.bm))
+        .int("BN", n(spec.bn))
+        .int("BK", n(spec.bk))
+        .int("WM", n(spec.wm))
+        .int("WN", n(spec.wn))
+        .int("STAGES", n(spec.stages))
+        .int("THREADS", n(spec.threads()))
+        .int("MIN_BLOCKS", n(spec.min_blocks))
+        .int("PREFETCH", n(u32::from(spec.prefetch)))
+        .int("L2_PREFETCH", n(spec.l2_prefetch))
+        .int("FILL_TMA", n(u32::from(spec.tma_fill)))
+        .int("TMA_ALIGN", n(spec::TMA_ALIGN))
+        .int("DATA_BYTES", n(spec.data_bytes(b, out.width())))
+        .int("B_KN", n(u32::from(b == BLayout::Kn)))
+        .int("IN_BF16", n(u32::from(input == InType::Bf16)))
+        .int(
+            "OUT_KIND",
+            match out {
+                OutType::F16 => 0,
+                OutType::Bf16 => 1,
+                OutType::F32 => 2,
+            },
+        )
+        .int("OUT_BYTES", n(out.bytes()));
+    swizzle_core::cuda::Header::new()
+        .raster("GemmOrder", spec.raster)
+        .spec(s)
 }
 
-/// The whole `swz.cuh` of one variant: swizzle-core's header with the block order as `GemmOrder`, then `SmemA`,
-/// `SmemB`, `SmemC` and `Spec`.
-pub fn header(spec: &GemmSpec, b: BLayout, input: InType, out: OutType) -> String {
-    let base = swizzle_core::cuda::Header::new()
-        .raster("GemmOrder", spec.raster)
-        .render();
-    let mut s = String::from("\n// ---- GEMM spec (gpu_kernels::gemm) ----\nnamespace swz {\n");
-    s.push_str(&smem_struct("SmemA", &spec.a_smem()));
-    s.push_str(&smem_struct("SmemB", &spec.b_smem(b)));
-    s.push_str(&smem_struct("SmemC", &spec.c_smem(out.width())));
-    s.push_str(&format!(
-        "// {spec}; B {}, {} in, {} out\nstruct Spec {{\n    static constexpr int BM = {}, BN = {}, BK = {}, WM = {}, \
-         WN = {}, STAGES = {}, THREADS = {}, MIN_BLOCKS = {}, PREFETCH = {}, L2_PREFETCH = {};\n    static constexpr int \
-         FILL_TMA = {}, TMA_ALIGN = {}, DATA_BYTES = {};\n    static constexpr int B_KN = {}, \
-         IN_BF16 = {}, OUT_KIND = {}, OUT_BYTES = {};\n}};\n}}  // namespace swz\n",
-        b.name(),
-        input.name(),
-        out.name(),
-        spec.bm,
-        spec.bn,
-        spec.bk,
-        spec.wm,
-        spec.wn,
-        spec.stages,
-        spec.threads(),
-        spec.min_blocks,
-        u32::from(spec.prefetch),
-        spec.l2_prefetch,
-        u32::from(spec.tma_fill),
-        spec::TMA_ALIGN,
-        spec.data_bytes(b, out.width()),
-        u32::from(b == BLayout::Kn),
-        u32::from(input == InType::Bf16),
-        match out {
-            OutType::F16 => 0,
-            OutType::Bf16 => 1,
-            OutType::F32 => 2,
-        },
-        out.bytes()
-    ));
-    base + &s
+/// What a diagnostic build of the GEMM leaves out (feature `experiments`; `gemm.cu` reads the define).
+#[cfg(feature = "experiments")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Diagnostic {
+    /// No mma (ptxas then drops the unused ldmatrix too): the fill and the barriers alone.
+    SkipMma,
+    /// No fill (cp.async or TMA): the fragment loads and the mma alone.
+    SkipFill,
+}
+
+#[cfg(feature = "experiments")]
+impl Diagnostic {
+    pub const ALL: [Diagnostic; 2] = [Diagnostic::SkipMma, Diagnostic::SkipFill];
+
+    /// The preprocessor switch `gemm.cu` tests.
+    pub const fn define(self) -> &'static str {
+        match self {
+            Diagnostic::SkipMma => "GEMM_SKIP_MMA",
+            Diagnostic::SkipFill => "GEMM_SKIP_FILL",
+        }
+    }
 }
 
 /// The epilogue's `C = alpha · A·B + beta · C` factors.
@@ -367,14 +381,10 @@ impl Variant {
         Source {
             name: "gemm.cu".into(),
             text: SOURCE.into(),
-            headers: vec![
-                Header {
-                    name: swizzle_core::cuda::HEADER_NAME.into(),
-                    text: header(&self.spec, self.b, self.input, self.out),
-                },
-                crate::runtime::tma::device_header(),
-                mma_header(),
-            ],
+            headers: vec![Header {
+                name: swizzle_core::cuda::HEADER_NAME.into(),
+                text: header(&self.spec, self.b, self.input, self.out).render(),
+            }],
         }
     }
 
@@ -387,7 +397,16 @@ impl Variant {
         self.prepare_from(gpu, &self.source())
     }
 
-    /// [`Variant::prepare`] of another build of this variant's source (`swz tune gemm diag`'s cut-down builds).
+    /// A diagnostic build of this variant (feature `experiments`): the same source with one part of the main loop
+    /// compiled out, to time the rest alone. Its result is wrong by design; it is only timed.
+    #[cfg(feature = "experiments")]
+    pub fn diagnostic_source(&self, d: Diagnostic) -> Source {
+        let mut src = self.source();
+        src.text = format!("#define {}\n{}", d.define(), src.text);
+        src
+    }
+
+    /// [`Variant::prepare`] of another build of this variant's source (a [`Variant::diagnostic_source`]).
     pub fn prepare_from(&self, gpu: &Gpu, source: &Source) -> Result<Kernel> {
         self.tma_layout_ok()?;
         if self.spec.tma_fill && !self.spec.tma_layout_agrees() {
@@ -559,54 +578,8 @@ impl std::fmt::Display for Variant {
     }
 }
 
-/// cuBLAS (through cudarc) on the same row-major buffers: `C^T = B^T · A^T` in its column-major terms, with the
-/// output type equal to the input type and fp32 compute (`cublasGemmEx`).
-pub struct Cublas {
-    blas: CudaBlas,
-}
-
-impl Cublas {
-    pub fn new(gpu: &Gpu) -> Result<Cublas> {
-        CudaBlas::new(gpu.stream().clone())
-            .map(|blas| Cublas { blas })
-            .map_err(|e| Error::Invalid(format!("cuBLAS handle: {e}")))
-    }
-
-    /// Queue `c = a · b` for `p` (`c` of the input type).
-    pub fn gemm<I: InElem>(
-        &self,
-        p: &Problem,
-        a: &CudaSlice<I>,
-        b: &CudaSlice<I>,
-        c: &mut CudaSlice<I>,
-    ) -> Result<()>
-    where
-        CudaBlas: cudarc::cublas::Gemm<I>,
-    {
-        p.validate(I::IN.same_out())?;
-        if a.len() < p.a_len() || b.len() < p.b_len() || c.len() < p.c_len() {
-            return Err(Error::Invalid(format!("cuBLAS {p}: buffers too small")));
-        }
-        let cfg = GemmConfig {
-            transa: match p.b {
-                BLayout::Kn => Op::CUBLAS_OP_N,
-                BLayout::Nk => Op::CUBLAS_OP_T,
-            },
-            transb: Op::CUBLAS_OP_N,
-            m: p.n as i32,
-            n: p.m as i32,
-            k: p.k as i32,
-            alpha: I::from_f32(1.0),
-            lda: p.ldb as i32,
-            ldb: p.lda as i32,
-            beta: I::from_f32(0.0),
-            ldc: p.ldc as i32,
-        };
-        // SAFETY: the sizes and leading dimensions were checked against the buffer lengths just above.
-        unsafe { self.blas.gemm(cfg, b, a, c) }
-            .map_err(|e| Error::Invalid(format!("cuBLAS gemm {p}: {e}")))
-    }
-}
+/// The cuBLAS peer (the one wrapper, [`crate::runtime::cublas`]).
+pub use crate::runtime::cublas::Cublas;
 
 /// The host reference of element (row, col) in f64: `sum_k A[row][k] * B(k, col)`, and `sum_k |A||B|` (what
 /// bounds the accumulation error).
@@ -663,10 +636,7 @@ pub fn check<I: InElem, O: OutElem>(
     p: &Problem,
     samples: Option<usize>,
     cublas: Option<&Cublas>,
-) -> Result<CheckReport>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<CheckReport> {
     check_scaled::<I, O>(gpu, v, p, Scale::PRODUCT, samples, cublas)
 }
 
@@ -680,10 +650,7 @@ pub fn check_scaled<I: InElem, O: OutElem>(
     scale: Scale,
     samples: Option<usize>,
     cublas: Option<&Cublas>,
-) -> Result<CheckReport>
-where
-    CudaBlas: cudarc::cublas::Gemm<I>,
-{
+) -> Result<CheckReport> {
     let seed = ((p.m as u64) << 40) ^ ((p.n as u64) << 20) ^ p.k as u64;
     let ha: Vec<I> = random_input(p.a_len(), seed);
     let hb: Vec<I> = random_input(p.b_len(), seed ^ 0xB);
@@ -773,7 +740,7 @@ where
     let mut rel_vs_cublas = None;
     if let (Some(blas), true) = (cublas, scale == Scale::PRODUCT) {
         let mut dr = gpu.zeros::<I>(p.c_len())?;
-        blas.gemm(p, &da, &db, &mut dr)?;
+        blas.gemm(&p.cublas(I::IN.elem(), I::IN.elem()), &da, &db, &mut dr)?;
         gpu.sync()?;
         let theirs = gpu.download(&dr)?;
         let (mut n2, mut d2) = (0f64, 0f64);
@@ -863,27 +830,34 @@ mod tests {
     #[test]
     fn header_carries_the_spec() {
         let v = Variant::new(spec::DEFAULT, BLayout::Kn, InType::Bf16, OutType::F32);
-        let h = header(&v.spec, v.b, v.input, v.out);
+        let h = header(&v.spec, v.b, v.input, v.out).render();
         assert!(
-            h.contains("struct SmemA {\n    using Sw = swz::Swizzle<2, 3, 3>;"),
+            h.contains("struct SmemA {\n        using Sw = swz::Swizzle<2, 3, 3>;"),
             "{h}"
         );
         assert!(
-            h.contains("struct SmemB {\n    using Sw = swz::Swizzle<3, 3, 5>;"),
+            h.contains("struct SmemB {\n        using Sw = swz::Swizzle<3, 3, 5>;"),
             "{h}"
         );
         assert!(
-            h.contains("struct SmemC {\n    using Sw = swz::Swizzle<2, 3, 3>;"),
+            h.contains("struct SmemC {\n        using Sw = swz::Swizzle<2, 3, 3>;"),
             "{h}"
         );
         assert!(
-            h.contains("B_KN = 1, IN_BF16 = 1, OUT_KIND = 2, OUT_BYTES = 4"),
+            [
+                "static constexpr int B_KN = 1;",
+                "static constexpr int IN_BF16 = 1;",
+                "static constexpr int OUT_KIND = 2;",
+                "static constexpr int OUT_BYTES = 4;"
+            ]
+            .iter()
+            .all(|c| h.contains(c)),
             "{h}"
         );
         assert!(h.contains("struct GemmOrder"), "{h}");
-        let u = header(&spec::UNSWIZZLED, BLayout::Nk, InType::F16, OutType::F16);
+        let u = header(&spec::UNSWIZZLED, BLayout::Nk, InType::F16, OutType::F16).render();
         assert!(u.contains("using Sw = swz::Swizzle<0, 0, 0>;"));
-        let pd = header(&spec::PADDED, BLayout::Nk, InType::F16, OutType::F16);
+        let pd = header(&spec::PADDED, BLayout::Nk, InType::F16, OutType::F16).render();
         assert!(pd.contains("cols = 32u, pitch = 40u"), "{pd}");
     }
 

@@ -5,16 +5,8 @@
 // reads the clock the kernel ran at.
 //
 // Defines (from gemm::peak): PEAK_THREADS, PEAK_ACC, PEAK_BF16.
-typedef unsigned int u32;
-typedef unsigned long long u64;
-
+#include "swz_types.cuh"
 #include "swz_mma.cuh"
-
-__device__ __forceinline__ u64 globaltimer() {
-    u64 t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 // in: 8 words per lane (operands, so nothing is constant-folded); out: one float per thread (the accumulators'
 // sum, so nothing is dead); clocks: per block {cycles, nanoseconds}.

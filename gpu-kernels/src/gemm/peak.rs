@@ -59,7 +59,7 @@ impl PeakProbe {
                 self.acc,
                 u32::from(self.input == InType::Bf16)
             ),
-            headers: vec![super::mma_header()],
+            headers: Vec::new(),
         }
     }
 

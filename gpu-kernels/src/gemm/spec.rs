@@ -17,7 +17,7 @@
 //! Assumption (labelled, not measured): a 16-byte `cp.async` costs what an `sts128` to the same addresses costs.
 //! Nsight Compute has no wavefront count for cp.async fills.
 
-use swizzle_core::pattern::{Layout, Pattern, Smem, TileReport};
+use swizzle_core::pattern::{Pattern, Smem, TileReport};
 use swizzle_core::raster::Raster;
 use swizzle_core::units::Elem;
 use swizzle_core::wgmma::{Major, OperandTile};
@@ -551,26 +551,10 @@ pub struct LdsmModel {
 }
 
 /// The element-offset swizzle of a laid-out tile and its row pitch in elements, as `gemm.cu` computes
-/// `offset(row, col) = Sw::apply(row * pitch + col)`; `None` for a layout the kernel cannot express.
+/// `offset(row, col) = Sw::apply(row * pitch + col)`; `None` for a layout the kernel cannot express
+/// ([`swizzle_core::cuda::pitched`], which also emits the tile's struct).
 pub const fn swizzle_and_pitch(s: &Smem) -> Option<(Swizzle, u32)> {
-    let eb = s.tile().elem.bytes();
-    match s.layout() {
-        Layout::Padded { pad_bytes } if pad_bytes % eb == 0 => {
-            Some((Swizzle::IDENTITY, s.tile().cols + pad_bytes / eb))
-        }
-        Layout::Padded { .. } => None,
-        Layout::Swizzled {
-            swizzle: swizzle_core::SwizzleFn::Single(sw),
-            unit,
-        } => {
-            if sw.is_identity() || unit.log2_bytes() == eb.trailing_zeros() {
-                Some((sw, s.tile().cols))
-            } else {
-                None
-            }
-        }
-        Layout::Swizzled { .. } => None,
-    }
+    swizzle_core::cuda::pitched(s)
 }
 
 const fn spec(
@@ -619,6 +603,7 @@ pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32
 /// The default tile without the L2 prefetch on its fills (`.L2::128B`): what the prefetch buys.
 pub const T128X256K32_NOL2: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-nol2", 0);
 /// 128x256x64, 4 stages, filled by TMA instead of cp.async (N x K B only): what the cp.async fill costs.
+#[cfg(feature = "experiments")]
 pub const T128X256K64S4_TMA: GemmSpec = T128X256K64S4.with_tma_fill("t128x256k64s4-tma");
 /// The default tile with 256-byte L2 prefetch.
 pub const T128X256K32_L2_256: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-l2-256", 256);
@@ -709,40 +694,62 @@ pub const SHIPPED: [GemmSpec; TILES.len() + ORDERS.len()] = {
     all
 };
 
-// Checked at compile time: every access (cp.async fills under the sts128 assumption, ldmatrix reads, epilogue
-// write and read back) of every tile spec, for both B layouts and both output widths, costs exactly its ideal
-// wavefronts. A conflicting spec fails the build with swizzle-core's message (pattern, tile, instruction, phase,
-// bank and the colliding lanes). One constant per spec keeps each evaluation short.
-const fn assert_spec_conflict_free(s: &GemmSpec) {
-    assert!(matches!(s.smem, SmemKind::Swizzled));
-    let mut b = 0;
-    while b < 2 {
-        let mut o = 0;
-        while o < 2 {
-            if let Some(m) = s.first_conflict(BLayout::BOTH[b], OutWidth::BOTH[o]) {
-                match m.as_str() {
-                    Some(text) => panic!("{}", text),
-                    None => unreachable!(),
-                }
-            }
-            o += 1;
+/// One tile spec with one B layout and one output width: what the compile-time check goes through, as the frame's
+/// `accesses()` / `name()` pair.
+#[derive(Clone, Copy, Debug)]
+pub struct Checked {
+    pub spec: GemmSpec,
+    pub b: BLayout,
+    pub out: OutWidth,
+}
+
+impl Checked {
+    pub const fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    /// [`GemmSpec::accesses`] as the frame's list, every one required conflict-free.
+    pub const fn accesses(&self) -> crate::frame::Accesses {
+        let list = self.spec.accesses(self.b, self.out);
+        let mut out = crate::frame::Accesses::new();
+        let mut i = 0;
+        while i < list.len() {
+            out = out.with(crate::frame::SpecAccess {
+                label: list[i].0,
+                smem: list[i].1,
+                access: list[i].2.warp(),
+                conflict_free: true,
+            });
+            i += 1;
         }
-        b += 1;
+        out
     }
 }
 
-macro_rules! assert_specs_conflict_free {
-    ($($spec:expr),+ $(,)?) => { $( const _: () = assert_spec_conflict_free(&$spec); )+ };
-}
-assert_specs_conflict_free!(
-    TILES[0], TILES[1], TILES[2], TILES[3], TILES[4], TILES[5], TILES[6], TILES[7], TILES[8],
-    TILES[9], TILES[10], TILES[11], TILES[12], TILES[13]
-);
-// A tile added to TILES must be added to the list above.
-const _: () = assert!(
-    TILES.len() == 14,
-    "list every tile in assert_specs_conflict_free!"
-);
+/// Every tile spec with both B layouts and both output widths.
+pub const CHECKED: [Checked; TILES.len() * 4] = {
+    let mut all = [Checked {
+        spec: DEFAULT,
+        b: BLayout::Kn,
+        out: OutWidth::B16,
+    }; TILES.len() * 4];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = Checked {
+            spec: TILES[i / 4],
+            b: BLayout::BOTH[i % 2],
+            out: OutWidth::BOTH[(i / 2) % 2],
+        };
+        i += 1;
+    }
+    all
+};
+
+// Checked at compile time: every access (cp.async fills under the sts128 assumption, ldmatrix reads, epilogue
+// write and read back) of every tile spec, for both B layouts and both output widths, costs exactly its ideal
+// wavefronts. A conflicting spec fails the build with swizzle-core's message (pattern, tile, instruction, phase,
+// bank and the colliding lanes), prefixed with the spec's name.
+crate::assert_specs_conflict_free!(CHECKED);
 
 // The order variants share the default's layouts (same tiles, same smem kind), so its check covers them.
 const _: () = {
@@ -789,16 +796,21 @@ pub fn all() -> Vec<GemmSpec> {
     SHIPPED.iter().chain(BASELINES.iter()).copied().collect()
 }
 
-/// Specs outside the shipped set that measure one cause: [`T128X256K64S4_TMA`] (B N x K only, so not in the
-/// sweeps over both layouts).
+/// Specs outside the shipped set that measure one cause (feature `experiments`): `T128X256K64S4_TMA` (B N x K
+/// only, so not in the sweeps over both layouts).
+#[cfg(feature = "experiments")]
 pub const EXPERIMENTS: [GemmSpec; 1] = [T128X256K64S4_TMA];
+/// No experiments without the `experiments` feature.
+#[cfg(not(feature = "experiments"))]
+pub const EXPERIMENTS: [GemmSpec; 0] = [];
 
+#[cfg(feature = "experiments")]
 const _: () = assert!(
     T128X256K64S4_TMA.is_valid() && T128X256K64S4_TMA.is_conflict_free(),
     "the TMA-fill experiment: valid and conflict-free (its layouts are TMA's boxes: tests::tma_boxes_are_the_tiles)"
 );
 
-/// Look a spec up by name (shipped, baselines, experiments).
+/// Look a spec up by name (shipped, baselines, and the experiments with the `experiments` feature).
 pub fn by_name(name: &str) -> Option<GemmSpec> {
     all()
         .into_iter()
@@ -810,6 +822,7 @@ pub fn by_name(name: &str) -> Option<GemmSpec> {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "experiments")]
     #[test]
     fn tma_boxes_are_the_tiles() {
         for s in EXPERIMENTS.iter().filter(|s| s.tma_fill) {

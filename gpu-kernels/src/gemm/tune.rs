@@ -312,10 +312,10 @@ pub fn peak(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::PeakRo
     Ok(all)
 }
 
-/// fp16 TN on `(m, n, k)`: each spec as shipped, without its mma (`GEMM_SKIP_MMA`; ptxas then drops the unused
-/// ldmatrix as well) and without its cp.async fill (`GEMM_SKIP_FILL`), beside cuBLAS, in `rounds` interleaved
-/// rounds: where the main loop's time goes. The two cut-down builds compute wrong results by design and are only
-/// timed.
+/// fp16 TN on `(m, n, k)`: each spec as shipped, without its mma and without its fill ([`Diagnostic`](super::Diagnostic), feature
+/// `experiments`), beside cuBLAS, in `rounds` interleaved rounds: where the main loop's time goes. The two cut-down
+/// builds compute wrong results by design and are only timed.
+#[cfg(feature = "experiments")]
 pub fn diag(
     gpu: &Gpu,
     (m, n, k): (u32, u32, u32),
@@ -328,17 +328,10 @@ pub fn diag(
     let (mut names, mut kernels) = (Vec::new(), Vec::new());
     for s in specs {
         let v = Variant::new(*s, BLayout::Nk, InType::F16, OutType::F16);
-        for define in ["", "GEMM_SKIP_MMA", "GEMM_SKIP_FILL"] {
-            let mut src = v.source();
-            if !define.is_empty() {
-                src.text = format!("#define {define}\n{}", src.text);
-            }
+        for d in std::iter::once(None).chain(super::Diagnostic::ALL.map(Some)) {
+            let src = d.map_or_else(|| v.source(), |d| v.diagnostic_source(d));
             kernels.push((v, v.prepare_from(gpu, &src)?));
-            let what = if define.is_empty() {
-                "as shipped"
-            } else {
-                define
-            };
+            let what = d.map_or("as shipped", |d| d.define());
             names.push(format!("{} {what}", s.name));
         }
     }
@@ -348,18 +341,14 @@ pub fn diag(
         iters: 10,
         l2_factor: 1,
     };
-    let times = super::bench::interleaved(gpu, &cfg, lineup.count(), rounds, |x| {
+    let times = crate::bench::rounds::interleaved(gpu, &cfg, lineup.count(), rounds, |x| {
         lineup.launch(gpu, &blas, x)
     })?;
     out(&format!(
         "| {m}x{n}x{k} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |"
     ));
     out("|---|---|---|---|");
-    let med = |t: &[f64]| {
-        let mut t = t.to_vec();
-        t.sort_by(f64::total_cmp);
-        t[t.len() / 2]
-    };
+    let med = |t: &[f64]| crate::bench::rounds::spread(t).median;
     let cub = med(&times[0]);
     for (x, t) in times.iter().enumerate() {
         let name = if x == 0 { "cuBLAS" } else { &names[x - 1] };
@@ -400,10 +389,7 @@ pub fn burst(gpu: &Gpu, o: &Burst, out: Out) -> Result<Vec<BurstRow>> {
     }
 }
 
-fn burst_of<I: InElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<Vec<BurstRow>>
-where
-    cudarc::cublas::CudaBlas: cudarc::cublas::Gemm<I>,
-{
+fn burst_of<I: InElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<Vec<BurstRow>> {
     let specs = &o.specs;
     let blas = Cublas::new(gpu)?;
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;

@@ -2,7 +2,7 @@
 //! reference (whole matrix, or sampled rows for large sizes) or with cuBLAS.
 
 use super::spec::Half;
-use super::{peer::Cublas, HopperGemm};
+use super::{cublas_call, Cublas, HopperGemm};
 use crate::runtime::{Error, Gpu, Result};
 
 /// 16-bit bits -> f32.
@@ -168,7 +168,7 @@ pub fn check(
         Some(blas) => {
             let mut dr = gpu.zeros::<u16>(m as usize * n as usize)?;
             gpu.fill_bytes(&mut dr, 0xFF)?;
-            blas.gemm(gpu, ty, &da, &db, &mut dr, (m, n, k))?;
+            blas.gemm(&cublas_call(ty, (m, n, k)), &da, &db, &mut dr)?;
             gpu.sync()?;
             let want = gpu.download(&dr)?;
             // cuBLAS rounds to 16 bits too: allow both roundings.

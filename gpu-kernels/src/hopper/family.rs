@@ -74,10 +74,7 @@ impl Family for HopperFamily {
         Some(super::ARCH)
     }
     fn extra_headers(&self, spec: &HopperSpec) -> Vec<Header> {
-        vec![
-            spec.gemm_spec_header(),
-            crate::runtime::tma::device_header(),
-        ]
+        vec![spec.gemm_spec_header()]
     }
     fn entry(&self, _spec: &HopperSpec) -> &'static str {
         "hopper_gemm"

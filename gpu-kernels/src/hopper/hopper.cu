@@ -13,62 +13,17 @@
 // and the TMA / mbarrier wrappers come from swz_tma.cuh (gpu_kernels::runtime::tma).
 #include "swz.cuh"
 #include "gemm_spec.cuh"
+#include "swz_copy.cuh"
+#include "swz_convert.cuh"
 #include "swz_tma.cuh"
-
-typedef unsigned long long u64;
-typedef unsigned short u16;
+#include "swz_wgmma.cuh"
 
 namespace {
 
-__device__ __forceinline__ uint32_t smem_u32(const void* p) {
-    uint32_t r;
-    asm volatile("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(r) : "l"(p));
-    return r;
-}
-
-// mbarriers (full[s]: TMA bytes landed; empty[s]: consumers done reading) and tma_load_2d: swz_tma.cuh.
-
-// ---- clusters (CLUSTER > 1): B multicast to the pair, remote releases, cluster-wide barriers ----
-__device__ __forceinline__ uint32_t cluster_rank() {
-    uint32_t r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
-// Every thread of every CTA of the cluster (not .aligned: the producer warp arrives diverged).
-__device__ __forceinline__ void cluster_sync() {
-    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
-}
-// Arrive on the mbarrier at the same offset in CTA `cta` of the cluster.
-__device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t cta) {
-    asm volatile(
-        "{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, %1;\n"
-        "mbarrier.arrive.shared::cluster.b64 _, [r];\n}" ::"r"(bar),
-        "r"(cta)
-        : "memory");
-}
-// One box, written at the same offset into the shared memory of every CTA in `mask`, each CTA's mbarrier at
-// `bar`'s offset receiving the bytes.
-__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const TmaMap* map, uint32_t bar, int c0, int c1,
-                                                      unsigned short mask) {
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-        " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
-        "l"(reinterpret_cast<u64>(map)), "r"(bar), "r"(c0), "r"(c1), "h"(mask)
-        : "memory");
-}
-
-__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
-__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
-template <int N>
-__device__ __forceinline__ void wgmma_wait() {
-    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
-}
-
-// Keep the compiler from moving accumulator reads/writes across the asynchronous wgmma window.
-__device__ __forceinline__ void fence_operands(float (&d)[spec::ACC]) {
-#pragma unroll
-    for (int i = 0; i < spec::ACC; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
+// smem_u32, the mbarrier / TMA / cluster wrappers, the wgmma fences and setmaxnreg, stmatrix, ld.shared.v4 and the
+// fp32 -> 16-bit conversion come from the device headers (swz_copy.cuh, swz_tma.cuh, swz_wgmma.cuh,
+// swz_convert.cuh); wgmma_tile (the m64nBNk16 instruction for this spec's BN) from gemm_spec.cuh.
+__device__ __forceinline__ uint32_t pack2(float lo, float hi) { return cvt_pack2<spec::IN_BF16>(lo, hi); }
 
 // 4x4 transpose of 32-bit words inside a quad of lanes: lane q holds w[g] = its two columns of 8-column block g;
 // afterwards it holds o[s] = lane s's word of block q, i.e. the 8 consecutive columns of block q (16 bytes).
@@ -140,7 +95,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             // lane 0 of every consumer warp of every CTA of the cluster (they all read the multicast B half)
             mbar_init(empty_bar + 8 * s, CONSUMERS * 4 * CLUSTER);
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        mbar_init_fence();
     }
     if (CLUSTER > 1) cluster_sync();
     else __syncthreads();
@@ -148,7 +103,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     const uint32_t wg = threadIdx.x / 128;
     if (wg == 0) {
         // ---- producer ----
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(PRODUCER_REGS));
+        setmaxnreg_dec<PRODUCER_REGS>();
         if (threadIdx.x == 0) {
             uint32_t s = 0, phase = 0;
             for (uint32_t slot = first; slot < slots; slot += step) {
@@ -181,7 +136,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         }
     } else {
         // ---- consumers ----
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(CONSUMER_REGS));
+        setmaxnreg_inc<CONSUMER_REGS>();
         const uint32_t cw = wg - 1;                 // this consumer's 64-row slice of the block tile
         const uint32_t tid = threadIdx.x % 128;
         const uint32_t warp = tid / 32, lane = tid % 32;
@@ -248,21 +203,16 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 #pragma unroll
                     for (uint32_t jj = 0; jj < 4; ++jj) {
                         const uint32_t g = c64 * 8 + jj * 2;  // first of the two n8 blocks
-                        asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(
-                                         sc + Epi::byte_offset(lane & 15, jj * 16 + (lane >> 4) * 8)),
-                                     "r"(pack2(d[g * 4 + 0], d[g * 4 + 1])), "r"(pack2(d[g * 4 + 2], d[g * 4 + 3])),
-                                     "r"(pack2(d[g * 4 + 4], d[g * 4 + 5])), "r"(pack2(d[g * 4 + 6], d[g * 4 + 7]))
-                                     : "memory");
+                        stsm_x4(sc + Epi::byte_offset(lane & 15, jj * 16 + (lane >> 4) * 8),
+                                pack2(d[g * 4 + 0], d[g * 4 + 1]), pack2(d[g * 4 + 2], d[g * 4 + 3]),
+                                pack2(d[g * 4 + 4], d[g * 4 + 5]), pack2(d[g * 4 + 6], d[g * 4 + 7]));
                     }
                     __syncwarp();
 #pragma unroll
                     for (uint32_t q0 = 0; q0 < 16 * 8; q0 += 32) {
                         const uint32_t q = q0 + lane, r = q / 8, cc = (q % 8) * 8;
                         uint32_t o[4];
-                        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
-                                     : "=r"(o[0]), "=r"(o[1]), "=r"(o[2]), "=r"(o[3])
-                                     : "r"(sc + Epi::byte_offset(r, cc))
-                                     : "memory");
+                        lds_v4_b32(o, sc + Epi::byte_offset(r, cc));
                         const uint32_t row = rbase + r, col = t.x * BN + c64 * 64 + cc;
                         if (row < M) store_row16(c + (unsigned long long)row * N + col, o, col, N, vec_ok);
                     }

@@ -6,26 +6,29 @@
 //! with `cuTensorMapEncodeTiled`) and the `wgmma` descriptors (emitted into the header the `.cu` reads).
 //!
 //! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
-//! hopper`), [`sweep`] (the tuning variants), [`peer`] (cuBLAS TN, the reference for speed and for large sizes),
-//! [`rounds`] (interleaved timing rounds and their per-round ratios), [`check`] (random data, host reference,
-//! comparison). Tensor maps: [`crate::runtime::tma`].
+//! hopper`), [`sweep`] (the tuning variants), [`check`] (random data, host reference,
+//! comparison). Tensor maps: [`crate::runtime::tma`]; the peer (cuBLAS TN, the reference for speed and for large
+//! sizes): [`crate::runtime::cublas`] with [`cublas_call`].
 
 pub mod check;
 pub mod family;
-pub mod peer;
-pub mod rounds;
 pub mod spec;
 pub mod sweep;
 pub mod tune;
 
+pub use crate::runtime::cublas::Cublas;
 pub use spec::{Half, HopperSpec, BASE, CLUSTER2, SHIPPED};
+
+/// The cuBLAS call of [`HopperGemm::launch`]'s problem: `C = A · B^T`, B stored N x K, 16-bit in and out.
+pub const fn cublas_call(ty: Half, (m, n, k): (u32, u32, u32)) -> crate::runtime::GemmCall {
+    crate::runtime::GemmCall::tn(m, n, k, ty.core(), ty.core())
+}
 
 use crate::runtime::error::DriverContext;
 use crate::runtime::tma::TensorMap;
-use crate::runtime::{compile, Compiled, Error, Gpu, Result};
+use crate::runtime::{cache, compile, Compiled, Error, Gpu, Result};
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The kernel source; every layout number it uses comes from the generated headers.
 pub(crate) const SOURCE: &str = include_str!("hopper.cu");
@@ -74,53 +77,24 @@ pub fn check_ptxas_log(spec: &HopperSpec, log: &str) -> Result<()> {
 
 /// Compile `spec` for sm_90a with ptxas' resource report, and refuse a lost fast path. Needs only libnvrtc.
 pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
-    let options: Vec<String> = COMPILE_OPTIONS.iter().map(|o| o.to_string()).collect();
-    let out = compile(&spec.source(), ARCH, &options)?;
+    let out = compile(&spec.source(), ARCH, &compile_options())?;
     check_ptxas_log(spec, &out.log)?;
     Ok(out)
 }
 
-/// [`compile_spec`], once per spec per process (tests and the bench build the same variants repeatedly).
-fn compile_cached(spec: &HopperSpec) -> Result<Compiled> {
-    static CACHE: Mutex<Option<HashMap<HopperSpec, Compiled>>> = Mutex::new(None);
-    if let Some(c) = CACHE
-        .lock()
-        .expect("cache")
-        .get_or_insert_with(HashMap::new)
-        .get(spec)
-    {
-        return Ok(c.clone());
-    }
-    let c = match std::env::var_os("HOPPER_CUBIN_CACHE") {
-        Some(dir) => compile_on_disk(spec, std::path::Path::new(&dir))?,
-        None => compile_spec(spec)?,
-    };
-    CACHE
-        .lock()
-        .expect("cache")
-        .get_or_insert_with(HashMap::new)
-        .insert(*spec, c.clone());
-    Ok(c)
+/// [`compile_spec`] through the compile cache ([`crate::runtime::cache`]: once per process, and on disk with
+/// `SWZ_CUBIN_CACHE`, or in `dir` when given). A cached log is checked again.
+pub fn compile_cached(spec: &HopperSpec, dir: Option<&std::path::Path>) -> Result<Compiled> {
+    let out = match dir {
+        Some(d) => cache::compile_in(Some(d), &spec.source(), ARCH, &compile_options()),
+        None => cache::compile(&spec.source(), ARCH, &compile_options()),
+    }?;
+    check_ptxas_log(spec, &out.log)?;
+    Ok(out)
 }
 
-/// [`compile_spec`] through a folder of CUBINs named by a hash of everything NVRTC sees (source, headers,
-/// options, arch; `DefaultHasher` has fixed keys, so the name is the same on every machine): lets the device
-/// reuse CUBINs built by the same NVRTC elsewhere. A cached log is checked again.
-pub fn compile_on_disk(spec: &HopperSpec, dir: &std::path::Path) -> Result<Compiled> {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (spec.source(), ARCH, COMPILE_OPTIONS).hash(&mut h);
-    let stem = dir.join(format!("hopper-{:016x}", h.finish()));
-    let (cubin, log) = (stem.with_extension("cubin"), stem.with_extension("log"));
-    if let (Ok(cubin), Ok(log)) = (std::fs::read(&cubin), std::fs::read_to_string(&log)) {
-        check_ptxas_log(spec, &log)?;
-        return Ok(Compiled { cubin, log });
-    }
-    let c = compile_spec(spec)?;
-    let _ = std::fs::create_dir_all(dir);
-    let _ = std::fs::write(&cubin, &c.cubin);
-    let _ = std::fs::write(&log, &c.log);
-    Ok(c)
+fn compile_options() -> Vec<String> {
+    COMPILE_OPTIONS.iter().map(|o| o.to_string()).collect()
 }
 
 /// Problem sizes a launch accepts. TMA needs 16-byte row pitches, so K must be a multiple of 8 elements; M, N
@@ -189,7 +163,7 @@ impl HopperGemm {
             )));
         }
         spec.validate(p.smem_per_block_optin)?;
-        let compiled = compile_cached(&spec)?;
+        let compiled = compile_cached(&spec, None)?;
         let module = gpu.load_cubin("hopper.cu", compiled.cubin.clone())?;
         let func = module
             .load_function("hopper_gemm")

@@ -8,8 +8,9 @@
 //! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
 
 use super::{
-    check, peer::Cublas, rounds, sweep, Half, HopperGemm, HopperSpec, BASE, CLUSTER2, SHIPPED,
+    check, cublas_call, sweep, Cublas, Half, HopperGemm, HopperSpec, BASE, CLUSTER2, SHIPPED,
 };
+use crate::bench::rounds;
 use crate::bench::{self, BenchConfig, Stats};
 use crate::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
@@ -80,7 +81,7 @@ impl Problem {
         let b = gpu.upload(&check::random(ty, n as usize * k as usize, seed + 1))?;
         let mut c = gpu.zeros::<u16>(m as usize * n as usize)?;
         gpu.fill_bytes(&mut c, 0xFF)?;
-        blas.gemm(gpu, ty, &a, &b, &mut c, size)?;
+        blas.gemm(&cublas_call(ty, size), &a, &b, &mut c)?;
         gpu.sync()?;
         let want = gpu.download(&c)?;
         Ok(Problem {
@@ -131,7 +132,7 @@ impl Problem {
     fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats> {
         let (a, b, size, ty) = (&self.a, &self.b, self.size, self.ty);
         let c = &mut self.c;
-        bench::time(gpu, cfg, |_| blas.gemm(gpu, ty, a, b, c, size))
+        bench::time(gpu, cfg, |_| blas.gemm(&cublas_call(ty, size), a, b, c))
     }
 }
 

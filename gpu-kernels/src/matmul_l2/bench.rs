@@ -5,13 +5,14 @@
 //! [`profile_once`] launches each (shape, order) exactly once and nothing else, for Nsight Compute
 //! (`ncu --kernel-name matmul_l2`): one profiled launch per case, no `--launch-skip` bookkeeping.
 
-use super::cublas::Sgemm;
 use super::MatmulL2;
 use crate::bench::{self, BenchConfig, Progress, Stats};
+use crate::runtime::{Cublas, GemmCall};
 use crate::runtime::{Gpu, Result};
 use cudarc::driver::CudaSlice;
 use std::fmt::Write as _;
 use swizzle_core::l2::{predict, Gemm, Machine};
+use swizzle_core::Elem;
 
 /// One measured row.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -123,10 +124,11 @@ pub fn table(
     let set_bytes = 4 * (m * k + k * n + m * n);
     let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
     let mut buf = Buffers::new(gpu, gemm, sets)?;
-    let sgemm = Sgemm::new(gpu)?;
+    let sgemm = Cublas::new(gpu)?;
+    let call = GemmCall::row_major(gemm.m, gemm.n, gemm.k, Elem::F32, Elem::F32);
     let peer = time_budgeted(gpu, cfg, budget_ms, |i| {
         let s = i % sets;
-        sgemm.run(&buf.a[s], &buf.b[s], &mut buf.c[s], gemm)
+        sgemm.gemm(&call, &buf.a[s], &buf.b[s], &mut buf.c[s])
     })?;
     let tflops = |s: &Stats| gemm.flops() as f64 / (s.median_ms * 1e-3) / 1e12;
     let ref_tflops = tflops(&peer);

@@ -8,10 +8,8 @@
 //! - [`family`]: the family on the frame (`swz bench matmul-l2`, `swz report`, verification, registry).
 //! - [`bench`]: the L2 study (`swz l2-study`): time and TFLOP/s per (shape, order), cuBLAS SGEMM (fp32, no TF32)
 //!   in the same run, the L2 model's prediction beside each row; `--once` for Nsight Compute.
-//! - [`cublas`]: the SGEMM peer of the study.
 
 pub mod bench;
-pub mod cublas;
 pub mod family;
 
 use crate::frame::{Accesses, SpecAccess};

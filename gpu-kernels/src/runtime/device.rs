@@ -1,6 +1,7 @@
-//! One opened GPU: its context and stream, its properties, a per-(source, options) module cache, memory helpers
-//! and CUDA-event timing.
+//! One opened GPU: its context and stream, its properties, its loaded modules (compiled through the one compile
+//! cache, [`crate::runtime::cache`]), memory helpers and CUDA-event timing.
 
+use crate::runtime::cache;
 use crate::runtime::error::{DriverContext, Error, Result};
 use crate::runtime::nvrtc::{self, Source};
 use cudarc::driver::sys::CUdevice_attribute as Attr;
@@ -8,9 +9,7 @@ use cudarc::driver::{
     sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtrMut,
     DeviceRepr, LaunchArgs, LaunchConfig, ValidAsZeroBits,
 };
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 /// What the benchmarks and kernels need to know about a device, read from the driver.
@@ -168,9 +167,7 @@ impl Gpu {
         options: &[String],
         arch: &str,
     ) -> Result<Arc<CudaModule>> {
-        let mut h = DefaultHasher::new();
-        (src, options, arch).hash(&mut h);
-        let key = h.finish();
+        let key = cache::key(src, arch, options);
         if let Some(m) = self
             .modules
             .lock()
@@ -179,7 +176,7 @@ impl Gpu {
         {
             return Ok(m.clone());
         }
-        let compiled = nvrtc::compile(src, arch, options)?;
+        let compiled = cache::compile(src, arch, options)?;
         let module = self
             .ctx
             .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin))
@@ -194,11 +191,8 @@ impl Gpu {
     /// Compile every (source, options) of `list` that is not cached yet, on up to `threads` host threads at once
     /// (NVRTC needs no context), then load them into the cache. Benchmarks that sweep many variants call this first.
     pub fn precompile(&self, list: &[(Source, Vec<String>)], threads: usize) -> Result<()> {
-        let key = |src: &Source, options: &[String]| {
-            let mut h = DefaultHasher::new();
-            (src, options).hash(&mut h);
-            h.finish()
-        };
+        let arch = self.props.arch();
+        let key = |src: &Source, options: &[String]| cache::key(src, &arch, options);
         let todo: Vec<&(Source, Vec<String>)> = {
             let cache = self.modules.lock().expect("module cache poisoned");
             let mut seen = std::collections::HashSet::new();
@@ -206,7 +200,6 @@ impl Gpu {
                 .filter(|(s, o)| !cache.contains_key(&key(s, o)) && seen.insert(key(s, o)))
                 .collect()
         };
-        let arch = self.props.arch();
         let next = std::sync::atomic::AtomicUsize::new(0);
         let results: Mutex<Vec<(usize, Result<nvrtc::Compiled>)>> = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
@@ -216,7 +209,7 @@ impl Gpu {
                     let Some((src, options)) = todo.get(i) else {
                         break;
                     };
-                    let r = nvrtc::compile(src, &arch, options);
+                    let r = cache::compile(src, &arch, options);
                     results.lock().expect("precompile results").push((i, r));
                 });
             }

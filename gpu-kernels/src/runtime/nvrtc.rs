@@ -33,6 +33,35 @@ pub struct Compiled {
     pub log: String,
 }
 
+/// The device headers (`gpu-kernels/cuda/`): the integer typedefs and the PTX wrappers, each instruction family
+/// written once. Every compile hands them to NVRTC under their file names, so any kernel may
+/// `#include "swz_copy.cuh"` and friends; a [`Source`] header of the same name takes precedence.
+pub const DEVICE_HEADERS: [(&str, &str); 6] = [
+    ("swz_types.cuh", include_str!("../../cuda/swz_types.cuh")),
+    ("swz_copy.cuh", include_str!("../../cuda/swz_copy.cuh")),
+    (
+        "swz_convert.cuh",
+        include_str!("../../cuda/swz_convert.cuh"),
+    ),
+    ("swz_mma.cuh", include_str!("../../cuda/swz_mma.cuh")),
+    ("swz_tma.cuh", include_str!("../../cuda/swz_tma.cuh")),
+    ("swz_wgmma.cuh", include_str!("../../cuda/swz_wgmma.cuh")),
+];
+
+/// `src`'s headers followed by the [`DEVICE_HEADERS`] it does not define itself: what NVRTC is given.
+pub fn with_device_headers(src: &Source) -> Vec<Header> {
+    let mut headers = src.headers.clone();
+    for (name, text) in DEVICE_HEADERS {
+        if !headers.iter().any(|h| h.name == name) {
+            headers.push(Header {
+                name: name.into(),
+                text: text.into(),
+            });
+        }
+    }
+    headers
+}
+
 /// True when `libnvrtc` can be loaded. Never panics.
 pub fn nvrtc_available() -> bool {
     // SAFETY: only dlopen-probes the library.
@@ -50,13 +79,12 @@ pub fn compile(src: &Source, arch: &str, options: &[String]) -> Result<Compiled>
     };
     let text = cstr(&src.text, "kernel source")?;
     let name = cstr(&src.name, "source name")?;
-    let header_texts = src
-        .headers
+    let headers = with_device_headers(src);
+    let header_texts = headers
         .iter()
         .map(|h| cstr(&h.text, "header"))
         .collect::<Result<Vec<_>>>()?;
-    let header_names = src
-        .headers
+    let header_names = headers
         .iter()
         .map(|h| cstr(&h.name, "header name"))
         .collect::<Result<Vec<_>>>()?;

@@ -1,19 +1,12 @@
 //! TMA tensor maps for operand tiles, encoded with `cuTensorMapEncodeTiled` from the parameters swizzle-core
-//! derives ([`OperandTile::params`]): the swizzle enum and the box come from there, nothing is typed here.
+//! derives ([`OperandTile::params`]): the swizzle enum and the box come from there, nothing is typed here. The device
+//! side (`TmaMap`, the mbarrier wrappers, `tma_load_2d`) is the device header `swz_tma.cuh`
+//! ([`DEVICE_HEADERS`](crate::runtime::nvrtc::DEVICE_HEADERS)).
 
 use crate::runtime::{Error, Result};
 use cudarc::driver::{sys, DeviceRepr};
 use swizzle_core::wgmma::{Major, OperandTile};
 use swizzle_core::ByteMode;
-
-/// The device side: `TmaMap` (the kernel parameter's type), the mbarrier wrappers and `tma_load_2d`, as the header
-/// `swz_tma.cuh` a kernel that loads with TMA includes.
-pub fn device_header() -> crate::runtime::Header {
-    crate::runtime::Header {
-        name: "swz_tma.cuh".into(),
-        text: include_str!("tma.cuh").into(),
-    }
-}
 
 /// A `CUtensorMap` (128 bytes), passed to a kernel by value as a `__grid_constant__` parameter.
 #[repr(transparent)]

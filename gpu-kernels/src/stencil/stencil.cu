@@ -20,11 +20,11 @@
 // left are read by the shuffles; on Volta and later the active mask is not even a convergence guarantee): here
 // every lane of a warp that has any output stays, and every shuffle names the full mask.
 #include "swz.cuh"
+#include "swz_types.cuh"
 #include "stencil_rc.cuh"
 
 typedef swz::Spec S;
 typedef S::T T;
-typedef unsigned int u32;
 constexpr u32 K = S::K, PER = S::PER, VEC = S::VEC, BLOCK = S::BLOCK;
 static_assert(sizeof(T) == 4, "the stencil kernels move 4-byte elements");
 static_assert(PER % VEC == 0 && VEC * sizeof(T) <= 16, "VEC divides PER, at most 16 bytes");

@@ -13,9 +13,9 @@
 // -D options are switches, not numbers: SMEM_KERNEL (compile transposeSmem: the spec has a layout),
 // MIN_BLOCKS (a __launch_bounds__ occupancy target) and SMEM_ONLY (profiling builds).
 #include "swz.cuh"
+#include "swz_types.cuh"
 
 typedef swz::Spec::T T;
-typedef unsigned long long u64;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The article's kernels. blockDim is whatever the launch gives: one compile serves every block shape.

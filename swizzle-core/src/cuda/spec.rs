@@ -73,6 +73,7 @@ enum Member {
     Type(&'static str, Option<&'static str>),
     Int(i64),
     Bool(bool),
+    Pitched(Smem),
 }
 
 /// A kernel's spec as a C++ struct: named layouts, orders, element types and integer constants, rendered from
@@ -131,6 +132,14 @@ impl Spec {
         self.with(name, Member::Bool(value))
     }
 
+    /// `struct NAME { using Sw = swz::Swizzle<..>; rows, cols, pitch, bytes, row_period; offset(row, col) }`: a
+    /// row-major tile whose element offset is `Sw::apply(row * pitch + col)` (a padded tile, or a single swizzle
+    /// on element offsets: [`pitched`]); `row_period` rows repeat the swizzle, so
+    /// `offset(r + row_period * t, c) == offset(r, c) + row_period * t * pitch`.
+    pub fn pitched(self, name: &str, smem: Smem) -> Spec {
+        self.with(name, Member::Pitched(smem))
+    }
+
     fn with(mut self, name: &str, m: Member) -> Spec {
         self.members.push((name.to_string(), m));
         self
@@ -164,6 +173,14 @@ impl Spec {
             if let Member::Order(r) = m {
                 r.validate_params()
                     .map_err(|e| HeaderError::Raster(format!("{}::{n}", self.name), e))?;
+            }
+            if let Member::Pitched(smem) = m {
+                if pitched_row_period(smem).is_none() {
+                    return Err(HeaderError::NotPitched(
+                        format!("{}::{n}", self.name),
+                        smem.to_string(),
+                    ));
+                }
             }
         }
         Ok(())
@@ -200,9 +217,157 @@ impl Spec {
                 }
                 Member::Int(v) => s.push_str(&format!("    static constexpr long long {n} = {v}LL;\n")),
                 Member::Bool(b) => s.push_str(&format!("    static constexpr bool {n} = {b};\n")),
+                Member::Pitched(smem) => {
+                    let ((sw, pitch), row_period) =
+                        pitched_row_period(smem).expect("checked by validate");
+                    let t = smem.tile();
+                    s.push_str(&format!(
+                        "    // {smem}\n    struct {n} {{\n        using Sw = swz::Swizzle<{}, {}, {}>;\n        \
+                         static constexpr uint32_t rows = {}u, cols = {}u, pitch = {pitch}u, bytes = {}u, \
+                         row_period = {row_period}u;\n        \
+                         /// Element offset of (row, col) in the tile.\n        \
+                         static SWZ_HD constexpr uint32_t offset(uint32_t r, uint32_t c) {{ return Sw::apply(r * pitch + c); }}\n    }};\n",
+                        sw.bits,
+                        sw.base,
+                        sw.shift,
+                        t.rows,
+                        t.cols,
+                        smem.footprint()
+                    ));
+                }
             }
         }
         s.push_str("};\n");
+        s
+    }
+}
+
+/// The element-offset swizzle of a row-major tile and its row pitch in elements, when its offset is
+/// `Sw::apply(row * pitch + col)`: a padded tile (identity swizzle, pitch `cols + pad`), or one swizzle on element
+/// offsets (pitch `cols`); `None` for any other layout.
+///
+/// ```
+/// use swizzle_core::cuda::pitched;
+/// use swizzle_core::{Elem, Smem, Swizzle};
+/// let sw = Swizzle::new(3, 3, 3);
+/// assert_eq!(pitched(&Smem::row_major(64, 64, Elem::F16).with_swizzle(sw)), Some((sw, 64)));
+/// assert_eq!(pitched(&Smem::row_major(64, 32, Elem::F16).with_padding(16)), Some((Swizzle::IDENTITY, 40)));
+/// ```
+pub const fn pitched(s: &Smem) -> Option<(Swizzle, u32)> {
+    use crate::pattern::Layout;
+    let eb = s.tile().elem.bytes();
+    if !matches!(s.tile().order, Order::RowMajor) {
+        return None;
+    }
+    match s.layout() {
+        Layout::Padded { pad_bytes } if pad_bytes % eb == 0 => {
+            Some((Swizzle::IDENTITY, s.tile().cols + pad_bytes / eb))
+        }
+        Layout::Padded { .. } => None,
+        Layout::Swizzled {
+            swizzle: SwizzleFn::Single(sw),
+            unit,
+        } => {
+            if sw.is_identity() || unit.log2_bytes() == eb.trailing_zeros() {
+                Some((sw, s.tile().cols))
+            } else {
+                None
+            }
+        }
+        Layout::Swizzled { .. } => None,
+    }
+}
+
+/// [`pitched`] and the rows after which the swizzle repeats (1 when its period fits in one row); `None` when the
+/// period is not a whole number of rows.
+fn pitched_row_period(s: &Smem) -> Option<((Swizzle, u32), u32)> {
+    let (sw, pitch) = pitched(s)?;
+    let period = sw.period().min(u32::MAX as u64) as u32;
+    if period <= pitch {
+        Some(((sw, pitch), 1))
+    } else if period.is_multiple_of(pitch) {
+        Some(((sw, pitch), period / pitch))
+    } else {
+        None
+    }
+}
+
+/// A namespace of typed compile-time constants and preprocessor macros, for a kernel that reads its numbers as
+/// `ns::NAME` (`namespace spec { constexpr uint32_t BM = 128; ... }`).
+///
+/// ```
+/// use swizzle_core::cuda::Constants;
+/// let c = Constants::new("spec").doc("one variant").u32("BM", 128).define("CLUSTER_DIMS", "");
+/// assert_eq!(
+///     c.render(),
+///     "// one variant\nnamespace spec {\nconstexpr uint32_t BM = 128;\n}  // namespace spec\n#define CLUSTER_DIMS \n"
+/// );
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Constants {
+    ns: String,
+    doc: String,
+    items: Vec<(String, u32)>,
+    defines: Vec<(String, String)>,
+}
+
+impl Constants {
+    pub fn new(namespace: &str) -> Constants {
+        Constants {
+            ns: namespace.to_string(),
+            ..Constants::default()
+        }
+    }
+
+    /// A comment line above the namespace.
+    pub fn doc(mut self, text: impl Into<String>) -> Constants {
+        self.doc = text.into();
+        self
+    }
+
+    /// `constexpr uint32_t NAME = value;`
+    pub fn u32(mut self, name: &str, value: u32) -> Constants {
+        self.items.push((name.to_string(), value));
+        self
+    }
+
+    /// `#define NAME text` after the namespace.
+    pub fn define(mut self, name: &str, text: impl Into<String>) -> Constants {
+        self.defines.push((name.to_string(), text.into()));
+        self
+    }
+
+    /// Every name is a C++ identifier, given once.
+    pub fn validate(&self) -> Result<(), HeaderError> {
+        let names: Vec<&String> = std::iter::once(&self.ns)
+            .chain(self.items.iter().map(|(n, _)| n))
+            .chain(self.defines.iter().map(|(n, _)| n))
+            .collect();
+        for (i, n) in names.iter().enumerate() {
+            if !is_identifier(n) {
+                return Err(HeaderError::NotAnIdentifier(n.to_string()));
+            }
+            if names[..i].contains(n) {
+                return Err(HeaderError::Duplicate(n.to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The C++ text.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        if !self.doc.is_empty() {
+            s.push_str(&format!("// {}\n", self.doc.replace('\n', " ")));
+        }
+        s.push_str(&format!("namespace {} {{\n", self.ns));
+        for (n, v) in &self.items {
+            s.push_str(&format!("constexpr uint32_t {n} = {v};\n"));
+        }
+        s.push_str(&format!("}}  // namespace {}\n", self.ns));
+        for (n, t) in &self.defines {
+            s.push_str(&format!("#define {n} {t}\n"));
+        }
         s
     }
 }

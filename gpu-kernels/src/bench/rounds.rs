@@ -4,6 +4,12 @@
 //! 25-run rounds), so one long block per contestant compares a cool card with a hot one. Instead every round times
 //! each contestant briefly, in an order rotated every round (each goes first equally often), and the ratio is
 //! taken within a round; the claim is the median of those per-round ratios, shown with their spread.
+//!
+//! This module is the one place for both: the rotation of the order ([`order`]), the timing of rounds
+//! ([`interleaved`]), and the median with its range ([`spread`], which [`Stats::from_samples`](super::Stats::from_samples) uses too).
+
+use super::{time, BenchConfig};
+use crate::runtime::{Gpu, Result};
 
 /// The order contestants `0..n` run in round `round`: `0..n` rotated left by `round % n`.
 pub fn order(round: usize, n: usize) -> Vec<usize> {
@@ -19,7 +25,8 @@ pub struct Spread {
     pub rounds: usize,
 }
 
-/// The spread of `values` (not empty); the median of an even count is the mean of the middle two.
+/// The spread of `values` (not empty); the median of an even count is the mean of the middle two. The one median
+/// of the crate: per-run times ([`Stats::from_samples`](super::Stats::from_samples)) and per-round values alike.
 pub fn spread(values: &[f64]) -> Spread {
     assert!(!values.is_empty(), "no rounds");
     let mut v = values.to_vec();
@@ -36,6 +43,38 @@ pub fn spread(values: &[f64]) -> Spread {
         max: v[n - 1],
         rounds: n,
     }
+}
+
+/// `n` contestants (`run(x)` queues contestant `x`) timed in `n_rounds` rounds in the rotated [`order`]:
+/// `times[x][round]`, each the median of `cfg.iters` runs after `cfg.warmup` ([`time`]).
+pub fn interleaved(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    n: usize,
+    n_rounds: usize,
+    run: impl FnMut(usize) -> Result<()>,
+) -> Result<Vec<Vec<f64>>> {
+    interleaved_then(gpu, cfg, n, n_rounds, run, |_| Ok(()))
+}
+
+/// [`interleaved`], calling `after(x)` once contestant `x`'s runs of a round are timed (to read back what its
+/// last run recorded, outside the timed span).
+pub fn interleaved_then(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    n: usize,
+    n_rounds: usize,
+    mut run: impl FnMut(usize) -> Result<()>,
+    mut after: impl FnMut(usize) -> Result<()>,
+) -> Result<Vec<Vec<f64>>> {
+    let mut times = vec![Vec::with_capacity(n_rounds); n];
+    for r in 0..n_rounds {
+        for x in order(r, n) {
+            times[x].push(time(gpu, cfg, |_| run(x))?.median_ms);
+            after(x)?;
+        }
+    }
+    Ok(times)
 }
 
 /// Per-round ratios `peer[r] / ours[r]` (times: > 1 means ours is faster).

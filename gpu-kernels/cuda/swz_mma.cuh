@@ -1,6 +1,6 @@
 // mma.sync.aligned.m16n8k16 with fp32 accumulators, fp16 (BF16 = 0) or bf16 (BF16 = 1) operands: the tensor-core
-// instruction of the GEMM (gemm.cu) and of its throughput probe (peak.cu), one definition so that the probe times
-// exactly the instruction the GEMM issues. Included as "swz_mma.cuh" (gemm::mma_header).
+// instruction of the GEMM (gemm.cu), its throughput probe (peak.cu) and the tensor-core fragment kernels, one
+// definition so that the probe times exactly the instruction the GEMM issues.
 #pragma once
 
 template <int BF16>
