@@ -357,6 +357,8 @@ pub struct Period {
     lanes_or: Option<u64>,
     /// Padded layouts: `(log2 line bytes, padded line pitch, align)`.
     padded: Option<(u32, u64, u64)>,
+    /// Every lane's access is at least a word, so no two lanes of an instruction share a unit.
+    whole_words: bool,
     /// The generic pattern walked (for [`Period::translates`]) and the layout.
     walk: Option<(Pattern, Smem)>,
     /// Every instruction but the last translates a source instruction ([`Period::translates`]): the walk is
@@ -379,6 +381,7 @@ impl Period {
             digits: 0,
             lanes_or: None,
             padded: None,
+            whole_words: access.op(smem).bytes_per_lane() >= 4,
             walk: None,
             all_translate: false,
         };
@@ -492,9 +495,17 @@ impl Period {
             // `x_r ^ delta` is `x_r / line + delta / line`. So `i`'s addresses are `r`'s XORed with
             // `F(delta) % line` (only when `r`'s lanes lie in the first line, or that XOR is 0) plus
             // `(delta / line) * pitch`, which must be whole units.
+            // Sources spanning lines may still move by a nonzero XOR when no two lanes share a unit (accesses of
+            // at least a word): the cost then depends only on each lane's group, the address bits below one
+            // row of banks, and an XOR above them, on lines that are whole rows of banks, leaves those alone.
             let line_mask = (1u64 << log_line) - 1;
             let xor = smem.swizzled_bytes(delta as u32) as u64 & line_mask;
-            if (m > line_mask && xor != 0) || !((delta >> log_line) * pitch).is_multiple_of(align) {
+            let bank_row = (bank::BANKS * 4) as u64;
+            let spans_lines_ok = xor == 0
+                || (self.whole_words && xor.is_multiple_of(bank_row) && line_mask + 1 >= bank_row);
+            if (m > line_mask && !spans_lines_ok)
+                || !((delta >> log_line) * pitch).is_multiple_of(align)
+            {
                 return None;
             }
         }
