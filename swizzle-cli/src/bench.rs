@@ -92,6 +92,7 @@ pub fn run(args: Args) -> Result<(), String> {
         }
         return Ok(());
     }
+    check_targets(args.json.as_ref(), args.csv.as_ref())?;
     let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
     let cfg = BenchConfig {
         warmup: args.warmup,
@@ -148,17 +149,29 @@ pub fn print_report(report: &Report) {
     }
 }
 
+/// Refuse `--json` / `--csv` targets that could never be written, before any GPU work.
+pub fn check_targets(json: Option<&PathBuf>, csv: Option<&PathBuf>) -> Result<(), String> {
+    if let Some(path) = json {
+        crate::output::check_target("--json", path)?;
+    }
+    if let Some(path) = csv {
+        crate::output::check_target("--csv", path)?;
+    }
+    Ok(())
+}
+
+/// Write the report to the `--json` / `--csv` files (in place, through [`crate::output`]) and say so.
 pub fn write_outputs(
     report: &Report,
     json: Option<&PathBuf>,
     csv: Option<&PathBuf>,
 ) -> Result<(), String> {
     if let Some(path) = json {
-        std::fs::write(path, report.json()).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::output::write_file("--json", path, &report.json())?;
         outln!("wrote {}", path.display());
     }
     if let Some(path) = csv {
-        std::fs::write(path, report.csv()).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::output::write_file("--csv", path, &report.csv())?;
         outln!("wrote {}", path.display());
     }
     Ok(())

@@ -62,6 +62,9 @@ fn cases(args: &Args) -> Result<(Vec<Gemm>, Vec<MatmulL2>), String> {
 
 pub fn run(args: Args) -> Result<(), String> {
     let (shapes, variants) = cases(&args)?;
+    if let Some(path) = &args.json {
+        crate::output::check_target("--json", path)?;
+    }
     let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
     outln!("device: {}", gpu.props());
     if args.once {
@@ -98,7 +101,7 @@ pub fn run(args: Args) -> Result<(), String> {
             "tables": tables,
         });
         let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::output::write_file("--json", path, &text)?;
         outln!("wrote {}", path.display());
     }
     Ok(())

@@ -1,4 +1,5 @@
-//! Where `swz` writes: stdout, and the files the user names (`--svg FILE`, `-o FILE`).
+//! Where `swz` writes: stdout, and the files the user names (`--svg FILE`, `-o FILE`, `--json FILE`, `--csv FILE`,
+//! the CUBINs under `--cubins DIR`).
 //!
 //! **Stdout.** A closed pipe (`swz check ... | head -1`) is not an error and not the end of the run: output stops
 //! quietly, and the subcommand finishes so the exit status is still its verdict (1 for "checked, and it
@@ -7,7 +8,8 @@
 //!
 //! **Files.** The text is built in full before the file is touched, then written in place: through a symlink to
 //! its target, never replacing it; a FIFO, device or directory is refused with one line (exit 2). No other file
-//! is created, replaced or deleted: there is no temporary file.
+//! is created, replaced or deleted: there is no temporary file. Subcommands that run long before they write
+//! ([`check_target`]) refuse a non-regular target before they start.
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::Path;
@@ -73,17 +75,31 @@ pub fn stdout_failed(e: io::Error) -> String {
     format!("writing stdout: {e}")
 }
 
+/// Refuse `path` for `flag` now if it exists and is not a regular file (a FIFO, device or directory), so a long
+/// run (a benchmark, a sweep) does not end on a target it could never write. A target that does not exist yet is
+/// fine; [`write_bytes`] checks again when it writes.
+pub fn check_target(flag: &str, path: &Path) -> Result<(), String> {
+    let fail = |why: String| format!("{flag}: cannot write {}: {why}", path.display());
+    // Refuse before opening it: opening a FIFO would block until a reader comes.
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(fail("not a regular file".into())),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(fail(e.to_string())),
+    }
+}
+
 /// Write `text` to the file the user named with `flag`, in place (see the module doc). Errors name `flag` and
 /// the path.
 pub fn write_file(flag: &str, path: &Path, text: &str) -> Result<(), String> {
+    write_bytes(flag, path, text.as_bytes())
+}
+
+/// Write `bytes` (a CUBIN, any binary) to the file the user named with `flag`, or to a file in the directory the
+/// user named with it, in place, as [`write_file`] does.
+pub fn write_bytes(flag: &str, path: &Path, bytes: &[u8]) -> Result<(), String> {
     let fail = |why: String| format!("{flag}: cannot write {}: {why}", path.display());
-    // Refuse a FIFO, device or directory before opening it (opening a FIFO would block until a reader comes).
-    match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => return Err(fail("not a regular file".into())),
-        Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(fail(e.to_string())),
-    }
+    check_target(flag, path)?;
     let mut file = OpenOptions::new()
         .write(true)
         .create(true)
@@ -97,7 +113,7 @@ pub fn write_file(flag: &str, path: &Path, text: &str) -> Result<(), String> {
         Err(e) => return Err(fail(e.to_string())),
     }
     file.set_len(0)
-        .and_then(|()| file.write_all(text.as_bytes()))
+        .and_then(|()| file.write_all(bytes))
         .and_then(|()| file.flush())
         .map_err(|e| fail(e.to_string()))
 }
@@ -126,6 +142,16 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn bytes_are_written_as_given() {
+        let dir = scratch("bytes");
+        let path = dir.join("k.cubin");
+        let bytes = [0x7f, b'E', b'L', b'F', 0, 0xff, 0, 1];
+        write_bytes("--cubins", &path, &bytes).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -94,7 +94,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         }
         if let Some(dir) = &args.cubins {
             let path = dir.join(format!("{}.cubin", file_name(name)));
-            std::fs::write(&path, &c.cubin).map_err(|e| format!("{}: {e}", path.display()))?;
+            crate::output::write_bytes("--cubins", &path, &c.cubin)?;
         }
     }
     Ok(if bad.is_empty() {

@@ -41,6 +41,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), String> {
+    if let Some(path) = &args.json {
+        crate::output::check_target("--json", path)?;
+    }
     let gpu = if args.layout_only {
         None
     } else {
@@ -117,8 +120,7 @@ fn write_json(
     v["mode"] = mode.into();
     v["benchmark"] = bench.unwrap_or(serde_json::Value::Null);
     let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
-    std::fs::write(path, text + "\n")
-        .map_err(|e| format!("--json: writing {}: {e}", path.display()))?;
+    crate::output::write_file("--json", path, &(text + "\n"))?;
     outln!("wrote {}", path.display());
     Ok(())
 }

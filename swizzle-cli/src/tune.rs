@@ -2,7 +2,7 @@
 //! rounds, sustained bursts, diagnostic builds. The work is gpu-kernels' (`gemm::tune`, `hopper::tune`,
 //! `stencil::bench`); this module parses arguments and prints.
 
-use crate::bench::{print_report, write_outputs};
+use crate::bench::{check_targets, print_report, write_outputs};
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::gemm::{self, tune as gt, BLayout, InType};
 use gpu_kernels::Gpu;
@@ -224,6 +224,9 @@ fn gemm_run(mode: GemmMode) -> Result<(), String> {
                 default_specs: &[&str],
                 (warmup, iters, rounds): (usize, u32, u32)|
      -> Result<gt::Plan, String> {
+        if let Some(path) = &l.json {
+            crate::output::check_target("--json", path)?;
+        }
         Ok(gt::Plan {
             shapes: or(&l.shapes, shapes),
             dtypes: or(&l.dtypes, &[InType::F16, InType::Bf16]),
@@ -416,6 +419,7 @@ fn stencil_run(s: StencilArgs) -> Result<(), String> {
         iters: s.iters as usize,
         ..BenchConfig::default()
     };
+    check_targets(s.json.as_ref(), None)?;
     let gpu = open()?;
     let tables =
         bench::sweep(&gpu, &sizes, &s.k, &types, &specs, &cfg).map_err(|e| e.to_string())?;

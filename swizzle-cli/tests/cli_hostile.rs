@@ -95,7 +95,7 @@ fn raster_svg_refuses_grids_it_cannot_draw() {
 
 /// Every subcommand that writes a file the user names, with that file last.
 fn writers(path: &str) -> Vec<Vec<String>> {
-    let cmds: [&[&str]; 5] = [
+    let cmds: [&[&str]; 6] = [
         &["show", "--swizzle", "3,3,3", "--tile", "8x64", "--svg"],
         &[
             "check",
@@ -110,6 +110,7 @@ fn writers(path: &str) -> Vec<Vec<String>> {
         &["raster", "--order", "strip:2", "--grid", "4x4", "--svg"],
         &["l2", "--gemm", "256x256x256", "--order", "strip:2", "--svg"],
         &["emit-header", "--swizzle", "A=3,3,3", "-o"],
+        &["report", "--layout-only", "--json"],
     ];
     cmds.iter()
         .map(|c| {
@@ -201,6 +202,42 @@ fn non_regular_outputs_are_refused() {
             .unwrap()
             .file_type()
             .is_fifo_like());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The GPU subcommands refuse a target they could never write before they look for a GPU, so a long run never
+/// ends on it (and on a machine without one the reason is the target, not the missing driver).
+#[test]
+fn gpu_outputs_are_refused_before_the_run() {
+    let dir = scratch("gpu-outputs");
+    let fifo = dir.join("f.json");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for target in [&fifo, &dir] {
+        let t = target.to_str().unwrap();
+        for (args, flag) in [
+            (
+                vec!["bench", "transpose", "--sizes", "64", "--json", t],
+                "--json",
+            ),
+            (
+                vec!["bench", "transpose", "--sizes", "64", "--csv", t],
+                "--csv",
+            ),
+            (vec!["l2-study", "--json", t], "--json"),
+            (vec!["report", "--json", t], "--json"),
+            (vec!["tune", "stencil", "--json", t], "--json"),
+            (vec!["tune", "gemm", "bench", "--json", t], "--json"),
+        ] {
+            refused(
+                &args,
+                &format!("{flag}: cannot write {t}: not a regular file"),
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

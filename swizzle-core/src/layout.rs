@@ -251,10 +251,29 @@ impl Smem {
     /// padding then adds `pad_bytes` per whole line before the swizzled address.
     pub const fn byte_addr_linear(&self, linear: u32) -> u32 {
         let eb = self.tile.elem.bytes();
-        let b = linear * eb;
-        let k = self.unit.log2_bytes();
-        let s = (self.swizzle.apply(b >> k) << k) | (b & ((1 << k) - 1));
+        let s = self.swizzled_bytes(linear * eb);
         s + (s / (self.line_len() * eb)) * self.pad_bytes
+    }
+
+    /// The swizzle alone on byte offset `b` of the unswizzled tile (no padding): XOR-linear in `b`'s bits.
+    pub(crate) const fn swizzled_bytes(&self, b: u32) -> u32 {
+        let k = self.unit.log2_bytes();
+        (self.swizzle.apply(b >> k) << k) | (b & ((1 << k) - 1))
+    }
+
+    /// True when lines are a power of two bytes and the swizzle changes only bits below a line's size, so every
+    /// byte stays in its line and padding adds `line * pad` to it.
+    pub(crate) const fn swizzle_keeps_lines(&self) -> bool {
+        let line = self.line_len() as u64 * self.tile.elem.bytes() as u64;
+        if !line.is_power_of_two() {
+            return false;
+        }
+        let (a, b) = match self.swizzle {
+            SwizzleFn::Single(s) => (s, Swizzle::IDENTITY),
+            SwizzleFn::Composed(c) => (c.first, c.second),
+        };
+        let k = self.unit.log2_bytes();
+        ((a.zzz_msk() as u64) << k) < line && ((b.zzz_msk() as u64) << k) < line
     }
 
     /// Byte address of element `(row, col)`; panics outside the tile.

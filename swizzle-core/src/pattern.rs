@@ -338,6 +338,26 @@ impl Pattern {
         }
     }
 
+    /// Instructions whose lane offsets every other instruction repeats, moved: 2 for `mma.acc` (the upper and
+    /// lower half of a fragment), 1 otherwise. See [`Pattern::translate_of`].
+    pub const fn translate_sources(&self) -> u32 {
+        match self.kind {
+            Kind::MmaAcc => 2,
+            _ => 1,
+        }
+    }
+
+    /// `(r, delta)`: every lane of instruction `i` touches the element of the same lane of instruction `r`
+    /// (`r < translate_sources()`) moved by `delta` bytes of the unswizzled tile. Each instruction covers one
+    /// block and the lanes' places inside a block are the same for every block (for `mma.acc`, the same for each
+    /// half); `row16`'s last instruction may wrap to the tile's start instead (callers walk it).
+    pub const fn translate_of(&self, tile: Tile, i: u32) -> (u32, u64) {
+        let r = i % self.translate_sources();
+        let eb = tile.elem.bytes() as u64;
+        let delta = (self.lane_offset(tile, i, 0) - self.lane_offset(tile, r, 0)) as u64 * eb;
+        (r, delta)
+    }
+
     /// Memory-order element offset that lane `lane` of instruction `i` touches (its first element; for matrices,
     /// the start of its 16-byte row). Instructions walk blocks row by row.
     pub const fn lane_offset(&self, tile: Tile, i: u32, lane: u32) -> u32 {

@@ -286,6 +286,44 @@ const fn fields(smem: &Smem) -> (u32, u32) {
     (low, high)
 }
 
+/// True when every instruction of `pattern`'s walk over `tile` (but the last) translates its source with a `delta`
+/// that shares no bit with `lanes_or` ([`Period::translates`]), decided from the walk's two strides without
+/// visiting the instructions. Instruction `i` covers block `(R, C)`: `delta = R * row + C * col` bytes, `C` below
+/// the blocks per block row. Two cases cover it:
+/// - every lane offset lies below the lowest bit of both strides (row accesses, `row16`): each `delta` is a
+///   multiple of that bit;
+/// - both strides are powers of two, a block row's blocks fit below `row`, and the bits `C * col` can take miss
+///   the lane offsets (`lanes_or < row` always: the sources lie in the first block row).
+const fn all_translate(pattern: Pattern, tile: crate::tile::Tile, n: u32, lanes_or: u64) -> bool {
+    let sources = pattern.translate_sources();
+    let (instrs, row) = pattern.instruction_step(tile);
+    if n <= sources || instrs < sources || row == 0 || lanes_or >= row {
+        return false;
+    }
+    let per_row = instrs / sources;
+    let col = if per_row > 1 && n > sources {
+        pattern.translate_of(tile, sources).1
+    } else {
+        row
+    };
+    if col == 0 {
+        return false;
+    }
+    let low = if row.trailing_zeros() < col.trailing_zeros() {
+        row.trailing_zeros()
+    } else {
+        col.trailing_zeros()
+    };
+    if lanes_or < 1u64 << low {
+        return true;
+    }
+    if !row.is_power_of_two() || !col.is_power_of_two() || col * per_row as u64 > row {
+        return false;
+    }
+    let c_bits = (1u64 << (u32::BITS - (per_row - 1).leading_zeros())) - 1;
+    lanes_or & (c_bits * col) == 0
+}
+
 /// Which instructions of a walk stand for all of them: an instruction that costs what an earlier one costs (by
 /// the periodicity of [`moves_by_a_period`] and [`fields`]) is skipped, so the check costs the distinct warp
 /// accesses, not the tile's element count.
@@ -313,6 +351,19 @@ pub struct Period {
     /// Thread-value layout: per instruction digit `(cut, size)`, fastest first; `digits == 0` for a pattern.
     cut: [(u32, u32); crate::pattern::MAX_DIGITS],
     digits: usize,
+    /// Generic pattern on an unpadded layout, or a padded one whose swizzle keeps every byte in its line: the OR
+    /// of every lane's unswizzled byte offset in the instructions that others translate
+    /// ([`Pattern::translate_of`]); `None` otherwise.
+    lanes_or: Option<u64>,
+    /// Padded layouts: `(log2 line bytes, padded line pitch, align)`.
+    padded: Option<(u32, u64, u64)>,
+    /// Every lane's access is at least a word, so no two lanes of an instruction share a unit.
+    whole_words: bool,
+    /// The generic pattern walked (for [`Period::translates`]) and the layout.
+    walk: Option<(Pattern, Smem)>,
+    /// Every instruction but the last translates a source instruction ([`Period::translates`]): the walk is
+    /// the sources and the last instruction, decided without visiting the others.
+    all_translate: bool,
 }
 
 impl Period {
@@ -328,8 +379,39 @@ impl Period {
             high: 64,
             cut: [(1, 1); crate::pattern::MAX_DIGITS],
             digits: 0,
+            lanes_or: None,
+            padded: None,
+            whole_words: access.op(smem).bytes_per_lane() >= 4,
+            walk: None,
+            all_translate: false,
         };
         if let Some(pattern) = access.pattern() {
+            p.walk = Some((pattern, *smem));
+            if smem.pad_bytes() == 0 || smem.swizzle_keeps_lines() {
+                let tile = smem.tile();
+                let eb = tile.elem.bytes() as u64;
+                let mut m = 0u64;
+                let mut r = 0;
+                while r < n && r < pattern.translate_sources() {
+                    let mut lane = 0;
+                    while lane < WARP as u32 {
+                        m |= pattern.lane_offset(tile, r, lane) as u64 * eb;
+                        lane += 1;
+                    }
+                    r += 1;
+                }
+                p.lanes_or = Some(m);
+                let line = smem.line_len() as u64 * eb;
+                let pitch = line + smem.pad_bytes() as u64;
+                if smem.pad_bytes() != 0 {
+                    p.padded = Some((line.trailing_zeros(), pitch, align));
+                }
+                // Padded: every line move adds a whole number of units only when the pitch is one, and the
+                // sources must lie in the first line (see `translates`).
+                p.all_translate = (smem.pad_bytes() == 0
+                    || (m < line && pitch.is_multiple_of(align)))
+                    && all_translate(pattern, tile, n, m);
+            }
             let (instrs, bytes) = pattern.instruction_step(smem.tile());
             p.step = (instrs, bytes);
             let mut k = 1u32;
@@ -383,6 +465,61 @@ impl Period {
         p
     }
 
+    /// For a generic pattern on an unpadded layout (or a padded one whose swizzle keeps lines, below): the
+    /// instruction whose cost instruction `i` has because its addresses are that instruction's XORed with one
+    /// constant (then moved by whole units), or `None`.
+    ///
+    /// Instruction `i`'s lanes touch the unswizzled byte offsets of an earlier instruction `r` moved by `delta`
+    /// ([`Pattern::translate_of`]). When `delta` shares no bit with any of `r`'s lane offsets, adding it is
+    /// XORing it. Every swizzle layer is linear over the bits of the address (`x ^ ((x & mask) >> S)`, the
+    /// same for `S < 0` with `<<`), and so is their composition: the swizzled addresses of `i` are those of
+    /// `r` XORed with the swizzled `delta`, one constant `c` for every lane. XORing every address with `c`
+    /// XORs every unit (`addr >> shift`) with `c >> shift` and so every bank group with one constant: a
+    /// permutation of the groups that keeps which lanes share a unit, which share a group, and which pair
+    /// up (a paired load): the bank model's wavefronts and ideal are unchanged, and so are they when every
+    /// address then moves by the same whole number of units (a rotation of the groups). On a power-of-two tile this
+    /// makes every instruction cost what the first one (two for `mma.acc`) costs, whatever the swizzle's span.
+    pub const fn translates(&self, i: u32) -> Option<u32> {
+        let (Some(m), Some((pattern, smem))) = (self.lanes_or, self.walk) else {
+            return None;
+        };
+        if i + 1 == self.n {
+            return None; // row16's last instruction may wrap to the tile's start
+        }
+        let (r, delta) = pattern.translate_of(smem.tile(), i);
+        if r >= i || delta & m != 0 {
+            return None;
+        }
+        if let Some((log_line, pitch, align)) = self.padded {
+            // The swizzle keeps lines: an address is `F(x) % line + (x / line) * pitch`, and `x / line` of
+            // `x_r ^ delta` is `x_r / line + delta / line`. So `i`'s addresses are `r`'s XORed with
+            // `F(delta) % line` (only when `r`'s lanes lie in the first line, or that XOR is 0) plus
+            // `(delta / line) * pitch`, which must be whole units.
+            // Sources spanning lines may still move by a nonzero XOR when no two lanes share a unit (accesses of
+            // at least a word): the cost then depends only on each lane's group, the address bits below one
+            // row of banks, and an XOR above them, on lines that are whole rows of banks, leaves those alone.
+            let line_mask = (1u64 << log_line) - 1;
+            let xor = smem.swizzled_bytes(delta as u32) as u64 & line_mask;
+            let bank_row = (bank::BANKS * 4) as u64;
+            let spans_lines_ok = xor == 0
+                || (self.whole_words && xor.is_multiple_of(bank_row) && line_mask + 1 >= bank_row);
+            if (m > line_mask && !spans_lines_ok)
+                || !((delta >> log_line) * pitch).is_multiple_of(align)
+            {
+                return None;
+            }
+        }
+        Some(r)
+    }
+
+    /// The instructions others translate: 2 for `mma.acc`, 1 otherwise (0 for a thread-value layout).
+    const fn sources(&self) -> u32 {
+        match self.walk {
+            Some((pattern, _)) => pattern.translate_sources(),
+            None => 0,
+        }
+    }
+
     /// For a generic pattern: instruction `i` (of the first period) repeats instruction `i - fine`.
     pub const fn repeats_earlier(&self, i: u32) -> bool {
         if self.fine == 0 || i < self.fine || i + 1 == self.n {
@@ -407,7 +544,10 @@ impl Period {
     pub const fn next(&self, i: u32) -> Option<u32> {
         if self.digits == 0 {
             let mut j = i + 1;
-            while j < self.len && self.repeats_earlier(j) {
+            if self.all_translate && j >= self.sources() {
+                return if j < self.n { Some(self.n - 1) } else { None };
+            }
+            while j < self.len && (self.repeats_earlier(j) || self.translates(j).is_some()) {
                 j += 1;
             }
             return if j < self.len {
@@ -444,7 +584,10 @@ impl Period {
         while self.repeats_earlier(j) {
             j -= self.fine;
         }
-        j
+        match self.translates(j) {
+            Some(r) => r,
+            None => j,
+        }
     }
 
     /// Instructions walked.
@@ -716,9 +859,11 @@ mod tests {
             two(Swizzle::new(1, 6, -2), Swizzle::new(3, 3, 5)),
             two(Swizzle::new(2, 4, 3), Swizzle::new(1, 0, 10)),
         ];
-        let (mut cases, mut saved) = (0u64, 0u64);
+        let (mut cases, mut saved, mut translated) = (0u64, 0u64, 0u64);
         for elem in [Elem::U8, Elem::F16, Elem::F32, Elem::F64] {
-            for (rows, cols) in [(32, 32), (64, 64), (48, 96), (96, 40)] {
+            // (32, 66) and (16, 136): lane offsets below the block row's stride that a block's offset still
+            // carries into (not every instruction translates the first).
+            for (rows, cols) in [(32, 32), (64, 64), (48, 96), (96, 40), (32, 66), (16, 136)] {
                 for order in [Order::RowMajor, Order::ColMajor] {
                     let Ok(tile) = crate::Tile::new(rows, cols, elem, order) else {
                         continue;
@@ -743,6 +888,15 @@ mod tests {
                                         let n = a.instructions(&smem);
                                         let cost = |i| bank::wavefronts(op, &a.addrs(&smem, i));
                                         let period = Period::of(&smem, &a);
+                                        if period.all_translate {
+                                            for i in period.sources()..n.saturating_sub(1) {
+                                                assert!(
+                                                    period.translates(i).is_some(),
+                                                    "{p} on {smem}: {i} does not translate"
+                                                );
+                                            }
+                                            translated += 1;
+                                        }
                                         for i in 0..n {
                                             let stand_in = period.stand_in(i);
                                             assert_eq!(
@@ -776,8 +930,8 @@ mod tests {
             }
         }
         assert!(
-            cases > 1000 && saved > 0,
-            "{cases} cases, {saved} instructions saved"
+            cases > 1000 && saved > 0 && translated > 100,
+            "{cases} cases, {saved} instructions saved, {translated} walks of translates"
         );
     }
 

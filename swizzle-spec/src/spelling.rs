@@ -33,7 +33,9 @@ use core::fmt;
 /// unit the context says).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SwizzleSpelling {
+    /// A named byte mode (`SW128`, `NONE`): always acts on byte addresses.
     Mode(ByteMode),
+    /// One `B,M,S` layer or two joined by `+`, acting on the context's unit.
     Layers(SwizzleFn),
 }
 
@@ -51,7 +53,12 @@ impl SwizzleSpelling {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpellingError<'a> {
     /// A byte mode in the wrong case (`sw128`).
-    ModeCase { text: &'a str, mode: ByteMode },
+    ModeCase {
+        /// The text as written (`sw128`).
+        text: &'a str,
+        /// The mode it would name in upper case.
+        mode: ByteMode,
+    },
     /// `SW` something that is no mode (`SW256`).
     UnknownMode(&'a str),
     /// A byte mode where only `B,M,S` layers are allowed (a layer of a composition, `--then`).
@@ -61,15 +68,40 @@ pub enum SpellingError<'a> {
     /// `X+Y+Z` or an empty layer (`3,3,3++3,3,3`).
     Layers(&'a str),
     /// A field that is not a decimal integer.
-    NotAnInteger { field: &'static str, text: &'a str },
+    NotAnInteger {
+        /// The field's name (`B`, `M`, `S`, `tile`, ...).
+        field: &'static str,
+        /// The text given for it.
+        text: &'a str,
+    },
     /// A negative value where none is allowed.
-    Negative { field: &'static str, text: &'a str },
+    Negative {
+        /// The field's name (`B`, `M`, `S`, `tile`, ...).
+        field: &'static str,
+        /// The text given for it.
+        text: &'a str,
+    },
     /// An integer beyond its type (`B = 99999999999`).
-    TooLarge { field: &'static str, text: &'a str },
+    TooLarge {
+        /// The field's name (`B`, `M`, `S`, `tile`, ...).
+        field: &'static str,
+        /// The text given for it.
+        text: &'a str,
+    },
     /// A literal with a type suffix (`3u8`, `3f32`).
-    Suffix { field: &'static str, text: &'a str },
+    Suffix {
+        /// The field's name (`B`, `M`, `S`, `tile`, ...).
+        field: &'static str,
+        /// The text given for it.
+        text: &'a str,
+    },
     /// A swizzle field beyond the rules' range on its own (`M = 40`).
-    FieldOutOfRange { field: &'static str, text: &'a str },
+    FieldOutOfRange {
+        /// The field's name (`B`, `M`, `S`, `tile`, ...).
+        field: &'static str,
+        /// The text given for it.
+        text: &'a str,
+    },
     /// The swizzle rules (`|S| >= B`, `B + M + |S| <= 32`).
     Rule(RuleError),
     /// Not one of the raster orders.
@@ -78,13 +110,18 @@ pub enum SpellingError<'a> {
     NotARaster(&'a str),
     /// An order that takes a parameter got none.
     MissingParameter {
+        /// The order's name.
         order: &'static str,
+        /// The key of the parameter it needs.
         key: &'static str,
     },
     /// A parameter given to an order that takes none, or under another order's key.
     NotAParameter {
+        /// The order's name.
         order: &'static str,
+        /// The key as written, or `"a parameter"` for a bare `ORDER:N` / `ORDER(N)`.
         key: &'a str,
+        /// The key the order does take, if any.
         takes: Option<&'static str>,
     },
     /// A parameter out of its range (`tile = 0`, `log_tile > 16`).
@@ -320,9 +357,13 @@ pub fn layer<'a>(text: &'a str) -> Result<Swizzle, SpellingError<'a>> {
 /// spellings, and how to build it.
 #[derive(Clone, Copy, Debug)]
 pub struct OrderSpelling {
+    /// The order's canonical name (`group-m`), as `Display` prints it.
     pub name: &'static str,
+    /// Other accepted names (`group_m`).
     pub aliases: &'static [&'static str],
+    /// The canonical parameter key (`group`), `None` for an order without a parameter.
     pub key: Option<&'static str>,
+    /// Other accepted spellings of the key (`group_m`, `group-m`).
     pub key_aliases: &'static [&'static str],
     build: fn(u32) -> Raster,
 }
