@@ -21,19 +21,11 @@ pub fn from_f32(ty: Half, x: f32) -> u16 {
     }
 }
 
-/// `n` values uniform in [-1, 1) \ {0}, rounded to `ty`, from a 64-bit LCG seeded with `seed`.
+/// `n` values uniform in (-1, 1) \ {0}, rounded to `ty` (the crate's one generator,
+/// [`crate::elem::nonzero_unit_values`], moved up by 1/4096).
 pub fn random(ty: Half, n: usize, seed: u64) -> Vec<u16> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let u = ((s >> 40) as f32 + 0.5) / (1u64 << 24) as f32; // (0, 1)
-            from_f32(ty, 2.0 * u - 1.0 + 1.0 / 4096.0)
-        })
+    crate::elem::nonzero_unit_values(n, seed)
+        .map(|u| from_f32(ty, (u + 1.0 / 4096.0) as f32))
         .collect()
 }
 
@@ -120,13 +112,7 @@ pub fn sample_rows(m: u32, seed: u64) -> Vec<u32> {
         return (0..m).collect();
     }
     let mut rows: Vec<u32> = vec![0, 1, 63, 64, 127, 128, m / 2, m - 2, m - 1];
-    let mut s = seed | 1;
-    while rows.len() < 96 {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        rows.push((s >> 33) as u32 % m);
-    }
+    rows.extend(crate::elem::indices(96 - rows.len(), m, seed));
     rows
 }
 
