@@ -203,6 +203,11 @@ impl Problem {
         Problem::len(self.m, self.n, self.ldc)
     }
 
+    /// The problem's shape (the crate's one size type).
+    pub const fn size(&self) -> crate::frame::Size {
+        crate::frame::Size::mnk(self.m, self.n, self.k)
+    }
+
     /// Floating-point operations of one product (`2 M N K`).
     pub const fn flops(&self) -> f64 {
         2.0 * self.m as f64 * self.n as f64 * self.k as f64

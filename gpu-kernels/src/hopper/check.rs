@@ -3,6 +3,7 @@
 
 use super::spec::Half;
 use super::{cublas_call, Cublas, HopperGemm};
+use crate::frame::Size;
 use crate::runtime::{Error, Gpu, Result};
 
 /// 16-bit bits -> f32.
@@ -119,7 +120,7 @@ pub fn sample_rows(m: u32, seed: u64) -> Vec<u32> {
 /// The outcome of one correctness run.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Checked {
-    pub size: (u32, u32, u32),
+    pub size: Size,
     /// Relative Frobenius error vs the host fp64 reference over the rows compared.
     pub rel_err_host: f64,
     pub rows_vs_host: usize,
@@ -133,9 +134,10 @@ pub fn check(
     gpu: &Gpu,
     g: &HopperGemm,
     blas: Option<&Cublas>,
-    (m, n, k): (u32, u32, u32),
+    size: Size,
     seed: u64,
 ) -> Result<Checked> {
+    let Size { m, n, k } = size;
     let ty = g.spec.ty;
     let a = random(ty, m as usize * k as usize, seed);
     let b = random(ty, n as usize * k as usize, seed ^ 0x9e37_79b9_7f4a_7c15);
@@ -183,7 +185,7 @@ pub fn check(
         }
     };
     Ok(Checked {
-        size: (m, n, k),
+        size,
         rel_err_host,
         rows_vs_host: rows.len(),
         rel_err_cublas,
