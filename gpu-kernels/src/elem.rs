@@ -44,19 +44,36 @@ impl Element for half::f16 {
     }
 }
 
-/// `n` seeded pseudo-random values in `[-1, 1)` (SplitMix64), the same on every machine: every value is a
-/// 24-bit fraction, so it is exact in f32 as in f64. The one generator behind [`random`] and the frame's
-/// `HostBuf::random`.
-pub fn unit_values(n: usize, seed: u64) -> impl Iterator<Item = f64> {
+/// `n` seeded pseudo-random 64-bit words (SplitMix64), the same on every machine: the one generator behind every
+/// family's random inputs and sampled positions ([`unit_values`], [`random`], [`indices`], the frame's
+/// `HostBuf::random`).
+pub fn words(n: usize, seed: u64) -> impl Iterator<Item = u64> {
     let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
     (0..n).map(move |_| {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 40) as f64 / (1u64 << 23) as f64 - 1.0
+        z ^ (z >> 31)
     })
+}
+
+/// `n` seeded pseudo-random values in `[-1, 1)` ([`words`]): every value is a 24-bit fraction, so it is exact in
+/// f32 as in f64.
+pub fn unit_values(n: usize, seed: u64) -> impl Iterator<Item = f64> {
+    words(n, seed).map(|z| (z >> 40) as f64 / (1u64 << 23) as f64 - 1.0)
+}
+
+/// `n` seeded pseudo-random values in `(-1, 1)` that are never zero: [`unit_values`] moved up by half a step
+/// (`2^-24`), so every value is an odd multiple of `2^-24`.
+pub fn nonzero_unit_values(n: usize, seed: u64) -> impl Iterator<Item = f64> {
+    unit_values(n, seed).map(|u| u + 1.0 / (1u64 << 24) as f64)
+}
+
+/// `n` seeded pseudo-random indices in `0..below` ([`words`]; `below > 0`).
+pub fn indices(n: usize, below: u32, seed: u64) -> impl Iterator<Item = u32> {
+    assert!(below > 0, "indices: empty range");
+    words(n, seed).map(move |z| ((z >> 32) % below as u64) as u32)
 }
 
 /// `n` seeded pseudo-random values in `[-1, 1)` ([`unit_values`]), converted to `E`.
@@ -79,5 +96,25 @@ mod tests {
         assert!(a.iter().filter(|v| **v == 0.0).count() < 5);
         let h: Vec<half::f16> = random(1000, 7);
         assert!(h.iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn nonzero_values_are_never_zero_and_stay_inside_the_unit_interval() {
+        let v: Vec<f64> = nonzero_unit_values(100_000, 3).collect();
+        assert!(v.iter().all(|&x| x != 0.0 && x > -1.0 && x < 1.0));
+        // Every value as f32, bf16 and f16 is still non-zero (the smallest is 2^-24, an f16 subnormal).
+        assert!(v.iter().all(|&x| half::f16::from_f64(x) != half::f16::ZERO));
+        assert!(v
+            .iter()
+            .all(|&x| half::bf16::from_f64(x) != half::bf16::ZERO));
+    }
+
+    #[test]
+    fn indices_cover_their_range_and_stay_inside_it() {
+        let v: Vec<u32> = indices(10_000, 7, 1).collect();
+        assert!(v.iter().all(|&i| i < 7));
+        assert!((0..7).all(|i| v.contains(&i)));
+        assert_eq!(v, indices(10_000, 7, 1).collect::<Vec<_>>());
+        assert_ne!(v, indices(10_000, 7, 2).collect::<Vec<_>>());
     }
 }

@@ -174,9 +174,7 @@ fn both_peers_time() {
         (Elem::F32, Elem::F32),
     ] {
         let peer = Peer::CublasGemm {
-            m: 4096,
-            n: 4096,
-            k: 4096,
+            size: Size::mnk(4096, 4096, 4096),
             ab,
             c,
         };

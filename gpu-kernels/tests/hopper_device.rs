@@ -11,7 +11,8 @@ fn gpu() -> Gpu {
 }
 
 fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: (u32, u32, u32), seed: u64) {
-    let c = check::check(gpu, g, blas, size, seed).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+    let c =
+        check::check(gpu, g, blas, size.into(), seed).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
     eprintln!(
         "{} {:?}: rel err vs host {:.2e} ({} rows), vs cuBLAS {:?}",
         g.spec, c.size, c.rel_err_host, c.rows_vs_host, c.rel_err_cublas

@@ -135,7 +135,7 @@ pub fn time_peer(gpu: &Gpu, peer: &Peer, cfg: &BenchConfig) -> Result<Stats> {
                 gpu.copy_d2d(&src[i % sets], &mut dst[i % sets])
             })
         }
-        Peer::CublasGemm { m, n, k, ab, c } => time_cublas(gpu, cfg, m, n, k, ab, c),
+        Peer::CublasGemm { size, ab, c } => time_cublas(gpu, cfg, size, ab, c),
     }
 }
 
@@ -143,9 +143,7 @@ pub fn time_peer(gpu: &Gpu, peer: &Peer, cfg: &BenchConfig) -> Result<Stats> {
 fn time_cublas(
     gpu: &Gpu,
     cfg: &BenchConfig,
-    m: u32,
-    n: u32,
-    k: u32,
+    Size { m, n, k }: Size,
     ab: Elem,
     c: Elem,
 ) -> Result<Stats> {

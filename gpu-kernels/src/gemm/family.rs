@@ -208,9 +208,7 @@ impl Family for GemmFamily {
 
     fn peer(&self, v: &Variant, size: Size) -> Peer {
         Peer::CublasGemm {
-            m: size.m,
-            n: size.n,
-            k: size.k,
+            size,
             ab: elem(v.input),
             c: out_elem(v.out),
         }

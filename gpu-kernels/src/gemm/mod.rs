@@ -203,6 +203,11 @@ impl Problem {
         Problem::len(self.m, self.n, self.ldc)
     }
 
+    /// The problem's shape (the crate's one size type).
+    pub const fn size(&self) -> crate::frame::Size {
+        crate::frame::Size::mnk(self.m, self.n, self.k)
+    }
+
     /// Floating-point operations of one product (`2 M N K`).
     pub const fn flops(&self) -> f64 {
         2.0 * self.m as f64 * self.n as f64 * self.k as f64
@@ -692,11 +697,9 @@ pub fn check_scaled<I: InElem, O: OutElem>(
             .flat_map(|r| (0..p.n).map(move |c| (r, c)))
             .collect(),
         Some(s) => {
-            let pick: Vec<u32> = crate::elem::random::<f32>(2 * s, seed ^ 0x5A)
-                .into_iter()
-                .map(|u| ((u + 1.0) * 0.5 * u32::MAX as f32) as u32)
+            let mut v: Vec<(u32, u32)> = crate::elem::indices(s, p.m, seed ^ 0x5A)
+                .zip(crate::elem::indices(s, p.n, seed ^ 0xA5))
                 .collect();
-            let mut v: Vec<(u32, u32)> = pick.chunks(2).map(|w| (w[0] % p.m, w[1] % p.n)).collect();
             v.extend([(0, 0), (0, p.n - 1), (p.m - 1, 0), (p.m - 1, p.n - 1)]);
             v
         }

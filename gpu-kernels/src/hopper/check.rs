@@ -3,6 +3,7 @@
 
 use super::spec::Half;
 use super::{cublas_call, Cublas, HopperGemm};
+use crate::frame::Size;
 use crate::runtime::{Error, Gpu, Result};
 
 /// 16-bit bits -> f32.
@@ -21,19 +22,11 @@ pub fn from_f32(ty: Half, x: f32) -> u16 {
     }
 }
 
-/// `n` values uniform in [-1, 1) \ {0}, rounded to `ty`, from a 64-bit LCG seeded with `seed`.
+/// `n` values uniform in (-1, 1) \ {0}, rounded to `ty` (the crate's one generator,
+/// [`crate::elem::nonzero_unit_values`], moved up by 1/4096).
 pub fn random(ty: Half, n: usize, seed: u64) -> Vec<u16> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let u = ((s >> 40) as f32 + 0.5) / (1u64 << 24) as f32; // (0, 1)
-            from_f32(ty, 2.0 * u - 1.0 + 1.0 / 4096.0)
-        })
+    crate::elem::nonzero_unit_values(n, seed)
+        .map(|u| from_f32(ty, (u + 1.0 / 4096.0) as f32))
         .collect()
 }
 
@@ -120,20 +113,14 @@ pub fn sample_rows(m: u32, seed: u64) -> Vec<u32> {
         return (0..m).collect();
     }
     let mut rows: Vec<u32> = vec![0, 1, 63, 64, 127, 128, m / 2, m - 2, m - 1];
-    let mut s = seed | 1;
-    while rows.len() < 96 {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        rows.push((s >> 33) as u32 % m);
-    }
+    rows.extend(crate::elem::indices(96 - rows.len(), m, seed));
     rows
 }
 
 /// The outcome of one correctness run.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Checked {
-    pub size: (u32, u32, u32),
+    pub size: Size,
     /// Relative Frobenius error vs the host fp64 reference over the rows compared.
     pub rel_err_host: f64,
     pub rows_vs_host: usize,
@@ -147,9 +134,10 @@ pub fn check(
     gpu: &Gpu,
     g: &HopperGemm,
     blas: Option<&Cublas>,
-    (m, n, k): (u32, u32, u32),
+    size: Size,
     seed: u64,
 ) -> Result<Checked> {
+    let Size { m, n, k } = size;
     let ty = g.spec.ty;
     let a = random(ty, m as usize * k as usize, seed);
     let b = random(ty, n as usize * k as usize, seed ^ 0x9e37_79b9_7f4a_7c15);
@@ -197,7 +185,7 @@ pub fn check(
         }
     };
     Ok(Checked {
-        size: (m, n, k),
+        size,
         rel_err_host,
         rows_vs_host: rows.len(),
         rel_err_cublas,

@@ -167,9 +167,7 @@ impl Family for HopperFamily {
     }
     fn peer(&self, spec: &HopperSpec, size: Size) -> Peer {
         Peer::CublasGemm {
-            m: size.m,
-            n: size.n,
-            k: size.k,
+            size,
             ab: spec.ty.core(),
             c: spec.ty.core(),
         }

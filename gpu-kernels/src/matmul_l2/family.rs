@@ -6,7 +6,6 @@ use crate::frame::{
     Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
 };
 use crate::runtime::{Result, Source};
-use swizzle_core::l2::Gemm;
 use swizzle_core::Elem;
 
 /// The family (registered in [`crate::frame::FAMILIES`]).
@@ -70,7 +69,7 @@ impl Family for MatmulL2Family {
 
     /// `matmul_l2(A, B, C, M, N, K)`.
     fn launch(&self, s: &MatmulL2, size: Size) -> Result<Launch> {
-        let config = s.launch_config(Gemm::new(size.m, size.n, size.k))?;
+        let config = s.launch_config(size.gemm())?;
         Ok(Launch {
             config,
             args: vec![
@@ -87,7 +86,7 @@ impl Family for MatmulL2Family {
     fn reference(&self, _s: &MatmulL2, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         let a: Vec<f32> = inputs[0].to_f64().into_iter().map(|v| v as f32).collect();
         let b: Vec<f32> = inputs[1].to_f64().into_iter().map(|v| v as f32).collect();
-        let c = matmul_host(&a, &b, Gemm::new(size.m, size.n, size.k));
+        let c = matmul_host(&a, &b, size.gemm());
         let c: Vec<f64> = c.into_iter().map(f64::from).collect();
         vec![HostBuf::from_f64(Elem::F32, &c)]
     }
@@ -106,14 +105,12 @@ impl Family for MatmulL2Family {
     }
 
     fn measure(&self, _s: &MatmulL2, size: Size) -> Measure {
-        Measure::Flops(Gemm::new(size.m, size.n, size.k).flops())
+        Measure::Flops(size.flops())
     }
 
     fn peer(&self, _s: &MatmulL2, size: Size) -> Peer {
         Peer::CublasGemm {
-            m: size.m,
-            n: size.n,
-            k: size.k,
+            size,
             ab: Elem::F32,
             c: Elem::F32,
         }
