@@ -150,7 +150,7 @@ fn json_without_a_gpu_writes_the_layout_report() {
     ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr)
-        .starts_with("swz: --json: writing /nonexistent/dir/r.json"));
+        .starts_with("swz: --json: cannot write /nonexistent/dir/r.json"));
 }
 
 /// `swz bench gemm` runs the mma.sync GEMM family and then the Hopper (TMA + wgmma) GEMM: `--list` shows the

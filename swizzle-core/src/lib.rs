@@ -105,6 +105,12 @@ pub use swizzle::ParseSwizzleError;
 pub use swizzle::Swizzle;
 /// Fails the build unless every listed access is conflict-free on the layout.
 ///
+/// It expands to `const _: () = { ... };`, an item like `const _: () = assert!(...)` and static_assertions'
+/// `const_assert!`: write it in a module or a function body, not inside an `impl` block (there the compiler says
+/// "`const` items in this context need a name", once, at the call). A named associated constant would compile but
+/// never be evaluated unless used, silently skipping the check; to check a kernel's layout, name it by path after
+/// the `impl`: `assert_conflict_free!(Kernel::SMEM, Pattern::ROW16);`.
+///
 /// ```
 /// use swizzle_core::{assert_conflict_free, pattern::{Pattern, Smem}, units::Elem};
 /// // A 32x32 f32 transpose tile padded by one word per row: column reads and row writes both conflict-free.

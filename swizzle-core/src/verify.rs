@@ -325,8 +325,8 @@ const fn all_translate(pattern: Pattern, tile: crate::tile::Tile, n: u32, lanes_
 }
 
 /// Which instructions of a walk stand for all of them: an instruction that costs what an earlier one costs (by
-/// the periodicity of [`moves_by_a_period`] and [`fields`]) is skipped, so the check costs the distinct warp
-/// accesses, not the tile's element count.
+/// the periodicity of `moves_by_a_period` and `fields`, or as an XOR translate, [`Period::translates`]) is
+/// skipped, so the check costs the distinct warp accesses, not the tile's element count.
 ///
 /// - A generic pattern walks block rows in memory order ([`Pattern::instruction_step`]). The **period** is the
 ///   first multiple of that step that moves by a period of the layout: instructions past it repeat the first

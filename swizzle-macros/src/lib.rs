@@ -41,6 +41,12 @@ pub fn raster(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// [`Pattern`](../swizzle_core/pattern/struct.Pattern.html) expression. The error points at the pattern that
 /// conflicts; a tile larger than one block's shared memory (227 KiB on sm_90) is refused at the tile argument.
 ///
+/// It expands to `const _: () = { ... };`, an item like `const _: () = assert!(...)` and static_assertions'
+/// `const_assert!`: write it in a module or a function body, not inside an `impl` block (there the compiler says
+/// "`const` items in this context need a name", once, at the call). A named associated constant would compile but
+/// never be evaluated unless used, silently skipping the check; to check a kernel's layout, name it by path after
+/// the `impl`: `assert_conflict_free!(Kernel::SMEM, Pattern::ROW16);`.
+///
 /// ```text
 /// // A 32x32 f32 transpose tile padded by one word per row: column reads and row writes both conflict-free.
 /// assert_conflict_free!(Smem::row_major(32, 32, Elem::F32).with_padding(4), Pattern::COL_LD, Pattern::ROW_ST);

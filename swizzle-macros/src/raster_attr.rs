@@ -34,6 +34,15 @@ use swizzle_spec::raster as spec;
 /// a constant that already failed, adds nothing of its own). On an item that is not a struct: the message, then the
 /// item unchanged.
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    // `#[raster = "strip"]`: the compiler refuses key-value attribute macros itself (one error at the attribute)
+    // and still expands the macro. Add nothing to that error; keep the struct and a placeholder `impl` so that
+    // uses of it add none either.
+    if key_value_form() {
+        return match ast::descriptor(item.clone()) {
+            Ok(s) => gen::generate_refused(TokenStream::new(), &s),
+            Err(_) => item,
+        };
+    }
     let raster = syn::parse2::<ast::Args>(attr).and_then(|args| valid::validate(&args));
     // A second `#[raster]` on the same struct: one error on it, and it is dropped (so no duplicate `impl`).
     let (item, raster) = match ast::without_second_raster(item) {
@@ -61,4 +70,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             out
         }
     }
+}
+
+/// True when the attribute was written `#[raster = ...]` (its text, where the compiler has it: a path, then `=`).
+fn key_value_form() -> bool {
+    let Some(text) = proc_macro2::Span::call_site().source_text() else {
+        return false;
+    };
+    let body = text
+        .trim_start_matches("#!")
+        .trim_start_matches('#')
+        .trim_start();
+    let body = body.strip_prefix('[').unwrap_or(body);
+    body.chars().find(|c| matches!(c, '(' | '=' | ']')) == Some('=')
 }
