@@ -312,6 +312,7 @@ pub struct Constants {
 }
 
 impl Constants {
+    /// An empty namespace `namespace` (no doc line, no constants, no macros).
     pub fn new(namespace: &str) -> Constants {
         Constants {
             ns: namespace.to_string(),
