@@ -43,7 +43,8 @@ pub struct Args {
     /// Physical L2 size: an integer, or with KiB/MiB/GiB (overrides --device).
     #[arg(long, value_name = "BYTES")]
     l2_bytes: Option<String>,
-    /// L2 partitions (overrides --device; h100/h200: 2). The model's LRU holds l2-bytes / partitions.
+    /// L2 partitions (overrides --device; h100/h200: 2). The model's LRU holds l2-bytes / partitions (8% of the
+    /// chunks see 13/25 of that: the crowded pool).
     #[arg(long)]
     partitions: Option<u32>,
     /// How blocks start: lockstep (waves), staggered (sliding window), or a blend, as the staggered percentage.
@@ -89,6 +90,11 @@ fn config(args: &Args) -> Result<(L2Config, Vec<Raster>), String> {
     }
     if let Some(b) = &args.l2_bytes {
         machine.l2_bytes = parse_bytes(b)?;
+    }
+    if args.l2_bytes.is_some() || args.partitions.is_some() {
+        // The crowded pool scales with the L2 the flags describe.
+        machine.crowded_bytes =
+            Machine::new(0, 0, machine.l2_bytes, machine.partitions).crowded_bytes;
     }
     let schedule = Schedule::from_name(&args.schedule).ok_or_else(|| {
         format!(

@@ -38,6 +38,7 @@ mod claims;
 mod emit_header;
 mod l2;
 mod l2_study;
+mod plan;
 mod plot;
 mod profile;
 mod ptxas;
@@ -82,6 +83,8 @@ enum Command {
     L2(l2::Args),
     /// On the GPU: the threadblock-swizzling article's L2 study (every shape x order, cuBLAS beside, the model's prediction per row).
     L2Study(l2_study::Args),
+    /// Plan a GEMM: the Hopper kernel variant the model picks, its predicted time and bound (no GPU needed).
+    Plan(plan::Args),
     /// Run a benchmark family on the GPU.
     Bench(bench::Args),
     /// On the GPU: a family's tuning tools (sweeps, interleaved rounds against cuBLAS, bursts, diagnostics).
@@ -119,7 +122,7 @@ fn exit_on_stdout_error(e: std::io::Error) -> ! {
 /// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
 fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, l2-study, bench, tune, verify, profile, ptxas or report"
+        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, l2-study, plan, bench, tune, verify, profile, ptxas or report"
             .to_string();
     }
     let text = e.to_string();
@@ -160,6 +163,7 @@ fn main() {
         Command::EmitHeader(a) => clean(emit_header::run(a)),
         Command::L2(a) => clean(l2::run(a)),
         Command::L2Study(a) => clean(l2_study::run(a)),
+        Command::Plan(a) => clean(plan::run(a)),
         Command::Bench(a) => clean(bench::run(a)),
         Command::Tune(a) => clean(tune::run(a)),
         Command::Verify(a) => verify::run(a),

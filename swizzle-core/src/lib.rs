@@ -19,6 +19,8 @@ pub mod raster;
 pub mod register_cache;
 // The L2 traffic model of a tiled GEMM under a raster.
 pub mod l2;
+// The GEMM planner: which Hopper GEMM variant to run for a problem, and its predicted time.
+pub mod plan;
 // The bank-conflict model, access patterns, compile-time verification, synthesis.
 pub mod bank;
 pub mod pattern;

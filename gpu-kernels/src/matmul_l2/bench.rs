@@ -154,12 +154,12 @@ pub fn table(
         }
         let kernel = v.prepare(gpu)?;
         resident = v.resident_blocks(&kernel)?;
-        let machine = Machine {
-            sms: gpu.props().sm_count,
+        let machine = Machine::new(
+            gpu.props().sm_count,
             resident,
-            l2_bytes: gpu.props().l2_bytes as u64,
-            partitions: 2,
-        };
+            gpu.props().l2_bytes as u64,
+            2,
+        );
         let pred = predict(&v.l2_config(gemm, machine))
             .ok()
             .map(|p| (p.dram_read_bytes, p.l2_hit_rate));

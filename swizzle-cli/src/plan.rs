@@ -1,0 +1,221 @@
+//! `swz plan gemm MxNxK`: the GEMM planner (`swizzle_core::plan`) from the command line. Prints the variant the
+//! model picks, its predicted time and what bounds it, the shipped kernel's prediction beside it, and the
+//! runners-up with why they lost. No GPU needed.
+
+use swizzle_core::plan::{self, why_slower, Device, Dtype, Estimate, Problem, Restrict, Variant};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(clap::Subcommand)]
+enum What {
+    /// Plan C (MxN) = X (MxK) · Wᵀ (W: NxK) for the Hopper GEMM.
+    #[command(after_help = "Examples:\n  swz plan gemm 16x4096x4096\n  \
+                            swz plan gemm 8192x28672x4096 --dtype f16 --device h200\n  \
+                            swz plan gemm 128x6144x4096 --implemented --top 3 --json")]
+    Gemm(GemmArgs),
+}
+
+#[derive(clap::Args)]
+struct GemmArgs {
+    /// The problem, MxNxK (K a multiple of 8).
+    #[arg(value_name = "MxNxK")]
+    shape: String,
+    /// Element type of X, W and C (fp32 accumulation): bf16 or f16.
+    #[arg(long, default_value = "bf16", value_name = "bf16|f16")]
+    dtype: String,
+    /// Device: h100 or h200.
+    #[arg(long, default_value = "h100", value_name = "h100|h200")]
+    device: String,
+    /// Only variants the Hopper kernel implements today.
+    #[arg(long)]
+    implemented: bool,
+    /// Runners-up to print (one per tile, cluster, split and swap; the best block order of each).
+    #[arg(long, default_value_t = 5)]
+    top: usize,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `MxNxK`: three positive integers that fit in 32 bits, K a multiple of 8.
+fn parse_shape(text: &str) -> Result<(u32, u32, u32), String> {
+    let bad = || format!("expected the GEMM shape as MxNxK (e.g. 16x4096x4096), got {text:?}");
+    let parts: Vec<&str> = text.trim().split(['x', 'X']).collect();
+    let [m, n, k] = parts[..] else {
+        return Err(bad());
+    };
+    let mut dims = [0u32; 3];
+    for ((d, s), name) in dims.iter_mut().zip([m, n, k]).zip(["M", "N", "K"]) {
+        let s = s.trim();
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        *d = s
+            .parse::<u32>()
+            .map_err(|_| format!("{name} = {s} does not fit in 32 bits"))?;
+        if *d == 0 {
+            return Err(format!("{name} must be >= 1 (in {text:?})"));
+        }
+    }
+    let [m, n, k] = dims;
+    if !k.is_multiple_of(8) {
+        return Err(format!("K must be a multiple of 8, got {k}"));
+    }
+    Ok((m, n, k))
+}
+
+fn us(s: f64) -> String {
+    if s >= 1e-3 {
+        format!("{:.3} ms", s * 1e3)
+    } else {
+        format!("{:.1} us", s * 1e6)
+    }
+}
+
+fn status(v: &Variant) -> &'static str {
+    if v.implemented() {
+        "implemented"
+    } else {
+        "not implemented yet"
+    }
+}
+
+fn json_of(e: &Estimate, p: &Problem) -> serde_json::Value {
+    let v = e.variant;
+    serde_json::json!({
+        "variant": v.to_string(),
+        "bm": v.bm, "bn": v.bn, "bk": v.bk, "stages": v.stages, "cluster": v.cluster, "split": v.split,
+        "stream_k": v.stream_k,
+        "swap": v.swap, "order": v.order.to_string(), "implemented": v.implemented(),
+        "time_s": e.time_s, "tflops": e.tflops(p), "bound": e.bound.name(),
+        "tensor_s": e.tensor_s, "l2_s": e.l2_s, "hbm_s": e.hbm_s, "reduce_s": e.reduce_s,
+        "units": e.units, "slots": e.slots,
+        "dram_read_bytes": e.dram_read_bytes, "dram_write_bytes": e.dram_write_bytes,
+    })
+}
+
+fn gemm(a: GemmArgs) -> Result<(), String> {
+    let (m, n, k) = parse_shape(&a.shape)?;
+    let dtype = Dtype::from_name(&a.dtype)
+        .ok_or_else(|| format!("--dtype: expected bf16 or f16, got {:?}", a.dtype))?;
+    let dev = Device::preset(&a.device)
+        .ok_or_else(|| format!("--device: expected h100 or h200, got {:?}", a.device))?;
+    let p = Problem::new(m, n, k, dtype);
+    let restrict = if a.implemented {
+        Restrict::Implemented
+    } else {
+        Restrict::All
+    };
+    let pl = plan::plan(&p, &dev, restrict).map_err(|e| e.to_string())?;
+    let shipped = plan::estimate(&p, &dev, &Variant::SHIPPED).map_err(|e| e.to_string())?;
+    let floor = p.min_bytes() as f64 / dev.hbm_bytes_per_s;
+    let b = &pl.best;
+    if a.json {
+        let v = serde_json::json!({
+            "problem": format!("{m}x{n}x{k}"), "dtype": dtype.name(), "device": dev.name,
+            "hbm_floor_s": floor,
+            "best": json_of(b, &p),
+            "shipped": json_of(&shipped, &p),
+            "runners_up": pl.runners_up.iter().take(a.top).map(|e| json_of(e, &p)).collect::<Vec<_>>(),
+        });
+        outln!("{v}");
+        return Ok(());
+    }
+    outln!("gemm {m}x{n}x{k} {dtype} on {}", dev.name);
+    outln!("plan: {} ({})", b.variant, status(&b.variant));
+    outln!(
+        "predicted: {} ({:.1} TFLOP/s), bound: {}",
+        us(b.time_s),
+        b.tflops(&p),
+        b.bound
+    );
+    outln!(
+        "  tensor {} (busiest SM, {} units on {} slots; even share {}), L2 {}, HBM {} (read {:.1} MB, written \
+         {:.1} MB), split reduction {}",
+        us(b.tensor_s),
+        b.units,
+        b.slots,
+        us(b.tensor_even_s),
+        us(b.l2_s),
+        us(b.hbm_s),
+        b.dram_read_bytes as f64 / 1e6,
+        b.dram_write_bytes as f64 / 1e6,
+        us(b.reduce_s)
+    );
+    outln!(
+        "  HBM floor (X + W read once, C written once): {} = {:.0}% of the prediction",
+        us(floor),
+        100.0 * floor / b.time_s
+    );
+    outln!(
+        "shipped kernel ({}): {} ({:.1} TFLOP/s), bound: {}",
+        Variant::SHIPPED,
+        us(shipped.time_s),
+        shipped.tflops(&p),
+        shipped.bound
+    );
+    if !pl.runners_up.is_empty() && a.top > 0 {
+        outln!("runners-up:");
+        // One line per kernel shape: variants that differ only in block order show their best order.
+        let mut seen = Vec::new();
+        let distinct = pl.runners_up.iter().filter(|e| {
+            let v = e.variant;
+            let key = (v.bm, v.bn, v.cluster, v.split, v.stream_k, v.swap);
+            let b = b.variant;
+            if key == (b.bm, b.bn, b.cluster, b.split, b.stream_k, b.swap) || seen.contains(&key) {
+                return false;
+            }
+            seen.push(key);
+            true
+        });
+        for e in distinct.take(a.top) {
+            outln!(
+                "  {:<44} {:>10}  {}{}",
+                e.variant.to_string(),
+                us(e.time_s),
+                why_slower(b, e),
+                if e.variant.implemented() {
+                    ""
+                } else {
+                    " [not implemented yet]"
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+pub fn run(a: Args) -> Result<(), String> {
+    match a.what {
+        What::Gemm(g) => gemm(g),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_shape;
+
+    #[test]
+    fn shapes_parse_or_say_why() {
+        assert_eq!(parse_shape("16x4096x4096"), Ok((16, 4096, 4096)));
+        assert_eq!(parse_shape(" 3X5X8 "), Ok((3, 5, 8)));
+        for (bad, says) in [
+            ("0x8x8", "M must be >= 1"),
+            ("8x8x12", "multiple of 8"),
+            ("8x8", "MxNxK"),
+            ("8x8x8x8", "MxNxK"),
+            ("axbxc", "MxNxK"),
+            ("8x-1x8", "MxNxK"),
+            ("8x+1x8", "MxNxK"),
+            ("4294967296x8x8", "32 bits"),
+            ("", "MxNxK"),
+        ] {
+            let e = parse_shape(bad).unwrap_err();
+            assert!(e.contains(says), "{bad:?}: {e}");
+        }
+    }
+}
