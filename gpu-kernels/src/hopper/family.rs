@@ -52,8 +52,14 @@ impl Family for HopperFamily {
             String::new()
         };
         let epilogue = if spec.smem_epilogue { "-stsm" } else { "" };
+        // The order only when it is not the shipped one (group-m 8), so the shipped names stay as they were.
+        let order = match spec.raster {
+            r if r == SHIPPED.raster => String::new(),
+            swizzle_core::raster::Raster::GroupM { group } => format!("-gm{group}"),
+            r => format!("-{r}"),
+        };
         format!(
-            "hopper-{}x{}x{}-s{}-{}{cluster}{epilogue}",
+            "hopper-{}x{}x{}-s{}-{}{cluster}{epilogue}{order}",
             spec.bm(),
             spec.bn,
             spec.bk,
