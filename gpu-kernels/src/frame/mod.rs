@@ -374,6 +374,16 @@ pub trait Family: Sync + Send + 'static {
     ) -> Result<Option<crate::bench::Ceiling>> {
         Ok(None)
     }
+    /// The specs to run at a problem the user named (`swz bench --shapes`), each with one line on why, when the
+    /// family picks its spec per problem (a planner); `props` is the device (`None`: listing without one).
+    /// Default: `None`, the family's [`specs`](Self::specs) at every size. An error for a problem it cannot plan.
+    fn planned(
+        &self,
+        _size: Size,
+        _props: Option<&crate::runtime::DeviceProps>,
+    ) -> Result<Option<Vec<(Self::Spec, String)>>> {
+        Ok(None)
+    }
     /// Sizes of the correctness pass; include ones that are not multiples of any tile.
     fn verify_sizes(&self) -> Vec<Size>;
     /// Default sizes of the benchmark tables (inputs larger than L2).
