@@ -300,6 +300,9 @@ impl Accesses {
     }
 }
 
+/// Specs a family planned for one problem, each with one line on why ([`Family::planned`]).
+pub type PlannedSpecs<S> = Vec<(S, String)>;
+
 /// What a kernel family implements once. Everything generic (verification, benchmarks with the peer, profiler
 /// comparison, reports, the CLI) is written against this trait; see the module docs for the checklist.
 pub trait Family: Sync + Send + 'static {
@@ -381,7 +384,7 @@ pub trait Family: Sync + Send + 'static {
         &self,
         _size: Size,
         _props: Option<&crate::runtime::DeviceProps>,
-    ) -> Result<Option<Vec<(Self::Spec, String)>>> {
+    ) -> Result<Option<PlannedSpecs<Self::Spec>>> {
         Ok(None)
     }
     /// Sizes of the correctness pass; include ones that are not multiples of any tile.

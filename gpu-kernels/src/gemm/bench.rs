@@ -232,7 +232,7 @@ pub fn rounds<I: InElem>(
             .zip(first)
             .map(|(m, f)| 100.0 * (m / f - 1.0))
             .collect();
-        let med_ms = median(&t);
+        let med_ms = median(t);
         let (pmin, pmax) = min_max(&pct);
         let (smin, smax) = min_max(&slower);
         out.push(RoundsRow {

@@ -14,7 +14,7 @@
 use super::spec::{Half, HopperSpec, SHIPPED};
 use super::{check, planned};
 use crate::frame::{
-    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, PlannedSpecs, Size, SpecAccess, Tolerance,
 };
 use crate::runtime::{Header, Result};
 use cudarc::driver::LaunchConfig;
@@ -190,7 +190,7 @@ impl Family for HopperFamily {
         &self,
         size: Size,
         props: Option<&crate::runtime::DeviceProps>,
-    ) -> Result<Option<Vec<(HopperSpec, String)>>> {
+    ) -> Result<Option<PlannedSpecs<HopperSpec>>> {
         let dev = props.map_or(swizzle_core::plan::Device::H100, planned::plan_device);
         [Half::Bf16, Half::F16]
             .into_iter()

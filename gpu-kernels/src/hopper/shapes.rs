@@ -270,16 +270,23 @@ pub fn shapes_report(
         gpu.props(),
         dev.name
     );
+    // Every distinct spec compiled (and its ptxas log checked) before anything is measured.
     let mut compiled: Vec<HopperGemm> = Vec::new();
+    for spec in plans
+        .iter()
+        .flat_map(|(ty, _, p)| [p.spec, SHIPPED.with_ty(*ty)])
+    {
+        if !compiled.iter().any(|g| g.spec == spec) {
+            let g = HopperGemm::new(gpu, spec)
+                .map_err(|e| Error::Invalid(format!("{} ({spec}): {e}", spec_label(&spec))))?;
+            eprintln!("compiled {} {}", spec_label(&spec), spec.ty);
+            compiled.push(g);
+        }
+    }
     let mut rows = Vec::new();
     for (i, (ty, size, plan)) in plans.into_iter().enumerate() {
         let (m, n, k) = size;
         let shipped_spec = SHIPPED.with_ty(ty);
-        for spec in [plan.spec, shipped_spec] {
-            if !compiled.iter().any(|g| g.spec == spec) {
-                compiled.push(HopperGemm::new(gpu, spec)?);
-            }
-        }
         let find = |s: &HopperSpec| compiled.iter().find(|g| g.spec == *s).expect("compiled");
         let planned_g = find(&plan.spec);
         let shipped_g = find(&shipped_spec);
