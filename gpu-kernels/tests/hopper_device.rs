@@ -201,3 +201,32 @@ fn hopper_smem_epilogue_sanitizer_small() {
         }
     }
 }
+
+/// Every spec the planner picks on the LLM table (both types), through `HopperGemm::planned` at one of its
+/// shapes, then at the ragged sizes and 1000^3 against the host reference and cuBLAS.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_planned_specs_of_the_llm_table() {
+    use gpu_kernels::hopper::shapes::llm_shapes;
+    let gpu = gpu();
+    let blas = Cublas::new(&gpu).unwrap();
+    let mut seen = Vec::new();
+    for ty in [Half::Bf16, Half::F16] {
+        for (m, n, k) in llm_shapes() {
+            let plan =
+                gpu_kernels::hopper::HopperSpec::for_problem(m, n, k, ty, gpu.props()).unwrap();
+            if seen.contains(&plan.spec) {
+                continue;
+            }
+            seen.push(plan.spec);
+            let (g, p) = HopperGemm::planned(&gpu, m, n, k, ty).unwrap();
+            assert_eq!(p.spec, plan.spec);
+            eprintln!("planned at {m}x{n}x{k} {ty}: {}", g.spec);
+            for (i, &size) in RAGGED.iter().enumerate() {
+                run(&gpu, &g, Some(&blas), size, 900 + i as u64);
+            }
+            run(&gpu, &g, Some(&blas), (1000, 1000, 1000), 950);
+        }
+    }
+    assert!(seen.len() >= 4, "{seen:?}");
+}

@@ -2,7 +2,8 @@
 //! measured in the same run: a device-to-device copy for bandwidth families, cuBLAS for GEMMs). The families are
 //! gpu-kernels' registry (`gpu_kernels::frame::FAMILIES`); nothing here knows one family from another. The
 //! registry's bench plan may add companions (`swz bench gemm` also runs the Hopper GEMM); `--list` prints the
-//! plan without a GPU.
+//! plan without a GPU. At problems named with `--shapes`, a family that plans per problem (the Hopper GEMM: the
+//! spec swizzle-core's planner picks) runs its planned specs; `--list` shows them with the predicted time.
 
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::frame::{self, DynFamily};
@@ -18,7 +19,8 @@ pub struct Args {
     /// stencil); default: the family's own. Sizes the GPU cannot hold fail at allocation with the reason.
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=(1 << 30)))]
     sizes: Vec<u32>,
-    /// Problems MxNxK for the GEMM families (gemm, hopper, matmul-l2), beside or instead of --sizes.
+    /// Problems MxNxK for the GEMM families (gemm, hopper, matmul-l2), beside or instead of --sizes. The Hopper
+    /// GEMM runs the spec planned for each (see --list).
     #[arg(long, value_delimiter = ',', value_parser = crate::args::parse_shape)]
     shapes: Vec<(u32, u32, u32)>,
     /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
@@ -76,19 +78,41 @@ pub fn run(args: Args) -> Result<(), String> {
         (elems.is_empty() || elems.contains(&elem))
             && args.only.as_deref().is_none_or(|t| name.contains(t))
     };
-    let sizes = |fam: &dyn DynFamily| -> Vec<frame::Size> {
-        let cubes = args.sizes.iter().map(|&n| fam.size_of(n));
-        cubes
-            .chain(
-                args.shapes
-                    .iter()
-                    .map(|&(m, n, k)| frame::Size::mnk(m, n, k)),
-            )
-            .collect()
+    let cubes = |fam: &dyn DynFamily| -> Vec<frame::Size> {
+        args.sizes.iter().map(|&n| fam.size_of(n)).collect()
     };
+    let shapes: Vec<frame::Size> = args
+        .shapes
+        .iter()
+        .map(|&(m, n, k)| frame::Size::mnk(m, n, k))
+        .collect();
+    // What each family plans at each named shape (no GPU: the planner's H100 numbers); a shape a family cannot
+    // plan is refused here, before any GPU work.
+    let mut planned = Vec::new();
+    for fam in &plan {
+        let mut per_shape = Vec::new();
+        for &size in &shapes {
+            if let Some(specs) = fam
+                .planned_list(size)
+                .map_err(|e| format!("--shapes: {}: {e}", fam.name()))?
+            {
+                per_shape.push((size, specs));
+            }
+        }
+        planned.push(per_shape);
+    }
     if args.list {
-        for fam in &plan {
-            print_plan(*fam, &sizes(*fam), &keep);
+        for (fam, planned) in plan.iter().zip(&planned) {
+            let mut sizes = cubes(*fam);
+            sizes.extend(&shapes);
+            let specs_run =
+                shapes.is_empty() || !args.sizes.is_empty() || planned.len() < shapes.len();
+            print_plan(*fam, &sizes, &keep, specs_run);
+            for (size, specs) in planned {
+                for (name, elem, why) in specs.iter().filter(|(n, e, _)| keep(n, *e)) {
+                    outln!("  at {size}: {name} {elem} ({why})");
+                }
+            }
         }
         return Ok(());
     }
@@ -102,10 +126,14 @@ pub fn run(args: Args) -> Result<(), String> {
     outln!("device: {}", gpu.props());
     let mut tables = Vec::new();
     for fam in &plan {
-        tables.extend(
-            fam.bench(&gpu, &sizes(*fam), &keep, &cfg)
-                .map_err(|e| e.to_string())?,
-        );
+        let run =
+            |t: gpu_kernels::Result<Vec<gpu_kernels::bench::Table>>| t.map_err(|e| e.to_string());
+        if shapes.is_empty() || !args.sizes.is_empty() {
+            tables.extend(run(fam.bench(&gpu, &cubes(*fam), &keep, &cfg))?);
+        }
+        if !shapes.is_empty() {
+            tables.extend(run(fam.bench_planned(&gpu, &shapes, &keep, &cfg))?);
+        }
     }
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
     print_report(&report);
@@ -118,11 +146,13 @@ pub fn plan(name: &str) -> Result<Vec<&'static dyn DynFamily>, String> {
     frame::registry::bench_plan(name).ok_or_else(|| format!("no bench plan for {name:?}"))
 }
 
-/// `--list`: one family's sizes and the variants `keep` accepts, one per line.
+/// `--list`: one family's sizes and (with `specs_run`: its specs run at some size) the variants `keep` accepts,
+/// one per line.
 fn print_plan(
     fam: &dyn DynFamily,
     sizes: &[frame::Size],
     keep: &dyn Fn(&str, gpu_kernels::Elem) -> bool,
+    specs_run: bool,
 ) {
     let sizes = if sizes.is_empty() {
         fam.bench_sizes()
@@ -131,6 +161,9 @@ fn print_plan(
     };
     let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
     outln!("{}: {} at {}", fam.name(), fam.about(), sizes.join(", "));
+    if !specs_run {
+        return;
+    }
     for spec in fam.spec_infos() {
         if keep(&spec.name, spec.elem) {
             outln!("  {} {}", spec.name, spec.elem);

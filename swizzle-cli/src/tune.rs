@@ -18,7 +18,8 @@ pub struct Args {
 enum Family {
     /// The mma.sync GEMM: lineups against cuBLAS, interleaved rounds, the mma.sync ceiling, bursts, diagnostics.
     Gemm(GemmArgs),
-    /// The Hopper (TMA + wgmma) GEMM: the headline in interleaved rounds, or the full sweep.
+    /// The Hopper (TMA + wgmma) GEMM: the headline in interleaved rounds, the full sweep, or any shapes (planned
+    /// and shipped spec) against cuBLAS.
     Hopper(HopperArgs),
     /// The stencil: every variant over sizes x radii x value types, with the summary table.
     Stencil(StencilArgs),
@@ -133,19 +134,43 @@ enum GemmMode {
 
 #[derive(clap::Args)]
 struct HopperArgs {
-    /// `headline` (every candidate against cuBLAS in interleaved rounds, bf16 and fp16, 8192^3 and 4096^3) or
-    /// `sweep` (candidates in three alternating rounds, each one-change variant, the short-K raster problem).
-    #[arg(value_parser = ["headline", "sweep"])]
+    /// `headline` (every candidate against cuBLAS in interleaved rounds, bf16 and fp16, 8192^3 and 4096^3),
+    /// `sweep` (candidates in three alternating rounds, each one-change variant, the short-K raster problem) or
+    /// `shapes` (at each --shapes / --llm problem the planned and the shipped spec against cuBLAS in interleaved
+    /// rounds, with the model's prediction and, for M <= 128, the HBM roofline).
+    #[arg(value_parser = ["headline", "sweep", "shapes"])]
     mode: String,
-    /// Interleaved rounds (headline).
-    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    rounds: u32,
+    /// Interleaved rounds (headline: default 24; shapes: default 5).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    rounds: Option<u32>,
     /// Leave out the cluster variants (sweep).
     #[arg(long)]
     skip_cluster: bool,
     /// Also write the markdown and JSON (and, for sweep, the shipped CUBIN and its ptxas log) into this folder.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Problems MxNxK, C = X (M x K) * W^T (W: N x K) (shapes).
+    #[arg(long, value_delimiter = ',', value_parser = crate::args::parse_shape)]
+    shapes: Vec<(u32, u32, u32)>,
+    /// The LLM linear layers (8B qkv, o, gate+up, down; 70B qkv, down) at M = 16, 128, 512, 2048, 8192: 30
+    /// problems, after any --shapes (shapes).
+    #[arg(long)]
+    llm: bool,
+    /// Element types: bf16, fp16 (shapes; default both).
+    #[arg(long, value_delimiter = ',', value_parser = parse_half)]
+    dtypes: Vec<gpu_kernels::hopper::Half>,
+    /// Write every row, the geomeans and the copy rate as JSON (shapes).
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+fn parse_half(s: &str) -> Result<gpu_kernels::hopper::Half, String> {
+    use gpu_kernels::hopper::Half;
+    match s.trim() {
+        "bf16" => Ok(Half::Bf16),
+        "fp16" | "f16" => Ok(Half::F16),
+        _ => Err(format!("expected bf16 or fp16, got {s:?}")),
+    }
 }
 
 #[derive(clap::Args)]
@@ -370,18 +395,67 @@ mod erased {
 }
 
 fn hopper_run(h: HopperArgs) -> Result<(), String> {
+    let shapes_only = |flag: &str, given: bool| {
+        if given && h.mode != "shapes" {
+            Err(format!("{flag} is for `swz tune hopper shapes`"))
+        } else {
+            Ok(())
+        }
+    };
+    shapes_only("--shapes", !h.shapes.is_empty())?;
+    shapes_only("--llm", h.llm)?;
+    shapes_only("--dtypes", !h.dtypes.is_empty())?;
+    shapes_only("--json", h.json.is_some())?;
+    if h.mode == "shapes" {
+        return hopper_shapes(&h);
+    }
     if let Some(dir) = &h.out {
         std::fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
     }
     let gpu = open()?;
     let md = match h.mode.as_str() {
-        "headline" => {
-            gpu_kernels::hopper::tune::headline(&gpu, h.rounds as usize, h.out.as_deref())
-        }
+        "headline" => gpu_kernels::hopper::tune::headline(
+            &gpu,
+            h.rounds.unwrap_or(24) as usize,
+            h.out.as_deref(),
+        ),
         _ => gpu_kernels::hopper::tune::sweep_report(&gpu, h.out.as_deref(), h.skip_cluster),
     }
     .map_err(|e| e.to_string())?;
     outln!("{md}");
+    Ok(())
+}
+
+/// `swz tune hopper shapes`: the problems checked (K a multiple of 8) before the GPU is opened.
+fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
+    use gpu_kernels::hopper::{check_dims, shapes, Half};
+    if h.skip_cluster || h.out.is_some() {
+        return Err("shapes takes --json, not --out or --skip-cluster".into());
+    }
+    let mut problems = h.shapes.clone();
+    if h.llm {
+        problems.extend(shapes::llm_shapes());
+    }
+    if problems.is_empty() {
+        return Err("shapes: name the problems with --shapes MxNxK,... or --llm".into());
+    }
+    for &(m, n, k) in &problems {
+        check_dims(m, n, k).map_err(|e| format!("--shapes: {e}"))?;
+    }
+    let types = or(&h.dtypes, &[Half::Bf16, Half::F16]);
+    let gpu = open()?;
+    let md = shapes::shapes_report(
+        &gpu,
+        &problems,
+        &types,
+        h.rounds.unwrap_or(5) as usize,
+        h.json.as_deref(),
+    )
+    .map_err(|e| e.to_string())?;
+    outln!("{md}");
+    if let Some(path) = &h.json {
+        outln!("wrote {}", path.display());
+    }
     Ok(())
 }
 

@@ -65,6 +65,98 @@ fn bench_list_takes_gemm_shapes_and_refuses_them_for_a_2d_family() {
     refused(&["bench", "gemm", "--shapes", "64x64", "--list"], "MxNxK");
 }
 
+/// At a named shape the Hopper GEMM runs the spec swizzle-core's planner picks; `--list` shows it with the
+/// prediction, without a GPU, and the default sizes still list the shipped spec.
+#[test]
+fn bench_list_shows_the_planned_hopper_spec_per_shape() {
+    let o = swz(&[
+        "bench",
+        "hopper",
+        "--shapes",
+        "16x4096x4096,8192x8192x8192",
+        "--list",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    let planned: Vec<&str> = text.lines().filter(|l| l.starts_with("  at ")).collect();
+    assert_eq!(planned.len(), 4, "{text}");
+    // 16 tokens: 16 tiles of 128x256 would idle most SMs; the plan takes a narrower N tile.
+    let small = planned
+        .iter()
+        .find(|l| l.starts_with("  at 16x4096x4096: ") && l.contains(" bf16 "))
+        .expect("bf16 at 16x4096x4096");
+    assert!(
+        small.contains("hopper-128x128x64-") && small.contains("planned for h100: "),
+        "{small}"
+    );
+    assert!(small.contains(" us predicted, bound: "), "{small}");
+    // Only the planned specs run at named shapes: no unplanned spec line.
+    assert!(!text.lines().any(|l| l.starts_with("  hopper-")), "{text}");
+    let o = swz(&["bench", "hopper", "--list"]);
+    assert_eq!(
+        stdout(&o).lines().skip(1).collect::<Vec<_>>(),
+        [
+            "  hopper-128x256x64-s4-SW128-c2-stsm bf16",
+            "  hopper-128x256x64-s4-SW128-c2-stsm f16"
+        ]
+    );
+    refused(
+        &["bench", "hopper", "--shapes", "16x4096x4095", "--list"],
+        "K must be a multiple of 8",
+    );
+    let o = swz(&[
+        "bench",
+        "gemm",
+        "--shapes",
+        "128x4096x4096",
+        "--list",
+        "--elem",
+        "f16",
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  at 128x4096x4096: hopper-") && l.contains(" f16 ")),
+        "{text}"
+    );
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("  ") && l.contains(" bf16")),
+        "{text}"
+    );
+}
+
+#[test]
+fn tune_hopper_shapes_argument_mistakes_are_one_line() {
+    refused(&["tune", "hopper", "shapes"], "--shapes MxNxK,... or --llm");
+    refused(
+        &["tune", "hopper", "shapes", "--shapes", "16x4096x4095"],
+        "not a multiple of 8",
+    );
+    refused(
+        &["tune", "hopper", "shapes", "--shapes", "16x4096"],
+        "MxNxK",
+    );
+    refused(
+        &["tune", "hopper", "shapes", "--llm", "--dtypes", "fp32"],
+        "bf16 or fp16",
+    );
+    refused(
+        &["tune", "hopper", "shapes", "--llm", "--rounds", "0"],
+        "--rounds",
+    );
+    refused(&["tune", "hopper", "headline", "--llm"], "--llm is for");
+    refused(
+        &["tune", "hopper", "sweep", "--json", "x.json"],
+        "--json is for",
+    );
+    refused(
+        &["tune", "hopper", "shapes", "--llm", "--out", "d"],
+        "not --out",
+    );
+}
+
 #[test]
 fn profile_helpers_print_what_ncu_needs_without_a_gpu() {
     let o = swz(&["profile", "transpose", "entries"]);
@@ -190,6 +282,8 @@ fn without_a_driver_each_gpu_subcommand_says_so_in_one_line() {
         &["tune", "gemm", "rounds"],
         &["tune", "gemm", "check"],
         &["tune", "hopper", "headline", "--rounds", "1"],
+        &["tune", "hopper", "shapes", "--llm"],
+        &["bench", "hopper", "--shapes", "16x4096x4096"],
         &["tune", "stencil"],
     ] {
         refused(args, "no CUDA driver found");

@@ -216,27 +216,61 @@ pub fn sweep<F: Family>(
     } else {
         sizes.to_vec()
     };
-    let specs: Vec<F::Spec> = family.specs().into_iter().filter(|s| keep(s)).collect();
-    let mut elems: Vec<Elem> = Vec::new();
-    for s in &specs {
-        let e = family.elem(s);
-        if !elems.contains(&e) {
-            elems.push(e);
-        }
+    let specs = family.specs();
+    let per_size: Vec<(Size, Vec<F::Spec>)> = sizes.iter().map(|&s| (s, specs.clone())).collect();
+    tables(gpu, family, per_size, keep, cfg)
+}
+
+/// Tables at problems the user named (`swz bench --shapes`): at each, the family's planned specs
+/// ([`Family::planned`] on this device) where it plans, its specs otherwise; `keep` filters either.
+pub fn sweep_planned<F: Family>(
+    gpu: &Gpu,
+    family: &F,
+    sizes: &[Size],
+    keep: &dyn Fn(&F::Spec) -> bool,
+    cfg: &BenchConfig,
+) -> Result<Vec<Table>> {
+    let mut per_size = Vec::with_capacity(sizes.len());
+    for &size in sizes {
+        let specs = match family.planned(size, Some(gpu.props()))? {
+            Some(planned) => planned.into_iter().map(|(s, _)| s).collect(),
+            None => family.specs(),
+        };
+        per_size.push((size, specs));
     }
-    let progress = Progress::new(
-        (specs.len() * sizes.len()) as u64,
-        &format!("bench {}", family.name()),
-    );
+    tables(gpu, family, per_size, keep, cfg)
+}
+
+/// One table per (size, element type) of the specs given for that size that `keep` accepts.
+fn tables<F: Family>(
+    gpu: &Gpu,
+    family: &F,
+    per_size: Vec<(Size, Vec<F::Spec>)>,
+    keep: &dyn Fn(&F::Spec) -> bool,
+    cfg: &BenchConfig,
+) -> Result<Vec<Table>> {
+    let per_size: Vec<(Size, Vec<F::Spec>)> = per_size
+        .into_iter()
+        .map(|(size, specs)| (size, specs.into_iter().filter(|s| keep(s)).collect()))
+        .collect();
+    let total: usize = per_size.iter().map(|(_, s)| s.len()).sum();
+    let progress = Progress::new(total as u64, &format!("bench {}", family.name()));
     let mut tables = Vec::new();
-    for &size in &sizes {
+    for (size, specs) in &per_size {
+        let mut elems: Vec<Elem> = Vec::new();
+        for s in specs {
+            let e = family.elem(s);
+            if !elems.contains(&e) {
+                elems.push(e);
+            }
+        }
         for &e in &elems {
             let group: Vec<F::Spec> = specs
                 .iter()
                 .filter(|s| family.elem(s) == e)
                 .cloned()
                 .collect();
-            tables.push(table(gpu, family, &group, size, cfg, Some(&progress))?);
+            tables.push(table(gpu, family, &group, *size, cfg, Some(&progress))?);
         }
     }
     progress.finish();

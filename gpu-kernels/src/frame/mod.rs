@@ -323,6 +323,9 @@ impl Accesses {
     }
 }
 
+/// Specs a family planned for one problem, each with one line on why ([`Family::planned`]).
+pub type PlannedSpecs<S> = Vec<(S, String)>;
+
 /// What a kernel family implements once. Everything generic (verification, benchmarks with the peer, profiler
 /// comparison, reports, the CLI) is written against this trait; see the module docs for the checklist.
 pub trait Family: Sync + Send + 'static {
@@ -395,6 +398,16 @@ pub trait Family: Sync + Send + 'static {
         _size: Size,
         _cfg: &crate::bench::BenchConfig,
     ) -> Result<Option<crate::bench::Ceiling>> {
+        Ok(None)
+    }
+    /// The specs to run at a problem the user named (`swz bench --shapes`), each with one line on why, when the
+    /// family picks its spec per problem (a planner); `props` is the device (`None`: listing without one).
+    /// Default: `None`, the family's [`specs`](Self::specs) at every size. An error for a problem it cannot plan.
+    fn planned(
+        &self,
+        _size: Size,
+        _props: Option<&crate::runtime::DeviceProps>,
+    ) -> Result<Option<PlannedSpecs<Self::Spec>>> {
         Ok(None)
     }
     /// Sizes of the correctness pass; include ones that are not multiples of any tile.

@@ -4,7 +4,7 @@
 //! [`DynFamily`] is [`Family`] with its spec type erased (specs addressed by index), implemented for every
 //! `Family`, so the registry can hold families of different spec types.
 
-use super::bench::sweep;
+use super::bench::{sweep, sweep_planned};
 use super::profile::{predictions, SpecPrediction};
 use super::verify::{launch, verify, DeviceBufs};
 use super::{Family, Size, SpecAccess};
@@ -85,6 +85,19 @@ pub trait DynFamily: Sync {
         keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
         cfg: &BenchConfig,
     ) -> Result<Vec<Table>>;
+    /// Benchmark tables at problems the user named (`swz bench --shapes`): the family's planned specs at each
+    /// where it plans ([`Family::planned`]), its specs otherwise.
+    fn bench_planned(
+        &self,
+        gpu: &Gpu,
+        sizes: &[Size],
+        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
+        cfg: &BenchConfig,
+    ) -> Result<Vec<Table>>;
+    /// What [`DynFamily::bench_planned`] would run at `size` without a GPU: (spec name, element type, why) per
+    /// planned spec, or `None` when the family does not plan.
+    fn planned_list(&self, size: Size)
+        -> Result<Option<Vec<(String, swizzle_core::Elem, String)>>>;
     /// Default benchmark sizes.
     fn bench_sizes(&self) -> Vec<Size>;
     /// The problem of side `n` (`swz bench --sizes N`).
@@ -164,6 +177,34 @@ impl<F: Family> DynFamily for F {
             &|s| keep(&self.spec_name(s), self.elem(s)),
             cfg,
         )
+    }
+
+    fn bench_planned(
+        &self,
+        gpu: &Gpu,
+        sizes: &[Size],
+        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
+        cfg: &BenchConfig,
+    ) -> Result<Vec<Table>> {
+        sweep_planned(
+            gpu,
+            self,
+            sizes,
+            &|s| keep(&self.spec_name(s), self.elem(s)),
+            cfg,
+        )
+    }
+
+    fn planned_list(
+        &self,
+        size: Size,
+    ) -> Result<Option<Vec<(String, swizzle_core::Elem, String)>>> {
+        Ok(self.planned(size, None)?.map(|specs| {
+            specs
+                .into_iter()
+                .map(|(s, why)| (self.spec_name(&s), self.elem(&s), why))
+                .collect()
+        }))
     }
 
     fn bench_sizes(&self) -> Vec<Size> {

@@ -11,10 +11,10 @@
 //! The frame's cuBLAS peer is the row-major NN `gemmEx` of the same size and types (the same FLOPs); the
 //! like-for-like TN comparison on the same buffers is `swz tune hopper` (BENCHMARKS.md).
 
-use super::check;
 use super::spec::{Half, HopperSpec, SHIPPED};
+use super::{check, planned};
 use crate::frame::{
-    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, PlannedSpecs, Size, SpecAccess, Tolerance,
 };
 use crate::runtime::{Header, Result};
 use cudarc::driver::LaunchConfig;
@@ -52,8 +52,14 @@ impl Family for HopperFamily {
             String::new()
         };
         let epilogue = if spec.smem_epilogue { "-stsm" } else { "" };
+        // The order only when it is not the shipped one (group-m 8), so the shipped names stay as they were.
+        let order = match spec.raster {
+            r if r == SHIPPED.raster => String::new(),
+            swizzle_core::raster::Raster::GroupM { group } => format!("-gm{group}"),
+            r => format!("-{r}"),
+        };
         format!(
-            "hopper-{}x{}x{}-s{}-{}{cluster}{epilogue}",
+            "hopper-{}x{}x{}-s{}-{}{cluster}{epilogue}{order}",
             spec.bm(),
             spec.bn,
             spec.bk,
@@ -176,6 +182,29 @@ impl Family for HopperFamily {
     /// tile-row count, so the last cluster's second CTA lies wholly past M): the registry's pass over every
     /// family stays quick and its host reference cheap.
     /// 1000^3, 4096^3 and 16384x128x4096 (against cuBLAS and sampled host rows) are in `tests/hopper_device.rs`.
+    /// Both element types planned for the problem by swizzle-core's model among what the kernel implements
+    /// ([`super::planned`]); without a device, with the H100's numbers.
+    fn planned(
+        &self,
+        size: Size,
+        props: Option<&crate::runtime::DeviceProps>,
+    ) -> Result<Option<PlannedSpecs<HopperSpec>>> {
+        let dev = props.map_or(swizzle_core::plan::Device::H100, planned::plan_device);
+        [Half::Bf16, Half::F16]
+            .into_iter()
+            .map(|ty| {
+                let p = planned::plan_for(size.m, size.n, size.k, ty, &dev)?;
+                let why = format!(
+                    "planned for {}: {:.1} us predicted, bound: {}",
+                    p.device,
+                    1e6 * p.estimate.time_s,
+                    p.estimate.bound
+                );
+                Ok((p.spec, why))
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Some)
+    }
     fn verify_sizes(&self) -> Vec<Size> {
         vec![
             Size::mnk(1, 1, 16),

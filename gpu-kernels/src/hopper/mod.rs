@@ -6,17 +6,21 @@
 //! with `cuTensorMapEncodeTiled`) and the `wgmma` descriptors (emitted into the header the `.cu` reads).
 //!
 //! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
-//! hopper`), [`sweep`] (the tuning variants), [`check`] (random data, host reference,
+//! hopper`), [`planned`] (the spec swizzle-core's planner picks for a problem: [`HopperGemm::planned`]),
+//! [`sweep`] (the tuning variants), [`shapes`] (any shape against cuBLAS), [`check`] (random data, host reference,
 //! comparison). Tensor maps: [`crate::runtime::tma`]; the peer (cuBLAS TN, the reference for speed and for large
 //! sizes): [`crate::runtime::cublas`] with [`cublas_call`].
 
 pub mod check;
 pub mod family;
+pub mod planned;
+pub mod shapes;
 pub mod spec;
 pub mod sweep;
 pub mod tune;
 
 pub use crate::runtime::cublas::Cublas;
+pub use planned::Planned;
 pub use spec::{Half, HopperSpec, BASE, CLUSTER2, SHIPPED};
 
 /// The cuBLAS call of [`HopperGemm::launch`]'s problem: `C = A · B^T`, B stored N x K, 16-bit in and out.
@@ -185,6 +189,13 @@ impl HopperGemm {
             func,
             max_clusters,
         })
+    }
+
+    /// The planned kernel for `m x n x k` in `ty` on this GPU: [`HopperSpec::for_problem`], compiled and loaded.
+    /// The caller passes only the problem; the plan (spec, predicted time, bound) comes back beside the kernel.
+    pub fn planned(gpu: &Gpu, m: u32, n: u32, k: u32, ty: Half) -> Result<(HopperGemm, Planned)> {
+        let plan = HopperSpec::for_problem(m, n, k, ty, gpu.props())?;
+        Ok((HopperGemm::new(gpu, plan.spec)?, plan))
     }
 
     /// Blocks launched: one per SM (persistent), fewer when there are fewer raster slots.

@@ -100,27 +100,7 @@ impl Problem {
         g.launch(gpu, &self.a, &self.b, &mut self.c, self.size)?;
         gpu.sync()?;
         let got = gpu.download(&self.c)?;
-        let k = self.size.2;
-        let (mut num, mut den, mut bad) = (0.0f64, 0.0f64, 0usize);
-        for (&x, &y) in got.iter().zip(&self.want) {
-            let (x, y) = (
-                check::to_f32(self.ty, x) as f64,
-                check::to_f32(self.ty, y) as f64,
-            );
-            let e = (x - y).abs();
-            if !x.is_finite() || e > 2.0 * check::tolerance(self.ty, y, k) {
-                bad += 1;
-            }
-            num += e * e;
-            den += y * y;
-        }
-        if bad > 0 {
-            return Err(Error::Mismatch(format!(
-                "{} {:?}: {bad} elements differ from cuBLAS",
-                g.spec, self.size
-            )));
-        }
-        Ok((num / den).sqrt())
+        compare_with_cublas(&g.spec.to_string(), self.ty, self.size, &got, &self.want)
     }
 
     fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Stats> {
@@ -357,7 +337,34 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     Ok(md)
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Compare `got` with cuBLAS's `want` element-wise (the tolerance of [`check::tolerance`], doubled: both sides
+/// round); the relative Frobenius difference, or an error naming `what` and how many elements differ.
+pub(super) fn compare_with_cublas(
+    what: &str,
+    ty: Half,
+    size: (u32, u32, u32),
+    got: &[u16],
+    want: &[u16],
+) -> Result<f64> {
+    let (mut num, mut den, mut bad) = (0.0f64, 0.0f64, 0usize);
+    for (&x, &y) in got.iter().zip(want) {
+        let (x, y) = (check::to_f32(ty, x) as f64, check::to_f32(ty, y) as f64);
+        let e = (x - y).abs();
+        if !x.is_finite() || e > 2.0 * check::tolerance(ty, y, size.2) {
+            bad += 1;
+        }
+        num += e * e;
+        den += y * y;
+    }
+    if bad > 0 || got.len() != want.len() {
+        return Err(Error::Mismatch(format!(
+            "{what} {size:?}: {bad} elements differ from cuBLAS"
+        )));
+    }
+    Ok((num / den).sqrt())
+}
+
+pub(super) fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes)
         .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
 }

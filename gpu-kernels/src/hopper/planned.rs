@@ -1,0 +1,262 @@
+//! The Hopper GEMM planned for its problem: a caller passes `M x N x K`, the element type and the device, and
+//! gets the spec `swizzle_core::plan` picks among what the kernel implements ([`Restrict::Implemented`]), with
+//! the model's predicted time and bound.
+//!
+//! The mapping between the planner's [`Variant`] and [`HopperSpec`] copies fields, never numbers: tile, ring
+//! depth, cluster and block order come from the variant (the planner sized the ring to the device's shared
+//! memory with the kernel's own layout: [`Variant::smem_bytes`] equals [`HopperSpec::smem_bytes`], tested);
+//! everything the planner does not choose (byte mode, in-flight groups, register split, the stmatrix epilogue)
+//! is the shipped spec's ([`SHIPPED`]).
+//!
+//! The device: [`plan_device`] maps the driver's properties to the planner's presets: an H200 by name (or, for a
+//! name the driver spells otherwise, by its over 100 GiB of memory), every other GPU gets the **H100's numbers**
+//! (its HBM and L2 rates and its fitted k-tile time), with the device's own SM count and shared-memory limit.
+
+use super::spec::{Half, HopperSpec, SHIPPED};
+use crate::runtime::{DeviceProps, Error, Result};
+use swizzle_core::plan::{self, Device, Dtype, Estimate, Problem, Restrict, Variant};
+
+/// A planned spec: what to run, and what the model predicts for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Planned {
+    /// The spec to run.
+    pub spec: HopperSpec,
+    /// The planner's estimate for it (time, bound, the variant itself).
+    pub estimate: Estimate,
+    /// The planner's device the estimate is for (`h100`, `h200`).
+    pub device: &'static str,
+}
+
+/// The planner's element type for a spec's.
+pub const fn dtype(ty: Half) -> Dtype {
+    match ty {
+        Half::Bf16 => Dtype::Bf16,
+        Half::F16 => Dtype::F16,
+    }
+}
+
+/// The planner's device for a GPU: the H200 preset for an H200 (by name, or over 100 GiB of memory), the H100's
+/// for anything else (module docs); SM count and shared memory per block are the device's own.
+pub fn plan_device(p: &DeviceProps) -> Device {
+    let h200 = p.name.to_ascii_uppercase().contains("H200") || p.total_mem_bytes > 100 << 30;
+    let base = if h200 { Device::H200 } else { Device::H100 };
+    let sms = if p.sm_count > 0 { p.sm_count } else { base.sms };
+    let smem = u32::try_from(p.smem_per_block_optin).unwrap_or(u32::MAX);
+    Device {
+        sms,
+        smem_per_block: if smem > 0 { smem } else { base.smem_per_block },
+        l2: swizzle_core::l2::Machine { sms, ..base.l2 },
+        ..base
+    }
+}
+
+/// The spec that runs `v` in `ty`: the variant's tile, ring, cluster and order on the shipped spec's
+/// everything-else. Refuses a variant the kernel does not implement (split, stream-K, swap, 64-row or narrow
+/// tiles).
+pub fn spec_of(v: &Variant, ty: Half) -> Result<HopperSpec> {
+    if !v.implemented() {
+        return Err(Error::Invalid(format!(
+            "the Hopper kernel does not implement the planned variant {v}"
+        )));
+    }
+    Ok(HopperSpec {
+        ty,
+        consumers: v.consumers(),
+        bn: v.bn,
+        bk: v.bk,
+        stages: v.stages,
+        cluster: v.cluster,
+        raster: v.order,
+        ..SHIPPED
+    })
+}
+
+/// The planner's variant a spec runs (no split, no stream-K, no swap: the kernel has none of them).
+pub const fn variant_of(spec: &HopperSpec) -> Variant {
+    Variant {
+        bm: spec.bm(),
+        bn: spec.bn,
+        bk: spec.bk,
+        stages: spec.stages,
+        cluster: spec.cluster,
+        split: 1,
+        stream_k: false,
+        swap: false,
+        order: spec.raster,
+    }
+}
+
+/// Plan `m x n x k` in `ty` on `dev`: the fastest implemented variant, as a spec. Errors (one line) for an empty
+/// problem or K not a multiple of 8.
+pub fn plan_for(m: u32, n: u32, k: u32, ty: Half, dev: &Device) -> Result<Planned> {
+    let p = Problem::new(m, n, k, dtype(ty));
+    let chosen = plan::plan(&p, dev, Restrict::Implemented)
+        .map_err(|e| Error::Invalid(format!("{m}x{n}x{k}: {e}")))?;
+    Ok(Planned {
+        spec: spec_of(&chosen.best.variant, ty)?,
+        estimate: chosen.best,
+        device: dev.name,
+    })
+}
+
+/// The planner's estimate for a given spec (the shipped one, say) at `m x n x k` on `dev`.
+pub fn estimate_spec(m: u32, n: u32, k: u32, spec: &HopperSpec, dev: &Device) -> Result<Estimate> {
+    let p = Problem::new(m, n, k, dtype(spec.ty));
+    plan::estimate(&p, dev, &variant_of(spec))
+        .map_err(|e| Error::Invalid(format!("{m}x{n}x{k}: {e}")))
+}
+
+impl HopperSpec {
+    /// The spec for `C (m x n) = A (m x k) · Bᵀ` in `ty` on the device `props` describes, planned by
+    /// swizzle-core's model among what the kernel implements ([`plan_for`], [`plan_device`]).
+    pub fn for_problem(m: u32, n: u32, k: u32, ty: Half, props: &DeviceProps) -> Result<Planned> {
+        plan_for(m, n, k, ty, &plan_device(props))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::{Family, Size};
+    use crate::hopper::family::HOPPER;
+
+    /// The LLM layers (N x K) and token counts M: 30 problems.
+    fn table() -> Vec<(u32, u32, u32)> {
+        crate::hopper::shapes::llm_shapes()
+    }
+
+    fn h100_props() -> DeviceProps {
+        DeviceProps {
+            ordinal: 0,
+            name: "NVIDIA H100 80GB HBM3".into(),
+            compute_capability: (9, 0),
+            sm_count: 132,
+            l2_bytes: 50 << 20,
+            smem_per_block: 48 << 10,
+            smem_per_block_optin: 232_448,
+            smem_per_sm: 233_472,
+            total_mem_bytes: 80 << 30,
+            mem_clock_khz: 2_619_000,
+            mem_bus_bits: 5120,
+        }
+    }
+
+    #[test]
+    fn every_implemented_variant_maps_to_a_valid_spec_and_back() {
+        let mut seen = 0;
+        for dev in [Device::H100, Device::H200] {
+            for &(m, n, k) in &[(16, 4096, 4096), (8192, 8192, 8192), (1000, 520, 136)] {
+                for dt in [Dtype::Bf16, Dtype::F16] {
+                    let ty = if dt == Dtype::Bf16 {
+                        Half::Bf16
+                    } else {
+                        Half::F16
+                    };
+                    let p = Problem::new(m, n, k, dt);
+                    let cands = plan::candidates(&p, &dev, Restrict::Implemented);
+                    assert!(!cands.is_empty());
+                    for v in cands {
+                        let spec = spec_of(&v, ty).unwrap();
+                        assert_eq!(variant_of(&spec), v, "{v}");
+                        spec.validate(dev.smem_per_block as usize)
+                            .unwrap_or_else(|e| panic!("{v}: {e}"));
+                        // The planner's shared-memory model is the kernel's layout.
+                        assert_eq!(spec.smem_bytes(), v.smem_bytes(dt), "{v}");
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen >= 24, "{seen}");
+        assert_eq!(variant_of(&SHIPPED), Variant::SHIPPED);
+        assert_eq!(spec_of(&Variant::SHIPPED, Half::Bf16).unwrap(), SHIPPED);
+    }
+
+    #[test]
+    fn unimplemented_variants_are_refused() {
+        for v in [
+            Variant {
+                split: 2,
+                ..Variant::SHIPPED
+            },
+            Variant {
+                stream_k: true,
+                ..Variant::SHIPPED
+            },
+            Variant {
+                swap: true,
+                ..Variant::SHIPPED
+            },
+            Variant {
+                bm: 64,
+                ..Variant::SHIPPED
+            },
+            Variant {
+                bn: 64,
+                ..Variant::SHIPPED
+            },
+        ] {
+            let e = spec_of(&v, Half::Bf16).unwrap_err().to_string();
+            assert!(e.contains("does not implement"), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_table_shapes_plan_to_specs_the_kernel_runs() {
+        let props = h100_props();
+        for (m, n, k) in table() {
+            for ty in [Half::Bf16, Half::F16] {
+                let p = HopperSpec::for_problem(m, n, k, ty, &props).unwrap();
+                assert_eq!(p.device, "h100");
+                assert_eq!(p.spec.ty, ty);
+                p.spec.validate(props.smem_per_block_optin).unwrap();
+                super::super::check_dims(m, n, k).unwrap();
+                let launch = HOPPER.launch(&p.spec, Size::mnk(m, n, k)).unwrap();
+                let grid = launch.config.grid_dim.0;
+                assert!(grid >= p.spec.cluster && grid.is_multiple_of(p.spec.cluster));
+                assert!(grid <= props.sm_count, "{m}x{n}x{k}: grid {grid}");
+                // The plan is no slower, by the model, than the shipped spec.
+                let shipped = estimate_spec(m, n, k, &SHIPPED.with_ty(ty), &plan_device(&props));
+                assert!(p.estimate.time_s <= shipped.unwrap().time_s * (1.0 + 1e-9));
+            }
+        }
+    }
+
+    #[test]
+    fn small_m_plans_a_narrower_tile_than_the_shipped_one() {
+        // 16 tokens through a 4096x4096 layer: 16 tiles of 128x256 for 132 SMs; the model prefers 128-wide ones.
+        let p = HopperSpec::for_problem(16, 4096, 4096, Half::Bf16, &h100_props()).unwrap();
+        assert_eq!(p.spec.bn, 128, "{}", p.spec);
+    }
+
+    #[test]
+    fn devices_map_to_the_planners_presets() {
+        let h100 = h100_props();
+        assert_eq!(plan_device(&h100), Device::H100);
+        let h200 = DeviceProps {
+            name: "NVIDIA H200".into(),
+            total_mem_bytes: 141 << 30,
+            l2_bytes: 60 << 20,
+            ..h100.clone()
+        };
+        assert_eq!(plan_device(&h200), Device::H200);
+        let renamed = DeviceProps {
+            name: "GH100".into(),
+            ..h200
+        };
+        assert_eq!(plan_device(&renamed).name, "h200");
+        // Unknown: the H100's numbers with the device's own SMs and shared memory.
+        let pcie = DeviceProps {
+            name: "NVIDIA H100 PCIe".into(),
+            sm_count: 114,
+            ..h100
+        };
+        let d = plan_device(&pcie);
+        assert_eq!((d.name, d.sms, d.l2.sms), ("h100", 114, 114));
+        assert_eq!(d.hbm_bytes_per_s, Device::H100.hbm_bytes_per_s);
+        assert!(plan_for(16, 4096, 4095, Half::Bf16, &d)
+            .unwrap_err()
+            .to_string()
+            .contains("multiple of 8"));
+    }
+}

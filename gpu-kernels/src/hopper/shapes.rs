@@ -1,0 +1,530 @@
+//! The Hopper GEMM at any shape against cuBLAS: the planned spec ([`super::planned`]) and the shipped one, in
+//! interleaved rounds on the same buffers (`swz tune hopper shapes`).
+//!
+//! Per problem: random inputs (never zeros) in enough buffer sets that together they exceed twice the L2 (so a
+//! small-M problem reads its weights from HBM, not from the previous launch's L2), cuBLAS's output as the
+//! reference, every contestant's output (poisoned first) compared element-wise with it before any timing; then
+//! `rounds` rounds, each contestant 2 warm-up + 5 timed launches per round (CUDA events, median), the order
+//! rotated every round ([`rounds`]). Reported per problem: ours / cuBLAS for the planned and the shipped spec
+//! (median of the per-round ratios), the model's predicted time beside the measured one (error %), and for
+//! M <= 128 the HBM roofline: `X + W + C` bytes once, over the device-to-device copy rate measured at the start
+//! of the same run. Geomeans over the problems close each element type's table.
+
+use super::planned::{estimate_spec, plan_device, Planned};
+use super::tune::{compare_with_cublas, write};
+use super::{check, cublas_call, Cublas, Half, HopperGemm, HopperSpec, SHIPPED};
+use crate::bench::{self, rounds, BenchConfig};
+use crate::frame::{bench::time_peer, Family, Peer};
+use crate::runtime::{Error, Gpu, Result};
+use cudarc::driver::CudaSlice;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The linear layers of two LLMs, `(name, N, K)`: `C = X · Wᵀ`, W is `N x K`.
+pub const LLM_LAYERS: [(&str, u32, u32); 6] = [
+    ("8B qkv", 6144, 4096),
+    ("8B o", 4096, 4096),
+    ("8B gate+up", 28672, 4096),
+    ("8B down", 4096, 14336),
+    ("70B qkv", 10240, 8192),
+    ("70B down", 8192, 28672),
+];
+
+/// Token counts M: decode, small and large prefill batches.
+pub const LLM_TOKENS: [u32; 5] = [16, 128, 512, 2048, 8192];
+
+/// The roofline is reported up to this M (above it the GEMM is tensor-bound).
+pub const ROOFLINE_MAX_M: u32 = 128;
+
+/// Every (M, N, K) of [`LLM_LAYERS`] x [`LLM_TOKENS`], layer by layer.
+pub fn llm_shapes() -> Vec<(u32, u32, u32)> {
+    LLM_LAYERS
+        .iter()
+        .flat_map(|&(_, n, k)| LLM_TOKENS.iter().map(move |&m| (m, n, k)))
+        .collect()
+}
+
+/// The layer name of an `N x K` weight, when it is one of [`LLM_LAYERS`].
+pub fn layer_name(n: u32, k: u32) -> Option<&'static str> {
+    LLM_LAYERS
+        .iter()
+        .find(|&&(_, ln, lk)| (ln, lk) == (n, k))
+        .map(|l| l.0)
+}
+
+/// Geometric mean (of ratios); `None` for an empty list or a non-positive value.
+pub fn geomean(values: &[f64]) -> Option<f64> {
+    if values.is_empty() || values.iter().any(|&v| v <= 0.0 || !v.is_finite()) {
+        return None;
+    }
+    Some((values.iter().map(|v| v.ln()).sum::<f64>() / values.len() as f64).exp())
+}
+
+/// Share of the HBM roofline: the least bytes (`X + W + C` once) at the measured copy rate, over the measured
+/// time.
+pub fn roofline(min_bytes: u64, copy_gbps: f64, measured_ms: f64) -> f64 {
+    (min_bytes as f64 / (copy_gbps * 1e9)) / (measured_ms * 1e-3)
+}
+
+/// The model's error against a measurement, as a fraction (+0.1: predicted 10% slower than measured).
+pub fn prediction_error(predicted_s: f64, measured_ms: f64) -> f64 {
+    predicted_s / (measured_ms * 1e-3) - 1.0
+}
+
+/// One contestant of ours at one problem.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Ours {
+    /// The spec's short name (`hopper-128x128x64-s6-sw128-c2-stsm`, the order when not group-m 8).
+    pub spec: String,
+    /// Median over rounds of the per-round time, ms.
+    pub ms: f64,
+    /// cuBLAS / ours per round: median, min, max.
+    pub ratio: rounds::Spread,
+    /// The model's time for this spec, seconds.
+    pub predicted_s: f64,
+    /// What bounds it, by the model.
+    pub bound: String,
+    /// `predicted / measured - 1`.
+    pub error: f64,
+    /// Share of the HBM roofline (M <= [`ROOFLINE_MAX_M`]).
+    pub roofline: Option<f64>,
+    /// Relative Frobenius difference from cuBLAS's output.
+    pub rel_diff: f64,
+}
+
+/// One problem's row.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ShapeRow {
+    /// Element type (`bf16`, `f16`).
+    pub ty: String,
+    /// `(M, N, K)`.
+    pub size: (u32, u32, u32),
+    /// The layer, when the weight is one of [`LLM_LAYERS`].
+    pub layer: Option<&'static str>,
+    /// cuBLAS: median time over rounds, ms.
+    pub cublas_ms: f64,
+    /// cuBLAS's share of the HBM roofline (M <= [`ROOFLINE_MAX_M`]).
+    pub cublas_roofline: Option<f64>,
+    /// The planned spec.
+    pub planned: Ours,
+    /// The shipped spec (the same numbers as `planned` when the plan is the shipped spec).
+    pub shipped: Ours,
+}
+
+/// Geomeans of a set of rows.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Summary {
+    /// Rows summarised.
+    pub shapes: usize,
+    /// Geomean of the planned spec's median ratios.
+    pub planned: f64,
+    /// Geomean of the shipped spec's median ratios.
+    pub shipped: f64,
+    /// The lowest planned ratio.
+    pub planned_min: f64,
+    /// The largest |prediction error| of the planned spec.
+    pub worst_error: f64,
+}
+
+/// The geomeans of `rows` (`None` when empty).
+pub fn summarise(rows: &[ShapeRow]) -> Option<Summary> {
+    let planned: Vec<f64> = rows.iter().map(|r| r.planned.ratio.median).collect();
+    let shipped: Vec<f64> = rows.iter().map(|r| r.shipped.ratio.median).collect();
+    Some(Summary {
+        shapes: rows.len(),
+        planned: geomean(&planned)?,
+        shipped: geomean(&shipped)?,
+        planned_min: planned.iter().copied().fold(f64::INFINITY, f64::min),
+        worst_error: rows
+            .iter()
+            .map(|r| r.planned.error.abs())
+            .fold(0.0, f64::max),
+    })
+}
+
+/// The whole report: the rows and, per element type, their summary.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ShapesReport {
+    /// `gpu.props()` as text.
+    pub device: String,
+    /// UTC date.
+    pub date: String,
+    /// The planner's device the predictions are for.
+    pub plan_device: &'static str,
+    /// Rounds per problem.
+    pub rounds: usize,
+    /// The device-to-device copy rate measured at the start, GB/s (read + written).
+    pub copy_gbps: f64,
+    /// Every problem, in the order measured.
+    pub rows: Vec<ShapeRow>,
+    /// Per element type: (type, summary).
+    pub summaries: Vec<(String, Summary)>,
+}
+
+/// Timing per round and contestant: 2 warm-up + 5 timed launches.
+pub const ROUND: BenchConfig = BenchConfig {
+    warmup: 2,
+    iters: 5,
+    l2_factor: 2,
+};
+
+/// Buffer sets of one problem and cuBLAS's output on set 0.
+struct Sets {
+    ty: Half,
+    size: (u32, u32, u32),
+    abc: Vec<(CudaSlice<u16>, CudaSlice<u16>, CudaSlice<u16>)>,
+    want: Vec<u16>,
+}
+
+impl Sets {
+    fn new(gpu: &Gpu, blas: &Cublas, ty: Half, size: (u32, u32, u32), seed: u64) -> Result<Sets> {
+        let (m, n, k) = (size.0 as usize, size.1 as usize, size.2 as usize);
+        let set_bytes = 2 * (m * k + n * k + m * n);
+        let count = bench::rotation(set_bytes, gpu.props().l2_bytes, ROUND.l2_factor);
+        let x = check::random(ty, m * k, seed);
+        let w = check::random(ty, n * k, seed + 1);
+        let mut abc = Vec::with_capacity(count);
+        for _ in 0..count {
+            let mut c = gpu.zeros::<u16>(m * n)?;
+            gpu.fill_bytes(&mut c, 0xFF)?;
+            abc.push((gpu.upload(&x)?, gpu.upload(&w)?, c));
+        }
+        let (a, b, c) = &mut abc[0];
+        blas.gemm(&cublas_call(ty, size), a, b, c)?;
+        gpu.sync()?;
+        let want = gpu.download(c)?;
+        Ok(Sets {
+            ty,
+            size,
+            abc,
+            want,
+        })
+    }
+
+    /// Poison set 0's C, run `g` once, compare with cuBLAS element-wise (fails loudly on any wrong element).
+    fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64> {
+        let (a, b, c) = &mut self.abc[0];
+        gpu.fill_bytes(c, 0xFF)?;
+        g.launch(gpu, a, b, c, self.size)?;
+        gpu.sync()?;
+        let got = gpu.download(c)?;
+        compare_with_cublas(&g.spec.to_string(), self.ty, self.size, &got, &self.want)
+    }
+
+    /// Queue contestant `who` (0: cuBLAS, else `ours[who - 1]`) on set `i % sets`.
+    fn run(
+        &mut self,
+        gpu: &Gpu,
+        blas: &Cublas,
+        ours: &[&HopperGemm],
+        who: usize,
+        i: usize,
+    ) -> Result<()> {
+        let n = self.abc.len();
+        let (a, b, c) = &mut self.abc[i % n];
+        if who == 0 {
+            blas.gemm(&cublas_call(self.ty, self.size), a, b, c)
+        } else {
+            ours[who - 1].launch(gpu, a, b, c, self.size)
+        }
+    }
+}
+
+/// The spec's short name in tables: the family's name for it.
+pub fn spec_label(spec: &HopperSpec) -> String {
+    super::family::HOPPER.spec_name(spec)
+}
+
+/// Measure `shapes` x `types` as the module docs say; `rounds` >= 1. With `json`, writes the report there.
+/// Returns the markdown.
+pub fn shapes_report(
+    gpu: &Gpu,
+    shapes: &[(u32, u32, u32)],
+    types: &[Half],
+    n_rounds: usize,
+    json: Option<&Path>,
+) -> Result<String> {
+    if n_rounds == 0 {
+        return Err(Error::Invalid("rounds: expected a positive count".into()));
+    }
+    let dev = plan_device(gpu.props());
+    // Plan everything first: a shape the planner refuses fails before any GPU work.
+    let mut plans: Vec<(Half, (u32, u32, u32), Planned)> = Vec::new();
+    for &ty in types {
+        for &(m, n, k) in shapes {
+            plans.push((ty, (m, n, k), super::planned::plan_for(m, n, k, ty, &dev)?));
+        }
+    }
+    let blas = Cublas::new(gpu)?;
+    let copy = Peer::CopyD2D { bytes: 256 << 20 };
+    let copy_cfg = BenchConfig {
+        warmup: 3,
+        iters: 20,
+        l2_factor: 2,
+    };
+    let copy_gbps = copy
+        .measure()
+        .rate(time_peer(gpu, &copy, &copy_cfg)?.median_ms);
+    eprintln!(
+        "{}; D2D copy {copy_gbps:.0} GB/s; planning for {}",
+        gpu.props(),
+        dev.name
+    );
+    // Every distinct spec compiled (and its ptxas log checked) before anything is measured.
+    let mut compiled: Vec<HopperGemm> = Vec::new();
+    for spec in plans
+        .iter()
+        .flat_map(|(ty, _, p)| [p.spec, SHIPPED.with_ty(*ty)])
+    {
+        if !compiled.iter().any(|g| g.spec == spec) {
+            let g = HopperGemm::new(gpu, spec)
+                .map_err(|e| Error::Invalid(format!("{} ({spec}): {e}", spec_label(&spec))))?;
+            eprintln!("compiled {} {}", spec_label(&spec), spec.ty);
+            compiled.push(g);
+        }
+    }
+    let mut rows = Vec::new();
+    for (i, (ty, size, plan)) in plans.into_iter().enumerate() {
+        let (m, n, k) = size;
+        let shipped_spec = SHIPPED.with_ty(ty);
+        let find = |s: &HopperSpec| compiled.iter().find(|g| g.spec == *s).expect("compiled");
+        let planned_g = find(&plan.spec);
+        let shipped_g = find(&shipped_spec);
+        let mut sets = Sets::new(gpu, &blas, ty, size, 1000 + 2 * i as u64)?;
+        let planned_diff = sets.verify(gpu, planned_g)?;
+        let shipped_diff = sets.verify(gpu, shipped_g)?;
+        // Contestants: cuBLAS, the plan, and the shipped spec unless the plan is it.
+        let ours: Vec<&HopperGemm> = if plan.spec == shipped_spec {
+            vec![planned_g]
+        } else {
+            vec![planned_g, shipped_g]
+        };
+        let count = ours.len() + 1;
+        for who in 0..count {
+            bench::time(gpu, &ROUND, |j| sets.run(gpu, &blas, &ours, who, j))?;
+        }
+        let ms = rotated(gpu, &mut sets, &blas, &ours, n_rounds)?;
+        let problem = swizzle_core::plan::Problem::new(m, n, k, super::planned::dtype(ty));
+        let roof =
+            |t: f64| (m <= ROOFLINE_MAX_M).then(|| roofline(problem.min_bytes(), copy_gbps, t));
+        let cublas_ms = rounds::spread(&ms[0]).median;
+        let ours_row = |idx: usize, spec: &HopperSpec, diff: f64| -> Result<Ours> {
+            let t = rounds::spread(&ms[idx]).median;
+            let est = estimate_spec(m, n, k, spec, &dev)?;
+            Ok(Ours {
+                spec: spec_label(spec),
+                ms: t,
+                ratio: rounds::spread(&rounds::ratios(&ms[0], &ms[idx])),
+                predicted_s: est.time_s,
+                bound: est.bound.to_string(),
+                error: prediction_error(est.time_s, t),
+                roofline: roof(t),
+                rel_diff: diff,
+            })
+        };
+        let planned = ours_row(1, &plan.spec, planned_diff)?;
+        let shipped = ours_row(count - 1, &shipped_spec, shipped_diff)?;
+        eprintln!(
+            "{ty} {m}x{n}x{k}: planned {} {:.1}%, shipped {:.1}% of cuBLAS ({cublas_ms:.4} ms); predicted {:+.0}%",
+            planned.spec,
+            100.0 * planned.ratio.median,
+            100.0 * shipped.ratio.median,
+            100.0 * planned.error
+        );
+        rows.push(ShapeRow {
+            ty: ty.to_string(),
+            size,
+            layer: layer_name(n, k),
+            cublas_ms,
+            cublas_roofline: roof(cublas_ms),
+            planned,
+            shipped,
+        });
+    }
+    let summaries: Vec<(String, Summary)> = types
+        .iter()
+        .filter_map(|ty| {
+            let mine: Vec<ShapeRow> = rows.iter().filter(|r| r.ty == ty.name()).cloned().collect();
+            summarise(&mine).map(|s| (ty.to_string(), s))
+        })
+        .collect();
+    let report = ShapesReport {
+        device: gpu.props().to_string(),
+        date: bench::today_utc(),
+        plan_device: dev.name,
+        rounds: n_rounds,
+        copy_gbps,
+        rows,
+        summaries,
+    };
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&report).expect("plain fields");
+        write(path, text.as_bytes())?;
+    }
+    Ok(markdown(&report))
+}
+
+/// `n_rounds` rounds in the rotated [`rounds::order`]: `times[who][round]`, each the median of [`ROUND`]'s
+/// launches, which walk the buffer sets.
+fn rotated(
+    gpu: &Gpu,
+    sets: &mut Sets,
+    blas: &Cublas,
+    ours: &[&HopperGemm],
+    n_rounds: usize,
+) -> Result<Vec<Vec<f64>>> {
+    let n = ours.len() + 1;
+    let mut times = vec![Vec::with_capacity(n_rounds); n];
+    for r in 0..n_rounds {
+        for who in rounds::order(r, n) {
+            times[who]
+                .push(bench::time(gpu, &ROUND, |j| sets.run(gpu, blas, ours, who, j))?.median_ms);
+        }
+    }
+    Ok(times)
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+/// The report as markdown: one table per element type, then its geomeans.
+pub fn markdown(r: &ShapesReport) -> String {
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "device: {}\ndate: {}\nplanner device: {}; D2D copy {:.0} GB/s; {} interleaved rounds, each contestant {} \
+         warm-up + {} timed launches per round; ratio = cuBLAS / ours per round, median\n",
+        r.device, r.date, r.plan_device, r.copy_gbps, r.rounds, ROUND.warmup, ROUND.iters
+    );
+    for (ty, s) in &r.summaries {
+        let _ = writeln!(md, "## {ty}\n");
+        let _ = writeln!(
+            md,
+            "| layer | M x N x K | planned spec | **planned / cuBLAS** | shipped / cuBLAS | cuBLAS us | planned us | \
+             predicted us (error) | shipped predicted us (error) | bound | HBM roofline: planned / shipped / cuBLAS |"
+        );
+        let _ = writeln!(md, "|---|---|---|--:|--:|--:|--:|--:|--:|---|---|");
+        for row in r.rows.iter().filter(|x| &x.ty == ty) {
+            let (m, n, k) = row.size;
+            let (p, sh) = (&row.planned, &row.shipped);
+            let roof = if m <= ROOFLINE_MAX_M {
+                format!(
+                    "{} / {} / {}",
+                    pct(p.roofline),
+                    pct(sh.roofline),
+                    pct(row.cublas_roofline)
+                )
+            } else {
+                "-".into()
+            };
+            let _ = writeln!(
+                md,
+                "| {} | {m}x{n}x{k} | {} | **{:.1}%** ({:.1}-{:.1}) | {:.1}% | {:.1} | {:.1} | {:.1} ({:+.0}%) | {:.1} ({:+.0}%) | {} | {roof} |",
+                row.layer.unwrap_or("-"),
+                p.spec,
+                100.0 * p.ratio.median,
+                100.0 * p.ratio.min,
+                100.0 * p.ratio.max,
+                100.0 * sh.ratio.median,
+                1e3 * row.cublas_ms,
+                1e3 * p.ms,
+                1e6 * p.predicted_s,
+                100.0 * p.error,
+                1e6 * sh.predicted_s,
+                100.0 * sh.error,
+                p.bound,
+            );
+        }
+        let _ = writeln!(
+            md,
+            "\n{ty}: geomean over {} shapes: planned **{:.1}%**, shipped {:.1}% of cuBLAS; lowest planned {:.1}%; \
+             worst planned prediction error {:.0}%\n",
+            s.shapes,
+            100.0 * s.planned,
+            100.0 * s.shipped,
+            100.0 * s.planned_min,
+            100.0 * s.worst_error
+        );
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_llm_table_is_thirty_problems_layer_by_layer() {
+        let s = llm_shapes();
+        assert_eq!(s.len(), 30);
+        assert_eq!(s[0], (16, 6144, 4096));
+        assert_eq!(s[4], (8192, 6144, 4096));
+        assert_eq!(s[29], (8192, 8192, 28672));
+        assert_eq!(layer_name(4096, 14336), Some("8B down"));
+        assert_eq!(layer_name(4096, 4097), None);
+    }
+
+    #[test]
+    fn geomean_roofline_and_error() {
+        assert!((geomean(&[0.5, 2.0]).unwrap() - 1.0).abs() < 1e-12);
+        assert!((geomean(&[0.9, 0.9, 0.9]).unwrap() - 0.9).abs() < 1e-12);
+        assert!((geomean(&[1.0, 8.0]).unwrap() - 8f64.sqrt()).abs() < 1e-12);
+        assert_eq!(geomean(&[]), None);
+        assert_eq!(geomean(&[1.0, 0.0]), None);
+        // 33.5 MB at 3000 GB/s is 11.17 us; measured 13.96 us: 80%.
+        let r = roofline(33_500_000, 3000.0, 0.013_958_333);
+        assert!((r - 0.8).abs() < 1e-6, "{r}");
+        assert!((prediction_error(11e-6, 0.010) - 0.1).abs() < 1e-12);
+        assert!((prediction_error(9e-6, 0.010) + 0.1).abs() < 1e-12);
+    }
+
+    fn row(ty: &str, planned: f64, shipped: f64, err: f64) -> ShapeRow {
+        let ours = |ratio: f64| Ours {
+            spec: "s".into(),
+            ms: 1.0,
+            ratio: rounds::spread(&[ratio]),
+            predicted_s: 1e-3,
+            bound: "tensor".into(),
+            error: err,
+            roofline: None,
+            rel_diff: 0.0,
+        };
+        ShapeRow {
+            ty: ty.into(),
+            size: (16, 4096, 4096),
+            layer: None,
+            cublas_ms: 1.0,
+            cublas_roofline: None,
+            planned: ours(planned),
+            shipped: ours(shipped),
+        }
+    }
+
+    #[test]
+    fn summary_takes_geomeans_the_minimum_and_the_worst_error() {
+        let rows = [row("bf16", 1.25, 0.5, -0.3), row("bf16", 0.8, 0.5, 0.1)];
+        let s = summarise(&rows).unwrap();
+        assert!((s.planned - 1.0).abs() < 1e-12 && (s.shipped - 0.5).abs() < 1e-12);
+        assert_eq!((s.shapes, s.planned_min, s.worst_error), (2, 0.8, 0.3));
+        assert!(summarise(&[]).is_none());
+        let report = ShapesReport {
+            device: "d".into(),
+            date: "today".into(),
+            plan_device: "h100",
+            rounds: 5,
+            copy_gbps: 3000.0,
+            rows: rows.to_vec(),
+            summaries: vec![("bf16".into(), s)],
+        };
+        let md = markdown(&report);
+        assert!(
+            md.contains("geomean over 2 shapes: planned **100.0%**, shipped 50.0%"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| 16x4096x4096 |") && md.contains("**125.0%**"),
+            "{md}"
+        );
+    }
+}
