@@ -310,7 +310,7 @@ impl Variant {
     ///   W from shared memory, `2048 + 32 BN` bytes, against `BN / 2` cycles of tensor work. At
     ///   [`SMEM_FEED_BYTES_PER_CYCLE`] the feed keeps up at BN = 256 and not below: BN = 128 runs at 93% (the
     ///   measured 128x128 vs 128x256 ratio this rate is fitted on), 64 at 70%, 32 at 46%.
-    /// - **One consumer warpgroup** (64-row tiles) is slower by [`ONE_CONSUMER_EFFICIENCY`] (assumed).
+    /// - **One consumer warpgroup** (64-row tiles) runs at the private constant `ONE_CONSUMER_EFFICIENCY` times the rate of two (assumed, not measured).
     pub fn efficiency(&self) -> f64 {
         let warpgroups = if self.consumers() == 1 {
             ONE_CONSUMER_EFFICIENCY
