@@ -2,27 +2,22 @@
 //! of 4096 elements plus cuBLAS on all of C beyond), both B layouts, fp16 and bf16, 16-bit and fp32 outputs.
 
 use gpu_kernels::gemm::{self, spec, BLayout, Cublas, InElem, OutElem, OutType, Problem, Variant};
-use gpu_kernels::Gpu;
+use gpu_kernels::{Gpu, Size};
 
-const SIZES: [(u32, u32, u32); 6] = [
-    (1, 1, 16),
-    (17, 33, 48),
-    (127, 255, 64),
-    (1000, 1000, 1000),
-    (4096, 4096, 4096),
-    (16384, 128, 4096),
+const SIZES: [Size; 6] = [
+    Size::mnk(1, 1, 16),
+    Size::mnk(17, 33, 48),
+    Size::mnk(127, 255, 64),
+    Size::mnk(1000, 1000, 1000),
+    Size::mnk(4096, 4096, 4096),
+    Size::mnk(16384, 128, 4096),
 ];
 
 fn gpu() -> Gpu {
     Gpu::open(0).expect("a GPU")
 }
 
-fn run<I: InElem, O: OutElem>(
-    gpu: &Gpu,
-    blas: &Cublas,
-    s: spec::GemmSpec,
-    sizes: &[(u32, u32, u32)],
-) {
+fn run<I: InElem, O: OutElem>(gpu: &Gpu, blas: &Cublas, s: spec::GemmSpec, sizes: &[Size]) {
     run_layouts::<I, O>(gpu, blas, s, sizes, &BLayout::BOTH)
 }
 
@@ -30,15 +25,15 @@ fn run_layouts<I: InElem, O: OutElem>(
     gpu: &Gpu,
     blas: &Cublas,
     s: spec::GemmSpec,
-    sizes: &[(u32, u32, u32)],
+    sizes: &[Size],
     layouts: &[BLayout],
 ) {
-    for &(m, n, k) in sizes {
+    for &size in sizes {
         for &b in layouts {
             // Leading dimensions padded to 16 bytes (17x33: ldb/ldc 40; the tight ones are refused, see below).
-            let p = Problem::new(m, n, k, b).padded(8, 16 / O::TYPE.bytes());
+            let p = Problem::new(size, b).padded(8, 16 / O::TYPE.bytes());
             let v = Variant::new(s, b, I::IN, O::TYPE);
-            let big = (m as u64) * (n as u64) * (k as u64) > 1 << 30;
+            let big = size.flops() > 1 << 31;
             let samples = big.then_some(4096);
             let with_blas = (big && O::TYPE == I::IN.same_out()).then_some(blas);
             let r = gemm::check::<I, O>(gpu, &v, &p, samples, with_blas)
@@ -99,7 +94,12 @@ fn every_spec_ragged() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
     for s in spec::all() {
-        run::<half::f16, half::f16>(&gpu, &blas, s, &[(127, 255, 64), (300, 520, 264)]);
+        run::<half::f16, half::f16>(
+            &gpu,
+            &blas,
+            s,
+            &[Size::mnk(127, 255, 64), Size::mnk(300, 520, 264)],
+        );
     }
 }
 
@@ -109,14 +109,14 @@ fn every_spec_ragged() {
 fn sanitizer_small() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
-    run::<half::f16, half::f16>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
-    run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &[(127, 255, 72)]);
+    run::<half::f16, half::f16>(&gpu, &blas, spec::DEFAULT, &[Size::mnk(127, 255, 72)]);
+    run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &[Size::mnk(127, 255, 72)]);
     #[cfg(feature = "experiments")]
     run_layouts::<half::f16, half::f16>(
         &gpu,
         &blas,
         spec::T128X256K64S4_TMA,
-        &[(127, 255, 72)],
+        &[Size::mnk(127, 255, 72)],
         &[BLayout::Nk],
     );
 }
@@ -126,7 +126,7 @@ fn sanitizer_small() {
 #[ignore = "needs an NVIDIA GPU"]
 fn misaligned_leading_dimension_is_refused() {
     let gpu = gpu();
-    let p = Problem::new(17, 33, 48, BLayout::Kn);
+    let p = Problem::new(Size::mnk(17, 33, 48), BLayout::Kn);
     let v = Variant::new(spec::DEFAULT, BLayout::Kn, gemm::InType::F16, OutType::F16);
     let k = v.prepare(&gpu).unwrap();
     let a = gpu.upload(&vec![half::f16::ONE; 17 * 48]).unwrap();
@@ -163,9 +163,9 @@ fn alpha_beta_epilogue() {
         },
     ];
     fn one<I: InElem, O: OutElem>(gpu: &Gpu, scale: gemm::Scale) {
-        for (m, n, k) in [(127, 255, 72), (300, 520, 264)] {
+        for size in [Size::mnk(127, 255, 72), Size::mnk(300, 520, 264)] {
             for b in BLayout::BOTH {
-                let p = Problem::new(m, n, k, b).padded(8, 16 / O::TYPE.bytes());
+                let p = Problem::new(size, b).padded(8, 16 / O::TYPE.bytes());
                 let v = Variant::new(spec::DEFAULT, b, I::IN, O::TYPE);
                 let r = gemm::check_scaled::<I, O>(gpu, &v, &p, scale, None, None)
                     .unwrap_or_else(|e| panic!("{scale:?}: {e}"));

@@ -4,15 +4,14 @@
 //! checked too. `hopper_sanitizer_small` is the one compute-sanitizer runs.
 
 use gpu_kernels::hopper::{check, sweep, Cublas, Half, HopperGemm, BASE, SHIPPED};
-use gpu_kernels::Gpu;
+use gpu_kernels::{Gpu, Size};
 
 fn gpu() -> Gpu {
     Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
 }
 
-fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: (u32, u32, u32), seed: u64) {
-    let c =
-        check::check(gpu, g, blas, size.into(), seed).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: Size, seed: u64) {
+    let c = check::check(gpu, g, blas, size, seed).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
     eprintln!(
         "{} {:?}: rel err vs host {:.2e} ({} rows), vs cuBLAS {:?}",
         g.spec, c.size, c.rel_err_host, c.rows_vs_host, c.rel_err_cublas
@@ -24,12 +23,12 @@ fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: (u32, u32, u32), 
     assert!(c.rel_err_host < bound, "{}: {c:?}", g.spec);
 }
 
-const RAGGED: [(u32, u32, u32); 5] = [
-    (1, 1, 16),
-    (17, 33, 48),
-    (127, 255, 64),
-    (129, 257, 80),
-    (300, 520, 136),
+const RAGGED: [Size; 5] = [
+    Size::mnk(1, 1, 16),
+    Size::mnk(17, 33, 48),
+    Size::mnk(127, 255, 64),
+    Size::mnk(129, 257, 80),
+    Size::mnk(300, 520, 136),
 ];
 
 #[test]
@@ -51,7 +50,7 @@ fn hopper_1000_cubed_vs_host_and_cublas() {
     let blas = Cublas::new(&gpu).unwrap();
     for ty in [Half::Bf16, Half::F16] {
         let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
-        run(&gpu, &g, Some(&blas), (1000, 1000, 1000), 3);
+        run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 3);
     }
 }
 
@@ -62,7 +61,7 @@ fn hopper_4096_cubed_vs_cublas_and_sampled_host_rows() {
     let blas = Cublas::new(&gpu).unwrap();
     for ty in [Half::Bf16, Half::F16] {
         let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
-        run(&gpu, &g, Some(&blas), (4096, 4096, 4096), 5);
+        run(&gpu, &g, Some(&blas), Size::mnk(4096, 4096, 4096), 5);
     }
 }
 
@@ -77,7 +76,7 @@ fn hopper_tall_skinny_16384x128x4096_vs_cublas_and_sampled_host_rows() {
     let blas = Cublas::new(&gpu).unwrap();
     for ty in [Half::Bf16, Half::F16] {
         let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
-        run(&gpu, &g, Some(&blas), (16384, 128, 4096), 9);
+        run(&gpu, &g, Some(&blas), Size::mnk(16384, 128, 4096), 9);
     }
 }
 
@@ -94,8 +93,8 @@ fn hopper_every_sweep_variant() {
             continue;
         }
         let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{label}: {e}"));
-        run(&gpu, &g, None, (127, 255, 64), 21);
-        run(&gpu, &g, None, (1000, 1000, 1000), 22);
+        run(&gpu, &g, None, Size::mnk(127, 255, 64), 21);
+        run(&gpu, &g, None, Size::mnk(1000, 1000, 1000), 22);
     }
 }
 
@@ -112,8 +111,8 @@ fn hopper_single_cta_variant() {
         for (i, &size) in RAGGED.iter().enumerate() {
             run(&gpu, &g, None, size, 41 + i as u64);
         }
-        run(&gpu, &g, Some(&blas), (1000, 1000, 1000), 47);
-        run(&gpu, &g, Some(&blas), (2304, 4096, 512), 48);
+        run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 47);
+        run(&gpu, &g, Some(&blas), Size::mnk(2304, 4096, 512), 48);
     }
 }
 
@@ -133,7 +132,8 @@ fn hopper_sanitizer_small() {
 fn hopper_misaligned_k_is_refused_before_launch() {
     let gpu = gpu();
     let g = HopperGemm::new(&gpu, SHIPPED).unwrap();
-    let (m, n, k) = (64, 64, 20);
+    let size = Size::mnk(64, 64, 20);
+    let Size { m, n, k } = size;
     let a = gpu
         .upload(&check::random(Half::Bf16, (m * k) as usize, 1))
         .unwrap();
@@ -142,14 +142,16 @@ fn hopper_misaligned_k_is_refused_before_launch() {
         .unwrap();
     let mut c = gpu.zeros::<u16>((m * n) as usize).unwrap();
     gpu.fill_bytes(&mut c, 0xFF).unwrap();
-    let e = g.launch(&gpu, &a, &b, &mut c, (m, n, k)).unwrap_err();
+    let e = g.launch(&gpu, &a, &b, &mut c, size).unwrap_err();
     assert!(e.to_string().contains("multiple of 8"), "{e}");
     gpu.sync().unwrap();
     assert!(gpu.download(&c).unwrap().iter().all(|&x| x == 0xFFFF));
     // And a too-small buffer is refused too.
-    let e = g.launch(&gpu, &a, &b, &mut c, (m + 1, n, 24)).unwrap_err();
+    let e = g
+        .launch(&gpu, &a, &b, &mut c, Size::mnk(m + 1, n, 24))
+        .unwrap_err();
     assert!(e.to_string().contains("needs"), "{e}");
-    gpu_kernels::hopper::check_dims(1, 1, 8).unwrap();
+    gpu_kernels::hopper::check_dims(Size::mnk(1, 1, 8)).unwrap();
 }
 
 /// The frame's generic verification of the registered family (`swz bench hopper` / `swz report` use it):
@@ -180,7 +182,7 @@ fn hopper_smem_epilogue() {
             for (i, &size) in RAGGED.iter().enumerate() {
                 run(&gpu, &g, None, size, 31 + i as u64);
             }
-            run(&gpu, &g, Some(&blas), (1000, 1000, 1000), 7);
+            run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 7);
         }
     }
 }
@@ -212,20 +214,19 @@ fn hopper_planned_specs_of_the_llm_table() {
     let blas = Cublas::new(&gpu).unwrap();
     let mut seen = Vec::new();
     for ty in [Half::Bf16, Half::F16] {
-        for (m, n, k) in llm_shapes() {
-            let plan =
-                gpu_kernels::hopper::HopperSpec::for_problem(m, n, k, ty, gpu.props()).unwrap();
+        for size in llm_shapes() {
+            let plan = gpu_kernels::hopper::HopperSpec::for_problem(size, ty, gpu.props()).unwrap();
             if seen.contains(&plan.spec) {
                 continue;
             }
             seen.push(plan.spec);
-            let (g, p) = HopperGemm::planned(&gpu, m, n, k, ty).unwrap();
+            let (g, p) = HopperGemm::planned(&gpu, size, ty).unwrap();
             assert_eq!(p.spec, plan.spec);
-            eprintln!("planned at {m}x{n}x{k} {ty}: {}", g.spec);
+            eprintln!("planned at {size} {ty}: {}", g.spec);
             for (i, &size) in RAGGED.iter().enumerate() {
                 run(&gpu, &g, Some(&blas), size, 900 + i as u64);
             }
-            run(&gpu, &g, Some(&blas), (1000, 1000, 1000), 950);
+            run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 950);
         }
     }
     assert!(seen.len() >= 4, "{seen:?}");

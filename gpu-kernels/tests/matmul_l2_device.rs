@@ -68,9 +68,7 @@ fn cublas_sgemm_is_fp32() {
     gpu.fill_bytes(&mut dc, 0xFF).unwrap();
     let sgemm = Cublas::new(&gpu).expect("cuBLAS");
     let call = GemmCall::row_major(
-        300,
-        200,
-        1024,
+        gemm.into(),
         swizzle_core::Elem::F32,
         swizzle_core::Elem::F32,
     );

@@ -1,4 +1,5 @@
 //! Argument parsers shared by several subcommands (one message per mistake, the same everywhere).
+use gpu_kernels::Size;
 use swizzle_core::spelling::SwizzleSpelling;
 use swizzle_core::tile::MAX_SMEM_BYTES;
 use swizzle_core::{Elem, Tile};
@@ -24,14 +25,14 @@ pub fn parse_tile_dims(text: &str) -> Result<(u32, u32), String> {
 }
 
 /// A problem `MxNxK`, e.g. `8192x8192x1024` (each positive).
-pub fn parse_shape(s: &str) -> Result<(u32, u32, u32), String> {
+pub fn parse_shape(s: &str) -> Result<Size, String> {
     let d: Vec<u32> = s
         .split(['x', 'X'])
         .map(|x| x.trim().parse().ok().filter(|&v| v > 0))
         .collect::<Option<_>>()
         .ok_or_else(|| format!("expected MxNxK (positive integers), got {s:?}"))?;
     match d[..] {
-        [m, n, k] => Ok((m, n, k)),
+        [m, n, k] => Ok(Size::mnk(m, n, k)),
         _ => Err(format!("expected MxNxK, got {s:?}")),
     }
 }
@@ -73,7 +74,10 @@ mod tests {
         assert_eq!(parse_tile_dims(" 8 X 64"), Ok((8, 64)));
         assert!(parse_tile_dims("64").is_err());
         assert!(parse_tile_dims("-1x4").is_err());
-        assert_eq!(parse_shape("8192x8192x1024"), Ok((8192, 8192, 1024)));
+        assert_eq!(
+            parse_shape("8192x8192x1024"),
+            Ok(Size::mnk(8192, 8192, 1024))
+        );
         assert!(parse_shape("8192x8192").is_err());
         assert!(parse_shape("0x1x1").is_err());
         assert_eq!(parse_elem("f16").map(|e| e.bytes()), Ok(2));

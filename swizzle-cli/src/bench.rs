@@ -7,7 +7,7 @@
 
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::frame::{self, DynFamily};
-use gpu_kernels::Gpu;
+use gpu_kernels::{Gpu, Size};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -22,7 +22,7 @@ pub struct Args {
     /// Problems MxNxK for the GEMM families (gemm, hopper, matmul-l2), beside or instead of --sizes. The Hopper
     /// GEMM runs the spec planned for each (see --list).
     #[arg(long, value_delimiter = ',', value_parser = crate::args::parse_shape)]
-    shapes: Vec<(u32, u32, u32)>,
+    shapes: Vec<Size>,
     /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
     #[arg(long, value_delimiter = ',')]
     elem: Vec<String>,
@@ -81,11 +81,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let cubes = |fam: &dyn DynFamily| -> Vec<frame::Size> {
         args.sizes.iter().map(|&n| fam.size_of(n)).collect()
     };
-    let shapes: Vec<frame::Size> = args
-        .shapes
-        .iter()
-        .map(|&(m, n, k)| frame::Size::mnk(m, n, k))
-        .collect();
+    let shapes: Vec<Size> = args.shapes.clone();
     // What each family plans at each named shape (no GPU: the planner's H100 numbers); a shape a family cannot
     // plan is refused here, before any GPU work.
     let mut planned = Vec::new();

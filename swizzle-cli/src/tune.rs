@@ -5,7 +5,7 @@
 use crate::bench::{check_targets, print_report, write_outputs};
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::gemm::{self, tune as gt, BLayout, InType};
-use gpu_kernels::Gpu;
+use gpu_kernels::{Gpu, Size};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -36,7 +36,7 @@ struct GemmArgs {
 struct Lineup {
     /// Problems, MxNxK (comma-separated).
     #[arg(long, value_delimiter = ',', value_parser = crate::args::parse_shape)]
-    shapes: Vec<(u32, u32, u32)>,
+    shapes: Vec<Size>,
     /// Input types: fp16, bf16.
     #[arg(long, value_delimiter = ',', value_parser = parse_dtype)]
     dtypes: Vec<InType>,
@@ -74,7 +74,7 @@ enum GemmMode {
     Diag {
         /// The problem, MxNxK.
         #[arg(value_parser = crate::args::parse_shape)]
-        shape: (u32, u32, u32),
+        shape: Size,
         /// Specs (names or groups; space- or comma-separated).
         #[arg(required = true, value_delimiter = ',')]
         specs: Vec<String>,
@@ -87,7 +87,7 @@ enum GemmMode {
     Burst {
         /// The problem, MxNxK.
         #[arg(value_parser = crate::args::parse_shape)]
-        shape: (u32, u32, u32),
+        shape: Size,
         /// Specs (names or groups; space- or comma-separated).
         #[arg(value_delimiter = ',')]
         specs: Vec<String>,
@@ -151,7 +151,7 @@ struct HopperArgs {
     out: Option<PathBuf>,
     /// Problems MxNxK, C = X (M x K) * W^T (W: N x K) (shapes).
     #[arg(long, value_delimiter = ',', value_parser = crate::args::parse_shape)]
-    shapes: Vec<(u32, u32, u32)>,
+    shapes: Vec<Size>,
     /// The LLM linear layers (8B qkv, o, gate+up, down; 70B qkv, down) at M = 16, 128, 512, 2048, 8192: 30
     /// problems, after any --shapes (shapes).
     #[arg(long)]
@@ -244,7 +244,7 @@ fn gemm_run(mode: GemmMode) -> Result<(), String> {
     let e = |e: gpu_kernels::Error| e.to_string();
     // Plans with each mode's defaults: (shapes, dtypes, b, specs, warmup, iters, rounds).
     let plan = |l: &Lineup,
-                shapes: &[(u32, u32, u32)],
+                shapes: &[Size],
                 bs: &[BLayout],
                 default_specs: &[&str],
                 (warmup, iters, rounds): (usize, u32, u32)|
@@ -295,7 +295,7 @@ fn gemm_run(mode: GemmMode) -> Result<(), String> {
         GemmMode::Rounds(l) => {
             let plan = plan(
                 &l,
-                &[(8192, 8192, 8192)],
+                &[Size::mnk(8192, 8192, 8192)],
                 &[BLayout::Nk, BLayout::Kn],
                 &["default", "t128x256k32s4-identity"],
                 (3, 10, 12),
@@ -308,7 +308,7 @@ fn gemm_run(mode: GemmMode) -> Result<(), String> {
         GemmMode::Peak(l) => {
             let plan = plan(
                 &l,
-                &[(4096, 4096, 4096), (8192, 8192, 8192)],
+                &[Size::mnk(4096, 4096, 4096), Size::mnk(8192, 8192, 8192)],
                 &[BLayout::Nk],
                 &["default"],
                 (3, 10, 8),
@@ -439,8 +439,8 @@ fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
     if problems.is_empty() {
         return Err("shapes: name the problems with --shapes MxNxK,... or --llm".into());
     }
-    for &(m, n, k) in &problems {
-        check_dims(m, n, k).map_err(|e| format!("--shapes: {e}"))?;
+    for &size in &problems {
+        check_dims(size).map_err(|e| format!("--shapes: {e}"))?;
     }
     let types = or(&h.dtypes, &[Half::Bf16, Half::F16]);
     let gpu = open()?;

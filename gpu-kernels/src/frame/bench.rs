@@ -140,15 +140,10 @@ pub fn time_peer(gpu: &Gpu, peer: &Peer, cfg: &BenchConfig) -> Result<Stats> {
 }
 
 /// cuBLAS `gemmEx` of row-major `C (m x n) = A (m x k) B (k x n)` on rotated buffer sets, timed like a variant.
-fn time_cublas(
-    gpu: &Gpu,
-    cfg: &BenchConfig,
-    Size { m, n, k }: Size,
-    ab: Elem,
-    c: Elem,
-) -> Result<Stats> {
+fn time_cublas(gpu: &Gpu, cfg: &BenchConfig, size: Size, ab: Elem, c: Elem) -> Result<Stats> {
+    let Size { m, n, k } = size;
     let blas = Cublas::new(gpu)?;
-    let call = GemmCall::row_major(m, n, k, ab, c);
+    let call = GemmCall::row_major(size, ab, c);
     let (a_bytes, b_bytes, c_bytes) = call.bytes();
     let sets = bench::rotation(
         a_bytes + b_bytes + c_bytes,

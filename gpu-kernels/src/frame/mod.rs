@@ -51,80 +51,13 @@ pub mod profile;
 pub mod registry;
 pub mod verify;
 
+pub use crate::size::Size;
 pub use host::HostBuf;
 pub use registry::{find, DynFamily, FAMILIES};
 
 use crate::runtime::{Gpu, Kernel, Result, Source};
 use cudarc::driver::LaunchConfig;
 use swizzle_core::{Elem, Smem, WarpAccess};
-
-/// A problem size: `m x n` (a transpose: rows x cols; a stencil: `n` alone with `m = 1`) or `m x n x k` (a
-/// GEMM). Unused extents are 1 (`k` defaults to 1). The crate's one problem-size type: GEMM shapes convert to and
-/// from swizzle-core's L2 model input ([`swizzle_core::l2::Gemm`]) and from `(m, n, k)` tuples.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub struct Size {
-    pub m: u32,
-    pub n: u32,
-    pub k: u32,
-}
-
-impl Size {
-    pub const fn mn(m: u32, n: u32) -> Size {
-        Size { m, n, k: 1 }
-    }
-
-    pub const fn mnk(m: u32, n: u32, k: u32) -> Size {
-        Size { m, n, k }
-    }
-
-    /// A square `n x n` problem (`n x n x n` when `cube`).
-    pub const fn square(n: u32, cube: bool) -> Size {
-        Size {
-            m: n,
-            n,
-            k: if cube { n } else { 1 },
-        }
-    }
-
-    /// Floating-point operations of one GEMM of this shape, `2 M N K`.
-    pub const fn flops(&self) -> u64 {
-        2 * self.m as u64 * self.n as u64 * self.k as u64
-    }
-
-    /// The GEMM shape, as swizzle-core's L2 model takes it.
-    pub const fn gemm(&self) -> swizzle_core::l2::Gemm {
-        swizzle_core::l2::Gemm::new(self.m, self.n, self.k)
-    }
-}
-
-impl From<swizzle_core::l2::Gemm> for Size {
-    fn from(g: swizzle_core::l2::Gemm) -> Size {
-        Size::mnk(g.m, g.n, g.k)
-    }
-}
-
-impl From<Size> for swizzle_core::l2::Gemm {
-    fn from(s: Size) -> swizzle_core::l2::Gemm {
-        s.gemm()
-    }
-}
-
-impl From<(u32, u32, u32)> for Size {
-    fn from((m, n, k): (u32, u32, u32)) -> Size {
-        Size::mnk(m, n, k)
-    }
-}
-
-impl std::fmt::Display for Size {
-    /// `4097x1023`, or `4096x4096x4096` when `k > 1`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}x{}", self.m, self.n)?;
-        if self.k > 1 {
-            write!(f, "x{}", self.k)?;
-        }
-        Ok(())
-    }
-}
 
 /// Whether a buffer is read (filled with random values) or written (poisoned, then compared).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -542,22 +475,4 @@ macro_rules! assert_specs_conflict_free {
             }
         };
     };
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_convert_to_and_from_the_l2_models_gemm() {
-        for (m, n, k) in [(1, 1, 2), (4097, 1023, 129), (8192, 4096, 64)] {
-            let s = Size::from((m, n, k));
-            let g = swizzle_core::l2::Gemm::from(s);
-            assert_eq!((g.m, g.n, g.k), (m, n, k));
-            assert_eq!(Size::from(g), s);
-            assert_eq!(s.flops(), g.flops());
-            assert_eq!(s.to_string(), g.to_string());
-        }
-        assert_eq!(Size::mn(3, 5).to_string(), "3x5");
-    }
 }

@@ -9,14 +9,15 @@ use super::{BLayout, Cublas, GemmSpec, InElem, InType, Problem, Variant};
 use crate::bench::rounds::{interleaved, interleaved_then, spread};
 use crate::bench::{time, BenchConfig};
 use crate::runtime::{Gpu, Kernel, Result};
+use crate::size::Size;
 use cudarc::driver::CudaSlice;
 
-/// The benchmark shapes: `(M, N, K)`.
-pub const SHAPES: [(u32, u32, u32); 4] = [
-    (4096, 4096, 4096),
-    (8192, 8192, 8192),
-    (16384, 16384, 1024),
-    (4096, 4096, 1024),
+/// The benchmark shapes.
+pub const SHAPES: [Size; 4] = [
+    Size::mnk(4096, 4096, 4096),
+    Size::mnk(8192, 8192, 8192),
+    Size::mnk(16384, 16384, 1024),
+    Size::mnk(4096, 4096, 1024),
 ];
 
 /// One measured kernel on one problem.
@@ -103,7 +104,7 @@ pub fn measure<I: InElem>(
     let row = |kernel: String, s: crate::bench::Stats, reference_ms: f64| {
         let tflops = p.flops() / (s.median_ms * 1e-3) / 1e12;
         Row {
-            shape: format!("{}x{}x{}", p.m, p.n, p.k),
+            shape: p.size.gemm().to_string(),
             dtype: I::IN.name(),
             b: p.b.name(),
             kernel,
@@ -136,11 +137,11 @@ pub fn measure_dyn(
     cfg: &BenchConfig,
     blas: &Cublas,
     input: InType,
-    (m, n, k): (u32, u32, u32),
+    size: Size,
     b: BLayout,
     specs: &[GemmSpec],
 ) -> Result<Vec<Row>> {
-    let p = Problem::new(m, n, k, b);
+    let p = Problem::new(size, b);
     match input {
         InType::F16 => measure::<half::f16>(gpu, cfg, blas, &p, specs),
         InType::Bf16 => measure::<half::bf16>(gpu, cfg, blas, &p, specs),
@@ -236,7 +237,7 @@ pub fn rounds<I: InElem>(
         let (pmin, pmax) = min_max(&pct);
         let (smin, smax) = min_max(&slower);
         out.push(RoundsRow {
-            shape: format!("{}x{}x{}", p.m, p.n, p.k),
+            shape: p.size.gemm().to_string(),
             dtype: I::IN.name(),
             b: p.b.name(),
             kernel: if x == 0 {
@@ -352,7 +353,7 @@ pub fn peak_rounds<I: InElem>(
             .collect();
         let (pmin, pmax) = min_max(&pct);
         out.push(PeakRow {
-            shape: format!("{}x{}x{}", p.m, p.n, p.k),
+            shape: p.size.gemm().to_string(),
             dtype: I::IN.name(),
             kernel: match x {
                 0 => "cuBLAS".into(),

@@ -51,7 +51,7 @@ const fn out_elem(t: OutType) -> Elem {
 }
 
 fn problem(v: &Variant, size: Size) -> Problem {
-    Problem::new(size.m, size.n, size.k, v.b)
+    Problem::new(size, v.b)
 }
 
 impl Family for GemmFamily {
@@ -124,9 +124,9 @@ impl Family for GemmFamily {
                 Arg::Buf(2),
                 Arg::Buf(0),
                 Arg::Buf(1),
-                i(p.m),
-                i(p.n),
-                i(p.k),
+                i(p.size.m),
+                i(p.size.n),
+                i(p.size.k),
                 i(p.lda),
                 i(p.ldb),
                 i(p.ldc),
@@ -140,7 +140,7 @@ impl Family for GemmFamily {
     fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         let p = problem(v, size);
         let (a, b) = (inputs[0].to_f64(), inputs[1].to_f64());
-        let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+        let (m, n, k) = (p.size.m as usize, p.size.n as usize, p.size.k as usize);
         let (lda, ldb, ldc) = (p.lda as usize, p.ldb as usize, p.ldc as usize);
         let mut c = vec![0.0f64; p.c_len()];
         for r in 0..m {

@@ -19,6 +19,7 @@ pub mod tune;
 
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, GemmCall, Gpu, Header, Kernel, Result, Source};
+use crate::size::Size;
 use cudarc::driver::{
     CudaSlice, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
 };
@@ -141,9 +142,9 @@ impl OutElem for f32 {
 /// One GEMM problem: sizes, B layout and leading dimensions (elements).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Problem {
-    pub m: u32,
-    pub n: u32,
-    pub k: u32,
+    /// `M x N x K` (flattened into the JSON as `m`, `n`, `k`).
+    #[serde(flatten)]
+    pub size: Size,
     pub b: BLayout,
     pub lda: u32,
     pub ldb: u32,
@@ -152,11 +153,10 @@ pub struct Problem {
 
 impl Problem {
     /// Tight leading dimensions: `lda = K`, `ldb = N` (Kn) or `K` (Nk), `ldc = N`.
-    pub const fn new(m: u32, n: u32, k: u32, b: BLayout) -> Problem {
+    pub const fn new(size: Size, b: BLayout) -> Problem {
+        let Size { n, k, .. } = size;
         Problem {
-            m,
-            n,
-            k,
+            size,
             b,
             lda: k,
             ldb: match b {
@@ -180,8 +180,8 @@ impl Problem {
     /// `(rows, cols)` of B as stored.
     pub const fn b_shape(&self) -> (u32, u32) {
         match self.b {
-            BLayout::Kn => (self.k, self.n),
-            BLayout::Nk => (self.n, self.k),
+            BLayout::Kn => (self.size.k, self.size.n),
+            BLayout::Nk => (self.size.n, self.size.k),
         }
     }
 
@@ -193,40 +193,35 @@ impl Problem {
         rows as usize * ld as usize
     }
     pub const fn a_len(&self) -> usize {
-        Problem::len(self.m, self.k, self.lda)
+        Problem::len(self.size.m, self.size.k, self.lda)
     }
     pub const fn b_len(&self) -> usize {
         let (r, c) = self.b_shape();
         Problem::len(r, c, self.ldb)
     }
     pub const fn c_len(&self) -> usize {
-        Problem::len(self.m, self.n, self.ldc)
-    }
-
-    /// The problem's shape (the crate's one size type).
-    pub const fn size(&self) -> crate::frame::Size {
-        crate::frame::Size::mnk(self.m, self.n, self.k)
+        Problem::len(self.size.m, self.size.n, self.ldc)
     }
 
     /// Floating-point operations of one product (`2 M N K`).
     pub const fn flops(&self) -> f64 {
-        2.0 * self.m as f64 * self.n as f64 * self.k as f64
+        self.size.flops() as f64
     }
 
     /// Everything a launch needs to be right, checked before it: sizes >= 1, leading dimensions at least the row
     /// length and keeping 16-byte row alignment (the kernel's cp.async and global stores move 16-byte chunks).
     pub fn validate(&self, out: OutType) -> Result<()> {
-        if self.m == 0 || self.n == 0 || self.k == 0 {
+        if self.size.m == 0 || self.size.n == 0 || self.size.k == 0 {
             return Err(Error::Invalid(format!(
                 "gemm: empty problem {}x{}x{}",
-                self.m, self.n, self.k
+                self.size.m, self.size.n, self.size.k
             )));
         }
         let (_, b_cols) = self.b_shape();
         for (what, ld, cols, bytes) in [
-            ("lda", self.lda, self.k, 2),
+            ("lda", self.lda, self.size.k, 2),
             ("ldb", self.ldb, b_cols, 2),
-            ("ldc", self.ldc, self.n, out.bytes()),
+            ("ldc", self.ldc, self.size.n, out.bytes()),
         ] {
             if ld < cols {
                 return Err(Error::Invalid(format!(
@@ -242,7 +237,7 @@ impl Problem {
                 )));
             }
         }
-        if self.m.max(self.n).max(self.k) > i32::MAX as u32 / 2
+        if self.size.m.max(self.size.n).max(self.size.k) > i32::MAX as u32 / 2
             || self.lda.max(self.ldb).max(self.ldc) > i32::MAX as u32
         {
             return Err(Error::Invalid("gemm: sizes must fit in i32".into()));
@@ -255,9 +250,9 @@ impl Problem {
     /// The cuBLAS call of this problem (inputs of `ab`, output of `c`).
     pub const fn cublas(&self, ab: Elem, c: Elem) -> GemmCall {
         GemmCall {
-            m: self.m,
-            n: self.n,
-            k: self.k,
+            m: self.size.m,
+            n: self.size.n,
+            k: self.size.k,
             b_nk: matches!(self.b, BLayout::Nk),
             lda: self.lda,
             ldb: self.ldb,
@@ -270,7 +265,14 @@ impl Problem {
 
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}x{}x{} {}", self.m, self.n, self.k, self.b.name())
+        write!(
+            f,
+            "{}x{}x{} {}",
+            self.size.m,
+            self.size.n,
+            self.size.k,
+            self.b.name()
+        )
     }
 }
 
@@ -464,14 +466,17 @@ impl Variant {
         let (pa, _ga) = a.device_ptr(gpu.stream());
         let (pb, _gb) = b.device_ptr(gpu.stream());
         Ok((
-            TensorMap::k_major_pitch(pa, a.len() * bytes, &ta, p.m, p.k, p.lda)?,
-            TensorMap::k_major_pitch(pb, b.len() * bytes, &tb, p.n, p.k, p.ldb)?,
+            TensorMap::k_major_pitch(pa, a.len() * bytes, &ta, p.size.m, p.size.k, p.lda)?,
+            TensorMap::k_major_pitch(pb, b.len() * bytes, &tb, p.size.n, p.size.k, p.ldb)?,
         ))
     }
 
     /// The launch grid of `p` (the order's launch grid over the `N/BN x M/BM` tile grid).
     pub fn launch_config(&self, p: &Problem) -> Result<LaunchConfig> {
-        let tiles = Grid::new(p.n.div_ceil(self.spec.bn), p.m.div_ceil(self.spec.bm));
+        let tiles = Grid::new(
+            p.size.n.div_ceil(self.spec.bn),
+            p.size.m.div_ceil(self.spec.bm),
+        );
         self.spec.raster.validate(tiles).map_err(|e| {
             Error::Invalid(format!(
                 "{}: order on a {tiles} tile grid: {e}",
@@ -544,7 +549,7 @@ impl Variant {
             }
         }
         let cfg = self.launch_config(p)?;
-        let (m, n, k) = (p.m as i32, p.n as i32, p.k as i32);
+        let (m, n, k) = (p.size.m as i32, p.size.n as i32, p.size.k as i32);
         let (lda, ldb, ldc) = (p.lda as i32, p.ldb as i32, p.ldc as i32);
         let maps = if self.spec.tma_fill {
             Some(self.tma_maps(gpu, p, a, b)?)
@@ -590,7 +595,7 @@ pub use crate::runtime::cublas::Cublas;
 /// bounds the accumulation error).
 pub fn reference_at<I: InElem>(p: &Problem, a: &[I], b: &[I], row: u32, col: u32) -> (f64, f64) {
     let (row, col) = (row as usize, col as usize);
-    let arow = &a[row * p.lda as usize..][..p.k as usize];
+    let arow = &a[row * p.lda as usize..][..p.size.k as usize];
     let b_at = |k: usize| match p.b {
         BLayout::Kn => b[k * p.ldb as usize + col],
         BLayout::Nk => b[col * p.ldb as usize + k],
@@ -656,7 +661,7 @@ pub fn check_scaled<I: InElem, O: OutElem>(
     samples: Option<usize>,
     cublas: Option<&Cublas>,
 ) -> Result<CheckReport> {
-    let seed = ((p.m as u64) << 40) ^ ((p.n as u64) << 20) ^ p.k as u64;
+    let seed = ((p.size.m as u64) << 40) ^ ((p.size.n as u64) << 20) ^ p.size.k as u64;
     let ha: Vec<I> = random_input(p.a_len(), seed);
     let hb: Vec<I> = random_input(p.b_len(), seed ^ 0xB);
     let (da, db) = (gpu.upload(&ha)?, gpu.upload(&hb)?);
@@ -682,8 +687,8 @@ pub fn check_scaled<I: InElem, O: OutElem>(
     let got = gpu.download(&dc)?;
     let at = |r: u32, c: u32| got[r as usize * p.ldc as usize + c as usize].to_f32() as f64;
     // Every element written (poison is NaN) and finite.
-    for r in 0..p.m {
-        for c in 0..p.n {
+    for r in 0..p.size.m {
+        for c in 0..p.size.n {
             if !at(r, c).is_finite() {
                 return Err(Error::Mismatch(format!(
                     "{v} on {p}: C[{r}][{c}] = {} (never written, or overflow)",
@@ -693,14 +698,19 @@ pub fn check_scaled<I: InElem, O: OutElem>(
         }
     }
     let positions: Vec<(u32, u32)> = match samples {
-        None => (0..p.m)
-            .flat_map(|r| (0..p.n).map(move |c| (r, c)))
+        None => (0..p.size.m)
+            .flat_map(|r| (0..p.size.n).map(move |c| (r, c)))
             .collect(),
         Some(s) => {
-            let mut v: Vec<(u32, u32)> = crate::elem::indices(s, p.m, seed ^ 0x5A)
-                .zip(crate::elem::indices(s, p.n, seed ^ 0xA5))
+            let mut v: Vec<(u32, u32)> = crate::elem::indices(s, p.size.m, seed ^ 0x5A)
+                .zip(crate::elem::indices(s, p.size.n, seed ^ 0xA5))
                 .collect();
-            v.extend([(0, 0), (0, p.n - 1), (p.m - 1, 0), (p.m - 1, p.n - 1)]);
+            v.extend([
+                (0, 0),
+                (0, p.size.n - 1),
+                (p.size.m - 1, 0),
+                (p.size.m - 1, p.size.n - 1),
+            ]);
             v
         }
     };
@@ -723,7 +733,7 @@ pub fn check_scaled<I: InElem, O: OutElem>(
         } else {
             0.0
         };
-        let tol = tolerance(v.out, want, alpha.abs() * abs_sum, p.k)
+        let tol = tolerance(v.out, want, alpha.abs() * abs_sum, p.size.k)
             + 2.0 * f32::EPSILON as f64 * (beta * old).abs()
             + second_rounding;
         let ratio = err / tol;
@@ -747,8 +757,8 @@ pub fn check_scaled<I: InElem, O: OutElem>(
         gpu.sync()?;
         let theirs = gpu.download(&dr)?;
         let (mut n2, mut d2) = (0f64, 0f64);
-        for r in 0..p.m as usize {
-            for c in 0..p.n as usize {
+        for r in 0..p.size.m as usize {
+            for c in 0..p.size.n as usize {
                 let i = r * p.ldc as usize + c;
                 let (o, t) = (got[i].to_f32() as f64, theirs[i].to_f32() as f64);
                 n2 += (o - t) * (o - t);
@@ -780,7 +790,7 @@ mod tests {
 
     #[test]
     fn misaligned_leading_dimensions_are_refused_before_launch() {
-        let p = Problem::new(17, 33, 48, BLayout::Kn);
+        let p = Problem::new(Size::mnk(17, 33, 48), BLayout::Kn);
         let e = p.validate(OutType::F16).unwrap_err().to_string();
         assert!(
             e.contains("ldb = 33 elements (66 bytes) is not a multiple of 16 bytes"),
@@ -789,15 +799,15 @@ mod tests {
         let ok = p.padded(8, 8);
         assert_eq!((ok.lda, ok.ldb, ok.ldc), (48, 40, 40));
         ok.validate(OutType::F16).unwrap();
-        let e = Problem::new(64, 64, 20, BLayout::Nk)
+        let e = Problem::new(Size::mnk(64, 64, 20), BLayout::Nk)
             .validate(OutType::F32)
             .unwrap_err()
             .to_string();
         assert!(e.contains("lda = 20"), "{e}");
-        assert!(Problem::new(0, 8, 8, BLayout::Nk)
+        assert!(Problem::new(Size::mnk(0, 8, 8), BLayout::Nk)
             .validate(OutType::F32)
             .is_err());
-        let mut short = Problem::new(8, 8, 8, BLayout::Nk);
+        let mut short = Problem::new(Size::mnk(8, 8, 8), BLayout::Nk);
         short.ldc = 4;
         assert!(short
             .validate(OutType::F32)
@@ -808,11 +818,11 @@ mod tests {
 
     #[test]
     fn host_reference_matches_the_definition() {
-        let p = Problem::new(3, 5, 7, BLayout::Kn).padded(8, 8);
+        let p = Problem::new(Size::mnk(3, 5, 7), BLayout::Kn).padded(8, 8);
         let a: Vec<half::f16> = random_input(p.a_len(), 1);
         let b: Vec<half::f16> = random_input(p.b_len(), 2);
         // The same B stored N x K.
-        let pt = Problem::new(3, 5, 7, BLayout::Nk).padded(8, 8);
+        let pt = Problem::new(Size::mnk(3, 5, 7), BLayout::Nk).padded(8, 8);
         let mut bt = vec![half::f16::ZERO; pt.b_len()];
         for k in 0..7 {
             for n in 0..5 {
@@ -869,7 +879,7 @@ mod tests {
         for s in spec::all() {
             let v = Variant::new(s, BLayout::Nk, InType::F16, OutType::F16);
             for (m, n) in [(1, 1), (127, 255), (4096, 4096), (16384, 128)] {
-                let p = Problem::new(m, n, 64, BLayout::Nk);
+                let p = Problem::new(Size::mnk(m, n, 64), BLayout::Nk);
                 let cfg = v.launch_config(&p).unwrap();
                 let blocks = cfg.grid_dim.0 as u64 * cfg.grid_dim.1 as u64;
                 let tiles = m.div_ceil(s.bm) as u64 * n.div_ceil(s.bn) as u64;

@@ -11,6 +11,7 @@ use super::{spec, BLayout, Cublas, GemmSpec, InElem, InType, OutType, Problem, V
 use crate::bench::smi::Sampler;
 use crate::bench::BenchConfig;
 use crate::runtime::{Compiled, Error, Gpu, Result};
+use crate::size::Size;
 use std::time::{Duration, Instant};
 
 /// Where each tool's text goes, one line (or block) per call.
@@ -135,7 +136,7 @@ pub fn check_variants(gpu: &Gpu, variants: &[Variant], out: Out) -> Result<()> {
     );
     let mut failed = 0;
     for v in variants {
-        let p = Problem::new(300, 500, 264, v.b).padded(8, 8);
+        let p = Problem::new(Size::mnk(300, 500, 264), v.b).padded(8, 8);
         let r = match (v.input, v.out) {
             (InType::F16, OutType::F32) => super::check::<half::f16, f32>(gpu, v, &p, None, None),
             (InType::F16, _) => super::check::<half::f16, half::f16>(gpu, v, &p, None, None),
@@ -173,7 +174,7 @@ fn ncu_launches<O: super::OutElem>(
     out: Out,
     model: impl Fn(&GemmSpec, BLayout, &Problem) -> serde_json::Value,
 ) -> Result<()> {
-    let p = Problem::new(n, n, n, b);
+    let p = Problem::new(Size::mnk(n, n, n), b);
     let a = gpu.upload(&super::random_input::<half::f16>(p.a_len(), 1))?;
     let bb = gpu.upload(&super::random_input::<half::f16>(p.b_len(), 2))?;
     let mut c = gpu.zeros::<O>(p.c_len())?;
@@ -199,15 +200,15 @@ pub fn ncu_model(
 ) -> Result<()> {
     if f32_out {
         return ncu_launches::<f32>(gpu, b, n, specs, out, |s, b, p| {
-            let m = s.ldsm_model(b, p.m, p.n, p.k);
+            let m = s.ldsm_model(b, p.size.m, p.size.n, p.size.k);
             serde_json::json!({"spec": s.name, "b": b.name(), "out": "fp32",
                 "model_sts_instructions": m.epilogue_f32_sts_instructions,
                 "model_sts_wavefronts": m.epilogue_f32_sts_wavefronts})
         });
     }
     ncu_launches::<half::f16>(gpu, b, n, specs, out, |s, b, p| {
-        let m = s.ldsm_model(b, p.m, p.n, p.k);
-        serde_json::json!({"spec": s.name, "b": b.name(), "m": p.m, "n": p.n, "k": p.k,
+        let m = s.ldsm_model(b, p.size.m, p.size.n, p.size.k);
+        serde_json::json!({"spec": s.name, "b": b.name(), "m": p.size.m, "n": p.size.n, "k": p.size.k,
             "model_ldsm_instructions": m.instructions, "model_ldsm_wavefronts": m.wavefronts,
             "model_ldsm_instructions_executed": m.instructions_executed,
             "model_a_per_instruction": m.a_per_instruction, "model_b_per_instruction": m.b_per_instruction,
@@ -218,7 +219,7 @@ pub fn ncu_model(
 
 /// What `bench`, `rounds` and `peak` run: every shape x input type x B layout, cuBLAS and the specs.
 pub struct Plan {
-    pub shapes: Vec<(u32, u32, u32)>,
+    pub shapes: Vec<Size>,
     pub dtypes: Vec<InType>,
     pub bs: Vec<BLayout>,
     pub specs: Vec<GemmSpec>,
@@ -265,10 +266,10 @@ pub fn bench(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<Row>> {
 pub fn rounds(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::RoundsRow>> {
     let blas = Cublas::new(gpu)?;
     let mut all = Vec::new();
-    for &(m, n, k) in &plan.shapes {
+    for &size in &plan.shapes {
         for &d in &plan.dtypes {
             for &b in &plan.bs {
-                let p = Problem::new(m, n, k, b);
+                let p = Problem::new(size, b);
                 let (cfg, specs, r) = (&plan.cfg, &plan.specs, plan.rounds);
                 let rows = match d {
                     InType::F16 => super::bench::rounds::<half::f16>(gpu, cfg, &blas, &p, specs, r),
@@ -289,9 +290,9 @@ pub fn rounds(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::Roun
 pub fn peak(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::PeakRow>> {
     let blas = Cublas::new(gpu)?;
     let mut all = Vec::new();
-    for &(m, n, k) in &plan.shapes {
+    for &size in &plan.shapes {
         for &d in &plan.dtypes {
-            let p = Problem::new(m, n, k, BLayout::Nk);
+            let p = Problem::new(size, BLayout::Nk);
             let probes: Vec<PeakProbe> = PROBES
                 .iter()
                 .map(|&(t, a)| PeakProbe::new(d, t, a))
@@ -312,19 +313,13 @@ pub fn peak(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::PeakRo
     Ok(all)
 }
 
-/// fp16 TN on `(m, n, k)`: each spec as shipped, without its mma and without its fill ([`Diagnostic`](super::Diagnostic), feature
+/// fp16 TN on `size`: each spec as shipped, without its mma and without its fill ([`Diagnostic`](super::Diagnostic), feature
 /// `experiments`), beside cuBLAS, in `rounds` interleaved rounds: where the main loop's time goes. The two cut-down
 /// builds compute wrong results by design and are only timed.
 #[cfg(feature = "experiments")]
-pub fn diag(
-    gpu: &Gpu,
-    (m, n, k): (u32, u32, u32),
-    specs: &[GemmSpec],
-    rounds: usize,
-    out: Out,
-) -> Result<()> {
+pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) -> Result<()> {
     let blas = Cublas::new(gpu)?;
-    let p = Problem::new(m, n, k, BLayout::Nk);
+    let p = Problem::new(size, BLayout::Nk);
     let (mut names, mut kernels) = (Vec::new(), Vec::new());
     for s in specs {
         let v = Variant::new(*s, BLayout::Nk, InType::F16, OutType::F16);
@@ -345,7 +340,8 @@ pub fn diag(
         lineup.launch(gpu, &blas, x)
     })?;
     out(&format!(
-        "| {m}x{n}x{k} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |"
+        "| {} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |",
+        size.gemm()
     ));
     out("|---|---|---|---|");
     let med = |t: &[f64]| crate::bench::rounds::spread(t).median;
@@ -364,7 +360,7 @@ pub fn diag(
 
 /// What `burst` runs.
 pub struct Burst {
-    pub shape: (u32, u32, u32),
+    pub shape: Size,
     pub dtype: InType,
     pub b: BLayout,
     pub specs: Vec<GemmSpec>,
@@ -381,8 +377,7 @@ pub struct Burst {
 /// one JSON line per burst, then the table ([`super::bench::burst_markdown`], against the first spec). Clock and
 /// power come from `nvidia-smi` when it runs.
 pub fn burst(gpu: &Gpu, o: &Burst, out: Out) -> Result<Vec<BurstRow>> {
-    let (m, n, k) = o.shape;
-    let p = Problem::new(m, n, k, o.b);
+    let p = Problem::new(o.shape, o.b);
     match o.dtype {
         InType::F16 => burst_of::<half::f16>(gpu, &p, o, out),
         InType::Bf16 => burst_of::<half::bf16>(gpu, &p, o, out),
@@ -493,10 +488,8 @@ fn burst_of<I: InElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<Ve
     }
     let reference = specs.first().map_or("cuBLAS", |s| s.name);
     out(&format!(
-        "\n{}x{}x{}, {} ms bursts\n{}",
-        p.m,
-        p.n,
-        p.k,
+        "\n{}, {} ms bursts\n{}",
+        p.size.gemm(),
         o.ms,
         super::bench::burst_markdown(&rows, reference)
     ));

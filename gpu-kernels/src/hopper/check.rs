@@ -144,7 +144,7 @@ pub fn check(
     let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
     let mut dc = gpu.zeros::<u16>(m as usize * n as usize)?;
     gpu.fill_bytes(&mut dc, 0xFF)?;
-    g.launch(gpu, &da, &db, &mut dc, (m, n, k))?;
+    g.launch(gpu, &da, &db, &mut dc, size)?;
     gpu.sync()?;
     let got = gpu.download(&dc)?;
     let rows = sample_rows(m, seed);
@@ -156,7 +156,7 @@ pub fn check(
         Some(blas) => {
             let mut dr = gpu.zeros::<u16>(m as usize * n as usize)?;
             gpu.fill_bytes(&mut dr, 0xFF)?;
-            blas.gemm(&cublas_call(ty, (m, n, k)), &da, &db, &mut dr)?;
+            blas.gemm(&cublas_call(ty, size), &da, &db, &mut dr)?;
             gpu.sync()?;
             let want = gpu.download(&dr)?;
             // cuBLAS rounds to 16 bits too: allow both roundings.

@@ -98,7 +98,7 @@ impl Family for HopperFamily {
         ]
     }
     fn launch(&self, spec: &HopperSpec, size: Size) -> Result<Launch> {
-        super::check_dims(size.m, size.n, size.k)?;
+        super::check_dims(size)?;
         let (a_box, b_box) = spec.map_boxes();
         Ok(Launch {
             config: LaunchConfig {
@@ -193,7 +193,7 @@ impl Family for HopperFamily {
         [Half::Bf16, Half::F16]
             .into_iter()
             .map(|ty| {
-                let p = planned::plan_for(size.m, size.n, size.k, ty, &dev)?;
+                let p = planned::plan_for(size, ty, &dev)?;
                 let why = format!(
                     "planned for {}: {:.1} us predicted, bound: {}",
                     p.device,

@@ -24,10 +24,11 @@ pub use planned::Planned;
 pub use spec::{Half, HopperSpec, BASE, CLUSTER2, SHIPPED};
 
 /// The cuBLAS call of [`HopperGemm::launch`]'s problem: `C = A · B^T`, B stored N x K, 16-bit in and out.
-pub const fn cublas_call(ty: Half, (m, n, k): (u32, u32, u32)) -> crate::runtime::GemmCall {
-    crate::runtime::GemmCall::tn(m, n, k, ty.core(), ty.core())
+pub const fn cublas_call(ty: Half, size: Size) -> crate::runtime::GemmCall {
+    crate::runtime::GemmCall::tn(size, ty.core(), ty.core())
 }
 
+use crate::frame::Size;
 use crate::runtime::error::DriverContext;
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{cache, compile, Compiled, Error, Gpu, Result};
@@ -103,7 +104,8 @@ fn compile_options() -> Vec<String> {
 
 /// Problem sizes a launch accepts. TMA needs 16-byte row pitches, so K must be a multiple of 8 elements; M, N
 /// and K are otherwise free (TMA zero-fills boxes past the edges; the epilogue masks rows and columns).
-pub fn check_dims(m: u32, n: u32, k: u32) -> Result<()> {
+pub fn check_dims(size: Size) -> Result<()> {
+    let Size { m, n, k } = size;
     if m == 0 || n == 0 || k == 0 {
         return Err(Error::Invalid(format!("empty GEMM {m}x{n}x{k}")));
     }
@@ -191,10 +193,10 @@ impl HopperGemm {
         })
     }
 
-    /// The planned kernel for `m x n x k` in `ty` on this GPU: [`HopperSpec::for_problem`], compiled and loaded.
+    /// The planned kernel for `size` in `ty` on this GPU: [`HopperSpec::for_problem`], compiled and loaded.
     /// The caller passes only the problem; the plan (spec, predicted time, bound) comes back beside the kernel.
-    pub fn planned(gpu: &Gpu, m: u32, n: u32, k: u32, ty: Half) -> Result<(HopperGemm, Planned)> {
-        let plan = HopperSpec::for_problem(m, n, k, ty, gpu.props())?;
+    pub fn planned(gpu: &Gpu, size: Size, ty: Half) -> Result<(HopperGemm, Planned)> {
+        let plan = HopperSpec::for_problem(size, ty, gpu.props())?;
         Ok((HopperGemm::new(gpu, plan.spec)?, plan))
     }
 
@@ -211,9 +213,10 @@ impl HopperGemm {
         a: &CudaSlice<u16>,
         b: &CudaSlice<u16>,
         c: &mut CudaSlice<u16>,
-        (m, n, k): (u32, u32, u32),
+        size: Size,
     ) -> Result<()> {
-        check_dims(m, n, k)?;
+        check_dims(size)?;
+        let Size { m, n, k } = size;
         let need = |what: &str, len: usize, want: u64| {
             if (len as u64) < want {
                 Err(Error::Invalid(format!(
@@ -257,11 +260,11 @@ mod tests {
 
     #[test]
     fn dims_are_checked_before_launch() {
-        assert!(check_dims(1, 1, 16).is_ok());
-        assert!(check_dims(17, 33, 8).is_ok());
-        let e = check_dims(64, 64, 20).unwrap_err().to_string();
+        assert!(check_dims(Size::mnk(1, 1, 16)).is_ok());
+        assert!(check_dims(Size::mnk(17, 33, 8)).is_ok());
+        let e = check_dims(Size::mnk(64, 64, 20)).unwrap_err().to_string();
         assert!(e.contains("multiple of 8") && e.contains("16-byte"), "{e}");
-        assert!(check_dims(0, 4, 16).is_err());
+        assert!(check_dims(Size::mnk(0, 4, 16)).is_err());
     }
 
     #[test]

@@ -13,8 +13,9 @@
 //! (its HBM and L2 rates and its fitted k-tile time), with the device's own SM count and shared-memory limit.
 
 use super::spec::{Half, HopperSpec, SHIPPED};
+use crate::frame::Size;
 use crate::runtime::{DeviceProps, Error, Result};
-use swizzle_core::plan::{self, Device, Dtype, Estimate, Problem, Restrict, Variant};
+use swizzle_core::plan::{self, Device, Dtype, Estimate, Restrict, Variant};
 
 /// A planned spec: what to run, and what the model predicts for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,12 +87,12 @@ pub const fn variant_of(spec: &HopperSpec) -> Variant {
     }
 }
 
-/// Plan `m x n x k` in `ty` on `dev`: the fastest implemented variant, as a spec. Errors (one line) for an empty
+/// Plan `size` in `ty` on `dev`: the fastest implemented variant, as a spec. Errors (one line) for an empty
 /// problem or K not a multiple of 8.
-pub fn plan_for(m: u32, n: u32, k: u32, ty: Half, dev: &Device) -> Result<Planned> {
-    let p = Problem::new(m, n, k, dtype(ty));
+pub fn plan_for(size: Size, ty: Half, dev: &Device) -> Result<Planned> {
+    let p = size.plan(dtype(ty));
     let chosen = plan::plan(&p, dev, Restrict::Implemented)
-        .map_err(|e| Error::Invalid(format!("{m}x{n}x{k}: {e}")))?;
+        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
     Ok(Planned {
         spec: spec_of(&chosen.best.variant, ty)?,
         estimate: chosen.best,
@@ -99,18 +100,18 @@ pub fn plan_for(m: u32, n: u32, k: u32, ty: Half, dev: &Device) -> Result<Planne
     })
 }
 
-/// The planner's estimate for a given spec (the shipped one, say) at `m x n x k` on `dev`.
-pub fn estimate_spec(m: u32, n: u32, k: u32, spec: &HopperSpec, dev: &Device) -> Result<Estimate> {
-    let p = Problem::new(m, n, k, dtype(spec.ty));
+/// The planner's estimate for a given spec (the shipped one, say) at `size` on `dev`.
+pub fn estimate_spec(size: Size, spec: &HopperSpec, dev: &Device) -> Result<Estimate> {
+    let p = size.plan(dtype(spec.ty));
     plan::estimate(&p, dev, &variant_of(spec))
-        .map_err(|e| Error::Invalid(format!("{m}x{n}x{k}: {e}")))
+        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))
 }
 
 impl HopperSpec {
     /// The spec for `C (m x n) = A (m x k) · Bᵀ` in `ty` on the device `props` describes, planned by
     /// swizzle-core's model among what the kernel implements ([`plan_for`], [`plan_device`]).
-    pub fn for_problem(m: u32, n: u32, k: u32, ty: Half, props: &DeviceProps) -> Result<Planned> {
-        plan_for(m, n, k, ty, &plan_device(props))
+    pub fn for_problem(size: Size, ty: Half, props: &DeviceProps) -> Result<Planned> {
+        plan_for(size, ty, &plan_device(props))
     }
 }
 
@@ -121,7 +122,7 @@ mod tests {
     use crate::hopper::family::HOPPER;
 
     /// The LLM layers (N x K) and token counts M: 30 problems.
-    fn table() -> Vec<(u32, u32, u32)> {
+    fn table() -> Vec<Size> {
         crate::hopper::shapes::llm_shapes()
     }
 
@@ -152,7 +153,7 @@ mod tests {
                     } else {
                         Half::F16
                     };
-                    let p = Problem::new(m, n, k, dt);
+                    let p = Size::mnk(m, n, k).plan(dt);
                     let cands = plan::candidates(&p, &dev, Restrict::Implemented);
                     assert!(!cands.is_empty());
                     for v in cands {
@@ -204,19 +205,19 @@ mod tests {
     #[test]
     fn the_table_shapes_plan_to_specs_the_kernel_runs() {
         let props = h100_props();
-        for (m, n, k) in table() {
+        for size in table() {
             for ty in [Half::Bf16, Half::F16] {
-                let p = HopperSpec::for_problem(m, n, k, ty, &props).unwrap();
+                let p = HopperSpec::for_problem(size, ty, &props).unwrap();
                 assert_eq!(p.device, "h100");
                 assert_eq!(p.spec.ty, ty);
                 p.spec.validate(props.smem_per_block_optin).unwrap();
-                super::super::check_dims(m, n, k).unwrap();
-                let launch = HOPPER.launch(&p.spec, Size::mnk(m, n, k)).unwrap();
+                super::super::check_dims(size).unwrap();
+                let launch = HOPPER.launch(&p.spec, size).unwrap();
                 let grid = launch.config.grid_dim.0;
                 assert!(grid >= p.spec.cluster && grid.is_multiple_of(p.spec.cluster));
-                assert!(grid <= props.sm_count, "{m}x{n}x{k}: grid {grid}");
+                assert!(grid <= props.sm_count, "{size}: grid {grid}");
                 // The plan is no slower, by the model, than the shipped spec.
-                let shipped = estimate_spec(m, n, k, &SHIPPED.with_ty(ty), &plan_device(&props));
+                let shipped = estimate_spec(size, &SHIPPED.with_ty(ty), &plan_device(&props));
                 assert!(p.estimate.time_s <= shipped.unwrap().time_s * (1.0 + 1e-9));
             }
         }
@@ -225,7 +226,8 @@ mod tests {
     #[test]
     fn small_m_plans_a_narrower_tile_than_the_shipped_one() {
         // 16 tokens through a 4096x4096 layer: 16 tiles of 128x256 for 132 SMs; the model prefers 128-wide ones.
-        let p = HopperSpec::for_problem(16, 4096, 4096, Half::Bf16, &h100_props()).unwrap();
+        let p =
+            HopperSpec::for_problem(Size::mnk(16, 4096, 4096), Half::Bf16, &h100_props()).unwrap();
         assert_eq!(p.spec.bn, 128, "{}", p.spec);
     }
 
@@ -254,7 +256,7 @@ mod tests {
         let d = plan_device(&pcie);
         assert_eq!((d.name, d.sms, d.l2.sms), ("h100", 114, 114));
         assert_eq!(d.hbm_bytes_per_s, Device::H100.hbm_bytes_per_s);
-        assert!(plan_for(16, 4096, 4095, Half::Bf16, &d)
+        assert!(plan_for(Size::mnk(16, 4096, 4095), Half::Bf16, &d)
             .unwrap_err()
             .to_string()
             .contains("multiple of 8"));

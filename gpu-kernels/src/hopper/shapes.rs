@@ -14,7 +14,7 @@ use super::planned::{estimate_spec, plan_device, Planned};
 use super::tune::{compare_with_cublas, write};
 use super::{check, cublas_call, Cublas, Half, HopperGemm, HopperSpec, SHIPPED};
 use crate::bench::{self, rounds, BenchConfig};
-use crate::frame::{bench::time_peer, Family, Peer};
+use crate::frame::{bench::time_peer, Family, Peer, Size};
 use crate::runtime::{Error, Gpu, Result};
 use cudarc::driver::CudaSlice;
 use std::fmt::Write as _;
@@ -36,11 +36,11 @@ pub const LLM_TOKENS: [u32; 5] = [16, 128, 512, 2048, 8192];
 /// The roofline is reported up to this M (above it the GEMM is tensor-bound).
 pub const ROOFLINE_MAX_M: u32 = 128;
 
-/// Every (M, N, K) of [`LLM_LAYERS`] x [`LLM_TOKENS`], layer by layer.
-pub fn llm_shapes() -> Vec<(u32, u32, u32)> {
+/// Every `M x N x K` of [`LLM_LAYERS`] x [`LLM_TOKENS`], layer by layer.
+pub fn llm_shapes() -> Vec<Size> {
     LLM_LAYERS
         .iter()
-        .flat_map(|&(_, n, k)| LLM_TOKENS.iter().map(move |&m| (m, n, k)))
+        .flat_map(|&(_, n, k)| LLM_TOKENS.iter().map(move |&m| Size::mnk(m, n, k)))
         .collect()
 }
 
@@ -97,8 +97,9 @@ pub struct Ours {
 pub struct ShapeRow {
     /// Element type (`bf16`, `f16`).
     pub ty: String,
-    /// `(M, N, K)`.
-    pub size: (u32, u32, u32),
+    /// `M x N x K` (`[M, N, K]` in JSON).
+    #[serde(serialize_with = "Size::serialize_mnk")]
+    pub size: Size,
     /// The layer, when the weight is one of [`LLM_LAYERS`].
     pub layer: Option<&'static str>,
     /// cuBLAS: median time over rounds, ms.
@@ -171,21 +172,20 @@ pub const ROUND: BenchConfig = BenchConfig {
 /// Buffer sets of one problem and cuBLAS's output on set 0.
 struct Sets {
     ty: Half,
-    size: (u32, u32, u32),
+    size: Size,
     abc: Vec<(CudaSlice<u16>, CudaSlice<u16>, CudaSlice<u16>)>,
     want: Vec<u16>,
 }
 
 impl Sets {
-    fn new(gpu: &Gpu, blas: &Cublas, ty: Half, size: (u32, u32, u32), seed: u64) -> Result<Sets> {
-        let (m, n, k) = (size.0 as usize, size.1 as usize, size.2 as usize);
-        let set_bytes = 2 * (m * k + n * k + m * n);
+    fn new(gpu: &Gpu, blas: &Cublas, ty: Half, size: Size, seed: u64) -> Result<Sets> {
+        let set_bytes = 2 * (size.mk_len() + size.nk_len() + size.mn_len());
         let count = bench::rotation(set_bytes, gpu.props().l2_bytes, ROUND.l2_factor);
-        let x = check::random(ty, m * k, seed);
-        let w = check::random(ty, n * k, seed + 1);
+        let x = check::random(ty, size.mk_len(), seed);
+        let w = check::random(ty, size.nk_len(), seed + 1);
         let mut abc = Vec::with_capacity(count);
         for _ in 0..count {
-            let mut c = gpu.zeros::<u16>(m * n)?;
+            let mut c = gpu.zeros::<u16>(size.mn_len())?;
             gpu.fill_bytes(&mut c, 0xFF)?;
             abc.push((gpu.upload(&x)?, gpu.upload(&w)?, c));
         }
@@ -239,7 +239,7 @@ pub fn spec_label(spec: &HopperSpec) -> String {
 /// Returns the markdown.
 pub fn shapes_report(
     gpu: &Gpu,
-    shapes: &[(u32, u32, u32)],
+    shapes: &[Size],
     types: &[Half],
     n_rounds: usize,
     json: Option<&Path>,
@@ -249,10 +249,10 @@ pub fn shapes_report(
     }
     let dev = plan_device(gpu.props());
     // Plan everything first: a shape the planner refuses fails before any GPU work.
-    let mut plans: Vec<(Half, (u32, u32, u32), Planned)> = Vec::new();
+    let mut plans: Vec<(Half, Size, Planned)> = Vec::new();
     for &ty in types {
-        for &(m, n, k) in shapes {
-            plans.push((ty, (m, n, k), super::planned::plan_for(m, n, k, ty, &dev)?));
+        for &size in shapes {
+            plans.push((ty, size, super::planned::plan_for(size, ty, &dev)?));
         }
     }
     let blas = Cublas::new(gpu)?;
@@ -285,7 +285,7 @@ pub fn shapes_report(
     }
     let mut rows = Vec::new();
     for (i, (ty, size, plan)) in plans.into_iter().enumerate() {
-        let (m, n, k) = size;
+        let Size { m, n, k } = size;
         let shipped_spec = SHIPPED.with_ty(ty);
         let find = |s: &HopperSpec| compiled.iter().find(|g| g.spec == *s).expect("compiled");
         let planned_g = find(&plan.spec);
@@ -304,13 +304,13 @@ pub fn shapes_report(
             bench::time(gpu, &ROUND, |j| sets.run(gpu, &blas, &ours, who, j))?;
         }
         let ms = rotated(gpu, &mut sets, &blas, &ours, n_rounds)?;
-        let problem = swizzle_core::plan::Problem::new(m, n, k, super::planned::dtype(ty));
+        let problem = size.plan(super::planned::dtype(ty));
         let roof =
             |t: f64| (m <= ROOFLINE_MAX_M).then(|| roofline(problem.min_bytes(), copy_gbps, t));
         let cublas_ms = rounds::spread(&ms[0]).median;
         let ours_row = |idx: usize, spec: &HopperSpec, diff: f64| -> Result<Ours> {
             let t = rounds::spread(&ms[idx]).median;
-            let est = estimate_spec(m, n, k, spec, &dev)?;
+            let est = estimate_spec(size, spec, &dev)?;
             Ok(Ours {
                 spec: spec_label(spec),
                 ms: t,
@@ -406,7 +406,7 @@ pub fn markdown(r: &ShapesReport) -> String {
         );
         let _ = writeln!(md, "|---|---|---|--:|--:|--:|--:|--:|--:|---|---|");
         for row in r.rows.iter().filter(|x| &x.ty == ty) {
-            let (m, n, k) = row.size;
+            let Size { m, n, k } = row.size;
             let (p, sh) = (&row.planned, &row.shipped);
             let roof = if m <= ROOFLINE_MAX_M {
                 format!(
@@ -458,9 +458,9 @@ mod tests {
     fn the_llm_table_is_thirty_problems_layer_by_layer() {
         let s = llm_shapes();
         assert_eq!(s.len(), 30);
-        assert_eq!(s[0], (16, 6144, 4096));
-        assert_eq!(s[4], (8192, 6144, 4096));
-        assert_eq!(s[29], (8192, 8192, 28672));
+        assert_eq!(s[0], Size::mnk(16, 6144, 4096));
+        assert_eq!(s[4], Size::mnk(8192, 6144, 4096));
+        assert_eq!(s[29], Size::mnk(8192, 8192, 28672));
         assert_eq!(layer_name(4096, 14336), Some("8B down"));
         assert_eq!(layer_name(4096, 4097), None);
     }
@@ -492,7 +492,7 @@ mod tests {
         };
         ShapeRow {
             ty: ty.into(),
-            size: (16, 4096, 4096),
+            size: Size::mnk(16, 4096, 4096),
             layer: None,
             cublas_ms: 1.0,
             cublas_roofline: None,

@@ -12,6 +12,7 @@ use super::{
 };
 use crate::bench::rounds;
 use crate::bench::{self, BenchConfig, Stats};
+use crate::frame::{Measure, Size};
 use crate::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -21,7 +22,8 @@ use swizzle_core::raster::Raster;
 struct Row {
     what: String,
     spec: String,
-    size: (u32, u32, u32),
+    #[serde(serialize_with = "Size::serialize_mnk")]
+    size: Size,
     ours: Stats,
     cublas: Stats,
     ours_tflops: f64,
@@ -32,14 +34,7 @@ struct Row {
 
 impl Row {
     /// One measured spec beside the cuBLAS of the same run: the rates and ratio derived from the two medians.
-    fn new(
-        what: String,
-        spec: String,
-        size: (u32, u32, u32),
-        ours: Stats,
-        cublas: Stats,
-        err: f64,
-    ) -> Row {
+    fn new(what: String, spec: String, size: Size, ours: Stats, cublas: Stats, err: f64) -> Row {
         Row {
             what,
             spec,
@@ -55,7 +50,7 @@ impl Row {
 }
 
 struct Problem {
-    size: (u32, u32, u32),
+    size: Size,
     ty: Half,
     a: cudarc::driver::CudaSlice<u16>,
     b: cudarc::driver::CudaSlice<u16>,
@@ -63,23 +58,16 @@ struct Problem {
     want: Vec<u16>,
 }
 
-fn tflops((m, n, k): (u32, u32, u32), ms: f64) -> f64 {
-    2.0 * m as f64 * n as f64 * k as f64 / (ms * 1e-3) / 1e12
+fn tflops(size: Size, ms: f64) -> f64 {
+    Measure::Flops(size.flops()).rate(ms)
 }
 
 impl Problem {
     /// Random inputs and cuBLAS's result (the reference for this size).
-    fn new(
-        gpu: &Gpu,
-        blas: &Cublas,
-        ty: Half,
-        size: (u32, u32, u32),
-        seed: u64,
-    ) -> Result<Problem> {
-        let (m, n, k) = size;
-        let a = gpu.upload(&check::random(ty, m as usize * k as usize, seed))?;
-        let b = gpu.upload(&check::random(ty, n as usize * k as usize, seed + 1))?;
-        let mut c = gpu.zeros::<u16>(m as usize * n as usize)?;
+    fn new(gpu: &Gpu, blas: &Cublas, ty: Half, size: Size, seed: u64) -> Result<Problem> {
+        let a = gpu.upload(&check::random(ty, size.mk_len(), seed))?;
+        let b = gpu.upload(&check::random(ty, size.nk_len(), seed + 1))?;
+        let mut c = gpu.zeros::<u16>(size.mn_len())?;
         gpu.fill_bytes(&mut c, 0xFF)?;
         blas.gemm(&cublas_call(ty, size), &a, &b, &mut c)?;
         gpu.sync()?;
@@ -152,7 +140,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     let mut compiled: Vec<HopperGemm> = Vec::new();
     for ty in [Half::Bf16, Half::F16] {
         for s in [4096u32, 8192] {
-            let mut p = Problem::new(gpu, &blas, ty, (s, s, s), 100 + s as u64)?;
+            let mut p = Problem::new(gpu, &blas, ty, Size::square(s, true), 100 + s as u64)?;
             for (label, cand) in sweep::candidates() {
                 let spec = cand.with_ty(ty);
                 if !usable(&spec) {
@@ -218,7 +206,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     let shipped_bf16 = compiled.into_iter().find(|g| g.spec == SHIPPED);
 
     // 2. Sweep at 8192^3 bf16, one change at a time.
-    let size = (8192, 8192, 8192);
+    let size = Size::square(8192, true);
     let mut p = Problem::new(gpu, &blas, Half::Bf16, size, 7)?;
     let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
     let _ = writeln!(
@@ -274,7 +262,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     drop(p);
 
     // 3. Raster effect on a wide, short-K problem.
-    let size = (16384, 16384, 1024);
+    let size = Size::mnk(16384, 16384, 1024);
     let mut p = Problem::new(gpu, &blas, Half::Bf16, size, 9)?;
     let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
     let _ = writeln!(
@@ -342,7 +330,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
 pub(super) fn compare_with_cublas(
     what: &str,
     ty: Half,
-    size: (u32, u32, u32),
+    size: Size,
     got: &[u16],
     want: &[u16],
 ) -> Result<f64> {
@@ -350,7 +338,7 @@ pub(super) fn compare_with_cublas(
     for (&x, &y) in got.iter().zip(want) {
         let (x, y) = (check::to_f32(ty, x) as f64, check::to_f32(ty, y) as f64);
         let e = (x - y).abs();
-        if !x.is_finite() || e > 2.0 * check::tolerance(ty, y, size.2) {
+        if !x.is_finite() || e > 2.0 * check::tolerance(ty, y, size.k) {
             bad += 1;
         }
         num += e * e;
@@ -358,7 +346,7 @@ pub(super) fn compare_with_cublas(
     }
     if bad > 0 || got.len() != want.len() {
         return Err(Error::Mismatch(format!(
-            "{what} {size:?}: {bad} elements differ from cuBLAS"
+            "{what} {size}: {bad} elements differ from cuBLAS"
         )));
     }
     Ok((num / den).sqrt())
@@ -375,7 +363,8 @@ struct Rounds {
     candidate: String,
     spec: String,
     ty: String,
-    size: (u32, u32, u32),
+    #[serde(serialize_with = "Size::serialize_mnk")]
+    size: Size,
     rel_err_vs_cublas: f64,
     /// cuBLAS / ours per round (> 1: ours faster).
     ratio: rounds::Spread,
@@ -422,7 +411,7 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
     let mut per_round = String::new();
     for ty in [Half::Bf16, Half::F16] {
         for s in [8192u32, 4096] {
-            let mut p = Problem::new(gpu, &blas, ty, (s, s, s), 200 + s as u64)?;
+            let mut p = Problem::new(gpu, &blas, ty, Size::square(s, true), 200 + s as u64)?;
             let mut cands: Vec<(&str, HopperGemm, f64)> = Vec::new();
             for (label, spec) in sweep::candidates() {
                 let g = HopperGemm::new(gpu, spec.with_ty(ty))?;

@@ -125,7 +125,7 @@ pub fn table(
     let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
     let mut buf = Buffers::new(gpu, gemm, sets)?;
     let sgemm = Cublas::new(gpu)?;
-    let call = GemmCall::row_major(gemm.m, gemm.n, gemm.k, Elem::F32, Elem::F32);
+    let call = GemmCall::row_major(gemm.into(), Elem::F32, Elem::F32);
     let peer = time_budgeted(gpu, cfg, budget_ms, |i| {
         let s = i % sets;
         sgemm.gemm(&call, &buf.a[s], &buf.b[s], &mut buf.c[s])

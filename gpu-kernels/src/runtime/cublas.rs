@@ -11,6 +11,7 @@
 //! (the GPU test `cublas_sgemm_is_fp32` checks it at fp32 tolerance, which TF32 would fail).
 
 use crate::runtime::{Error, Gpu, Result};
+use crate::size::Size;
 use cudarc::cublas::{result as blas, sys, CudaBlas};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 use std::sync::Arc;
@@ -35,7 +36,8 @@ pub struct GemmCall {
 
 impl GemmCall {
     /// Tight row-major `A (m x k) · B (k x n) -> C (m x n)`.
-    pub const fn row_major(m: u32, n: u32, k: u32, ab: Elem, c: Elem) -> GemmCall {
+    pub const fn row_major(size: Size, ab: Elem, c: Elem) -> GemmCall {
+        let Size { m, n, k } = size;
         GemmCall {
             m,
             n,
@@ -50,11 +52,11 @@ impl GemmCall {
     }
 
     /// Tight row-major `A (m x k) · B^T` with B stored `n x k`.
-    pub const fn tn(m: u32, n: u32, k: u32, ab: Elem, c: Elem) -> GemmCall {
+    pub const fn tn(size: Size, ab: Elem, c: Elem) -> GemmCall {
         GemmCall {
             b_nk: true,
-            ldb: k,
-            ..GemmCall::row_major(m, n, k, ab, c)
+            ldb: size.k,
+            ..GemmCall::row_major(size, ab, c)
         }
     }
 
@@ -223,10 +225,10 @@ mod tests {
 
     #[test]
     fn calls_describe_their_operands() {
-        let c = GemmCall::tn(3, 5, 8, Elem::F16, Elem::F32);
+        let c = GemmCall::tn(Size::mnk(3, 5, 8), Elem::F16, Elem::F32);
         assert_eq!((c.lda, c.ldb, c.ldc), (8, 8, 5));
         assert_eq!(c.bytes(), (3 * 8 * 2, 5 * 8 * 2, 3 * 5 * 4));
-        let r = GemmCall::row_major(3, 5, 8, Elem::F32, Elem::F32);
+        let r = GemmCall::row_major(Size::mnk(3, 5, 8), Elem::F32, Elem::F32);
         assert_eq!((r.lda, r.ldb, r.ldc, r.b_nk), (8, 5, 5, false));
         assert_eq!(r.bytes().1, 8 * 5 * 4);
         assert_eq!(r.to_string(), "3x5x8 nn f32->f32");
