@@ -7,41 +7,122 @@ pub use half::f16 as F16;
 /// The element type: swizzle-core's, one type across the workspace (name, size, C type, accumulator).
 pub use swizzle_core::Elem;
 
-/// A host element type with a device representation.
-pub trait Element:
+/// A host element type with a device representation: the one trait every typed buffer of the crate is written
+/// against (`CudaSlice<E>`, `Vec<E>`). Values convert through `f64` (exact for every implementing type), so a host
+/// reference is written once whatever the element type; [`HostElem::ELEM`] names the type the way the specs and
+/// generated headers do.
+pub trait HostElem:
     cudarc::driver::DeviceRepr
     + cudarc::driver::ValidAsZeroBits
     + Copy
     + Default
     + Send
     + Sync
+    + std::fmt::Debug
     + 'static
 {
     const ELEM: Elem;
-    /// A finite, usually non-zero value from a uniform draw in `[-1, 1)`.
-    fn from_unit(u: f32) -> Self;
+    /// The value, exactly.
+    fn to_f64(self) -> f64;
+    /// `v` rounded to this type: to nearest even for floats, toward zero for integers.
+    fn from_f64(v: f64) -> Self;
     /// The raw bits, for exact comparison (NaN poison included).
     fn bits(self) -> u32;
 }
 
-impl Element for f32 {
+impl HostElem for f32 {
     const ELEM: Elem = Elem::F32;
-    fn from_unit(u: f32) -> Self {
-        u
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn from_f64(v: f64) -> Self {
+        v as f32
     }
     fn bits(self) -> u32 {
         self.to_bits()
     }
 }
 
-impl Element for half::f16 {
+impl HostElem for half::f16 {
     const ELEM: Elem = Elem::F16;
-    fn from_unit(u: f32) -> Self {
-        half::f16::from_f32(u)
+    fn to_f64(self) -> f64 {
+        half::f16::to_f64(self)
+    }
+    fn from_f64(v: f64) -> Self {
+        half::f16::from_f64(v)
     }
     fn bits(self) -> u32 {
         self.to_bits() as u32
     }
+}
+
+impl HostElem for half::bf16 {
+    const ELEM: Elem = Elem::BF16;
+    fn to_f64(self) -> f64 {
+        half::bf16::to_f64(self)
+    }
+    fn from_f64(v: f64) -> Self {
+        half::bf16::from_f64(v)
+    }
+    fn bits(self) -> u32 {
+        self.to_bits() as u32
+    }
+}
+
+impl HostElem for i32 {
+    const ELEM: Elem = Elem::I32;
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn from_f64(v: f64) -> Self {
+        v as i32
+    }
+    fn bits(self) -> u32 {
+        self as u32
+    }
+}
+
+/// The element type's name as the kernel tables spell it: `fp16`, `fp32`, `fp64` for the IEEE floats (`bf16`,
+/// `i32`, ... as swizzle-core names them). Spec names, table rows and the tuning tools' `--dtypes` use it.
+///
+/// ```
+/// use gpu_kernels::elem::{table_name, Elem};
+/// assert_eq!(table_name(Elem::F16), "fp16");
+/// assert_eq!(table_name(Elem::BF16), "bf16");
+/// assert_eq!(table_name(Elem::I32), "i32");
+/// ```
+pub const fn table_name(e: Elem) -> &'static str {
+    match e.name().as_bytes() {
+        b"f16" => "fp16",
+        b"f32" => "fp32",
+        b"f64" => "fp64",
+        _ => e.name(),
+    }
+}
+
+/// Unit roundoff of a float type (the relative error of one rounding to nearest): `2^-11` for fp16, `2^-8` for
+/// bf16, `2^-24` for fp32, `2^-53` for fp64; `None` for the other types.
+pub const fn unit_roundoff(e: Elem) -> Option<f64> {
+    match e.name().as_bytes() {
+        b"f16" => Some(1.0 / 2048.0),
+        b"bf16" => Some(1.0 / 256.0),
+        b"f32" => Some(1.0 / 16_777_216.0),
+        b"f64" => Some(1.0 / 9_007_199_254_740_992.0),
+        _ => None,
+    }
+}
+
+/// `Ok(())` when `elem` is one of `allowed`, else one line: `{what}: {elem} is not supported (expected one of
+/// ...)`. How a family that runs only some element types refuses the others.
+pub fn check_supported(what: &str, elem: Elem, allowed: &[Elem]) -> crate::Result<()> {
+    if allowed.contains(&elem) {
+        return Ok(());
+    }
+    let names: Vec<&str> = allowed.iter().map(|e| e.name()).collect();
+    Err(crate::Error::Invalid(format!(
+        "{what}: element type {elem} is not supported (expected {})",
+        names.join(" or ")
+    )))
 }
 
 /// `n` seeded pseudo-random 64-bit words (SplitMix64), the same on every machine: the one generator behind every
@@ -76,11 +157,9 @@ pub fn indices(n: usize, below: u32, seed: u64) -> impl Iterator<Item = u32> {
     words(n, seed).map(move |z| ((z >> 32) % below as u64) as u32)
 }
 
-/// `n` seeded pseudo-random values in `[-1, 1)` ([`unit_values`]), converted to `E`.
-pub fn random<E: Element>(n: usize, seed: u64) -> Vec<E> {
-    unit_values(n, seed)
-        .map(|u| E::from_unit(u as f32))
-        .collect()
+/// `n` seeded pseudo-random values in `[-1, 1)` ([`unit_values`]), rounded to `E` (floats: exact in fp32).
+pub fn random<E: HostElem>(n: usize, seed: u64) -> Vec<E> {
+    unit_values(n, seed).map(E::from_f64).collect()
 }
 
 #[cfg(test)]

@@ -18,6 +18,6 @@ pub mod size;
 pub mod stencil;
 pub mod transpose;
 
-pub use elem::{Elem, Element};
+pub use elem::{Elem, HostElem};
 pub use runtime::{gpu_available, nvrtc_available, DeviceProps, Error, Gpu, Result};
 pub use size::Size;

@@ -3,8 +3,10 @@
 //!
 //! Each (spec, k, type) is compiled once per process and run on every size.
 
+use gpu_kernels::elem::table_name;
 use gpu_kernels::runtime::compile;
-use gpu_kernels::stencil::{Check, StencilSpec, Value, ValueType, MAX_RADIUS, SPECS};
+use gpu_kernels::stencil::{Check, StencilSpec, Value, MAX_RADIUS, SPECS, TYPES};
+use gpu_kernels::Elem;
 use gpu_kernels::Gpu;
 
 fn gpu() -> Gpu {
@@ -27,10 +29,10 @@ fn check<V: Value>(
     let mut runs = 0;
     for &k in radii {
         for s in specs.iter().filter(|s| s.supports(k)) {
-            let kernel = match s.prepare(gpu, V::TYPE, k) {
+            let kernel = match s.prepare(gpu, V::ELEM, k) {
                 Ok(kernel) => kernel,
                 Err(e) => {
-                    failures.push(format!("{} {} k={k}: {e}", s.name, V::TYPE));
+                    failures.push(format!("{} {} k={k}: {e}", s.name, table_name(V::ELEM)));
                     continue;
                 }
             };
@@ -44,7 +46,7 @@ fn check<V: Value>(
     }
     eprintln!(
         "{}: {runs} runs on sizes {sizes:?}, k {radii:?}: {} failed, {:.1} s",
-        V::TYPE,
+        table_name(V::ELEM),
         failures.len(),
         t0.elapsed().as_secs_f64()
     );
@@ -116,7 +118,7 @@ fn sanitizer_pass_stencil() {
 fn a_wrong_kernel_is_caught() {
     let gpu = gpu();
     let s = gpu_kernels::stencil::SHFL_P4;
-    let kernel = s.prepare(&gpu, ValueType::F32, 2).unwrap();
+    let kernel = s.prepare(&gpu, Elem::F32, 2).unwrap();
     let mut c = Check::<f32>::new(&gpu, 10_000).unwrap();
     c.run(&gpu, &s, &kernel, 2).unwrap();
     let e = c.run(&gpu, &s, &kernel, 3).unwrap_err().to_string();
@@ -133,7 +135,7 @@ fn a_wrong_kernel_is_caught() {
 fn every_stencil_variant_compiles_for_sm90_without_local_memory() {
     assert!(gpu_kernels::nvrtc_available(), "libnvrtc.so.13 not found");
     let mut n = 0;
-    for v in ValueType::ALL {
+    for v in TYPES {
         for s in SPECS {
             for k in (1..=MAX_RADIUS).filter(|&k| s.supports(k)) {
                 let opts = ["--ptxas-options=-v".to_string()];

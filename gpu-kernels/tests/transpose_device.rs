@@ -5,13 +5,13 @@
 //! whole file took 51 s on an H200 (2026-11-22, with two of the article's block shapes at 16384x16384).
 
 use gpu_kernels::transpose::{self, Transpose, SEED_BLOCKS};
-use gpu_kernels::{Elem, Element, Gpu};
+use gpu_kernels::{Elem, Gpu, HostElem};
 
 fn gpu() -> Gpu {
     Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
 }
 
-fn check_all<E: Element>(gpu: &Gpu, rows: u32, cols: u32, kernels: &[Transpose]) -> Vec<String> {
+fn check_all<E: HostElem>(gpu: &Gpu, rows: u32, cols: u32, kernels: &[Transpose]) -> Vec<String> {
     transpose::check_all::<E>(gpu, rows, cols, kernels)
         .unwrap_or_else(|e| panic!("{rows}x{cols} setup: {e}"))
 }

@@ -460,7 +460,8 @@ fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
 }
 
 fn stencil_run(s: StencilArgs) -> Result<(), String> {
-    use gpu_kernels::stencil::{bench, ValueType, SPECS};
+    use gpu_kernels::elem::table_name;
+    use gpu_kernels::stencil::{bench, SPECS, TYPES};
     let sizes: Vec<usize> =
         s.n.iter()
             .map(|&v| match v {
@@ -473,9 +474,9 @@ fn stencil_run(s: StencilArgs) -> Result<(), String> {
         .types
         .iter()
         .map(|t| {
-            ValueType::ALL
+            TYPES
                 .into_iter()
-                .find(|v| v.name() == t)
+                .find(|&v| table_name(v) == t)
                 .ok_or_else(|| format!("--types: unknown value type {t:?} (fp32, i32)"))
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -4,11 +4,13 @@
 //! Bytes per run count the input read once and the output written once: `n * 4 + (n - 2k) * 4`. The copy moves
 //! `n` elements (`2 * n * 4` bytes); both are GB/s, and `% of D2D` is their ratio.
 
-use super::{Method, StencilSpec, Value, ValueType};
+use super::{Method, StencilSpec, Value, TYPES};
 use crate::bench::{self, BenchConfig, Progress, Row, Table};
+use crate::elem::table_name;
 use crate::runtime::{Gpu, Result};
 use cudarc::driver::CudaSlice;
 use std::fmt::Write as _;
+use swizzle_core::Elem;
 
 /// The benchmark sizes: `2^27` (the article's) and `2^28`.
 pub const SIZES: [usize; 2] = [1 << 27, 1 << 28];
@@ -67,7 +69,7 @@ pub fn table<V: Value>(
     let mut table = Table {
         title: format!(
             "stencil n={n} k={k} {} ({sets} rotating buffer set{})",
-            V::TYPE,
+            table_name(V::ELEM),
             if sets == 1 { "" } else { "s" }
         ),
         reference: "cuMemcpyDtoD of the input".into(),
@@ -80,7 +82,7 @@ pub fn table<V: Value>(
         if let Some(p) = progress {
             p.step(&format!("{} n={n} k={k}", s.name));
         }
-        let kernel = s.prepare(gpu, V::TYPE, k)?;
+        let kernel = s.prepare(gpu, V::ELEM, k)?;
         let stats = bench::time(gpu, cfg, |i| {
             s.launch_prepared(
                 gpu,
@@ -115,7 +117,7 @@ fn row<V: Value>(
     Row {
         kernel: kernel.to_string(),
         block: block.to_string(),
-        elem: V::TYPE.name().to_string(),
+        elem: table_name(V::ELEM).to_string(),
         rows: 1,
         cols: n as u32,
         bytes,
@@ -133,7 +135,7 @@ pub fn sweep(
     gpu: &Gpu,
     sizes: &[usize],
     radii: &[u32],
-    types: &[ValueType],
+    types: &[Elem],
     specs: &[StencilSpec],
     cfg: &BenchConfig,
 ) -> Result<Vec<Table>> {
@@ -142,18 +144,16 @@ pub fn sweep(
     let mut tables = Vec::new();
     for &n in sizes {
         for &v in types {
-            match v {
-                ValueType::F32 => {
-                    let mut buf = Buffers::<f32>::new(gpu, n, cfg)?;
-                    for &k in radii {
-                        tables.push(table(gpu, &mut buf, k, specs, cfg, Some(&progress))?);
-                    }
+            crate::elem::check_supported("stencil", v, &TYPES)?;
+            if v == Elem::I32 {
+                let mut buf = Buffers::<i32>::new(gpu, n, cfg)?;
+                for &k in radii {
+                    tables.push(table(gpu, &mut buf, k, specs, cfg, Some(&progress))?);
                 }
-                ValueType::I32 => {
-                    let mut buf = Buffers::<i32>::new(gpu, n, cfg)?;
-                    for &k in radii {
-                        tables.push(table(gpu, &mut buf, k, specs, cfg, Some(&progress))?);
-                    }
+            } else {
+                let mut buf = Buffers::<f32>::new(gpu, n, cfg)?;
+                for &k in radii {
+                    tables.push(table(gpu, &mut buf, k, specs, cfg, Some(&progress))?);
                 }
             }
         }

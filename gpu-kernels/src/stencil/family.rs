@@ -5,9 +5,7 @@
 //!
 //! The problem size is `Size::mn(1, n)`: `n` inputs, `n - 2k` outputs.
 
-use super::{
-    stencil_host, Method, StencilSpec, Value, ValueType, BLOCK, SMEM_P8_UNSWIZZLED, SPECS, VEC16,
-};
+use super::{stencil_host, Method, StencilSpec, Value, BLOCK, SMEM_P8_UNSWIZZLED, SPECS, VEC16};
 use crate::frame::{
     Accesses, Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
 };
@@ -18,15 +16,14 @@ use swizzle_core::{Elem, Smem, WarpAccess};
 /// The radii the family ships (and `swz bench stencil` measures).
 pub const RADII: [u32; 5] = super::bench::RADII;
 
-/// The element types.
-pub const TYPES: [ValueType; 2] = ValueType::ALL;
+pub use super::TYPES;
 
 /// One stencil variant: a spec at radius `k` on one element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
     pub spec: StencilSpec,
     pub k: u32,
-    pub value: ValueType,
+    pub value: Elem,
 }
 
 impl Variant {
@@ -37,7 +34,7 @@ impl Variant {
 
     /// The element type as the frame names it.
     pub const fn elem(&self) -> Elem {
-        self.value.elem()
+        self.value
     }
 
     /// The shared-memory tile as the frame's layout: one row of [`StencilSpec::smem_elems`] elements under the
@@ -97,7 +94,13 @@ const fn is_baseline(s: &StencilSpec) -> bool {
 
 impl std::fmt::Display for Variant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} k={} {}", self.spec, self.k, self.value)
+        write!(
+            f,
+            "{} k={} {}",
+            self.spec,
+            self.k,
+            crate::elem::table_name(self.value)
+        )
     }
 }
 
@@ -108,7 +111,7 @@ pub const VARIANTS: [Variant; N_VARIANTS] = {
     let mut v = [Variant {
         spec: SPECS[0],
         k: 1,
-        value: ValueType::F32,
+        value: Elem::F32,
     }; N_VARIANTS];
     let mut i = 0;
     while i < N_VARIANTS {
@@ -137,7 +140,7 @@ pub const CHECKED: [Variant; 5] = {
             v[n] = Variant {
                 spec: SPECS[i],
                 k: super::MAX_RADIUS,
-                value: ValueType::F32,
+                value: Elem::F32,
             };
             n += 1;
         }
@@ -157,17 +160,17 @@ pub struct StencilFamily;
 /// The registry's instance.
 pub static STENCIL: StencilFamily = StencilFamily;
 
-fn values<V: Value>(h: &HostBuf, from: impl Fn([u8; 4]) -> V) -> Vec<V> {
-    h.bytes
-        .chunks_exact(4)
-        .map(|b| from([b[0], b[1], b[2], b[3]]))
-        .collect()
-}
-
-fn host_buf<V: Value>(elem: Elem, v: &[V]) -> HostBuf {
+/// [`stencil_host`] of `input` in `V`'s arithmetic, as a host buffer.
+fn reference_in<V: Value>(input: &HostBuf, k: usize) -> HostBuf {
+    let a: Vec<V> = (0..input.len())
+        .map(|i| V::from_f64(input.get(i)))
+        .collect();
     HostBuf {
-        elem,
-        bytes: v.iter().flat_map(|x| x.bits().to_le_bytes()).collect(),
+        elem: V::ELEM,
+        bytes: stencil_host(&a, k)
+            .iter()
+            .flat_map(|x| x.bits().to_le_bytes())
+            .collect(),
     }
 }
 
@@ -244,15 +247,10 @@ impl Family for StencilFamily {
     /// C's truncating division): bit-exact.
     fn reference(&self, v: &Variant, _size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         let k = v.k as usize;
-        vec![match v.value {
-            ValueType::F32 => host_buf(
-                v.elem(),
-                &stencil_host(&values(&inputs[0], f32::from_le_bytes), k),
-            ),
-            ValueType::I32 => host_buf(
-                v.elem(),
-                &stencil_host(&values(&inputs[0], i32::from_le_bytes), k),
-            ),
+        vec![if v.value == Elem::I32 {
+            reference_in::<i32>(&inputs[0], k)
+        } else {
+            reference_in::<f32>(&inputs[0], k)
         }]
     }
 
@@ -358,7 +356,7 @@ mod tests {
         let base = Variant {
             spec: SMEM_P8_UNSWIZZLED,
             k: super::super::MAX_RADIUS,
-            value: ValueType::F32,
+            value: Elem::F32,
         };
         let read = base.accesses().get(1);
         let m = swizzle_core::verify::check_warp(&read.smem, &read.access);
@@ -391,7 +389,7 @@ mod tests {
     fn reference_is_the_stencil() {
         let v = VARIANTS
             .iter()
-            .find(|v| v.k == 2 && v.value == ValueType::I32)
+            .find(|v| v.k == 2 && v.value == Elem::I32)
             .unwrap();
         let input = HostBuf::random(Elem::I32, 100, 7);
         let out = &STENCIL.reference(v, Size::mn(1, 100), std::slice::from_ref(&input))[0];
@@ -402,7 +400,7 @@ mod tests {
         }
         let f = VARIANTS
             .iter()
-            .find(|v| v.k == 1 && v.value == ValueType::F32)
+            .find(|v| v.k == 1 && v.value == Elem::F32)
             .unwrap();
         let x = HostBuf::random(Elem::F32, 10, 3);
         let out = &STENCIL.reference(f, Size::mn(1, 10), std::slice::from_ref(&x))[0];

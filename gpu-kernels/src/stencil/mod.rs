@@ -18,10 +18,11 @@ pub mod bench;
 pub mod family;
 pub mod smem;
 
+use crate::elem::{table_name, HostElem};
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
-use cudarc::driver::{CudaSlice, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use swizzle_core::register_cache::RegisterCache;
-use swizzle_core::{swizzle, Smem, Swizzle};
+use swizzle_core::{swizzle, Elem, Smem, Swizzle};
 
 /// The kernel source, compiled per (spec, k, element type) with the headers of [`StencilSpec::source`].
 pub const SOURCE: &str = include_str!("stencil.cu");
@@ -170,8 +171,8 @@ impl StencilSpec {
 
     /// The shared-memory tile as a layout: one row of [`StencilSpec::smem_elems`] elements of `v` under the
     /// spec's swizzle (tile element `j` at `Smem::offset(0, j)`; allocated for every spec, used by smem ones).
-    pub const fn smem(&self, v: ValueType, k: u32) -> Smem {
-        Smem::row_major(1, self.smem_elems(k), v.elem()).with_swizzle(self.swizzle)
+    pub const fn smem(&self, v: Elem, k: u32) -> Smem {
+        Smem::row_major(1, self.smem_elems(k), v).with_swizzle(self.swizzle)
     }
 
     /// The register cache the kernel's header carries at radius `k`: the spec's own for shfl; for the other
@@ -186,10 +187,10 @@ impl StencilSpec {
     /// The generated header `swz.cuh` for element type `v` at radius `k`: swizzle-core's header with
     /// `struct Spec` (every number `stencil.cu` uses: METHOD, K, PER, VEC, BLOCK, TILE_ELEMS, FILL_ELEMS, the
     /// element type `T` and the tile layout `Smem`).
-    pub fn header(&self, v: ValueType, k: u32) -> swizzle_core::cuda::Header {
+    pub fn header(&self, v: Elem, k: u32) -> swizzle_core::cuda::Header {
         let spec = swizzle_core::cuda::Spec::new("Spec")
-            .doc(format!("{self}; k = {k}, {v}"))
-            .elem("T", v.elem())
+            .doc(format!("{self}; k = {k}, {}", table_name(v)))
+            .elem("T", v)
             .int("METHOD", self.method.cuda_id() as i64)
             .int("K", k as i64)
             .int("PER", self.per_thread as i64)
@@ -203,7 +204,7 @@ impl StencilSpec {
 
     /// The NVRTC source with its generated headers: `swz.cuh` ([`StencilSpec::header`]) and `stencil_rc.cuh`
     /// (`swz::StencilRc`, [`StencilSpec::header_cache`]). No `-D` options: every number is in the headers.
-    pub fn source(&self, v: ValueType, k: u32) -> Source {
+    pub fn source(&self, v: Elem, k: u32) -> Source {
         Source {
             name: "stencil.cu".into(),
             text: SOURCE.into(),
@@ -242,7 +243,8 @@ impl StencilSpec {
     }
 
     /// Compile (or fetch from the cache) and load this variant for `v` at radius `k`.
-    pub fn prepare(&self, gpu: &Gpu, v: ValueType, k: u32) -> Result<Kernel> {
+    pub fn prepare(&self, gpu: &Gpu, v: Elem, k: u32) -> Result<Kernel> {
+        crate::elem::check_supported("stencil", v, &TYPES)?;
         self.check_k(k)?;
         gpu.kernel(&self.source(v, k), &[], "stencil")
     }
@@ -285,7 +287,7 @@ impl StencilSpec {
         output: &mut CudaSlice<V>,
         n: usize,
     ) -> Result<()> {
-        let kernel = self.prepare(gpu, V::TYPE, k)?;
+        let kernel = self.prepare(gpu, V::ELEM, k)?;
         self.launch_prepared(gpu, &kernel, k, input, output, n)
     }
 }
@@ -377,64 +379,23 @@ const _: () = {
     }
 };
 
-/// The element types of the stencil.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum ValueType {
-    F32,
-    I32,
-}
-
-impl ValueType {
-    pub const ALL: [ValueType; 2] = [ValueType::F32, ValueType::I32];
-
-    pub const fn c_type(self) -> &'static str {
-        match self {
-            ValueType::F32 => "float",
-            ValueType::I32 => "int",
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            ValueType::F32 => "fp32",
-            ValueType::I32 => "i32",
-        }
-    }
-
-    /// The same type as swizzle-core (and the frame) names it.
-    pub const fn elem(self) -> swizzle_core::Elem {
-        match self {
-            ValueType::F32 => swizzle_core::Elem::F32,
-            ValueType::I32 => swizzle_core::Elem::I32,
-        }
-    }
-}
-
-impl std::fmt::Display for ValueType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// The element types of the stencil (spelled `fp32`, `i32` in names and tables: [`crate::elem::table_name`]).
+pub const TYPES: [Elem; 2] = [Elem::F32, Elem::I32];
 
 /// A host element type of the stencil: its arithmetic exactly as the kernel does it.
-pub trait Value:
-    DeviceRepr + ValidAsZeroBits + Copy + Default + Send + Sync + std::fmt::Debug + 'static
-{
-    const TYPE: ValueType;
+pub trait Value: HostElem {
     /// The byte the output is poisoned with: every byte of it makes a value the stencil cannot produce (a NaN
     /// for fp32; for i32 `0x80808080`, far outside the range of any average of [`Value::random`] inputs).
     const POISON: u8;
     fn add(self, other: Self) -> Self;
     /// Division by the window length, as C divides (IEEE for fp32, truncation toward zero for int).
     fn div(self, d: u32) -> Self;
-    fn bits(self) -> u32;
     /// `n` seeded random values (never all zeros): uniform in `[-1, 1)` for fp32, in `[-2^24, 2^24)` for i32 (so
     /// 33-term sums cannot overflow).
     fn random(n: usize, seed: u64) -> Vec<Self>;
 }
 
 impl Value for f32 {
-    const TYPE: ValueType = ValueType::F32;
     const POISON: u8 = 0xFF;
     fn add(self, other: f32) -> f32 {
         self + other
@@ -442,25 +403,18 @@ impl Value for f32 {
     fn div(self, d: u32) -> f32 {
         self / d as f32
     }
-    fn bits(self) -> u32 {
-        self.to_bits()
-    }
     fn random(n: usize, seed: u64) -> Vec<f32> {
         crate::elem::random::<f32>(n, seed)
     }
 }
 
 impl Value for i32 {
-    const TYPE: ValueType = ValueType::I32;
     const POISON: u8 = 0x80;
     fn add(self, other: i32) -> i32 {
         self.wrapping_add(other)
     }
     fn div(self, d: u32) -> i32 {
         self / d as i32
-    }
-    fn bits(self) -> u32 {
-        self as u32
     }
     fn random(n: usize, seed: u64) -> Vec<i32> {
         crate::elem::random::<f32>(n, seed)
@@ -546,7 +500,12 @@ impl<V: Value> Check<V> {
         gpu.fill_bytes(&mut self.dev_out, V::POISON)?;
         s.launch_prepared(gpu, kernel, k, &self.dev_in, &mut self.dev_out, self.n)?;
         gpu.sync().map_err(|e| {
-            Error::Mismatch(format!("{} {} n={} k={k}: {e}", s.name, V::TYPE, self.n))
+            Error::Mismatch(format!(
+                "{} {} n={} k={k}: {e}",
+                s.name,
+                table_name(V::ELEM),
+                self.n
+            ))
         })?;
         let got = gpu.download(&self.dev_out)?;
         let n = self.n;
@@ -568,7 +527,7 @@ impl<V: Value> Check<V> {
             "{} {} n={n} k={k}: {bad} of {m} outputs wrong ({unwritten} never written), {past} of the {} elements \
              after the output written{}",
             s.name,
-            V::TYPE,
+            table_name(V::ELEM),
             got.len() - m,
             first.map_or(String::new(), |i| format!(
                 "; first at {i}: got {:?}, expected {:?}",
@@ -661,7 +620,7 @@ mod tests {
 
     #[test]
     fn headers_carry_every_number_of_the_spec() {
-        let src = SMEM_P8.source(ValueType::I32, 5);
+        let src = SMEM_P8.source(Elem::I32, 5);
         let h = &src.headers[0].text;
         for want in [
             "using T = int;",
@@ -680,7 +639,7 @@ mod tests {
         assert_eq!(SMEM_P8.tile_elems(5), 2060);
         assert_eq!(SMEM_P8.smem_elems(5), 2176);
         assert_eq!(src.headers[1].name, RC_HEADER_NAME);
-        let shfl = SHFL_P4.source(ValueType::F32, 3);
+        let shfl = SHFL_P4.source(Elem::F32, 3);
         assert_eq!(
             shfl.headers[1].text,
             RegisterCache::new(4, 3).cuda_struct("StencilRc")

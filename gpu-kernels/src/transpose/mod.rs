@@ -10,7 +10,7 @@ pub mod bench;
 pub mod family;
 pub mod smem;
 
-use crate::elem::{Elem, Element};
+use crate::elem::{Elem, HostElem};
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 pub use smem::{Access, Layout, SmemSpec};
@@ -208,7 +208,7 @@ impl Transpose {
     }
 
     /// Queue the transpose (or copy) of the `rows x cols` matrix `input` into `output`.
-    pub fn launch<E: Element>(
+    pub fn launch<E: HostElem>(
         &self,
         gpu: &Gpu,
         input: &CudaSlice<E>,
@@ -220,7 +220,7 @@ impl Transpose {
     }
 
     /// [`Transpose::launch`] compiled with `extra` options too (e.g. `-DSMEM_ONLY=1` for profiling).
-    pub fn launch_with<E: Element>(
+    pub fn launch_with<E: HostElem>(
         &self,
         gpu: &Gpu,
         input: &CudaSlice<E>,
@@ -258,7 +258,7 @@ impl Transpose {
     }
 
     /// Queue a kernel from [`Transpose::prepare`] on `rows x cols` `input` into `output`.
-    pub fn launch_prepared<E: Element>(
+    pub fn launch_prepared<E: HostElem>(
         &self,
         gpu: &Gpu,
         kernel: &Kernel,
@@ -346,7 +346,7 @@ pub fn transpose_host<E: Copy>(input: &[E], rows: usize, cols: usize) -> Vec<E> 
 
 /// A correctness check of one variant on one matrix: random input (never zeros), output poisoned with 0xFF
 /// bytes (NaN in f32 and f16), one launch, every element compared bit for bit with the host reference.
-pub struct Check<E: Element> {
+pub struct Check<E: HostElem> {
     pub rows: u32,
     pub cols: u32,
     host_in: Vec<E>,
@@ -355,7 +355,7 @@ pub struct Check<E: Element> {
     dev_out: CudaSlice<E>,
 }
 
-impl<E: Element> Check<E> {
+impl<E: HostElem> Check<E> {
     /// Upload a fresh random `rows x cols` input (seeded by its shape) and build the host references.
     pub fn new(gpu: &Gpu, rows: u32, cols: u32) -> Result<Check<E>> {
         let n = rows as usize * cols as usize;
@@ -437,7 +437,7 @@ impl<E: Element> Check<E> {
 }
 
 /// Check every kernel of `kernels` that runs on `E` on one fresh `rows x cols` input; the failures, one line each.
-pub fn check_all<E: Element>(
+pub fn check_all<E: HostElem>(
     gpu: &Gpu,
     rows: u32,
     cols: u32,
