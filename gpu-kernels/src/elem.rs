@@ -116,13 +116,19 @@ pub const fn unit_roundoff(e: Elem) -> Option<f64> {
 /// ...)`. How a family that runs only some element types refuses the others.
 pub fn check_supported(what: &str, elem: Elem, allowed: &[Elem]) -> crate::Result<()> {
     if allowed.contains(&elem) {
-        return Ok(());
+        Ok(())
+    } else {
+        Err(unsupported(what, elem, allowed))
     }
+}
+
+/// The error of [`check_supported`].
+pub fn unsupported(what: &str, elem: Elem, allowed: &[Elem]) -> crate::Error {
     let names: Vec<&str> = allowed.iter().map(|e| e.name()).collect();
-    Err(crate::Error::Invalid(format!(
+    crate::Error::Invalid(format!(
         "{what}: element type {elem} is not supported (expected {})",
         names.join(" or ")
-    )))
+    ))
 }
 
 /// `n` seeded pseudo-random 64-bit words (SplitMix64), the same on every machine: the one generator behind every
@@ -175,6 +181,41 @@ mod tests {
         assert!(a.iter().filter(|v| **v == 0.0).count() < 5);
         let h: Vec<half::f16> = random(1000, 7);
         assert!(h.iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn host_elems_name_their_type_and_convert_exactly() {
+        fn round_trip<E: HostElem>(v: f64) {
+            assert_eq!(E::from_f64(v).to_f64(), v, "{}", E::ELEM);
+        }
+        for v in [-1.0, -0.375, 0.0, 0.5, 0.99609375] {
+            round_trip::<f32>(v);
+            round_trip::<half::f16>(v);
+            round_trip::<half::bf16>(v);
+        }
+        round_trip::<i32>(-7.0);
+        assert_eq!(i32::from_f64(-7.9), -7); // toward zero, as C converts
+        assert_eq!(
+            [f32::ELEM, half::f16::ELEM, half::bf16::ELEM, i32::ELEM],
+            [Elem::F32, Elem::F16, Elem::BF16, Elem::I32]
+        );
+        assert_eq!(half::bf16::from_f64(1.0 + 1.0 / 512.0).to_f64(), 1.0); // nearest even
+        assert_eq!(unit_roundoff(Elem::BF16), Some(1.0 / 256.0));
+        assert_eq!(unit_roundoff(Elem::I32), None);
+        assert_eq!(table_name(Elem::F32), "fp32");
+    }
+
+    #[test]
+    fn a_family_refuses_an_element_type_it_does_not_run_with_one_line() {
+        let allowed = [Elem::BF16, Elem::F16];
+        assert!(check_supported("hopper", Elem::F16, &allowed).is_ok());
+        let e = check_supported("hopper", Elem::F32, &allowed)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "invalid argument: hopper: element type f32 is not supported (expected bf16 or f16)"
+        );
     }
 
     #[test]

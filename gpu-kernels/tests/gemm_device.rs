@@ -1,8 +1,8 @@
 //! The GEMM on a GPU: random inputs, poisoned output, host reference (every element up to 1000^3; a seeded sample
 //! of 4096 elements plus cuBLAS on all of C beyond), both B layouts, fp16 and bf16, 16-bit and fp32 outputs.
 
-use gpu_kernels::gemm::{self, spec, BLayout, Cublas, InElem, OutElem, OutType, Problem, Variant};
-use gpu_kernels::{Gpu, Size};
+use gpu_kernels::gemm::{self, spec, BLayout, Cublas, Problem, Variant};
+use gpu_kernels::{Elem, Gpu, HostElem, Size};
 
 const SIZES: [Size; 6] = [
     Size::mnk(1, 1, 16),
@@ -17,11 +17,11 @@ fn gpu() -> Gpu {
     Gpu::open(0).expect("a GPU")
 }
 
-fn run<I: InElem, O: OutElem>(gpu: &Gpu, blas: &Cublas, s: spec::GemmSpec, sizes: &[Size]) {
+fn run<I: HostElem, O: HostElem>(gpu: &Gpu, blas: &Cublas, s: spec::GemmSpec, sizes: &[Size]) {
     run_layouts::<I, O>(gpu, blas, s, sizes, &BLayout::BOTH)
 }
 
-fn run_layouts<I: InElem, O: OutElem>(
+fn run_layouts<I: HostElem, O: HostElem>(
     gpu: &Gpu,
     blas: &Cublas,
     s: spec::GemmSpec,
@@ -31,11 +31,11 @@ fn run_layouts<I: InElem, O: OutElem>(
     for &size in sizes {
         for &b in layouts {
             // Leading dimensions padded to 16 bytes (17x33: ldb/ldc 40; the tight ones are refused, see below).
-            let p = Problem::new(size, b).padded(8, 16 / O::TYPE.bytes());
-            let v = Variant::new(s, b, I::IN, O::TYPE);
+            let p = Problem::new(size, b).padded(8, 16 / O::ELEM.bytes());
+            let v = Variant::new(s, b, I::ELEM, O::ELEM);
             let big = size.flops() > 1 << 31;
             let samples = big.then_some(4096);
-            let with_blas = (big && O::TYPE == I::IN.same_out()).then_some(blas);
+            let with_blas = (big && O::ELEM == I::ELEM).then_some(blas);
             let r = gemm::check::<I, O>(gpu, &v, &p, samples, with_blas)
                 .unwrap_or_else(|e| panic!("{e}"));
             println!(
@@ -73,7 +73,7 @@ fn tma_fill_experiment() {
     run_layouts::<half::f16, half::f16>(&gpu, &blas, s, &SIZES, &[BLayout::Nk]);
     run_layouts::<half::bf16, half::bf16>(&gpu, &blas, s, &SIZES, &[BLayout::Nk]);
     run_layouts::<half::bf16, f32>(&gpu, &blas, s, &SIZES[..3], &[BLayout::Nk]);
-    let v = Variant::new(s, BLayout::Kn, gemm::InType::F16, OutType::F16);
+    let v = Variant::new(s, BLayout::Kn, Elem::F16, Elem::F16);
     let e = v.prepare(&gpu).map(|_| ()).unwrap_err().to_string();
     assert!(e.contains("reads B stored N x K (tn) only"), "{e}");
 }
@@ -127,7 +127,7 @@ fn sanitizer_small() {
 fn misaligned_leading_dimension_is_refused() {
     let gpu = gpu();
     let p = Problem::new(Size::mnk(17, 33, 48), BLayout::Kn);
-    let v = Variant::new(spec::DEFAULT, BLayout::Kn, gemm::InType::F16, OutType::F16);
+    let v = Variant::new(spec::DEFAULT, BLayout::Kn, Elem::F16, Elem::F16);
     let k = v.prepare(&gpu).unwrap();
     let a = gpu.upload(&vec![half::f16::ONE; 17 * 48]).unwrap();
     let b = gpu.upload(&vec![half::f16::ONE; 48 * 33]).unwrap();
@@ -162,11 +162,11 @@ fn alpha_beta_epilogue() {
             beta: 0.0,
         },
     ];
-    fn one<I: InElem, O: OutElem>(gpu: &Gpu, scale: gemm::Scale) {
+    fn one<I: HostElem, O: HostElem>(gpu: &Gpu, scale: gemm::Scale) {
         for size in [Size::mnk(127, 255, 72), Size::mnk(300, 520, 264)] {
             for b in BLayout::BOTH {
-                let p = Problem::new(size, b).padded(8, 16 / O::TYPE.bytes());
-                let v = Variant::new(spec::DEFAULT, b, I::IN, O::TYPE);
+                let p = Problem::new(size, b).padded(8, 16 / O::ELEM.bytes());
+                let v = Variant::new(spec::DEFAULT, b, I::ELEM, O::ELEM);
                 let r = gemm::check_scaled::<I, O>(gpu, &v, &p, scale, None, None)
                     .unwrap_or_else(|e| panic!("{scale:?}: {e}"));
                 println!(

@@ -4,7 +4,6 @@
 //! term.
 
 use gpu_kernels::gemm::peak::{expected_output, PeakBuffers, PeakProbe, PROBES};
-use gpu_kernels::gemm::InType;
 use gpu_kernels::Gpu;
 
 /// Of the products' summed magnitudes: fp32 accumulation over at most 7 x 64 terms stays far inside it.
@@ -14,7 +13,7 @@ const TOLERANCE: f64 = 1e-5;
 #[ignore = "needs an NVIDIA GPU"]
 fn probe_computes_every_mma_it_counts() {
     let gpu = Gpu::open(0).expect("a GPU");
-    for input in [InType::F16, InType::Bf16] {
+    for input in gpu_kernels::gemm::INPUTS {
         for (threads, acc) in PROBES {
             let p = PeakProbe::new(input, threads, acc);
             let k = p.prepare(&gpu).expect("probe compiles");

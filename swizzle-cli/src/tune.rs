@@ -4,7 +4,8 @@
 
 use crate::bench::{check_targets, print_report, write_outputs};
 use gpu_kernels::bench::{BenchConfig, Report};
-use gpu_kernels::gemm::{self, tune as gt, BLayout, InType};
+use gpu_kernels::gemm::{self, tune as gt, BLayout};
+use gpu_kernels::Elem;
 use gpu_kernels::{Gpu, Size};
 use std::path::PathBuf;
 
@@ -39,7 +40,7 @@ struct Lineup {
     shapes: Vec<Size>,
     /// Input types: fp16, bf16.
     #[arg(long, value_delimiter = ',', value_parser = parse_dtype)]
-    dtypes: Vec<InType>,
+    dtypes: Vec<Elem>,
     /// B layouts: tn (B stored N x K), nn (K x N).
     #[arg(long, value_delimiter = ',', value_parser = parse_b)]
     b: Vec<BLayout>,
@@ -99,7 +100,7 @@ enum GemmMode {
         repeat: u32,
         /// Input type: fp16 or bf16.
         #[arg(long, default_value = "fp16", value_parser = parse_dtype)]
-        dtype: InType,
+        dtype: Elem,
         /// B layout: tn or nn.
         #[arg(long, default_value = "tn", value_parser = parse_b)]
         b: BLayout,
@@ -195,7 +196,7 @@ struct StencilArgs {
     json: Option<PathBuf>,
 }
 
-fn parse_dtype(s: &str) -> Result<InType, String> {
+fn parse_dtype(s: &str) -> Result<Elem, String> {
     gt::parse_dtype(s).map_err(|e| e.to_string())
 }
 
@@ -254,7 +255,7 @@ fn gemm_run(mode: GemmMode) -> Result<(), String> {
         }
         Ok(gt::Plan {
             shapes: or(&l.shapes, shapes),
-            dtypes: or(&l.dtypes, &[InType::F16, InType::Bf16]),
+            dtypes: or(&l.dtypes, &gemm::INPUTS),
             bs: or(&l.b, bs),
             specs: specs(&l.specs, default_specs)?,
             cfg: BenchConfig {

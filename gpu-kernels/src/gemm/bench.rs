@@ -5,12 +5,14 @@
 //! ceiling measured in this run ([`super::peak::measure`]: a kernel that does nothing but mma.sync).
 
 use super::peak::{PeakBuffers, PeakProbe};
-use super::{BLayout, Cublas, GemmSpec, InElem, InType, Problem, Variant};
+use super::{BLayout, Cublas, GemmSpec, Problem, Variant};
 use crate::bench::rounds::{interleaved, interleaved_then, spread};
 use crate::bench::{time, BenchConfig};
+use crate::elem::{table_name, HostElem};
 use crate::runtime::{Gpu, Kernel, Result};
 use crate::size::Size;
 use cudarc::driver::CudaSlice;
+use swizzle_core::Elem;
 
 /// The benchmark shapes.
 pub const SHAPES: [Size; 4] = [
@@ -38,7 +40,7 @@ pub struct Row {
 
 /// cuBLAS and prepared GEMM kernels on one problem's buffers (seeded random A and B, one C for every output):
 /// kernel 0 is cuBLAS, kernel `x > 0` the `(x - 1)`-th of [`Lineup::kernels`]. What every comparison launches.
-pub struct Lineup<I: InElem> {
+pub struct Lineup<I: HostElem> {
     pub p: Problem,
     a: CudaSlice<I>,
     b: CudaSlice<I>,
@@ -46,13 +48,13 @@ pub struct Lineup<I: InElem> {
     pub kernels: Vec<(Variant, Kernel)>,
 }
 
-impl<I: InElem> Lineup<I> {
+impl<I: HostElem> Lineup<I> {
     /// The buffers of `p` beside `kernels` (built by the caller, e.g. from cut-down sources).
     pub fn new(gpu: &Gpu, p: &Problem, kernels: Vec<(Variant, Kernel)>) -> Result<Lineup<I>> {
         Ok(Lineup {
             p: *p,
-            a: gpu.upload(&super::random_input::<I>(p.a_len(), 1))?,
-            b: gpu.upload(&super::random_input::<I>(p.b_len(), 2))?,
+            a: gpu.upload(&crate::elem::random::<I>(p.a_len(), 1))?,
+            b: gpu.upload(&crate::elem::random::<I>(p.b_len(), 2))?,
             c: gpu.zeros::<I>(p.c_len())?,
             kernels,
         })
@@ -63,7 +65,7 @@ impl<I: InElem> Lineup<I> {
         let kernels = specs
             .iter()
             .map(|s| {
-                let v = Variant::new(*s, p.b, I::IN, I::IN.same_out());
+                let v = Variant::new(*s, p.b, I::ELEM, I::ELEM);
                 v.prepare(gpu).map(|k| (v, k))
             })
             .collect::<Result<Vec<_>>>()?;
@@ -79,7 +81,7 @@ impl<I: InElem> Lineup<I> {
     pub fn launch(&mut self, gpu: &Gpu, blas: &Cublas, x: usize) -> Result<()> {
         if x == 0 {
             blas.gemm(
-                &self.p.cublas(I::IN.elem(), I::IN.elem()),
+                &self.p.cublas(I::ELEM, I::ELEM),
                 &self.a,
                 &self.b,
                 &mut self.c,
@@ -92,7 +94,7 @@ impl<I: InElem> Lineup<I> {
 }
 
 /// Time cuBLAS and each of `specs` on one `m x n x k` problem with input (and output) type `I`.
-pub fn measure<I: InElem>(
+pub fn measure<I: HostElem>(
     gpu: &Gpu,
     cfg: &BenchConfig,
     blas: &Cublas,
@@ -100,12 +102,12 @@ pub fn measure<I: InElem>(
     specs: &[GemmSpec],
 ) -> Result<Vec<Row>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
-    let ceiling = super::peak::measure(gpu, cfg, I::IN, p.flops())?;
+    let ceiling = super::peak::measure(gpu, cfg, I::ELEM, p.flops())?;
     let row = |kernel: String, s: crate::bench::Stats, reference_ms: f64| {
         let tflops = p.flops() / (s.median_ms * 1e-3) / 1e12;
         Row {
             shape: p.size.gemm().to_string(),
-            dtype: I::IN.name(),
+            dtype: table_name(I::ELEM),
             b: p.b.name(),
             kernel,
             median_ms: s.median_ms,
@@ -119,7 +121,7 @@ pub fn measure<I: InElem>(
     let cublas = time(gpu, cfg, |_| lineup.launch(gpu, blas, 0))?;
     let mut rows = vec![row("cuBLAS".into(), cublas, cublas.median_ms)];
     // The probe's launch does the problem's flops up to rounding of its iteration count: its own rate is exact.
-    let mut probe_row = row(ceiling.name(I::IN), ceiling.stats, cublas.median_ms);
+    let mut probe_row = row(ceiling.name(I::ELEM), ceiling.stats, cublas.median_ms);
     probe_row.tflops = ceiling.tflops;
     probe_row.pct_of_cublas = 100.0 * ceiling.tflops / rows[0].tflops;
     probe_row.pct_of_mma_sync_ceiling = 100.0;
@@ -136,15 +138,20 @@ pub fn measure_dyn(
     gpu: &Gpu,
     cfg: &BenchConfig,
     blas: &Cublas,
-    input: InType,
+    input: Elem,
     size: Size,
     b: BLayout,
     specs: &[GemmSpec],
 ) -> Result<Vec<Row>> {
     let p = Problem::new(size, b);
     match input {
-        InType::F16 => measure::<half::f16>(gpu, cfg, blas, &p, specs),
-        InType::Bf16 => measure::<half::bf16>(gpu, cfg, blas, &p, specs),
+        Elem::F16 => measure::<half::f16>(gpu, cfg, blas, &p, specs),
+        Elem::BF16 => measure::<half::bf16>(gpu, cfg, blas, &p, specs),
+        other => Err(crate::elem::unsupported(
+            "gemm input",
+            other,
+            &super::INPUTS,
+        )),
     }
 }
 
@@ -206,7 +213,7 @@ fn min_max(v: &[f64]) -> (f64, f64) {
 /// cuBLAS and `specs` timed in `n_rounds` interleaved rounds (each round: every kernel `cfg.iters` timed runs after
 /// `cfg.warmup`, the order rotated by one each round), so that clock drift under sustained load falls on all kernels
 /// alike; each comparison is a per-round ratio, summarised by its median and range.
-pub fn rounds<I: InElem>(
+pub fn rounds<I: HostElem>(
     gpu: &Gpu,
     cfg: &BenchConfig,
     blas: &Cublas,
@@ -238,7 +245,7 @@ pub fn rounds<I: InElem>(
         let (smin, smax) = min_max(&slower);
         out.push(RoundsRow {
             shape: p.size.gemm().to_string(),
-            dtype: I::IN.name(),
+            dtype: table_name(I::ELEM),
             b: p.b.name(),
             kernel: if x == 0 {
                 "cuBLAS".into()
@@ -282,7 +289,7 @@ pub struct PeakRow {
 /// cuBLAS, `specs` (B stored N x K) and the mma.sync `probes` in `n_rounds` interleaved rounds on problem `p`.
 /// Each probe does the GEMM's flop count per launch (one block per SM), so all kernels run for about as long
 /// and heat the card alike; per round every kernel's TFLOP/s is compared with cuBLAS's and with the best probe's.
-pub fn peak_rounds<I: InElem>(
+pub fn peak_rounds<I: HostElem>(
     gpu: &Gpu,
     cfg: &BenchConfig,
     blas: &Cublas,
@@ -354,7 +361,7 @@ pub fn peak_rounds<I: InElem>(
         let (pmin, pmax) = min_max(&pct);
         out.push(PeakRow {
             shape: p.size.gemm().to_string(),
-            dtype: I::IN.name(),
+            dtype: table_name(I::ELEM),
             kernel: match x {
                 0 => "cuBLAS".into(),
                 x if x <= s => specs[x - 1].name.to_string(),

@@ -13,7 +13,7 @@
 //! layout); `swz tune gemm bench` measures the like-for-like `Nk` call.
 
 use super::spec::{self, BLayout, GemmSpec};
-use super::{InType, OutType, Problem, Variant};
+use super::{eps, OutWidth, Problem, Variant, INPUTS};
 use crate::frame::{
     Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
 };
@@ -34,21 +34,6 @@ pub const FAMILY_SPECS: [GemmSpec; 5] = [
 pub struct GemmFamily;
 
 pub static GEMM: GemmFamily = GemmFamily;
-
-const fn elem(t: InType) -> Elem {
-    match t {
-        InType::F16 => Elem::F16,
-        InType::Bf16 => Elem::BF16,
-    }
-}
-
-const fn out_elem(t: OutType) -> Elem {
-    match t {
-        OutType::F16 => Elem::F16,
-        OutType::Bf16 => Elem::BF16,
-        OutType::F32 => Elem::F32,
-    }
-}
 
 fn problem(v: &Variant, size: Size) -> Problem {
     Problem::new(size, v.b)
@@ -71,10 +56,10 @@ impl Family for GemmFamily {
 
     fn specs(&self) -> Vec<Variant> {
         let mut v = Vec::new();
-        for input in [InType::F16, InType::Bf16] {
+        for input in INPUTS {
             for b in BLayout::BOTH {
                 for s in FAMILY_SPECS {
-                    v.push(Variant::new(s, b, input, input.same_out()));
+                    v.push(Variant::new(s, b, input, input));
                 }
             }
         }
@@ -86,7 +71,7 @@ impl Family for GemmFamily {
     }
 
     fn elem(&self, v: &Variant) -> Elem {
-        elem(v.input)
+        v.input
     }
 
     fn block_label(&self, v: &Variant) -> String {
@@ -108,9 +93,9 @@ impl Family for GemmFamily {
     fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
         let p = problem(v, size);
         vec![
-            Buffer::input("A", elem(v.input), p.a_len()),
-            Buffer::input("B", elem(v.input), p.b_len()),
-            Buffer::output("C", out_elem(v.out), p.c_len()),
+            Buffer::input("A", v.input, p.a_len()),
+            Buffer::input("B", v.input, p.b_len()),
+            Buffer::output("C", v.out, p.c_len()),
         ]
     }
 
@@ -156,7 +141,7 @@ impl Family for GemmFamily {
                     .sum();
             }
         }
-        vec![HostBuf::from_f64(out_elem(v.out), &c)]
+        vec![HostBuf::from_f64(v.out, &c)]
     }
 
     /// The output's rounding (relative) plus fp32 accumulation over K <= 1024 of products in [-1, 1)
@@ -166,7 +151,7 @@ impl Family for GemmFamily {
         // sum, and the two may land on either side of a rounding boundary (bf16 at 127x264x72: 1 element in 33528).
         Tolerance::Close {
             abs: 4e-3,
-            rel: 2.0 * v.out.eps(),
+            rel: 2.0 * eps(v.out),
         }
     }
 
@@ -175,7 +160,7 @@ impl Family for GemmFamily {
         // job (the padded nn B tile conflicts on its fills).
         let free = !spec::BASELINES.iter().any(|b| b.name == v.spec.name);
         v.spec
-            .accesses(v.b, v.out.width())
+            .accesses(v.b, OutWidth::of(v.out))
             .iter()
             .map(|(label, smem, pattern)| SpecAccess {
                 label,
@@ -209,8 +194,8 @@ impl Family for GemmFamily {
     fn peer(&self, v: &Variant, size: Size) -> Peer {
         Peer::CublasGemm {
             size,
-            ab: elem(v.input),
-            c: out_elem(v.out),
+            ab: v.input,
+            c: v.out,
         }
     }
 
@@ -269,7 +254,7 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{v} {s}: {e}"));
             }
         }
-        let v = Variant::new(spec::DEFAULT, BLayout::Nk, InType::F16, OutType::F16);
+        let v = Variant::new(spec::DEFAULT, BLayout::Nk, Elem::F16, Elem::F16);
         let s = Size::mnk(2, 8, 16);
         let a = HostBuf::from_f64(
             Elem::F16,

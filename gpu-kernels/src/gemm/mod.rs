@@ -17,12 +17,11 @@ pub mod peak;
 pub mod spec;
 pub mod tune;
 
+use crate::elem::{table_name, HostElem};
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, GemmCall, Gpu, Header, Kernel, Result, Source};
 use crate::size::Size;
-use cudarc::driver::{
-    CudaSlice, DevicePtr, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
-};
+use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
 pub use spec::{BLayout, GemmSpec, OutWidth, SmemKind};
 use swizzle_core::raster::Grid;
 use swizzle_core::Elem;
@@ -30,113 +29,15 @@ use swizzle_core::Elem;
 /// The kernel source, compiled per variant with its generated header.
 pub const SOURCE: &str = include_str!("gemm.cu");
 
-/// Input element type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum InType {
-    F16,
-    Bf16,
-}
+/// The input element types the kernel reads (fp32 accumulation).
+pub const INPUTS: [Elem; 2] = [Elem::F16, Elem::BF16];
 
-/// Output element type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum OutType {
-    F16,
-    Bf16,
-    F32,
-}
+/// The output element types the kernel writes.
+pub const OUTPUTS: [Elem; 3] = [Elem::F16, Elem::BF16, Elem::F32];
 
-impl InType {
-    pub const fn name(self) -> &'static str {
-        match self {
-            InType::F16 => "fp16",
-            InType::Bf16 => "bf16",
-        }
-    }
-    /// The element type.
-    pub const fn elem(self) -> Elem {
-        match self {
-            InType::F16 => Elem::F16,
-            InType::Bf16 => Elem::BF16,
-        }
-    }
-    /// The output type of the same name (what cuBLAS is asked for).
-    pub const fn same_out(self) -> OutType {
-        match self {
-            InType::F16 => OutType::F16,
-            InType::Bf16 => OutType::Bf16,
-        }
-    }
-}
-
-impl OutType {
-    pub const fn name(self) -> &'static str {
-        match self {
-            OutType::F16 => "fp16",
-            OutType::Bf16 => "bf16",
-            OutType::F32 => "fp32",
-        }
-    }
-    pub const fn bytes(self) -> u32 {
-        match self {
-            OutType::F32 => 4,
-            _ => 2,
-        }
-    }
-    pub const fn width(self) -> OutWidth {
-        match self {
-            OutType::F32 => OutWidth::F32,
-            _ => OutWidth::B16,
-        }
-    }
-    /// Unit roundoff of the output type (relative error of one rounding).
-    pub const fn eps(self) -> f64 {
-        match self {
-            OutType::F16 => 1.0 / 2048.0,
-            OutType::Bf16 => 1.0 / 256.0,
-            OutType::F32 => 1.0 / 16_777_216.0,
-        }
-    }
-}
-
-/// A host input element (`half::f16`, `half::bf16`).
-pub trait InElem: OutElem {
-    const IN: InType;
-}
-
-/// A host output element (`half::f16`, `half::bf16`, `f32`).
-pub trait OutElem: DeviceRepr + ValidAsZeroBits + Copy + Default + Send + Sync + 'static {
-    const TYPE: OutType;
-    fn to_f32(self) -> f32;
-    fn from_f32(v: f32) -> Self;
-}
-
-macro_rules! half_elem {
-    ($t:ty, $in:ident) => {
-        impl InElem for $t {
-            const IN: InType = InType::$in;
-        }
-        impl OutElem for $t {
-            const TYPE: OutType = OutType::$in;
-            fn to_f32(self) -> f32 {
-                <$t>::to_f32(self)
-            }
-            fn from_f32(v: f32) -> Self {
-                <$t>::from_f32(v)
-            }
-        }
-    };
-}
-half_elem!(half::f16, F16);
-half_elem!(half::bf16, Bf16);
-
-impl OutElem for f32 {
-    const TYPE: OutType = OutType::F32;
-    fn to_f32(self) -> f32 {
-        self
-    }
-    fn from_f32(v: f32) -> Self {
-        v
-    }
+/// Unit roundoff of an output type (relative error of one rounding; [`OUTPUTS`] are floats).
+fn eps(out: Elem) -> f64 {
+    crate::elem::unit_roundoff(out).unwrap_or(1.0)
 }
 
 /// One GEMM problem: sizes, B layout and leading dimensions (elements).
@@ -210,7 +111,7 @@ impl Problem {
 
     /// Everything a launch needs to be right, checked before it: sizes >= 1, leading dimensions at least the row
     /// length and keeping 16-byte row alignment (the kernel's cp.async and global stores move 16-byte chunks).
-    pub fn validate(&self, out: OutType) -> Result<()> {
+    pub fn validate(&self, out: Elem) -> Result<()> {
         if self.size.m == 0 || self.size.n == 0 || self.size.k == 0 {
             return Err(Error::Invalid(format!(
                 "gemm: empty problem {}x{}x{}",
@@ -280,23 +181,18 @@ impl std::fmt::Display for Problem {
 /// `GemmOrder`, and `struct Spec` with the smem tiles `SmemA`, `SmemB`, `SmemC` (each `offset(row, col) =
 /// Sw::apply(row * pitch + col)`, from the same [`Smem`] values the bank checks read) and the numbers `gemm.cu`
 /// reads.
-pub fn header(
-    spec: &GemmSpec,
-    b: BLayout,
-    input: InType,
-    out: OutType,
-) -> swizzle_core::cuda::Header {
+pub fn header(spec: &GemmSpec, b: BLayout, input: Elem, out: Elem) -> swizzle_core::cuda::Header {
     let n = |x: u32| i64::from(x);
     let s = swizzle_core::cuda::Spec::new("Spec")
         .doc(format!(
             "{spec}; B {}, {} in, {} out",
             b.name(),
-            input.name(),
-            out.name()
+            table_name(input),
+            table_name(out)
         ))
         .pitched("SmemA", spec.a_smem())
         .pitched("SmemB", spec.b_smem(b))
-        .pitched("SmemC", spec.c_smem(out.width()))
+        .pitched("SmemC", spec.c_smem(OutWidth::of(out)))
         .int("BM", n(spec.bm))
         .int("BN", n(spec.bn))
         .int("BK", n(spec.bk))
@@ -309,15 +205,15 @@ pub fn header(
         .int("L2_PREFETCH", n(spec.l2_prefetch))
         .int("FILL_TMA", n(u32::from(spec.tma_fill)))
         .int("TMA_ALIGN", n(spec::TMA_ALIGN))
-        .int("DATA_BYTES", n(spec.data_bytes(b, out.width())))
+        .int("DATA_BYTES", n(spec.data_bytes(b, OutWidth::of(out))))
         .int("B_KN", n(u32::from(b == BLayout::Kn)))
-        .int("IN_BF16", n(u32::from(input == InType::Bf16)))
+        .int("IN_BF16", n(u32::from(input == Elem::BF16)))
         .int(
             "OUT_KIND",
             match out {
-                OutType::F16 => 0,
-                OutType::Bf16 => 1,
-                OutType::F32 => 2,
+                Elem::F16 => 0,
+                Elem::BF16 => 1,
+                _ => 2,
             },
         )
         .int("OUT_BYTES", n(out.bytes()));
@@ -369,12 +265,14 @@ impl Scale {
 pub struct Variant {
     pub spec: GemmSpec,
     pub b: BLayout,
-    pub input: InType,
-    pub out: OutType,
+    pub input: Elem,
+    pub out: Elem,
 }
 
 impl Variant {
-    pub const fn new(spec: GemmSpec, b: BLayout, input: InType, out: OutType) -> Variant {
+    /// A variant of `spec` for B stored as `b`, inputs of `input` and output of `out` ([`INPUTS`], [`OUTPUTS`]:
+    /// checked before compiling, [`Variant::check_types`]).
+    pub const fn new(spec: GemmSpec, b: BLayout, input: Elem, out: Elem) -> Variant {
         Variant {
             spec,
             b,
@@ -396,7 +294,7 @@ impl Variant {
     }
 
     pub fn smem_bytes(&self) -> u32 {
-        self.spec.smem_bytes(self.b, self.out.width())
+        self.spec.smem_bytes(self.b, OutWidth::of(self.out))
     }
 
     /// Compile (or take from the cache), load, and allow the dynamic shared memory.
@@ -415,6 +313,7 @@ impl Variant {
 
     /// [`Variant::prepare`] of another build of this variant's source (a [`Variant::diagnostic_source`]).
     pub fn prepare_from(&self, gpu: &Gpu, source: &Source) -> Result<Kernel> {
+        self.check_types()?;
         self.tma_layout_ok()?;
         if self.spec.tma_fill && !self.spec.tma_layout_agrees() {
             return Err(Error::Invalid(format!(
@@ -436,6 +335,12 @@ impl Variant {
         }
     }
 
+    /// The kernel reads [`INPUTS`] and writes [`OUTPUTS`]; anything else is refused with one line.
+    pub fn check_types(&self) -> Result<()> {
+        crate::elem::check_supported("gemm input", self.input, &INPUTS)?;
+        crate::elem::check_supported("gemm output", self.out, &OUTPUTS)
+    }
+
     /// A [`GemmSpec::tma_fill`] variant needs B stored N x K.
     fn tma_layout_ok(&self) -> Result<()> {
         if self.spec.tma_fill && self.b != BLayout::Nk {
@@ -449,7 +354,7 @@ impl Variant {
 
     /// The tensor maps of a [`GemmSpec::tma_fill`] launch: A (`m x k`, pitch `lda`) and B (`n x k`, pitch `ldb`)
     /// in the spec's boxes; refused for B stored K x N.
-    fn tma_maps<I: InElem>(
+    fn tma_maps<I: HostElem>(
         &self,
         gpu: &Gpu,
         p: &Problem,
@@ -457,11 +362,7 @@ impl Variant {
         b: &CudaSlice<I>,
     ) -> Result<(TensorMap, TensorMap)> {
         self.tma_layout_ok()?;
-        let elem = match self.input {
-            InType::F16 => swizzle_core::units::Elem::F16,
-            InType::Bf16 => swizzle_core::units::Elem::BF16,
-        };
-        let (ta, tb) = self.spec.tma_tiles(elem);
+        let (ta, tb) = self.spec.tma_tiles(self.input);
         let bytes = std::mem::size_of::<I>();
         let (pa, _ga) = a.device_ptr(gpu.stream());
         let (pb, _gb) = b.device_ptr(gpu.stream());
@@ -498,7 +399,7 @@ impl Variant {
     }
 
     /// Queue `c = a · b` with a kernel from [`Variant::prepare`], after checking the problem and the buffers.
-    pub fn launch<I: InElem, O: OutElem>(
+    pub fn launch<I: HostElem, O: HostElem>(
         &self,
         gpu: &Gpu,
         kernel: &Kernel,
@@ -514,7 +415,7 @@ impl Variant {
     /// `alpha · a · b` as rounded to the output type (for 16-bit outputs that is two roundings, one more than
     /// cuBLAS). With `beta == 0` the kernel never reads `c` (it may hold anything, NaN included), as in BLAS.
     #[allow(clippy::too_many_arguments)]
-    pub fn launch_scaled<I: InElem, O: OutElem>(
+    pub fn launch_scaled<I: HostElem, O: HostElem>(
         &self,
         gpu: &Gpu,
         kernel: &Kernel,
@@ -524,16 +425,16 @@ impl Variant {
         b: &CudaSlice<I>,
         c: &mut CudaSlice<O>,
     ) -> Result<()> {
-        if I::IN != self.input || O::TYPE != self.out || p.b != self.b {
+        if I::ELEM != self.input || O::ELEM != self.out || p.b != self.b {
             return Err(Error::Invalid(format!(
                 "{}: compiled for {} {} -> {}, called with {} {} -> {}",
                 self.spec.name,
                 self.b.name(),
-                self.input.name(),
-                self.out.name(),
+                table_name(self.input),
+                table_name(self.out),
                 p.b.name(),
-                I::IN.name(),
-                O::TYPE.name()
+                table_name(I::ELEM),
+                table_name(O::ELEM)
             )));
         }
         p.validate(self.out)?;
@@ -582,8 +483,8 @@ impl std::fmt::Display for Variant {
             "{} {} {}->{}",
             self.spec.name,
             self.b.name(),
-            self.input.name(),
-            self.out.name()
+            table_name(self.input),
+            table_name(self.out)
         )
     }
 }
@@ -593,7 +494,7 @@ pub use crate::runtime::cublas::Cublas;
 
 /// The host reference of element (row, col) in f64: `sum_k A[row][k] * B(k, col)`, and `sum_k |A||B|` (what
 /// bounds the accumulation error).
-pub fn reference_at<I: InElem>(p: &Problem, a: &[I], b: &[I], row: u32, col: u32) -> (f64, f64) {
+pub fn reference_at<I: HostElem>(p: &Problem, a: &[I], b: &[I], row: u32, col: u32) -> (f64, f64) {
     let (row, col) = (row as usize, col as usize);
     let arow = &a[row * p.lda as usize..][..p.size.k as usize];
     let b_at = |k: usize| match p.b {
@@ -603,17 +504,9 @@ pub fn reference_at<I: InElem>(p: &Problem, a: &[I], b: &[I], row: u32, col: u32
     arow.iter()
         .enumerate()
         .fold((0.0, 0.0), |(s, abs), (k, x)| {
-            let prod = x.to_f32() as f64 * b_at(k).to_f32() as f64;
+            let prod = x.to_f64() * b_at(k).to_f64();
             (s + prod, abs + prod.abs())
         })
-}
-
-/// Seeded random inputs in `[-1, 1)` (never zeros), rounded to the input type.
-pub fn random_input<I: InElem>(n: usize, seed: u64) -> Vec<I> {
-    crate::elem::random::<f32>(n, seed)
-        .into_iter()
-        .map(I::from_f32)
-        .collect()
 }
 
 /// What a correctness check found.
@@ -632,15 +525,15 @@ pub struct CheckReport {
 }
 
 /// Tolerance of one output element: the output rounding plus fp32 accumulation over K (in the sum of magnitudes).
-fn tolerance(out: OutType, reference: f64, abs_sum: f64, k: u32) -> f64 {
-    out.eps() * reference.abs() + 4.0 * (k as f64).sqrt() * f32::EPSILON as f64 * abs_sum + 1e-6
+fn tolerance(out: Elem, reference: f64, abs_sum: f64, k: u32) -> f64 {
+    eps(out) * reference.abs() + 4.0 * (k as f64).sqrt() * f32::EPSILON as f64 * abs_sum + 1e-6
 }
 
 /// Run `v` on fresh random inputs with the output poisoned (0xFF bytes: NaN in every output type), and compare
 /// with the host reference: every element when `samples` is `None`, else `samples` seeded positions (plus the four
 /// corners). Every element must have been written (no NaN anywhere). With `cublas`, all of C is also compared with
 /// cuBLAS's output of the input type (rel. L2 <= 4 output ulps' worth).
-pub fn check<I: InElem, O: OutElem>(
+pub fn check<I: HostElem, O: HostElem>(
     gpu: &Gpu,
     v: &Variant,
     p: &Problem,
@@ -653,7 +546,7 @@ pub fn check<I: InElem, O: OutElem>(
 /// [`check`] of `C = alpha · A·B + beta · C`: with `beta != 0`, C starts as seeded random values (the reference
 /// reads the same values); with `beta == 0` it starts poisoned, which also proves C is not read. cuBLAS (which is
 /// asked for `A·B` only) is compared only for [`Scale::PRODUCT`].
-pub fn check_scaled<I: InElem, O: OutElem>(
+pub fn check_scaled<I: HostElem, O: HostElem>(
     gpu: &Gpu,
     v: &Variant,
     p: &Problem,
@@ -662,14 +555,11 @@ pub fn check_scaled<I: InElem, O: OutElem>(
     cublas: Option<&Cublas>,
 ) -> Result<CheckReport> {
     let seed = ((p.size.m as u64) << 40) ^ ((p.size.n as u64) << 20) ^ p.size.k as u64;
-    let ha: Vec<I> = random_input(p.a_len(), seed);
-    let hb: Vec<I> = random_input(p.b_len(), seed ^ 0xB);
+    let ha: Vec<I> = crate::elem::random(p.a_len(), seed);
+    let hb: Vec<I> = crate::elem::random(p.b_len(), seed ^ 0xB);
     let (da, db) = (gpu.upload(&ha)?, gpu.upload(&hb)?);
     let hc0: Vec<O> = if scale.beta != 0.0 {
-        crate::elem::random::<f32>(p.c_len(), seed ^ 0xC)
-            .into_iter()
-            .map(O::from_f32)
-            .collect()
+        crate::elem::random::<O>(p.c_len(), seed ^ 0xC)
     } else {
         Vec::new()
     };
@@ -685,7 +575,7 @@ pub fn check_scaled<I: InElem, O: OutElem>(
     gpu.sync()
         .map_err(|e| Error::Mismatch(format!("{v} on {p}: {e}")))?;
     let got = gpu.download(&dc)?;
-    let at = |r: u32, c: u32| got[r as usize * p.ldc as usize + c as usize].to_f32() as f64;
+    let at = |r: u32, c: u32| got[r as usize * p.ldc as usize + c as usize].to_f64();
     // Every element written (poison is NaN) and finite.
     for r in 0..p.size.m {
         for c in 0..p.size.n {
@@ -720,7 +610,7 @@ pub fn check_scaled<I: InElem, O: OutElem>(
     for &(r, c) in &positions {
         let (prod, abs_sum) = reference_at(p, &ha, &hb, r, c);
         let old = if beta != 0.0 {
-            hc0[r as usize * p.ldc as usize + c as usize].to_f32() as f64
+            hc0[r as usize * p.ldc as usize + c as usize].to_f64()
         } else {
             0.0
         };
@@ -729,7 +619,7 @@ pub fn check_scaled<I: InElem, O: OutElem>(
         // alpha scales the accumulation error; beta * old is one fp32 product and sum (2 eps32 of its size); with
         // beta != 0, alpha * A.B is rounded to the output type before beta * old is added (one more rounding).
         let second_rounding = if beta != 0.0 {
-            v.out.eps() * (alpha * prod).abs()
+            eps(v.out) * (alpha * prod).abs()
         } else {
             0.0
         };
@@ -753,20 +643,20 @@ pub fn check_scaled<I: InElem, O: OutElem>(
     let mut rel_vs_cublas = None;
     if let (Some(blas), true) = (cublas, scale == Scale::PRODUCT) {
         let mut dr = gpu.zeros::<I>(p.c_len())?;
-        blas.gemm(&p.cublas(I::IN.elem(), I::IN.elem()), &da, &db, &mut dr)?;
+        blas.gemm(&p.cublas(I::ELEM, I::ELEM), &da, &db, &mut dr)?;
         gpu.sync()?;
         let theirs = gpu.download(&dr)?;
         let (mut n2, mut d2) = (0f64, 0f64);
         for r in 0..p.size.m as usize {
             for c in 0..p.size.n as usize {
                 let i = r * p.ldc as usize + c;
-                let (o, t) = (got[i].to_f32() as f64, theirs[i].to_f32() as f64);
+                let (o, t) = (got[i].to_f64(), theirs[i].to_f64());
                 n2 += (o - t) * (o - t);
                 d2 += t * t;
             }
         }
         let rel = (n2 / d2.max(f64::MIN_POSITIVE)).sqrt();
-        let limit = 4.0 * I::IN.same_out().eps();
+        let limit = 4.0 * eps(I::ELEM);
         if rel.is_nan() || rel > limit {
             return Err(Error::Mismatch(format!(
                 "{v} on {p}: ||ours - cuBLAS|| / ||cuBLAS|| = {rel:.2e} > {limit:.1e}"
@@ -789,28 +679,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn variants_outside_the_kernels_types_are_refused_before_compiling() {
+        let ok = Variant::new(spec::DEFAULT, BLayout::Nk, Elem::BF16, Elem::F32);
+        assert!(ok.check_types().is_ok());
+        let e = Variant::new(spec::DEFAULT, BLayout::Nk, Elem::F32, Elem::F32)
+            .check_types()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gemm input: element type f32"), "{e}");
+        let e = Variant::new(spec::DEFAULT, BLayout::Nk, Elem::F16, Elem::I32)
+            .check_types()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gemm output: element type i32"), "{e}");
+        assert_eq!(OutWidth::of(Elem::F32), OutWidth::F32);
+        assert_eq!(OutWidth::of(Elem::BF16), OutWidth::B16);
+    }
+
+    #[test]
     fn misaligned_leading_dimensions_are_refused_before_launch() {
         let p = Problem::new(Size::mnk(17, 33, 48), BLayout::Kn);
-        let e = p.validate(OutType::F16).unwrap_err().to_string();
+        let e = p.validate(Elem::F16).unwrap_err().to_string();
         assert!(
             e.contains("ldb = 33 elements (66 bytes) is not a multiple of 16 bytes"),
             "{e}"
         );
         let ok = p.padded(8, 8);
         assert_eq!((ok.lda, ok.ldb, ok.ldc), (48, 40, 40));
-        ok.validate(OutType::F16).unwrap();
+        ok.validate(Elem::F16).unwrap();
         let e = Problem::new(Size::mnk(64, 64, 20), BLayout::Nk)
-            .validate(OutType::F32)
+            .validate(Elem::F32)
             .unwrap_err()
             .to_string();
         assert!(e.contains("lda = 20"), "{e}");
         assert!(Problem::new(Size::mnk(0, 8, 8), BLayout::Nk)
-            .validate(OutType::F32)
+            .validate(Elem::F32)
             .is_err());
         let mut short = Problem::new(Size::mnk(8, 8, 8), BLayout::Nk);
         short.ldc = 4;
         assert!(short
-            .validate(OutType::F32)
+            .validate(Elem::F32)
             .unwrap_err()
             .to_string()
             .contains("smaller"));
@@ -819,8 +727,8 @@ mod tests {
     #[test]
     fn host_reference_matches_the_definition() {
         let p = Problem::new(Size::mnk(3, 5, 7), BLayout::Kn).padded(8, 8);
-        let a: Vec<half::f16> = random_input(p.a_len(), 1);
-        let b: Vec<half::f16> = random_input(p.b_len(), 2);
+        let a: Vec<half::f16> = crate::elem::random(p.a_len(), 1);
+        let b: Vec<half::f16> = crate::elem::random(p.b_len(), 2);
         // The same B stored N x K.
         let pt = Problem::new(Size::mnk(3, 5, 7), BLayout::Nk).padded(8, 8);
         let mut bt = vec![half::f16::ZERO; pt.b_len()];
@@ -842,7 +750,7 @@ mod tests {
 
     #[test]
     fn header_carries_the_spec() {
-        let v = Variant::new(spec::DEFAULT, BLayout::Kn, InType::Bf16, OutType::F32);
+        let v = Variant::new(spec::DEFAULT, BLayout::Kn, Elem::BF16, Elem::F32);
         let h = header(&v.spec, v.b, v.input, v.out).render();
         assert!(
             h.contains("struct SmemA {\n        using Sw = swz::Swizzle<2, 3, 3>;"),
@@ -868,16 +776,16 @@ mod tests {
             "{h}"
         );
         assert!(h.contains("struct GemmOrder"), "{h}");
-        let u = header(&spec::UNSWIZZLED, BLayout::Nk, InType::F16, OutType::F16).render();
+        let u = header(&spec::UNSWIZZLED, BLayout::Nk, Elem::F16, Elem::F16).render();
         assert!(u.contains("using Sw = swz::Swizzle<0, 0, 0>;"));
-        let pd = header(&spec::PADDED, BLayout::Nk, InType::F16, OutType::F16).render();
+        let pd = header(&spec::PADDED, BLayout::Nk, Elem::F16, Elem::F16).render();
         assert!(pd.contains("cols = 32u, pitch = 40u"), "{pd}");
     }
 
     #[test]
     fn launch_grid_covers_the_tiles() {
         for s in spec::all() {
-            let v = Variant::new(s, BLayout::Nk, InType::F16, OutType::F16);
+            let v = Variant::new(s, BLayout::Nk, Elem::F16, Elem::F16);
             for (m, n) in [(1, 1), (127, 255), (4096, 4096), (16384, 128)] {
                 let p = Problem::new(Size::mnk(m, n, 64), BLayout::Nk);
                 let cfg = v.launch_config(&p).unwrap();

@@ -3,9 +3,11 @@
 //! mma.sync GEMM can do on this card at the clock it holds, so `swz tune gemm peak` times it beside cuBLAS in the same
 //! interleaved rounds as the GEMM specs, and reads back the SM clock each probe block ran at.
 
-use super::InType;
+use super::INPUTS;
+use crate::elem::table_name;
 use crate::runtime::{Error, Gpu, Kernel, Result, Source};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use swizzle_core::Elem;
 
 const SOURCE: &str = include_str!("peak.cu");
 
@@ -16,7 +18,7 @@ pub const MMA_FLOPS: f64 = 4096.0;
 /// GEMM's 8-warp blocks, 512 = four) and independent accumulators per warp.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PeakProbe {
-    pub input: InType,
+    pub input: Elem,
     pub threads: u32,
     pub acc: u32,
 }
@@ -33,7 +35,7 @@ pub const PROBES: [(u32, u32); 6] = [
 ];
 
 impl PeakProbe {
-    pub const fn new(input: InType, threads: u32, acc: u32) -> PeakProbe {
+    pub const fn new(input: Elem, threads: u32, acc: u32) -> PeakProbe {
         PeakProbe {
             input,
             threads,
@@ -44,7 +46,7 @@ impl PeakProbe {
     pub fn name(&self) -> String {
         format!(
             "mma.sync peak {} {}w/sched acc{}",
-            self.input.name(),
+            table_name(self.input),
             self.threads / 128,
             self.acc
         )
@@ -57,7 +59,7 @@ impl PeakProbe {
                 "#define PEAK_THREADS {}\n#define PEAK_ACC {}\n#define PEAK_BF16 {}\n{SOURCE}",
                 self.threads,
                 self.acc,
-                u32::from(self.input == InType::Bf16)
+                u32::from(self.input == Elem::BF16)
             ),
             headers: Vec::new(),
         }
@@ -65,6 +67,7 @@ impl PeakProbe {
 
     /// Checks the configuration, compiles and loads the probe.
     pub fn prepare(&self, gpu: &Gpu) -> Result<Kernel> {
+        crate::elem::check_supported("mma peak probe", self.input, &INPUTS)?;
         if !matches!(self.threads, 128 | 256 | 512) || !(1..=64).contains(&self.acc) {
             return Err(Error::Invalid(format!(
                 "mma peak probe: {} threads, {} accumulators (128/256/512 threads, 1-64 accumulators)",
@@ -97,18 +100,20 @@ pub struct PeakBuffers {
 }
 
 impl PeakBuffers {
-    pub fn new(gpu: &Gpu, input: InType, threads: u32) -> Result<PeakBuffers> {
+    pub fn new(gpu: &Gpu, input: Elem, threads: u32) -> Result<PeakBuffers> {
+        crate::elem::check_supported("mma peak probe", input, &INPUTS)?;
         let blocks = gpu.props().sm_count;
         // Operands: seeded random values in [-1, 1) of the probe's input type, two per word.
-        let bits: Vec<u16> = match input {
-            InType::F16 => super::random_input::<half::f16>(2 * 256, 7)
+        let bits: Vec<u16> = if input == Elem::BF16 {
+            crate::elem::random::<half::bf16>(2 * 256, 7)
                 .iter()
                 .map(|v| v.to_bits())
-                .collect(),
-            InType::Bf16 => super::random_input::<half::bf16>(2 * 256, 7)
+                .collect()
+        } else {
+            crate::elem::random::<half::f16>(2 * 256, 7)
                 .iter()
                 .map(|v| v.to_bits())
-                .collect(),
+                .collect()
         };
         let words: Vec<u32> = bits
             .chunks(2)
@@ -190,7 +195,7 @@ pub const GEMM_LIKE: (u32, u32) = (256, 32);
 pub fn measure(
     gpu: &Gpu,
     cfg: &crate::bench::BenchConfig,
-    input: InType,
+    input: Elem,
     flops: f64,
 ) -> Result<Measured> {
     let probe = PeakProbe::new(input, GEMM_LIKE.0, GEMM_LIKE.1);
@@ -207,10 +212,10 @@ pub fn measure(
 
 impl Measured {
     /// How the tables name it.
-    pub fn name(&self, input: InType) -> String {
+    pub fn name(&self, input: Elem) -> String {
         format!(
             "mma.sync probe {} (2 warps/scheduler, no memory; SM clock {:.0} MHz)",
-            input.name(),
+            table_name(input),
             self.clock_mhz
         )
     }
@@ -224,16 +229,17 @@ impl Measured {
 /// products' magnitudes (what the fp32 rounding error scales with).
 pub fn expected_output(
     words: &[u32],
-    input: InType,
+    input: Elem,
     acc: u32,
     iters: u32,
     lane: usize,
 ) -> (f64, f64) {
     let val = |w: u32, hi: bool| -> f64 {
         let bits = if hi { (w >> 16) as u16 } else { w as u16 };
-        match input {
-            InType::F16 => half::f16::from_bits(bits).to_f64(),
-            InType::Bf16 => half::bf16::from_bits(bits).to_f64(),
+        if input == Elem::BF16 {
+            half::bf16::from_bits(bits).to_f64()
+        } else {
+            half::f16::from_bits(bits).to_f64()
         }
     };
     let mut a = [[0f64; 16]; 16];
@@ -276,14 +282,14 @@ mod tests {
     #[test]
     fn flops_count_every_mma_of_every_warp() {
         // 132 blocks x 8 warps x 10 iterations x 32 accumulators x 4096.
-        let p = PeakProbe::new(InType::F16, 256, 32);
+        let p = PeakProbe::new(Elem::F16, 256, 32);
         assert_eq!(p.flops(132, 10), 132.0 * 8.0 * 10.0 * 32.0 * 4096.0);
     }
 
     #[test]
     #[ignore = "needs libnvrtc (CUDA 13)"]
     fn every_probe_compiles_without_local_memory() {
-        for input in [InType::F16, InType::Bf16] {
+        for input in [Elem::F16, Elem::BF16] {
             for (t, a) in PROBES {
                 let p = PeakProbe::new(input, t, a);
                 let out =
@@ -315,7 +321,7 @@ mod tests {
         let ones = vec![one | (one << 16); 256];
         for lane in [0, 5, 31] {
             let all = 3.0 * 8.0 * 4.0 * 16.0;
-            assert_eq!(expected_output(&ones, InType::F16, 8, 3, lane), (all, all));
+            assert_eq!(expected_output(&ones, Elem::F16, 8, 3, lane), (all, all));
         }
         // A[0][0] = 1 (lane 0, word 0, low half) and lane 0's B word 0 low half = 2: B_j[0][0] = 2 where j % 4 == 0
         // (word j % 4 is b0). Only D[0][0], which lane 0 holds, is non-zero: 2 for j = 0, 4 of 16 accumulators.
@@ -323,12 +329,12 @@ mod tests {
         w[0] = one;
         w[4] = two;
         assert_eq!(
-            expected_output(&w, InType::F16, 16, 5, 0),
+            expected_output(&w, Elem::F16, 16, 5, 0),
             (5.0 * 4.0 * 2.0, 5.0 * 4.0 * 2.0)
         );
         for lane in 1..32 {
             assert_eq!(
-                expected_output(&w, InType::F16, 16, 5, lane),
+                expected_output(&w, Elem::F16, 16, 5, lane),
                 (0.0, 0.0),
                 "lane {lane}"
             );
@@ -338,12 +344,12 @@ mod tests {
         let mut w = vec![0u32; 256];
         w[2] = one;
         w[4 + 1] = two;
-        assert_eq!(expected_output(&w, InType::F16, 4, 1, 0).0, 2.0); // j = 0 only: (0 + 1) % 4 = 1
+        assert_eq!(expected_output(&w, Elem::F16, 4, 1, 0).0, 2.0); // j = 0 only: (0 + 1) % 4 = 1
     }
 
     #[test]
     fn iterations_match_the_requested_work() {
-        let p = PeakProbe::new(InType::F16, 256, 32);
+        let p = PeakProbe::new(Elem::F16, 256, 32);
         let one = p.flops(132, 1);
         assert_eq!(p.iters_for(132, 993.4 * one), 993);
         assert_eq!(p.iters_for(132, 0.2 * one), 1);
@@ -351,7 +357,7 @@ mod tests {
 
     #[test]
     fn source_carries_the_configuration() {
-        let s = PeakProbe::new(InType::Bf16, 512, 16).source();
+        let s = PeakProbe::new(Elem::BF16, 512, 16).source();
         assert!(s
             .text
             .starts_with("#define PEAK_THREADS 512\n#define PEAK_ACC 16\n#define PEAK_BF16 1\n"));

@@ -83,6 +83,15 @@ pub enum OutWidth {
 impl OutWidth {
     pub const BOTH: [OutWidth; 2] = [OutWidth::B16, OutWidth::F32];
 
+    /// The width an output type is written with: 4-byte types as accumulator pairs, the rest with `stmatrix`.
+    pub const fn of(out: Elem) -> OutWidth {
+        if out.bytes() == 4 {
+            OutWidth::F32
+        } else {
+            OutWidth::B16
+        }
+    }
+
     pub const fn elem(self) -> Elem {
         match self {
             OutWidth::B16 => Elem::F16,

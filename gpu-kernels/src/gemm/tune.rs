@@ -7,12 +7,14 @@
 
 use super::bench::{markdown, measure_dyn, BurstRow, Lineup, Row};
 use super::peak::{PeakBuffers, PeakProbe, PROBES};
-use super::{spec, BLayout, Cublas, GemmSpec, InElem, InType, OutType, Problem, Variant};
+use super::{spec, BLayout, Cublas, GemmSpec, Problem, Variant, INPUTS};
 use crate::bench::smi::Sampler;
 use crate::bench::BenchConfig;
+use crate::elem::{table_name, HostElem};
 use crate::runtime::{Compiled, Error, Gpu, Result};
 use crate::size::Size;
 use std::time::{Duration, Instant};
+use swizzle_core::Elem;
 
 /// Where each tool's text goes, one line (or block) per call.
 pub type Out<'a> = &'a mut dyn FnMut(&str);
@@ -27,10 +29,10 @@ pub fn parse_b(s: &str) -> Result<BLayout> {
 }
 
 /// `fp16` or `bf16`.
-pub fn parse_dtype(s: &str) -> Result<InType> {
+pub fn parse_dtype(s: &str) -> Result<Elem> {
     match s {
-        "fp16" | "f16" => Ok(InType::F16),
-        "bf16" => Ok(InType::Bf16),
+        "fp16" | "f16" => Ok(Elem::F16),
+        "bf16" => Ok(Elem::BF16),
         _ => Err(Error::Invalid(format!(
             "input type {s:?}: expected fp16 or bf16"
         ))),
@@ -69,8 +71,8 @@ pub fn every_variant() -> Vec<Variant> {
             if s.tma_fill && b == BLayout::Kn {
                 continue;
             }
-            for input in [InType::F16, InType::Bf16] {
-                for out in [input.same_out(), OutType::F32] {
+            for input in INPUTS {
+                for out in [input, Elem::F32] {
                     v.push(Variant::new(s, b, input, out));
                 }
             }
@@ -85,8 +87,8 @@ pub fn file_name(v: &Variant) -> String {
         "{}-{}-{}-{}",
         v.spec.name,
         v.b.name(),
-        v.input.name(),
-        v.out.name()
+        table_name(v.input),
+        table_name(v.out)
     )
 }
 
@@ -138,10 +140,15 @@ pub fn check_variants(gpu: &Gpu, variants: &[Variant], out: Out) -> Result<()> {
     for v in variants {
         let p = Problem::new(Size::mnk(300, 500, 264), v.b).padded(8, 8);
         let r = match (v.input, v.out) {
-            (InType::F16, OutType::F32) => super::check::<half::f16, f32>(gpu, v, &p, None, None),
-            (InType::F16, _) => super::check::<half::f16, half::f16>(gpu, v, &p, None, None),
-            (InType::Bf16, OutType::F32) => super::check::<half::bf16, f32>(gpu, v, &p, None, None),
-            (InType::Bf16, _) => super::check::<half::bf16, half::bf16>(gpu, v, &p, None, None),
+            (Elem::F16, Elem::F32) => super::check::<half::f16, f32>(gpu, v, &p, None, None),
+            (Elem::F16, Elem::F16) => super::check::<half::f16, half::f16>(gpu, v, &p, None, None),
+            (Elem::BF16, Elem::F32) => super::check::<half::bf16, f32>(gpu, v, &p, None, None),
+            (Elem::BF16, Elem::BF16) => {
+                super::check::<half::bf16, half::bf16>(gpu, v, &p, None, None)
+            }
+            _ => v.check_types().and(Err(Error::Invalid(format!(
+                "{v}: the tools check same-type or fp32 outputs"
+            )))),
         };
         match r {
             Ok(rep) => out(&format!(
@@ -166,7 +173,7 @@ pub fn check_variants(gpu: &Gpu, variants: &[Variant], out: Out) -> Result<()> {
 
 /// Launch each spec once on the profiling problem (`n`^3, fp16 in, output `O`), for Nsight Compute; after each
 /// launch one JSON line with the bank model's counts for what ncu measures in it (`model` of spec, B, problem).
-fn ncu_launches<O: super::OutElem>(
+fn ncu_launches<O: HostElem>(
     gpu: &Gpu,
     b: BLayout,
     n: u32,
@@ -175,11 +182,11 @@ fn ncu_launches<O: super::OutElem>(
     model: impl Fn(&GemmSpec, BLayout, &Problem) -> serde_json::Value,
 ) -> Result<()> {
     let p = Problem::new(Size::mnk(n, n, n), b);
-    let a = gpu.upload(&super::random_input::<half::f16>(p.a_len(), 1))?;
-    let bb = gpu.upload(&super::random_input::<half::f16>(p.b_len(), 2))?;
+    let a = gpu.upload(&crate::elem::random::<half::f16>(p.a_len(), 1))?;
+    let bb = gpu.upload(&crate::elem::random::<half::f16>(p.b_len(), 2))?;
     let mut c = gpu.zeros::<O>(p.c_len())?;
     for s in specs {
-        let v = Variant::new(*s, b, InType::F16, O::TYPE);
+        let v = Variant::new(*s, b, Elem::F16, O::ELEM);
         let k = v.prepare(gpu)?;
         v.launch(gpu, &k, &p, &a, &bb, &mut c)?;
         gpu.sync()?;
@@ -220,7 +227,7 @@ pub fn ncu_model(
 /// What `bench`, `rounds` and `peak` run: every shape x input type x B layout, cuBLAS and the specs.
 pub struct Plan {
     pub shapes: Vec<Size>,
-    pub dtypes: Vec<InType>,
+    pub dtypes: Vec<Elem>,
     pub bs: Vec<BLayout>,
     pub specs: Vec<GemmSpec>,
     pub cfg: BenchConfig,
@@ -236,7 +243,7 @@ pub fn bench(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<Row>> {
     for s in &plan.specs {
         for &b in &plan.bs {
             for &d in &plan.dtypes {
-                list.push((Variant::new(*s, b, d, d.same_out()).source(), Vec::new()));
+                list.push((Variant::new(*s, b, d, d).source(), Vec::new()));
             }
         }
     }
@@ -272,10 +279,9 @@ pub fn rounds(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::Roun
                 let p = Problem::new(size, b);
                 let (cfg, specs, r) = (&plan.cfg, &plan.specs, plan.rounds);
                 let rows = match d {
-                    InType::F16 => super::bench::rounds::<half::f16>(gpu, cfg, &blas, &p, specs, r),
-                    InType::Bf16 => {
-                        super::bench::rounds::<half::bf16>(gpu, cfg, &blas, &p, specs, r)
-                    }
+                    Elem::F16 => super::bench::rounds::<half::f16>(gpu, cfg, &blas, &p, specs, r),
+                    Elem::BF16 => super::bench::rounds::<half::bf16>(gpu, cfg, &blas, &p, specs, r),
+                    other => Err(crate::elem::unsupported("gemm input", other, &INPUTS)),
                 }?;
                 out(&super::bench::rounds_markdown(&rows));
                 all.extend(rows);
@@ -299,12 +305,13 @@ pub fn peak(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::PeakRo
                 .collect();
             let (cfg, specs, r) = (&plan.cfg, &plan.specs, plan.rounds);
             let rows = match d {
-                InType::F16 => {
+                Elem::F16 => {
                     super::bench::peak_rounds::<half::f16>(gpu, cfg, &blas, &p, specs, &probes, r)
                 }
-                InType::Bf16 => {
+                Elem::BF16 => {
                     super::bench::peak_rounds::<half::bf16>(gpu, cfg, &blas, &p, specs, &probes, r)
                 }
+                other => Err(crate::elem::unsupported("gemm input", other, &INPUTS)),
             }?;
             out(&super::bench::peak_markdown(&rows));
             all.extend(rows);
@@ -322,7 +329,7 @@ pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) 
     let p = Problem::new(size, BLayout::Nk);
     let (mut names, mut kernels) = (Vec::new(), Vec::new());
     for s in specs {
-        let v = Variant::new(*s, BLayout::Nk, InType::F16, OutType::F16);
+        let v = Variant::new(*s, BLayout::Nk, Elem::F16, Elem::F16);
         for d in std::iter::once(None).chain(super::Diagnostic::ALL.map(Some)) {
             let src = d.map_or_else(|| v.source(), |d| v.diagnostic_source(d));
             kernels.push((v, v.prepare_from(gpu, &src)?));
@@ -361,7 +368,7 @@ pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) 
 /// What `burst` runs.
 pub struct Burst {
     pub shape: Size,
-    pub dtype: InType,
+    pub dtype: Elem,
     pub b: BLayout,
     pub specs: Vec<GemmSpec>,
     /// Each burst's length.
@@ -379,16 +386,17 @@ pub struct Burst {
 pub fn burst(gpu: &Gpu, o: &Burst, out: Out) -> Result<Vec<BurstRow>> {
     let p = Problem::new(o.shape, o.b);
     match o.dtype {
-        InType::F16 => burst_of::<half::f16>(gpu, &p, o, out),
-        InType::Bf16 => burst_of::<half::bf16>(gpu, &p, o, out),
+        Elem::F16 => burst_of::<half::f16>(gpu, &p, o, out),
+        Elem::BF16 => burst_of::<half::bf16>(gpu, &p, o, out),
+        other => Err(crate::elem::unsupported("gemm input", other, &INPUTS)),
     }
 }
 
-fn burst_of<I: InElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<Vec<BurstRow>> {
+fn burst_of<I: HostElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<Vec<BurstRow>> {
     let specs = &o.specs;
     let blas = Cublas::new(gpu)?;
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
-    let probe = PeakProbe::new(I::IN, 256, 32);
+    let probe = PeakProbe::new(I::ELEM, 256, 32);
     let pk = probe.prepare(gpu)?;
     let mut pbuf = PeakBuffers::new(gpu, probe.input, probe.threads)?;
     let (iters, pbuf_blocks) = (probe.iters_for(pbuf.blocks, p.flops()), pbuf.blocks);
@@ -470,7 +478,7 @@ fn burst_of<I: InElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<Ve
                 .and_then(|s| s.window(t + Duration::from_millis(500), end));
             let row = BurstRow {
                 kernel,
-                dtype: I::IN.name(),
+                dtype: table_name(I::ELEM),
                 b: p.b.name(),
                 pass,
                 start_unix_ms,
