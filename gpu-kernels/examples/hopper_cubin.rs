@@ -2,7 +2,8 @@
 //! and fill a CUBIN cache with every variant the tests and `swz tune hopper` build:
 //! `cargo run -p gpu-kernels --example hopper_cubin -- OUT_DIR [CACHE_DIR]` (the device run sets
 //! `SWZ_CUBIN_CACHE=CACHE_DIR`; NVRTC must be the device's version, 13.0).
-use gpu_kernels::hopper::{self, sweep, Half, HopperSpec, BASE, SHIPPED};
+use gpu_kernels::hopper::{self, sweep, HopperSpec, BASE, SHIPPED};
+use gpu_kernels::Elem;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -10,7 +11,7 @@ fn main() {
     let cache = args.next();
     for (tag, spec) in [
         ("bf16", SHIPPED),
-        ("f16", SHIPPED.with_ty(Half::F16)),
+        ("f16", SHIPPED.with_ty(Elem::F16)),
         ("bf16_single_cta", BASE),
     ] {
         match hopper::compile_spec(&spec) {
@@ -31,7 +32,7 @@ fn main() {
         let mut all: Vec<HopperSpec> = sweep::variants();
         for (_, c) in sweep::candidates() {
             all.push(c);
-            all.push(c.with_ty(Half::F16));
+            all.push(c.with_ty(Elem::F16));
         }
         all.sort_by_key(|s| s.to_string());
         all.dedup();

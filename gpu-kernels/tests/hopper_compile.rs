@@ -2,7 +2,7 @@
 //! ignores setmaxnreg nor uses local memory (`hopper::compile_spec` refuses those logs). Needs only libnvrtc:
 //! runs on the device machine, or here with the NVRTC wheel's lib folder on LD_LIBRARY_PATH.
 
-use gpu_kernels::hopper::{self, Half, SHIPPED};
+use gpu_kernels::hopper::{self, SHIPPED, TYPES};
 
 #[test]
 #[ignore = "needs libnvrtc (CUDA 13)"]
@@ -13,7 +13,7 @@ fn every_sweep_variant_compiles_for_sm90a_on_the_fast_path() {
     );
     let candidates = hopper::sweep::candidates().into_iter().map(|(_, s)| s);
     for spec in hopper::sweep::variants().into_iter().chain(candidates) {
-        for ty in [Half::Bf16, Half::F16] {
+        for ty in TYPES {
             let s = spec.with_ty(ty);
             let out = hopper::compile_spec(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
             let report: Vec<&str> = out

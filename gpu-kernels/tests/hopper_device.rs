@@ -3,8 +3,8 @@
 //! tile, down to 1x1x16. Every variant of the tuning sweep (every swizzle mode, so every derived descriptor) is
 //! checked too. `hopper_sanitizer_small` is the one compute-sanitizer runs.
 
-use gpu_kernels::hopper::{check, sweep, Cublas, Half, HopperGemm, BASE, SHIPPED};
-use gpu_kernels::{Gpu, Size};
+use gpu_kernels::hopper::{check, sweep, Cublas, HopperGemm, BASE, SHIPPED, TYPES};
+use gpu_kernels::{Elem, Gpu, Size};
 
 fn gpu() -> Gpu {
     Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
@@ -17,8 +17,8 @@ fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: Size, seed: u64) 
         g.spec, c.size, c.rel_err_host, c.rows_vs_host, c.rel_err_cublas
     );
     let bound = match g.spec.ty {
-        Half::Bf16 => 5e-3,
-        Half::F16 => 1e-3,
+        Elem::BF16 => 5e-3,
+        _ => 1e-3,
     };
     assert!(c.rel_err_host < bound, "{}: {c:?}", g.spec);
 }
@@ -35,7 +35,7 @@ const RAGGED: [Size; 5] = [
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_ragged_sizes_both_types() {
     let gpu = gpu();
-    for ty in [Half::Bf16, Half::F16] {
+    for ty in TYPES {
         let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
         for (i, &size) in RAGGED.iter().enumerate() {
             run(&gpu, &g, None, size, 11 + i as u64);
@@ -48,7 +48,7 @@ fn hopper_ragged_sizes_both_types() {
 fn hopper_1000_cubed_vs_host_and_cublas() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
-    for ty in [Half::Bf16, Half::F16] {
+    for ty in TYPES {
         let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
         run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 3);
     }
@@ -59,7 +59,7 @@ fn hopper_1000_cubed_vs_host_and_cublas() {
 fn hopper_4096_cubed_vs_cublas_and_sampled_host_rows() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
-    for ty in [Half::Bf16, Half::F16] {
+    for ty in TYPES {
         let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
         run(&gpu, &g, Some(&blas), Size::mnk(4096, 4096, 4096), 5);
     }
@@ -74,7 +74,7 @@ fn hopper_4096_cubed_vs_cublas_and_sampled_host_rows() {
 fn hopper_tall_skinny_16384x128x4096_vs_cublas_and_sampled_host_rows() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
-    for ty in [Half::Bf16, Half::F16] {
+    for ty in TYPES {
         let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
         run(&gpu, &g, Some(&blas), Size::mnk(16384, 128, 4096), 9);
     }
@@ -106,7 +106,7 @@ fn hopper_every_sweep_variant() {
 fn hopper_single_cta_variant() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
-    for ty in [Half::Bf16, Half::F16] {
+    for ty in TYPES {
         let g = HopperGemm::new(&gpu, BASE.with_ty(ty)).unwrap();
         for (i, &size) in RAGGED.iter().enumerate() {
             run(&gpu, &g, None, size, 41 + i as u64);
@@ -135,17 +135,33 @@ fn hopper_misaligned_k_is_refused_before_launch() {
     let size = Size::mnk(64, 64, 20);
     let Size { m, n, k } = size;
     let a = gpu
-        .upload(&check::random(Half::Bf16, (m * k) as usize, 1))
+        .upload(&check::random::<half::bf16>((m * k) as usize, 1))
         .unwrap();
     let b = gpu
-        .upload(&check::random(Half::Bf16, (n * k) as usize, 2))
+        .upload(&check::random::<half::bf16>((n * k) as usize, 2))
         .unwrap();
-    let mut c = gpu.zeros::<u16>((m * n) as usize).unwrap();
+    let mut c = gpu.zeros::<half::bf16>((m * n) as usize).unwrap();
     gpu.fill_bytes(&mut c, 0xFF).unwrap();
     let e = g.launch(&gpu, &a, &b, &mut c, size).unwrap_err();
     assert!(e.to_string().contains("multiple of 8"), "{e}");
     gpu.sync().unwrap();
-    assert!(gpu.download(&c).unwrap().iter().all(|&x| x == 0xFFFF));
+    assert!(gpu
+        .download(&c)
+        .unwrap()
+        .iter()
+        .all(|&x| x.to_bits() == 0xFFFF));
+    // Buffers of the other element type are refused too.
+    let h = |len: u32| gpu.zeros::<half::f16>(len as usize).unwrap();
+    let e = g
+        .launch(
+            &gpu,
+            &h(m * 24),
+            &h(n * 24),
+            &mut h(m * n),
+            Size::mnk(m, n, 24),
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("compiled for bf16"), "{e}");
     // And a too-small buffer is refused too.
     let e = g
         .launch(&gpu, &a, &b, &mut c, Size::mnk(m + 1, n, 24))
@@ -173,7 +189,7 @@ fn hopper_smem_epilogue() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
     for base in [SHIPPED, BASE] {
-        for ty in [Half::Bf16, Half::F16] {
+        for ty in TYPES {
             let spec = gpu_kernels::hopper::HopperSpec {
                 smem_epilogue: true,
                 ..base.with_ty(ty)
@@ -192,7 +208,7 @@ fn hopper_smem_epilogue() {
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_smem_epilogue_sanitizer_small() {
     let gpu = gpu();
-    for ty in [Half::Bf16, Half::F16] {
+    for ty in TYPES {
         let spec = gpu_kernels::hopper::HopperSpec {
             smem_epilogue: true,
             ..SHIPPED.with_ty(ty)
@@ -213,7 +229,7 @@ fn hopper_planned_specs_of_the_llm_table() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
     let mut seen = Vec::new();
-    for ty in [Half::Bf16, Half::F16] {
+    for ty in TYPES {
         for size in llm_shapes() {
             let plan = gpu_kernels::hopper::HopperSpec::for_problem(size, ty, gpu.props()).unwrap();
             if seen.contains(&plan.spec) {

@@ -159,17 +159,16 @@ struct HopperArgs {
     llm: bool,
     /// Element types: bf16, fp16 (shapes; default both).
     #[arg(long, value_delimiter = ',', value_parser = parse_half)]
-    dtypes: Vec<gpu_kernels::hopper::Half>,
+    dtypes: Vec<Elem>,
     /// Write every row, the geomeans and the copy rate as JSON (shapes).
     #[arg(long)]
     json: Option<PathBuf>,
 }
 
-fn parse_half(s: &str) -> Result<gpu_kernels::hopper::Half, String> {
-    use gpu_kernels::hopper::Half;
+fn parse_half(s: &str) -> Result<Elem, String> {
     match s.trim() {
-        "bf16" => Ok(Half::Bf16),
-        "fp16" | "f16" => Ok(Half::F16),
+        "bf16" => Ok(Elem::BF16),
+        "fp16" | "f16" => Ok(Elem::F16),
         _ => Err(format!("expected bf16 or fp16, got {s:?}")),
     }
 }
@@ -429,7 +428,7 @@ fn hopper_run(h: HopperArgs) -> Result<(), String> {
 
 /// `swz tune hopper shapes`: the problems checked (K a multiple of 8) before the GPU is opened.
 fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
-    use gpu_kernels::hopper::{check_dims, shapes, Half};
+    use gpu_kernels::hopper::{check_dims, shapes, TYPES};
     if h.skip_cluster || h.out.is_some() {
         return Err("shapes takes --json, not --out or --skip-cluster".into());
     }
@@ -443,7 +442,7 @@ fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
     for &size in &problems {
         check_dims(size).map_err(|e| format!("--shapes: {e}"))?;
     }
-    let types = or(&h.dtypes, &[Half::Bf16, Half::F16]);
+    let types = or(&h.dtypes, &TYPES);
     let gpu = open()?;
     let md = shapes::shapes_report(
         &gpu,

@@ -1,39 +1,24 @@
 //! Correctness: seeded random 16-bit inputs (never zeros), a poisoned output, and a comparison with a host fp64
 //! reference (whole matrix, or sampled rows for large sizes) or with cuBLAS.
 
-use super::spec::Half;
 use super::{cublas_call, Cublas, HopperGemm};
+use crate::elem::HostElem;
 use crate::frame::Size;
 use crate::runtime::{Error, Gpu, Result};
+use swizzle_core::Elem;
 
-/// 16-bit bits -> f32.
-pub fn to_f32(ty: Half, bits: u16) -> f32 {
-    match ty {
-        Half::Bf16 => half::bf16::from_bits(bits).to_f32(),
-        Half::F16 => half::f16::from_bits(bits).to_f32(),
-    }
-}
-
-/// f32 -> 16-bit bits (round to nearest even).
-pub fn from_f32(ty: Half, x: f32) -> u16 {
-    match ty {
-        Half::Bf16 => half::bf16::from_f32(x).to_bits(),
-        Half::F16 => half::f16::from_f32(x).to_bits(),
-    }
-}
-
-/// `n` values uniform in (-1, 1) \ {0}, rounded to `ty` (the crate's one generator,
+/// `n` values uniform in (-1, 1) \ {0}, rounded to `E` (the crate's one generator,
 /// [`crate::elem::nonzero_unit_values`], moved up by 1/4096).
-pub fn random(ty: Half, n: usize, seed: u64) -> Vec<u16> {
+pub fn random<E: HostElem>(n: usize, seed: u64) -> Vec<E> {
     crate::elem::nonzero_unit_values(n, seed)
-        .map(|u| from_f32(ty, (u + 1.0 / 4096.0) as f32))
+        .map(|u| E::from_f64((u + 1.0 / 4096.0) as f32 as f64))
         .collect()
 }
 
 /// Host reference rows `rows` of `a * b^T`, accumulated in f64, split over the machine's cores.
-pub fn host_rows(ty: Half, a: &[u16], b: &[u16], n: u32, k: u32, rows: &[u32]) -> Vec<Vec<f64>> {
+pub fn host_rows<E: HostElem>(a: &[E], b: &[E], n: u32, k: u32, rows: &[u32]) -> Vec<Vec<f64>> {
     let (n, k) = (n as usize, k as usize);
-    let bf: Vec<f32> = b.iter().map(|&x| to_f32(ty, x)).collect();
+    let bf: Vec<f32> = b.iter().map(|&x| x.to_f64() as f32).collect();
     let threads = std::thread::available_parallelism()
         .map_or(4, |p| p.get())
         .min(rows.len().max(1));
@@ -46,7 +31,7 @@ pub fn host_rows(ty: Half, a: &[u16], b: &[u16], n: u32, k: u32, rows: &[u32]) -
                 for (o, &r) in slot.iter_mut().zip(rs) {
                     let ar: Vec<f64> = a[r as usize * k..(r as usize + 1) * k]
                         .iter()
-                        .map(|&x| to_f32(ty, x) as f64)
+                        .map(|&x| x.to_f64())
                         .collect();
                     *o = (0..n)
                         .map(|j| {
@@ -63,20 +48,16 @@ pub fn host_rows(ty: Half, a: &[u16], b: &[u16], n: u32, k: u32, rows: &[u32]) -
 
 /// How far a 16-bit result may be from the exact product: output rounding (2^-8 relative for bf16, 2^-11 for
 /// fp16) plus fp32 accumulation over K terms of magnitude <= 1 (a generous 2^-20 * K absolute).
-pub fn tolerance(ty: Half, exact: f64, k: u32) -> f64 {
-    let rel = match ty {
-        Half::Bf16 => 1.0 / 256.0,
-        Half::F16 => 1.0 / 2048.0,
-    };
+pub fn tolerance(ty: Elem, exact: f64, k: u32) -> f64 {
+    let rel = crate::elem::unit_roundoff(ty).unwrap_or(1.0);
     rel * exact.abs() + k as f64 / (1u64 << 20) as f64 + 1e-6
 }
 
 /// Compare `got` (row-major m x n bits) with reference rows; every element must be finite (the 0xFFFF poison is
 /// a NaN in both types, so an unwritten element fails) and within [`tolerance`]. Returns the relative Frobenius
 /// error over the rows compared.
-pub fn compare(
-    ty: Half,
-    got: &[u16],
+pub fn compare<E: HostElem>(
+    got: &[E],
     n: u32,
     k: u32,
     rows: &[u32],
@@ -87,9 +68,9 @@ pub fn compare(
     let mut bad = Vec::new();
     for (&r, refrow) in rows.iter().zip(reference) {
         for (j, &exact) in refrow.iter().enumerate() {
-            let g = to_f32(ty, got[r as usize * n as usize + j]) as f64;
+            let g = got[r as usize * n as usize + j].to_f64();
             let e = (g - exact).abs();
-            if !g.is_finite() || e > tolerance(ty, exact, k) {
+            if !g.is_finite() || e > tolerance(E::ELEM, exact, k) {
                 if bad.len() < 8 {
                     bad.push(format!("({r},{j}): got {g}, want {exact}"));
                 }
@@ -137,24 +118,43 @@ pub fn check(
     size: Size,
     seed: u64,
 ) -> Result<Checked> {
+    match g.spec.ty {
+        Elem::BF16 => check_as::<half::bf16>(gpu, g, blas, size, seed),
+        Elem::F16 => check_as::<half::f16>(gpu, g, blas, size, seed),
+        other => Err(crate::elem::unsupported(
+            "the Hopper GEMM",
+            other,
+            &super::TYPES,
+        )),
+    }
+}
+
+/// [`check`] in the spec's element type `E`.
+fn check_as<E: HostElem>(
+    gpu: &Gpu,
+    g: &HopperGemm,
+    blas: Option<&Cublas>,
+    size: Size,
+    seed: u64,
+) -> Result<Checked> {
     let Size { m, n, k } = size;
-    let ty = g.spec.ty;
-    let a = random(ty, m as usize * k as usize, seed);
-    let b = random(ty, n as usize * k as usize, seed ^ 0x9e37_79b9_7f4a_7c15);
+    let ty = E::ELEM;
+    let a: Vec<E> = random(m as usize * k as usize, seed);
+    let b: Vec<E> = random(n as usize * k as usize, seed ^ 0x9e37_79b9_7f4a_7c15);
     let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
-    let mut dc = gpu.zeros::<u16>(m as usize * n as usize)?;
+    let mut dc = gpu.zeros::<E>(m as usize * n as usize)?;
     gpu.fill_bytes(&mut dc, 0xFF)?;
     g.launch(gpu, &da, &db, &mut dc, size)?;
     gpu.sync()?;
     let got = gpu.download(&dc)?;
     let rows = sample_rows(m, seed);
-    let reference = host_rows(ty, &a, &b, n, k, &rows);
+    let reference = host_rows(&a, &b, n, k, &rows);
     let what = format!("{} {m}x{n}x{k}", g.spec);
-    let rel_err_host = compare(ty, &got, n, k, &rows, &reference, &what)?;
+    let rel_err_host = compare(&got, n, k, &rows, &reference, &what)?;
     let rel_err_cublas = match blas {
         None => None,
         Some(blas) => {
-            let mut dr = gpu.zeros::<u16>(m as usize * n as usize)?;
+            let mut dr = gpu.zeros::<E>(m as usize * n as usize)?;
             gpu.fill_bytes(&mut dr, 0xFF)?;
             blas.gemm(&cublas_call(ty, size), &da, &db, &mut dr)?;
             gpu.sync()?;
@@ -163,7 +163,7 @@ pub fn check(
             let (mut num, mut den) = (0.0f64, 0.0f64);
             let mut bad = Vec::new();
             for (i, (&x, &y)) in got.iter().zip(&want).enumerate() {
-                let (x, y) = (to_f32(ty, x) as f64, to_f32(ty, y) as f64);
+                let (x, y) = (x.to_f64(), y.to_f64());
                 let e = (x - y).abs();
                 if (!x.is_finite() || e > 2.0 * tolerance(ty, y, k)) && bad.len() < 8 {
                     bad.push(format!(
@@ -196,33 +196,34 @@ pub fn check(
 mod tests {
     use super::*;
 
+    fn random_inputs_of<E: HostElem>() {
+        let v: Vec<E> = random(10_000, 7);
+        assert!(v
+            .iter()
+            .all(|&x| x.to_f64() != 0.0 && x.to_f64().abs() <= 1.0));
+        assert!(v
+            .iter()
+            .all(|&x| E::from_f64(x.to_f64()).bits() == x.bits()));
+    }
+
     #[test]
     fn random_inputs_are_never_zero_and_round_trip() {
-        for ty in [Half::Bf16, Half::F16] {
-            let v = random(ty, 10_000, 7);
-            assert!(v
-                .iter()
-                .all(|&x| to_f32(ty, x) != 0.0 && to_f32(ty, x).abs() <= 1.0));
-            assert!(v.iter().all(|&x| from_f32(ty, to_f32(ty, x)) == x));
-        }
+        random_inputs_of::<half::bf16>();
+        random_inputs_of::<half::f16>();
     }
 
     #[test]
     fn compare_catches_poison_and_errors() {
-        let ty = Half::Bf16;
-        let a = random(ty, 4 * 16, 1);
-        let b = random(ty, 3 * 16, 2);
+        type E = half::bf16;
+        let a: Vec<E> = random(4 * 16, 1);
+        let b: Vec<E> = random(3 * 16, 2);
         let rows: Vec<u32> = (0..4).collect();
-        let r = host_rows(ty, &a, &b, 3, 16, &rows);
-        let mut got: Vec<u16> = r
-            .iter()
-            .flatten()
-            .map(|&x| from_f32(ty, x as f32))
-            .collect();
-        assert!(compare(ty, &got, 3, 16, &rows, &r, "exact").unwrap() < 1e-2);
-        got[5] = 0xFFFF; // poison left behind
-        assert!(compare(ty, &got, 3, 16, &rows, &r, "poison").is_err());
-        got[5] = from_f32(ty, r[1][2] as f32 + 0.25);
-        assert!(compare(ty, &got, 3, 16, &rows, &r, "off").is_err());
+        let r = host_rows(&a, &b, 3, 16, &rows);
+        let mut got: Vec<E> = r.iter().flatten().map(|&x| E::from_f64(x)).collect();
+        assert!(compare(&got, 3, 16, &rows, &r, "exact").unwrap() < 1e-2);
+        got[5] = E::from_bits(0xFFFF); // poison left behind
+        assert!(compare(&got, 3, 16, &rows, &r, "poison").is_err());
+        got[5] = E::from_f64(r[1][2] + 0.25);
+        assert!(compare(&got, 3, 16, &rows, &r, "off").is_err());
     }
 }

@@ -11,8 +11,10 @@
 //! The frame's cuBLAS peer is the row-major NN `gemmEx` of the same size and types (the same FLOPs); the
 //! like-for-like TN comparison on the same buffers is `swz tune hopper` (BENCHMARKS.md).
 
-use super::spec::{Half, HopperSpec, SHIPPED};
+use super::spec::{HopperSpec, SHIPPED};
+use super::TYPES;
 use super::{check, planned};
+use crate::elem::HostElem;
 use crate::frame::{
     Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, PlannedSpecs, Size, SpecAccess, Tolerance,
 };
@@ -43,7 +45,7 @@ impl Family for HopperFamily {
         ("hopper.cu", super::SOURCE)
     }
     fn specs(&self) -> Vec<HopperSpec> {
-        vec![SHIPPED.with_ty(Half::Bf16), SHIPPED.with_ty(Half::F16)]
+        TYPES.map(|ty| SHIPPED.with_ty(ty)).to_vec()
     }
     fn spec_name(&self, spec: &HopperSpec) -> String {
         let cluster = if spec.cluster > 1 {
@@ -68,7 +70,7 @@ impl Family for HopperFamily {
         )
     }
     fn elem(&self, spec: &HopperSpec) -> Elem {
-        spec.ty.core()
+        spec.ty
     }
     fn block_label(&self, spec: &HopperSpec) -> String {
         format!("({},1)", spec.threads())
@@ -90,7 +92,7 @@ impl Family for HopperFamily {
     }
     fn buffers(&self, spec: &HopperSpec, size: Size) -> Vec<Buffer> {
         let (m, n, k) = (size.m as usize, size.n as usize, size.k as usize);
-        let e = spec.ty.core();
+        let e = spec.ty;
         vec![
             Buffer::input("A", e, m * k),
             Buffer::input("B", e, n * k),
@@ -127,24 +129,29 @@ impl Family for HopperFamily {
         })
     }
     fn reference(&self, spec: &HopperSpec, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
-        let bits = |h: &HostBuf| -> Vec<u16> {
-            h.bytes
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect()
+        fn rows<E: HostElem>(inputs: &[HostBuf], size: Size) -> Vec<Vec<f64>> {
+            let typed =
+                |h: &HostBuf| -> Vec<E> { (0..h.len()).map(|i| E::from_f64(h.get(i))).collect() };
+            let rows: Vec<u32> = (0..size.m).collect();
+            check::host_rows(
+                &typed(&inputs[0]),
+                &typed(&inputs[1]),
+                size.n,
+                size.k,
+                &rows,
+            )
+        }
+        let c = if spec.ty == Elem::F16 {
+            rows::<half::f16>(inputs, size)
+        } else {
+            rows::<half::bf16>(inputs, size)
         };
-        let (a, b) = (bits(&inputs[0]), bits(&inputs[1]));
-        let rows: Vec<u32> = (0..size.m).collect();
-        let c = check::host_rows(spec.ty, &a, &b, size.n, size.k, &rows);
         let flat: Vec<f64> = c.into_iter().flatten().collect();
-        vec![HostBuf::from_f64(spec.ty.core(), &flat)]
+        vec![HostBuf::from_f64(spec.ty, &flat)]
     }
     fn tolerance(&self, spec: &HopperSpec) -> Tolerance {
         // The output rounding (one 16-bit ulp, both sides round) plus fp32 accumulation; K <= 1024 here.
-        let rel = match spec.ty {
-            Half::Bf16 => 1.0 / 128.0,
-            Half::F16 => 1.0 / 1024.0,
-        };
+        let rel = 2.0 * crate::elem::unit_roundoff(spec.ty).unwrap_or(1.0);
         Tolerance::Close { abs: 2e-3, rel }
     }
     fn accesses(&self, spec: &HopperSpec) -> Vec<SpecAccess> {
@@ -174,8 +181,8 @@ impl Family for HopperFamily {
     fn peer(&self, spec: &HopperSpec, size: Size) -> Peer {
         Peer::CublasGemm {
             size,
-            ab: spec.ty.core(),
-            c: spec.ty.core(),
+            ab: spec.ty,
+            c: spec.ty,
         }
     }
     /// Ragged sizes only, the largest 520x776x520 (5 x 4 tiles and 9 k-blocks, each last one partial; an odd
@@ -190,7 +197,7 @@ impl Family for HopperFamily {
         props: Option<&crate::runtime::DeviceProps>,
     ) -> Result<Option<PlannedSpecs<HopperSpec>>> {
         let dev = props.map_or(swizzle_core::plan::Device::H100, planned::plan_device);
-        [Half::Bf16, Half::F16]
+        TYPES
             .into_iter()
             .map(|ty| {
                 let p = planned::plan_for(size, ty, &dev)?;

@@ -21,19 +21,25 @@ pub mod tune;
 
 pub use crate::runtime::cublas::Cublas;
 pub use planned::Planned;
-pub use spec::{Half, HopperSpec, BASE, CLUSTER2, SHIPPED};
+pub use spec::{HopperSpec, BASE, CLUSTER2, SHIPPED};
+
+/// The element types the kernel runs (inputs and output; fp32 accumulation). [`HopperSpec::validate`] refuses
+/// the others.
+pub const TYPES: [Elem; 2] = [Elem::BF16, Elem::F16];
 
 /// The cuBLAS call of [`HopperGemm::launch`]'s problem: `C = A · B^T`, B stored N x K, 16-bit in and out.
-pub const fn cublas_call(ty: Half, size: Size) -> crate::runtime::GemmCall {
-    crate::runtime::GemmCall::tn(size, ty.core(), ty.core())
+pub const fn cublas_call(ty: Elem, size: Size) -> crate::runtime::GemmCall {
+    crate::runtime::GemmCall::tn(size, ty, ty)
 }
 
+use crate::elem::HostElem;
 use crate::frame::Size;
 use crate::runtime::error::DriverContext;
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{cache, compile, Compiled, Error, Gpu, Result};
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
+use swizzle_core::Elem;
 
 /// The kernel source; every layout number it uses comes from the generated headers.
 pub(crate) const SOURCE: &str = include_str!("hopper.cu");
@@ -82,6 +88,7 @@ pub fn check_ptxas_log(spec: &HopperSpec, log: &str) -> Result<()> {
 
 /// Compile `spec` for sm_90a with ptxas' resource report, and refuse a lost fast path. Needs only libnvrtc.
 pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
+    crate::elem::check_supported("the Hopper GEMM", spec.ty, &TYPES)?;
     let out = compile(&spec.source(), ARCH, &compile_options())?;
     check_ptxas_log(spec, &out.log)?;
     Ok(out)
@@ -90,6 +97,7 @@ pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
 /// [`compile_spec`] through the compile cache ([`crate::runtime::cache`]: once per process, and on disk with
 /// `SWZ_CUBIN_CACHE`, or in `dir` when given). A cached log is checked again.
 pub fn compile_cached(spec: &HopperSpec, dir: Option<&std::path::Path>) -> Result<Compiled> {
+    crate::elem::check_supported("the Hopper GEMM", spec.ty, &TYPES)?;
     let out = match dir {
         Some(d) => cache::compile_in(Some(d), &spec.source(), ARCH, &compile_options()),
         None => cache::compile(&spec.source(), ARCH, &compile_options()),
@@ -195,7 +203,7 @@ impl HopperGemm {
 
     /// The planned kernel for `size` in `ty` on this GPU: [`HopperSpec::for_problem`], compiled and loaded.
     /// The caller passes only the problem; the plan (spec, predicted time, bound) comes back beside the kernel.
-    pub fn planned(gpu: &Gpu, size: Size, ty: Half) -> Result<(HopperGemm, Planned)> {
+    pub fn planned(gpu: &Gpu, size: Size, ty: Elem) -> Result<(HopperGemm, Planned)> {
         let plan = HopperSpec::for_problem(size, ty, gpu.props())?;
         Ok((HopperGemm::new(gpu, plan.spec)?, plan))
     }
@@ -206,15 +214,24 @@ impl HopperGemm {
         self.spec.grid(m, n, self.max_clusters)
     }
 
-    /// Queue `c = a * b^T` (a: m x k, b: n x k, c: m x n, row-major 16-bit bits). Checks sizes before launching.
-    pub fn launch(
+    /// Queue `c = a * b^T` (a: m x k, b: n x k, c: m x n, row-major, of the spec's element type). Checks the
+    /// element type and the sizes before launching.
+    pub fn launch<E: HostElem>(
         &self,
         gpu: &Gpu,
-        a: &CudaSlice<u16>,
-        b: &CudaSlice<u16>,
-        c: &mut CudaSlice<u16>,
+        a: &CudaSlice<E>,
+        b: &CudaSlice<E>,
+        c: &mut CudaSlice<E>,
         size: Size,
     ) -> Result<()> {
+        if E::ELEM != self.spec.ty {
+            return Err(Error::Invalid(format!(
+                "{}: compiled for {}, called with {} buffers",
+                self.spec,
+                self.spec.ty,
+                E::ELEM
+            )));
+        }
         check_dims(size)?;
         let Size { m, n, k } = size;
         let need = |what: &str, len: usize, want: u64| {
@@ -229,9 +246,9 @@ impl HopperGemm {
         need("A", a.len(), m as u64 * k as u64)?;
         need("B", b.len(), n as u64 * k as u64)?;
         need("C", c.len(), m as u64 * n as u64)?;
-        let map = |d: &CudaSlice<u16>, tile: &swizzle_core::wgmma::OperandTile, rows: u32| {
+        let map = |d: &CudaSlice<E>, tile: &swizzle_core::wgmma::OperandTile, rows: u32| {
             let (ptr, _guard) = d.device_ptr(gpu.stream());
-            TensorMap::k_major(ptr, d.len() * 2, tile, rows, k)
+            TensorMap::k_major(ptr, d.len() * std::mem::size_of::<E>(), tile, rows, k)
         };
         let (a_box, b_box) = self.spec.map_boxes();
         let a_map = map(a, &a_box, m)?;
@@ -265,6 +282,22 @@ mod tests {
         let e = check_dims(Size::mnk(64, 64, 20)).unwrap_err().to_string();
         assert!(e.contains("multiple of 8") && e.contains("16-byte"), "{e}");
         assert!(check_dims(Size::mnk(0, 4, 16)).is_err());
+    }
+
+    #[test]
+    fn element_types_other_than_bf16_and_f16_are_refused_with_one_line() {
+        let f32_spec = SHIPPED.with_ty(Elem::F32);
+        for e in [
+            f32_spec.validate(232_448).unwrap_err(),
+            compile_spec(&f32_spec).unwrap_err(),
+        ] {
+            let e = e.to_string();
+            assert!(
+                e.contains("element type f32 is not supported (expected bf16 or f16)"),
+                "{e}"
+            );
+        }
+        assert!(SHIPPED.with_ty(Elem::F16).validate(232_448).is_ok());
     }
 
     #[test]

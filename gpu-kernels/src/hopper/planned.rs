@@ -12,10 +12,11 @@
 //! name the driver spells otherwise, by its over 100 GiB of memory), every other GPU gets the **H100's numbers**
 //! (its HBM and L2 rates and its fitted k-tile time), with the device's own SM count and shared-memory limit.
 
-use super::spec::{Half, HopperSpec, SHIPPED};
+use super::spec::{HopperSpec, SHIPPED};
 use crate::frame::Size;
 use crate::runtime::{DeviceProps, Error, Result};
 use swizzle_core::plan::{self, Device, Dtype, Estimate, Restrict, Variant};
+use swizzle_core::Elem;
 
 /// A planned spec: what to run, and what the model predicts for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,11 +29,12 @@ pub struct Planned {
     pub device: &'static str,
 }
 
-/// The planner's element type for a spec's.
-pub const fn dtype(ty: Half) -> Dtype {
-    match ty {
-        Half::Bf16 => Dtype::Bf16,
-        Half::F16 => Dtype::F16,
+/// The planner's element type for a spec's (bf16, else f16: the kernel's [`super::TYPES`]).
+pub fn dtype(ty: Elem) -> Dtype {
+    if ty == Elem::BF16 {
+        Dtype::Bf16
+    } else {
+        Dtype::F16
     }
 }
 
@@ -54,7 +56,7 @@ pub fn plan_device(p: &DeviceProps) -> Device {
 /// The spec that runs `v` in `ty`: the variant's tile, ring, cluster and order on the shipped spec's
 /// everything-else. Refuses a variant the kernel does not implement (split, stream-K, swap, 64-row or narrow
 /// tiles).
-pub fn spec_of(v: &Variant, ty: Half) -> Result<HopperSpec> {
+pub fn spec_of(v: &Variant, ty: Elem) -> Result<HopperSpec> {
     if !v.implemented() {
         return Err(Error::Invalid(format!(
             "the Hopper kernel does not implement the planned variant {v}"
@@ -89,7 +91,8 @@ pub const fn variant_of(spec: &HopperSpec) -> Variant {
 
 /// Plan `size` in `ty` on `dev`: the fastest implemented variant, as a spec. Errors (one line) for an empty
 /// problem or K not a multiple of 8.
-pub fn plan_for(size: Size, ty: Half, dev: &Device) -> Result<Planned> {
+pub fn plan_for(size: Size, ty: Elem, dev: &Device) -> Result<Planned> {
+    crate::elem::check_supported("the Hopper GEMM", ty, &super::TYPES)?;
     let p = size.plan(dtype(ty));
     let chosen = plan::plan(&p, dev, Restrict::Implemented)
         .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
@@ -110,7 +113,7 @@ pub fn estimate_spec(size: Size, spec: &HopperSpec, dev: &Device) -> Result<Esti
 impl HopperSpec {
     /// The spec for `C (m x n) = A (m x k) · Bᵀ` in `ty` on the device `props` describes, planned by
     /// swizzle-core's model among what the kernel implements ([`plan_for`], [`plan_device`]).
-    pub fn for_problem(size: Size, ty: Half, props: &DeviceProps) -> Result<Planned> {
+    pub fn for_problem(size: Size, ty: Elem, props: &DeviceProps) -> Result<Planned> {
         plan_for(size, ty, &plan_device(props))
     }
 }
@@ -149,9 +152,9 @@ mod tests {
             for &(m, n, k) in &[(16, 4096, 4096), (8192, 8192, 8192), (1000, 520, 136)] {
                 for dt in [Dtype::Bf16, Dtype::F16] {
                     let ty = if dt == Dtype::Bf16 {
-                        Half::Bf16
+                        Elem::BF16
                     } else {
-                        Half::F16
+                        Elem::F16
                     };
                     let p = Size::mnk(m, n, k).plan(dt);
                     let cands = plan::candidates(&p, &dev, Restrict::Implemented);
@@ -170,7 +173,7 @@ mod tests {
         }
         assert!(seen >= 24, "{seen}");
         assert_eq!(variant_of(&SHIPPED), Variant::SHIPPED);
-        assert_eq!(spec_of(&Variant::SHIPPED, Half::Bf16).unwrap(), SHIPPED);
+        assert_eq!(spec_of(&Variant::SHIPPED, Elem::BF16).unwrap(), SHIPPED);
     }
 
     #[test]
@@ -197,7 +200,7 @@ mod tests {
                 ..Variant::SHIPPED
             },
         ] {
-            let e = spec_of(&v, Half::Bf16).unwrap_err().to_string();
+            let e = spec_of(&v, Elem::BF16).unwrap_err().to_string();
             assert!(e.contains("does not implement"), "{e}");
         }
     }
@@ -206,7 +209,7 @@ mod tests {
     fn the_table_shapes_plan_to_specs_the_kernel_runs() {
         let props = h100_props();
         for size in table() {
-            for ty in [Half::Bf16, Half::F16] {
+            for ty in [Elem::BF16, Elem::F16] {
                 let p = HopperSpec::for_problem(size, ty, &props).unwrap();
                 assert_eq!(p.device, "h100");
                 assert_eq!(p.spec.ty, ty);
@@ -227,7 +230,7 @@ mod tests {
     fn small_m_plans_a_narrower_tile_than_the_shipped_one() {
         // 16 tokens through a 4096x4096 layer: 16 tiles of 128x256 for 132 SMs; the model prefers 128-wide ones.
         let p =
-            HopperSpec::for_problem(Size::mnk(16, 4096, 4096), Half::Bf16, &h100_props()).unwrap();
+            HopperSpec::for_problem(Size::mnk(16, 4096, 4096), Elem::BF16, &h100_props()).unwrap();
         assert_eq!(p.spec.bn, 128, "{}", p.spec);
     }
 
@@ -256,7 +259,7 @@ mod tests {
         let d = plan_device(&pcie);
         assert_eq!((d.name, d.sms, d.l2.sms), ("h100", 114, 114));
         assert_eq!(d.hbm_bytes_per_s, Device::H100.hbm_bytes_per_s);
-        assert!(plan_for(Size::mnk(16, 4096, 4095), Half::Bf16, &d)
+        assert!(plan_for(Size::mnk(16, 4096, 4095), Elem::BF16, &d)
             .unwrap_err()
             .to_string()
             .contains("multiple of 8"));

@@ -12,13 +12,15 @@
 
 use super::planned::{estimate_spec, plan_device, Planned};
 use super::tune::{compare_with_cublas, write};
-use super::{check, cublas_call, Cublas, Half, HopperGemm, HopperSpec, SHIPPED};
+use super::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
 use crate::bench::{self, rounds, BenchConfig};
+use crate::elem::HostElem;
 use crate::frame::{bench::time_peer, Family, Peer, Size};
 use crate::runtime::{Error, Gpu, Result};
 use cudarc::driver::CudaSlice;
 use std::fmt::Write as _;
 use std::path::Path;
+use swizzle_core::Elem;
 
 /// The linear layers of two LLMs, `(name, N, K)`: `C = X · Wᵀ`, W is `N x K`.
 pub const LLM_LAYERS: [(&str, u32, u32); 6] = [
@@ -169,49 +171,67 @@ pub const ROUND: BenchConfig = BenchConfig {
     l2_factor: 2,
 };
 
-/// Buffer sets of one problem and cuBLAS's output on set 0.
-struct Sets {
-    ty: Half,
+/// Buffer sets of one problem in the element type `E`, and cuBLAS's output on set 0.
+struct Sets<E: HostElem> {
     size: Size,
-    abc: Vec<(CudaSlice<u16>, CudaSlice<u16>, CudaSlice<u16>)>,
-    want: Vec<u16>,
+    abc: Vec<(CudaSlice<E>, CudaSlice<E>, CudaSlice<E>)>,
+    want: Vec<E>,
 }
 
-impl Sets {
-    fn new(gpu: &Gpu, blas: &Cublas, ty: Half, size: Size, seed: u64) -> Result<Sets> {
+/// What the measurement does with a problem's buffer sets, whatever their element type ([`sets`] picks it).
+trait Contest {
+    /// Poison set 0's C, run `g` once, compare with cuBLAS element-wise (fails loudly on any wrong element).
+    fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64>;
+    /// Queue contestant `who` (0: cuBLAS, else `ours[who - 1]`) on set `i % sets`.
+    fn run(
+        &mut self,
+        gpu: &Gpu,
+        blas: &Cublas,
+        ours: &[&HopperGemm],
+        who: usize,
+        i: usize,
+    ) -> Result<()>;
+}
+
+/// The buffer sets of `size` in `ty`, with cuBLAS's output on set 0.
+fn sets(gpu: &Gpu, blas: &Cublas, ty: Elem, size: Size, seed: u64) -> Result<Box<dyn Contest>> {
+    Ok(match ty {
+        Elem::BF16 => Box::new(Sets::<half::bf16>::new(gpu, blas, size, seed)?),
+        Elem::F16 => Box::new(Sets::<half::f16>::new(gpu, blas, size, seed)?),
+        other => return Err(crate::elem::unsupported("the Hopper GEMM", other, &TYPES)),
+    })
+}
+
+impl<E: HostElem> Sets<E> {
+    fn new(gpu: &Gpu, blas: &Cublas, size: Size, seed: u64) -> Result<Sets<E>> {
         let set_bytes = 2 * (size.mk_len() + size.nk_len() + size.mn_len());
         let count = bench::rotation(set_bytes, gpu.props().l2_bytes, ROUND.l2_factor);
-        let x = check::random(ty, size.mk_len(), seed);
-        let w = check::random(ty, size.nk_len(), seed + 1);
+        let x = check::random::<E>(size.mk_len(), seed);
+        let w = check::random::<E>(size.nk_len(), seed + 1);
         let mut abc = Vec::with_capacity(count);
         for _ in 0..count {
-            let mut c = gpu.zeros::<u16>(size.mn_len())?;
+            let mut c = gpu.zeros::<E>(size.mn_len())?;
             gpu.fill_bytes(&mut c, 0xFF)?;
             abc.push((gpu.upload(&x)?, gpu.upload(&w)?, c));
         }
         let (a, b, c) = &mut abc[0];
-        blas.gemm(&cublas_call(ty, size), a, b, c)?;
+        blas.gemm(&cublas_call(E::ELEM, size), a, b, c)?;
         gpu.sync()?;
         let want = gpu.download(c)?;
-        Ok(Sets {
-            ty,
-            size,
-            abc,
-            want,
-        })
+        Ok(Sets { size, abc, want })
     }
+}
 
-    /// Poison set 0's C, run `g` once, compare with cuBLAS element-wise (fails loudly on any wrong element).
+impl<E: HostElem> Contest for Sets<E> {
     fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64> {
         let (a, b, c) = &mut self.abc[0];
         gpu.fill_bytes(c, 0xFF)?;
         g.launch(gpu, a, b, c, self.size)?;
         gpu.sync()?;
         let got = gpu.download(c)?;
-        compare_with_cublas(&g.spec.to_string(), self.ty, self.size, &got, &self.want)
+        compare_with_cublas(&g.spec.to_string(), self.size, &got, &self.want)
     }
 
-    /// Queue contestant `who` (0: cuBLAS, else `ours[who - 1]`) on set `i % sets`.
     fn run(
         &mut self,
         gpu: &Gpu,
@@ -223,7 +243,7 @@ impl Sets {
         let n = self.abc.len();
         let (a, b, c) = &mut self.abc[i % n];
         if who == 0 {
-            blas.gemm(&cublas_call(self.ty, self.size), a, b, c)
+            blas.gemm(&cublas_call(E::ELEM, self.size), a, b, c)
         } else {
             ours[who - 1].launch(gpu, a, b, c, self.size)
         }
@@ -240,7 +260,7 @@ pub fn spec_label(spec: &HopperSpec) -> String {
 pub fn shapes_report(
     gpu: &Gpu,
     shapes: &[Size],
-    types: &[Half],
+    types: &[Elem],
     n_rounds: usize,
     json: Option<&Path>,
 ) -> Result<String> {
@@ -249,7 +269,7 @@ pub fn shapes_report(
     }
     let dev = plan_device(gpu.props());
     // Plan everything first: a shape the planner refuses fails before any GPU work.
-    let mut plans: Vec<(Half, Size, Planned)> = Vec::new();
+    let mut plans: Vec<(Elem, Size, Planned)> = Vec::new();
     for &ty in types {
         for &size in shapes {
             plans.push((ty, size, super::planned::plan_for(size, ty, &dev)?));
@@ -290,7 +310,7 @@ pub fn shapes_report(
         let find = |s: &HopperSpec| compiled.iter().find(|g| g.spec == *s).expect("compiled");
         let planned_g = find(&plan.spec);
         let shipped_g = find(&shipped_spec);
-        let mut sets = Sets::new(gpu, &blas, ty, size, 1000 + 2 * i as u64)?;
+        let mut sets = sets(gpu, &blas, ty, size, 1000 + 2 * i as u64)?;
         let planned_diff = sets.verify(gpu, planned_g)?;
         let shipped_diff = sets.verify(gpu, shipped_g)?;
         // Contestants: cuBLAS, the plan, and the shipped spec unless the plan is it.
@@ -303,7 +323,7 @@ pub fn shapes_report(
         for who in 0..count {
             bench::time(gpu, &ROUND, |j| sets.run(gpu, &blas, &ours, who, j))?;
         }
-        let ms = rotated(gpu, &mut sets, &blas, &ours, n_rounds)?;
+        let ms = rotated(gpu, sets.as_mut(), &blas, &ours, n_rounds)?;
         let problem = size.plan(super::planned::dtype(ty));
         let roof =
             |t: f64| (m <= ROOFLINE_MAX_M).then(|| roofline(problem.min_bytes(), copy_gbps, t));
@@ -368,7 +388,7 @@ pub fn shapes_report(
 /// launches, which walk the buffer sets.
 fn rotated(
     gpu: &Gpu,
-    sets: &mut Sets,
+    sets: &mut dyn Contest,
     blas: &Cublas,
     ours: &[&HopperGemm],
     n_rounds: usize,

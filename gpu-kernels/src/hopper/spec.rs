@@ -6,46 +6,13 @@ use crate::runtime::{Error, Header, Result, Source};
 use swizzle_core::pattern::{Pattern, Smem};
 use swizzle_core::raster::Raster;
 use swizzle_core::wgmma::{Major, OperandTile};
-use swizzle_core::ByteMode;
-
-/// The 16-bit input / output types (fp32 accumulation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum Half {
-    Bf16,
-    F16,
-}
-
-impl Half {
-    pub const fn core(self) -> swizzle_core::Elem {
-        match self {
-            Half::Bf16 => swizzle_core::Elem::BF16,
-            Half::F16 => swizzle_core::Elem::F16,
-        }
-    }
-
-    /// The PTX type name (`wgmma ... .f32.bf16.bf16`, `cvt.rn.bf16x2.f32`).
-    pub const fn ptx(self) -> &'static str {
-        match self {
-            Half::Bf16 => "bf16",
-            Half::F16 => "f16",
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        self.ptx()
-    }
-}
-
-impl std::fmt::Display for Half {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use swizzle_core::{ByteMode, Elem};
 
 /// One kernel variant. Variants differ only here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HopperSpec {
-    pub ty: Half,
+    /// Input and output type: bf16 or f16 ([`super::TYPES`]); fp32 accumulation.
+    pub ty: Elem,
     /// Consumer warpgroups; each owns 64 rows, so the block tile is `64 * consumers` x `bn`.
     pub consumers: u32,
     /// Block tile N = the wgmma instruction's N (m64nBNk16).
@@ -76,7 +43,7 @@ pub struct HopperSpec {
 /// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
 /// block tile, 4-stage ring, 128B swizzle, GroupM(8) order, one wgmma group kept in flight, registers 40/232.
 pub const BASE: HopperSpec = HopperSpec {
-    ty: Half::Bf16,
+    ty: Elem::BF16,
     consumers: 2,
     bn: 256,
     bk: 64,
@@ -112,7 +79,7 @@ pub const WARPGROUP: u32 = 128;
 const SM_REGS: u32 = 65536;
 
 impl HopperSpec {
-    pub const fn with_ty(self, ty: Half) -> HopperSpec {
+    pub const fn with_ty(self, ty: Elem) -> HopperSpec {
         HopperSpec { ty, ..self }
     }
     pub const fn with_raster(self, raster: Raster) -> HopperSpec {
@@ -129,19 +96,19 @@ impl HopperSpec {
 
     /// Operand A's smem tile: BM x BK, K-major.
     pub const fn a_tile(&self) -> OperandTile {
-        OperandTile::new(self.mode, self.ty.core(), Major::K, self.bm(), self.bk)
+        OperandTile::new(self.mode, self.ty, Major::K, self.bm(), self.bk)
     }
 
     /// Operand B's smem tile: BN x BK, K-major (B is N x K in global memory).
     pub const fn b_tile(&self) -> OperandTile {
-        OperandTile::new(self.mode, self.ty.core(), Major::K, self.bn, self.bk)
+        OperandTile::new(self.mode, self.ty, Major::K, self.bn, self.bk)
     }
 
     /// The part of B one CTA of a cluster loads (and multicasts): `bn / cluster` rows. Its box is the B map's.
     pub const fn b_slice(&self) -> OperandTile {
         OperandTile::new(
             self.mode,
-            self.ty.core(),
+            self.ty,
             Major::K,
             self.bn / self.cluster,
             self.bk,
@@ -159,7 +126,7 @@ impl HopperSpec {
     /// One consumer warp's epilogue scratch: 16 rows x 64 columns of the output type, swizzled for `stmatrix`
     /// writes and 16-byte row reads (the GEMM family's derived ldmatrix swizzle for 128-byte rows).
     pub const fn epilogue_tile(&self) -> Smem {
-        let e = self.ty.core();
+        let e = self.ty;
         Smem::row_major(16, 64, e)
             .with_swizzle(crate::gemm::spec::ldmatrix_swizzle(64 * e.bytes(), e))
     }
@@ -191,6 +158,7 @@ impl HopperSpec {
     /// Everything the hardware and the kernel need to hold, checked before compiling.
     pub fn validate(&self, smem_optin: usize) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("{self}: {m}")));
+        crate::elem::check_supported("the Hopper GEMM", self.ty, &super::TYPES)?;
         if !(1..=2).contains(&self.consumers) {
             return bad("1 or 2 consumer warpgroups".into());
         }
@@ -244,14 +212,14 @@ impl HopperSpec {
             .u32("CONSUMERS", self.consumers)
             .u32("THREADS", self.threads())
             .u32("ACC", self.bn / 2)
-            .u32("ELEM_BYTES", self.ty.core().bytes())
+            .u32("ELEM_BYTES", self.ty.bytes())
             .u32("INFLIGHT", self.inflight)
             .u32("PRODUCER_REGS", self.producer_regs)
             .u32("CONSUMER_REGS", self.consumer_regs)
             .u32("CLUSTER", self.cluster)
             .u32("STORE16", self.store16 as u32)
             .u32("SMEM_EPILOGUE", self.smem_epilogue as u32)
-            .u32("IN_BF16", u32::from(self.ty == Half::Bf16))
+            .u32("IN_BF16", u32::from(self.ty == Elem::BF16))
             .define(
                 "SPEC_CLUSTER_DIMS",
                 if self.cluster > 1 {
@@ -263,7 +231,7 @@ impl HopperSpec {
         format!(
             "#pragma once\n{}{}",
             consts.render(),
-            swizzle_core::cuda::wgmma_tile(self.bn, self.ty.core(), a.major, b.major)
+            swizzle_core::cuda::wgmma_tile(self.bn, self.ty, a.major, b.major)
         )
     }
 
@@ -393,7 +361,7 @@ mod tests {
         assert!(h.contains("\"+f\"(d[127])") && !h.contains("d[128]"));
         assert!(h.contains("%128, %129, p, 1, 1, 0, 0;"));
         assert!(h.contains("setp.ne.b32 p, %130, 0;"));
-        let f16 = SHIPPED.with_ty(Half::F16).spec_header();
+        let f16 = SHIPPED.with_ty(Elem::F16).spec_header();
         assert!(f16.contains(".f32.f16.f16") && f16.contains("IN_BF16 = 0"));
         assert!(h.contains("IN_BF16 = 1"));
     }

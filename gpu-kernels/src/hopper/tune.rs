@@ -8,15 +8,17 @@
 //! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
 
 use super::{
-    check, cublas_call, sweep, Cublas, Half, HopperGemm, HopperSpec, BASE, CLUSTER2, SHIPPED,
+    check, cublas_call, sweep, Cublas, HopperGemm, HopperSpec, BASE, CLUSTER2, SHIPPED, TYPES,
 };
 use crate::bench::rounds;
 use crate::bench::{self, BenchConfig, Stats};
+use crate::elem::HostElem;
 use crate::frame::{Measure, Size};
 use crate::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
 use std::path::Path;
 use swizzle_core::raster::Raster;
+use swizzle_core::Elem;
 
 #[derive(serde::Serialize)]
 struct Row {
@@ -49,46 +51,67 @@ impl Row {
     }
 }
 
-struct Problem {
+/// One problem's operands in the element type `E`, and cuBLAS's result.
+struct Operands<E: HostElem> {
     size: Size,
-    ty: Half,
-    a: cudarc::driver::CudaSlice<u16>,
-    b: cudarc::driver::CudaSlice<u16>,
-    c: cudarc::driver::CudaSlice<u16>,
-    want: Vec<u16>,
+    a: cudarc::driver::CudaSlice<E>,
+    b: cudarc::driver::CudaSlice<E>,
+    c: cudarc::driver::CudaSlice<E>,
+    want: Vec<E>,
+}
+
+/// What the comparisons do with a problem, whatever its element type ([`problem`] picks it at run time).
+trait Problem {
+    fn size(&self) -> Size;
+    /// Poison, run ours once, compare element-wise with cuBLAS; the relative Frobenius difference.
+    fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64>;
+    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Stats>;
+    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats>;
+}
+
+/// Random inputs of `ty` at `size` and cuBLAS's result (the reference for this size).
+fn problem(gpu: &Gpu, blas: &Cublas, ty: Elem, size: Size, seed: u64) -> Result<Box<dyn Problem>> {
+    Ok(match ty {
+        Elem::BF16 => Box::new(Operands::<half::bf16>::new(gpu, blas, size, seed)?),
+        Elem::F16 => Box::new(Operands::<half::f16>::new(gpu, blas, size, seed)?),
+        other => return Err(crate::elem::unsupported("the Hopper GEMM", other, &TYPES)),
+    })
 }
 
 fn tflops(size: Size, ms: f64) -> f64 {
     Measure::Flops(size.flops()).rate(ms)
 }
 
-impl Problem {
-    /// Random inputs and cuBLAS's result (the reference for this size).
-    fn new(gpu: &Gpu, blas: &Cublas, ty: Half, size: Size, seed: u64) -> Result<Problem> {
-        let a = gpu.upload(&check::random(ty, size.mk_len(), seed))?;
-        let b = gpu.upload(&check::random(ty, size.nk_len(), seed + 1))?;
-        let mut c = gpu.zeros::<u16>(size.mn_len())?;
+impl<E: HostElem> Operands<E> {
+    fn new(gpu: &Gpu, blas: &Cublas, size: Size, seed: u64) -> Result<Operands<E>> {
+        let a = gpu.upload(&check::random::<E>(size.mk_len(), seed))?;
+        let b = gpu.upload(&check::random::<E>(size.nk_len(), seed + 1))?;
+        let mut c = gpu.zeros::<E>(size.mn_len())?;
         gpu.fill_bytes(&mut c, 0xFF)?;
-        blas.gemm(&cublas_call(ty, size), &a, &b, &mut c)?;
+        blas.gemm(&cublas_call(E::ELEM, size), &a, &b, &mut c)?;
         gpu.sync()?;
         let want = gpu.download(&c)?;
-        Ok(Problem {
+        Ok(Operands {
             size,
-            ty,
             a,
             b,
             c,
             want,
         })
     }
+}
 
-    /// Poison, run ours once, compare element-wise with cuBLAS; the relative Frobenius difference.
+impl<E: HostElem> Problem for Operands<E> {
+    fn size(&self) -> Size {
+        self.size
+    }
+
     fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64> {
         gpu.fill_bytes(&mut self.c, 0xFF)?;
         g.launch(gpu, &self.a, &self.b, &mut self.c, self.size)?;
         gpu.sync()?;
         let got = gpu.download(&self.c)?;
-        compare_with_cublas(&g.spec.to_string(), self.ty, self.size, &got, &self.want)
+        compare_with_cublas(&g.spec.to_string(), self.size, &got, &self.want)
     }
 
     fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Stats> {
@@ -98,9 +121,11 @@ impl Problem {
     }
 
     fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats> {
-        let (a, b, size, ty) = (&self.a, &self.b, self.size, self.ty);
+        let (a, b, size) = (&self.a, &self.b, self.size);
         let c = &mut self.c;
-        bench::time(gpu, cfg, |_| blas.gemm(&cublas_call(ty, size), a, b, c))
+        bench::time(gpu, cfg, |_| {
+            blas.gemm(&cublas_call(E::ELEM, size), a, b, c)
+        })
     }
 }
 
@@ -138,9 +163,9 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     let _ = writeln!(md, "| candidate | type | size | ours TFLOP/s (rounds) | cuBLAS TFLOP/s (rounds) | ours / cuBLAS | rel. diff vs cuBLAS |");
     let _ = writeln!(md, "|---|---|---|---|---|---|---|");
     let mut compiled: Vec<HopperGemm> = Vec::new();
-    for ty in [Half::Bf16, Half::F16] {
+    for ty in TYPES {
         for s in [4096u32, 8192] {
-            let mut p = Problem::new(gpu, &blas, ty, Size::square(s, true), 100 + s as u64)?;
+            let mut p = problem(gpu, &blas, ty, Size::square(s, true), 100 + s as u64)?;
             for (label, cand) in sweep::candidates() {
                 let spec = cand.with_ty(ty);
                 if !usable(&spec) {
@@ -172,14 +197,14 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
                 let (o, c) = (mid(&ours), mid(&theirs));
                 let list = |v: &[Stats]| {
                     v.iter()
-                        .map(|x| format!("{:.0}", tflops(p.size, x.median_ms)))
+                        .map(|x| format!("{:.0}", tflops(p.size(), x.median_ms)))
                         .collect::<Vec<_>>()
                         .join(" / ")
                 };
                 let row = Row::new(
                     format!("candidate {label}"),
                     g.spec.to_string(),
-                    p.size,
+                    p.size(),
                     o,
                     c,
                     err,
@@ -207,7 +232,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
 
     // 2. Sweep at 8192^3 bf16, one change at a time.
     let size = Size::square(8192, true);
-    let mut p = Problem::new(gpu, &blas, Half::Bf16, size, 7)?;
+    let mut p = problem(gpu, &blas, Elem::BF16, size, 7)?;
     let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
     let _ = writeln!(
         md,
@@ -263,7 +288,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
 
     // 3. Raster effect on a wide, short-K problem.
     let size = Size::mnk(16384, 16384, 1024);
-    let mut p = Problem::new(gpu, &blas, Half::Bf16, size, 9)?;
+    let mut p = problem(gpu, &blas, Elem::BF16, size, 9)?;
     let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
     let _ = writeln!(
         md,
@@ -327,18 +352,17 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
 
 /// Compare `got` with cuBLAS's `want` element-wise (the tolerance of [`check::tolerance`], doubled: both sides
 /// round); the relative Frobenius difference, or an error naming `what` and how many elements differ.
-pub(super) fn compare_with_cublas(
+pub(super) fn compare_with_cublas<E: HostElem>(
     what: &str,
-    ty: Half,
     size: Size,
-    got: &[u16],
-    want: &[u16],
+    got: &[E],
+    want: &[E],
 ) -> Result<f64> {
     let (mut num, mut den, mut bad) = (0.0f64, 0.0f64, 0usize);
     for (&x, &y) in got.iter().zip(want) {
-        let (x, y) = (check::to_f32(ty, x) as f64, check::to_f32(ty, y) as f64);
+        let (x, y) = (x.to_f64(), y.to_f64());
         let e = (x - y).abs();
-        if !x.is_finite() || e > 2.0 * check::tolerance(ty, y, size.k) {
+        if !x.is_finite() || e > 2.0 * check::tolerance(E::ELEM, y, size.k) {
             bad += 1;
         }
         num += e * e;
@@ -409,9 +433,9 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
     let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
     let mut all: Vec<Rounds> = Vec::new();
     let mut per_round = String::new();
-    for ty in [Half::Bf16, Half::F16] {
+    for ty in TYPES {
         for s in [8192u32, 4096] {
-            let mut p = Problem::new(gpu, &blas, ty, Size::square(s, true), 200 + s as u64)?;
+            let mut p = problem(gpu, &blas, ty, Size::square(s, true), 200 + s as u64)?;
             let mut cands: Vec<(&str, HopperGemm, f64)> = Vec::new();
             for (label, spec) in sweep::candidates() {
                 let g = HopperGemm::new(gpu, spec.with_ty(ty))?;
@@ -435,7 +459,7 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
                     ms[who].push(st.median_ms);
                 }
             }
-            let tf = |v: f64| tflops(p.size, v);
+            let tf = |v: f64| tflops(p.size(), v);
             let cublas_mid = rounds::spread(&ms[0]).median;
             for (i, (label, g, err)) in cands.iter().enumerate() {
                 let rs = rounds::ratios(&ms[0], &ms[i + 1]);
@@ -470,7 +494,7 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
                     candidate: label.to_string(),
                     spec: g.spec.to_string(),
                     ty: ty.to_string(),
-                    size: p.size,
+                    size: p.size(),
                     rel_err_vs_cublas: *err,
                     ratio: sp,
                     per_round_ratio: rs,
