@@ -3,9 +3,7 @@
 //! cuBLAS gemmEx) time.
 use gpu_kernels::bench::BenchConfig;
 use gpu_kernels::frame::bench::time_peer;
-use gpu_kernels::frame::{
-    find, Buffer, DynFamily, Family, HostBuf, Launch, Measure, Peer, Size, FAMILIES,
-};
+use gpu_kernels::frame::{find, Buffer, DynFamily, Family, HostBuf, Launch, Peer, Size, FAMILIES};
 use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
 use gpu_kernels::{Elem, Gpu, Result};
 
@@ -71,7 +69,8 @@ fn every_registered_family_verifies() {
 }
 
 /// The transpose family with a wrong host reference (the input itself): the runner must report every variant
-/// that really transposes as wrong, naming the element.
+/// that really transposes as wrong, naming the element. It implements the frame's core only (no benchmark, no
+/// planner, no profiler build), which is all verification needs.
 struct WrongReference;
 
 impl Family for WrongReference {
@@ -94,9 +93,6 @@ impl Family for WrongReference {
     fn elem(&self, v: &Variant) -> Elem {
         TRANSPOSE.elem(v)
     }
-    fn block_label(&self, v: &Variant) -> String {
-        TRANSPOSE.block_label(v)
-    }
     fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
         TRANSPOSE.header(v)
     }
@@ -118,17 +114,8 @@ impl Family for WrongReference {
     fn reference(&self, _v: &Variant, _size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         vec![inputs[0].clone()]
     }
-    fn measure(&self, v: &Variant, size: Size) -> Measure {
-        TRANSPOSE.measure(v, size)
-    }
-    fn peer(&self, v: &Variant, size: Size) -> Peer {
-        TRANSPOSE.peer(v, size)
-    }
     fn verify_sizes(&self) -> Vec<Size> {
         vec![Size::mn(97, 131)]
-    }
-    fn bench_sizes(&self) -> Vec<Size> {
-        vec![]
     }
 }
 

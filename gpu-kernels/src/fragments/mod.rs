@@ -22,7 +22,8 @@
 pub mod profile;
 
 use crate::frame::{
-    Accesses, Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+    Accesses, Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess,
+    Tolerance,
 };
 use crate::runtime::{Error, Result};
 use cudarc::driver::LaunchConfig;
@@ -475,11 +476,6 @@ impl Family for Fragments {
         Elem::F16
     }
 
-    fn block_label(&self, v: &Variant) -> String {
-        let (x, y, _) = v.block();
-        format!("({x},{y})")
-    }
-
     fn header(&self, v: &Variant) -> Header {
         v.header()
     }
@@ -584,6 +580,22 @@ impl Family for Fragments {
         v.accesses().to_vec()
     }
 
+    fn verify_sizes(&self) -> Vec<Size> {
+        [1, 2, 3, 7, 16, 64, 100]
+            .iter()
+            .map(|&n| Size::mnk(16, 16, n))
+            .collect()
+    }
+    fn as_bench(&self) -> Option<&dyn Bench<Variant>> {
+        Some(self)
+    }
+}
+
+impl Bench<Variant> for Fragments {
+    fn block_label(&self, v: &Variant) -> String {
+        let (x, y, _) = v.block();
+        format!("({x},{y})")
+    }
     fn measure(&self, v: &Variant, size: Size) -> Measure {
         let mma16 = 2 * 16 * 16 * 16;
         Measure::Flops(match v.problem {
@@ -592,21 +604,12 @@ impl Family for Fragments {
             _ => 2 * 16 * mma16,
         })
     }
-
     fn peer(&self, v: &Variant, size: Size) -> Peer {
         let bytes: usize = self.buffers(v, size).iter().map(|b| b.bytes()).sum();
         Peer::CopyD2D {
             bytes: bytes as u64,
         }
     }
-
-    fn verify_sizes(&self) -> Vec<Size> {
-        [1, 2, 3, 7, 16, 64, 100]
-            .iter()
-            .map(|&n| Size::mnk(16, 16, n))
-            .collect()
-    }
-
     fn bench_sizes(&self) -> Vec<Size> {
         Vec::new()
     }

@@ -1,10 +1,10 @@
-//! Benchmark tables, generic over [`Family`]: every variant of one element type at one size, and the family's
+//! Benchmark tables, generic over a [`Family`] with a [`Bench`] part: every variant of one element type at one size, and the family's
 //! [`Peer`] (a D2D copy, or cuBLAS) timed the same way in the same run, each row as a rate (GB/s or TFLOP/s)
 //! and a percentage of the peer. How one number is made (rotation over > L2, warm-up, CUDA events, median) is
 //! [`crate::bench::time`].
 
 use super::verify::{launch, random_inputs, DeviceBufs};
-use super::{Family, Peer, Size};
+use super::{Bench, Family, Peer, Size};
 use crate::bench::{self, BenchConfig, Progress, Row, Stats, Table};
 use crate::runtime::{Cublas, Error, GemmCall, Gpu, Result};
 use cudarc::driver::CudaSlice;
@@ -25,13 +25,14 @@ pub fn table<F: Family>(
             family.name()
         )));
     };
+    let bench = bench_part(family)?;
     let elem = family.elem(first);
-    let peer = family.peer(first, size);
+    let peer = bench.peer(first, size);
     let peer_stats = time_peer(gpu, &peer, cfg)?;
     let peer_rate = peer.measure().rate(peer_stats.median_ms);
-    let ceiling = family.ceiling(gpu, first, size, cfg)?;
+    let ceiling = bench.ceiling(gpu, first, size, cfg)?;
     let ceiling_rate = ceiling.as_ref().map(|c| c.rate);
-    let unit = family.measure(first, size).unit();
+    let unit = bench.measure(first, size).unit();
     let mut table = Table {
         title: format!("{} {size} {elem}", family.name()),
         reference: peer.name(),
@@ -64,11 +65,11 @@ pub fn table<F: Family>(
         let stats = time_on(gpu, family, spec, size, cfg, sets)?;
         table.rows.push(row(
             &family.spec_name(spec),
-            &family.block_label(spec),
+            &bench.block_label(spec),
             elem,
             size,
             &stats,
-            family.measure(spec, size),
+            bench.measure(spec, size),
             (peer_rate, ceiling_rate),
         ));
     }
@@ -197,8 +198,15 @@ fn row(
     }
 }
 
+/// The family's benchmark part, or an error naming the family.
+pub fn bench_part<F: Family>(family: &F) -> Result<&dyn Bench<F::Spec>> {
+    family
+        .as_bench()
+        .ok_or_else(|| Error::Invalid(format!("{}: no benchmark", family.name())))
+}
+
 /// Tables for every (size, element type) of the family: its specs grouped by element type, at `sizes` (the
-/// family's [`Family::bench_sizes`] when empty), optionally only the specs `keep` accepts.
+/// family's [`Bench::bench_sizes`] when empty), optionally only the specs `keep` accepts.
 pub fn sweep<F: Family>(
     gpu: &Gpu,
     family: &F,
@@ -207,7 +215,7 @@ pub fn sweep<F: Family>(
     cfg: &BenchConfig,
 ) -> Result<Vec<Table>> {
     let sizes = if sizes.is_empty() {
-        family.bench_sizes()
+        bench_part(family)?.bench_sizes()
     } else {
         sizes.to_vec()
     };
@@ -217,7 +225,8 @@ pub fn sweep<F: Family>(
 }
 
 /// Tables at problems the user named (`swz bench --shapes`): at each, the family's planned specs
-/// ([`Family::planned`] on this device) where it plans, its specs otherwise; `keep` filters either.
+/// ([`Plan::planned`](super::Plan::planned) on this device) where it plans, its specs otherwise; `keep` filters
+/// either.
 pub fn sweep_planned<F: Family>(
     gpu: &Gpu,
     family: &F,
@@ -227,8 +236,12 @@ pub fn sweep_planned<F: Family>(
 ) -> Result<Vec<Table>> {
     let mut per_size = Vec::with_capacity(sizes.len());
     for &size in sizes {
-        let specs = match family.planned(size, Some(gpu.props()))? {
-            Some(planned) => planned.into_iter().map(|(s, _)| s).collect(),
+        let specs = match family.as_plan() {
+            Some(plan) => plan
+                .planned(size, Some(gpu.props()))?
+                .into_iter()
+                .map(|(s, _)| s)
+                .collect(),
             None => family.specs(),
         };
         per_size.push((size, specs));

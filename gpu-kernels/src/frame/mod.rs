@@ -15,8 +15,11 @@
 //!   buffers(spec, size): inputs / outputs      profile: predicted (bank model on accesses) vs ncu wavefronts
 //!   reference(spec, size, inputs)              registry: swz bench <family>, swz report
 //!   accesses(spec): SpecAccess list            assert_specs_conflict_free!: one const loop over SPECS
-//!   measure(spec, size): bytes or FLOPs
-//!   peer(spec, size): D2D copy or cuBLAS GEMM
+//!   optional parts (Family::as_bench/as_plan/as_profile):
+//!   Bench: measure (bytes or FLOPs), peer      bench::table, swz bench, swz report
+//!     (D2D copy or cuBLAS), bench sizes
+//!   Plan: planned(size): specs per problem     swz bench --shapes
+//!   Profile: smem-only build options           swz profile
 //! ```
 //!
 //! # Adding a kernel family (checklist)
@@ -37,8 +40,9 @@
 //!    fp16/bf16 kernels use `__half` / `__nv_bfloat16` (the spec's `.elem(..)` includes their headers; the runtime
 //!    puts the toolkit's include directory on NVRTC's path).
 //! 4. **A host reference** (plain Rust on [`HostBuf`]s) and `impl Family` (name, source, specs, header, entry,
-//!    launch, buffers, reference, tolerance, accesses, measure, peer, sizes): see `transpose/family.rs` for a
-//!    complete one.
+//!    launch, buffers, reference, verify sizes; tolerance and accesses where they are not the defaults), then the
+//!    optional parts the family has: `impl Bench` (measure, peer, bench sizes) with `fn as_bench` returning
+//!    `Some(self)`, likewise [`Plan`] and [`Profile`]. See `transpose/family.rs` for a complete one.
 //! 5. **One registry line** in [`registry::FAMILIES`]. `swz bench <family>`, `swz report`, `swz verify`, `swz profile`
 //!    and `scripts/device.sh` then include it; nothing else changes.
 //! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all`] for the family; host tests check the
@@ -256,11 +260,15 @@ impl Accesses {
     }
 }
 
-/// Specs a family planned for one problem, each with one line on why ([`Family::planned`]).
+/// Specs a family planned for one problem, each with one line on why ([`Plan::planned`]).
 pub type PlannedSpecs<S> = Vec<(S, String)>;
 
-/// What a kernel family implements once. Everything generic (verification, benchmarks with the peer, profiler
-/// comparison, reports, the CLI) is written against this trait; see the module docs for the checklist.
+/// What every kernel family implements: its source and specs, how one spec is built and launched, its buffers
+/// and host reference. That is enough for the compile-time check, verification (`swz verify`), the report and
+/// `swz ptxas`. What only some families have comes as optional parts, each its own trait that a family
+/// implements and hands out through an accessor (default: `None`): benchmark tables against a peer ([`Bench`],
+/// [`Family::as_bench`]), a spec planned per problem ([`Plan`], [`Family::as_plan`]), a shared-memory-only build for
+/// the profiler ([`Profile`], [`Family::as_profile`]).
 pub trait Family: Sync + Send + 'static {
     /// One variant: a `Copy` value of `const` fields.
     type Spec: Clone + Send + Sync + std::fmt::Display + 'static;
@@ -277,10 +285,19 @@ pub trait Family: Sync + Send + 'static {
     fn spec_name(&self, spec: &Self::Spec) -> String;
     /// The element type of the inputs (tables are grouped by it).
     fn elem(&self, spec: &Self::Spec) -> Elem;
-    /// The block shape as printed in the tables, `(x,y)`.
-    fn block_label(&self, spec: &Self::Spec) -> String;
     /// The generated header for this variant: swizzle-core's header with the variant's `struct Spec`.
     fn header(&self, spec: &Self::Spec) -> swizzle_core::cuda::Header;
+    /// The `extern "C"` kernel name.
+    fn entry(&self, spec: &Self::Spec) -> &'static str;
+    /// The buffers, inputs and outputs, in the order [`Arg::Buf`] indexes them.
+    fn buffers(&self, spec: &Self::Spec, size: Size) -> Vec<Buffer>;
+    /// Grid, block, shared memory and arguments for `size`. An error for a size the variant cannot run.
+    fn launch(&self, spec: &Self::Spec, size: Size) -> Result<Launch>;
+    /// The expected outputs (one per [`Role::Output`] buffer, in order) for `inputs` (one per input buffer).
+    fn reference(&self, spec: &Self::Spec, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf>;
+    /// Sizes of the correctness pass; include ones that are not multiples of any tile.
+    fn verify_sizes(&self) -> Vec<Size>;
+
     /// The NVRTC target when it is not the device's own `sm_XY` (`sm_90a` for wgmma / setmaxnreg).
     fn arch(&self, _spec: &Self::Spec) -> Option<&'static str> {
         None
@@ -293,23 +310,15 @@ pub trait Family: Sync + Send + 'static {
     fn options(&self, _spec: &Self::Spec) -> Vec<String> {
         Vec::new()
     }
-    /// The `extern "C"` kernel name.
-    fn entry(&self, spec: &Self::Spec) -> &'static str;
     /// Dynamic shared memory per block (the frame opts in above 48 KiB).
     fn smem_bytes(&self, _spec: &Self::Spec) -> u32 {
         0
     }
-    /// The buffers, inputs and outputs, in the order [`Arg::Buf`] indexes them.
-    fn buffers(&self, spec: &Self::Spec, size: Size) -> Vec<Buffer>;
     /// The host inputs for `size` (one per [`Role::Input`] buffer). Default: seeded random values
     /// ([`verify::random_inputs`]); a family whose problem needs bounded or structured inputs overrides it.
     fn inputs(&self, _spec: &Self::Spec, size: Size, buffers: &[Buffer]) -> Vec<HostBuf> {
         verify::random_inputs(buffers, size)
     }
-    /// Grid, block, shared memory and arguments for `size`. An error for a size the variant cannot run.
-    fn launch(&self, spec: &Self::Spec, size: Size) -> Result<Launch>;
-    /// The expected outputs (one per [`Role::Output`] buffer, in order) for `inputs` (one per input buffer).
-    fn reference(&self, spec: &Self::Spec, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf>;
     /// How outputs are compared.
     fn tolerance(&self, _spec: &Self::Spec) -> Tolerance {
         Tolerance::Exact
@@ -318,44 +327,23 @@ pub trait Family: Sync + Send + 'static {
     fn accesses(&self, _spec: &Self::Spec) -> Vec<SpecAccess> {
         Vec::new()
     }
-    /// Bytes or FLOPs of one run.
-    fn measure(&self, spec: &Self::Spec, size: Size) -> Measure;
-    /// The reference measured beside the variant in the same run.
-    fn peer(&self, spec: &Self::Spec, size: Size) -> Peer;
-    /// A second reference where the family has one: the most its instructions can do on this device at `size`'s
-    /// work, measured now (timed like the variants, with `cfg`). Default: none.
-    fn ceiling(
-        &self,
-        _gpu: &crate::runtime::Gpu,
-        _spec: &Self::Spec,
-        _size: Size,
-        _cfg: &crate::bench::BenchConfig,
-    ) -> Result<Option<crate::bench::Ceiling>> {
-        Ok(None)
-    }
-    /// The specs to run at a problem the user named (`swz bench --shapes`), each with one line on why, when the
-    /// family picks its spec per problem (a planner); `props` is the device (`None`: listing without one).
-    /// Default: `None`, the family's [`specs`](Self::specs) at every size. An error for a problem it cannot plan.
-    fn planned(
-        &self,
-        _size: Size,
-        _props: Option<&crate::runtime::DeviceProps>,
-    ) -> Result<Option<PlannedSpecs<Self::Spec>>> {
-        Ok(None)
-    }
-    /// Sizes of the correctness pass; include ones that are not multiples of any tile.
-    fn verify_sizes(&self) -> Vec<Size>;
-    /// Default sizes of the benchmark tables (inputs larger than L2).
-    fn bench_sizes(&self) -> Vec<Size>;
-    /// The problem of side `n` (what `swz bench --sizes N` means): `n x n` unless the family says otherwise
-    /// (a GEMM: `n x n x n`).
+    /// The problem of side `n` (what `swz bench --sizes N` and `swz profile --n N` mean): `n x n` unless the
+    /// family says otherwise (a GEMM: `n x n x n`).
     fn size_of(&self, n: u32) -> Size {
         Size::mn(n, n)
     }
-    /// Options for the profiler's "shared memory only" build (`-DSMEM_ONLY=1`): the same smem instructions
-    /// with no global traffic; empty when the family has none.
-    fn smem_only_options(&self, _spec: &Self::Spec) -> Vec<String> {
-        Vec::new()
+
+    /// The benchmark part, when the family has one (`swz bench <family>`).
+    fn as_bench(&self) -> Option<&dyn Bench<Self::Spec>> {
+        None
+    }
+    /// The planner, when the family picks its spec per problem (`swz bench --shapes`).
+    fn as_plan(&self) -> Option<&dyn Plan<Self::Spec>> {
+        None
+    }
+    /// The profiler's extra build, when the family has one (`swz profile`).
+    fn as_profile(&self) -> Option<&dyn Profile<Self::Spec>> {
+        None
     }
 
     /// The NVRTC source with its header and options (provided).
@@ -388,6 +376,48 @@ pub trait Family: Sync + Send + 'static {
         gpu.allow_dynamic_smem(&kernel, self.smem_bytes(spec))?;
         Ok(kernel)
     }
+}
+
+/// The benchmark part of a family ([`Family::as_bench`]): what one run does, the peer measured beside it in the
+/// same run, and the tables' default sizes. `swz bench <family>` and `swz report` read it.
+pub trait Bench<S>: Sync {
+    /// Bytes or FLOPs of one run.
+    fn measure(&self, spec: &S, size: Size) -> Measure;
+    /// The reference measured beside the variant in the same run.
+    fn peer(&self, spec: &S, size: Size) -> Peer;
+    /// Default sizes of the benchmark tables (inputs larger than L2).
+    fn bench_sizes(&self) -> Vec<Size>;
+    /// The block shape as printed in the tables, `(x,y)`.
+    fn block_label(&self, spec: &S) -> String;
+    /// A second reference where the family has one: the most its instructions can do on this device at `size`'s
+    /// work, measured now (timed like the variants, with `cfg`). Default: none.
+    fn ceiling(
+        &self,
+        _gpu: &crate::runtime::Gpu,
+        _spec: &S,
+        _size: Size,
+        _cfg: &crate::bench::BenchConfig,
+    ) -> Result<Option<crate::bench::Ceiling>> {
+        Ok(None)
+    }
+}
+
+/// The planner of a family that picks its spec per problem ([`Family::as_plan`]).
+pub trait Plan<S>: Sync {
+    /// The specs to run at a problem the user named (`swz bench --shapes`), each with one line on why; `props`
+    /// is the device (`None`: listing without one). An error for a problem it cannot plan.
+    fn planned(
+        &self,
+        size: Size,
+        props: Option<&crate::runtime::DeviceProps>,
+    ) -> Result<PlannedSpecs<S>>;
+}
+
+/// The profiler part of a family ([`Family::as_profile`]): the build `swz profile` compares besides the shipped one.
+pub trait Profile<S>: Sync {
+    /// Options for the "shared memory only" build (`-DSMEM_ONLY=1`): the same smem instructions with no global
+    /// traffic.
+    fn smem_only_options(&self, spec: &S) -> Vec<String>;
 }
 
 /// Fails the build unless every spec of `$specs` (a const array or slice of a type with

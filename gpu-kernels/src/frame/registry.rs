@@ -86,7 +86,7 @@ pub trait DynFamily: Sync {
         cfg: &BenchConfig,
     ) -> Result<Vec<Table>>;
     /// Benchmark tables at problems the user named (`swz bench --shapes`): the family's planned specs at each
-    /// where it plans ([`Family::planned`]), its specs otherwise.
+    /// where it plans ([`Plan::planned`](super::Plan::planned)), its specs otherwise.
     fn bench_planned(
         &self,
         gpu: &Gpu,
@@ -141,7 +141,9 @@ impl<F: Family> DynFamily for F {
                     name: self.spec_name(s),
                     elem: self.elem(s),
                     display: s.to_string(),
-                    block: self.block_label(s),
+                    block: self
+                        .as_bench()
+                        .map_or_else(String::new, |b| b.block_label(s)),
                     entry: self.entry(s),
                     accesses: self.accesses(s),
                     header,
@@ -199,16 +201,19 @@ impl<F: Family> DynFamily for F {
         &self,
         size: Size,
     ) -> Result<Option<Vec<(String, swizzle_core::Elem, String)>>> {
-        Ok(self.planned(size, None)?.map(|specs| {
-            specs
+        let Some(plan) = self.as_plan() else {
+            return Ok(None);
+        };
+        Ok(Some(
+            plan.planned(size, None)?
                 .into_iter()
                 .map(|(s, why)| (self.spec_name(&s), self.elem(&s), why))
-                .collect()
-        }))
+                .collect(),
+        ))
     }
 
     fn bench_sizes(&self) -> Vec<Size> {
-        Family::bench_sizes(self)
+        self.as_bench().map_or_else(Vec::new, |b| b.bench_sizes())
     }
 
     fn size_of(&self, n: u32) -> Size {
@@ -224,10 +229,9 @@ impl<F: Family> DynFamily for F {
         smem_bytes: Option<u32>,
     ) -> Result<()> {
         let spec = spec_at(self, index)?;
-        let extra = if smem_only {
-            self.smem_only_options(&spec)
-        } else {
-            Vec::new()
+        let extra = match (smem_only, self.as_profile()) {
+            (true, Some(p)) => p.smem_only_options(&spec),
+            _ => Vec::new(),
         };
         let kernel = self.prepare(gpu, &spec, &extra)?;
         let mut l = self.launch(&spec, size)?;
@@ -267,6 +271,86 @@ fn spec_at<F: Family>(f: &F, index: usize) -> Result<F::Spec> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frame::{Buffer, HostBuf, Launch};
+    use crate::transpose::family::{Variant, TRANSPOSE};
+
+    /// A family with the required core only: the transpose's specs, launches and reference, nothing optional.
+    struct CoreOnly;
+
+    impl Family for CoreOnly {
+        type Spec = Variant;
+        fn name(&self) -> &'static str {
+            "core-only"
+        }
+        fn about(&self) -> &'static str {
+            "the transpose without its optional parts"
+        }
+        fn source(&self) -> (&'static str, &'static str) {
+            TRANSPOSE.source()
+        }
+        fn specs(&self) -> Vec<Variant> {
+            TRANSPOSE.specs()
+        }
+        fn spec_name(&self, v: &Variant) -> String {
+            TRANSPOSE.spec_name(v)
+        }
+        fn elem(&self, v: &Variant) -> swizzle_core::Elem {
+            TRANSPOSE.elem(v)
+        }
+        fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
+            TRANSPOSE.header(v)
+        }
+        fn entry(&self, v: &Variant) -> &'static str {
+            TRANSPOSE.entry(v)
+        }
+        fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
+            TRANSPOSE.buffers(v, size)
+        }
+        fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
+            TRANSPOSE.launch(v, size)
+        }
+        fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
+            TRANSPOSE.reference(v, size, inputs)
+        }
+        fn verify_sizes(&self) -> Vec<Size> {
+            vec![Size::mn(97, 131)]
+        }
+    }
+
+    #[test]
+    fn a_family_with_only_the_core_is_listed_and_refuses_a_benchmark_by_name() {
+        let f: &dyn DynFamily = &CoreOnly;
+        assert!(f.bench_sizes().is_empty());
+        assert!(f.planned_list(Size::mnk(64, 64, 64)).unwrap().is_none());
+        let infos = f.spec_infos();
+        assert_eq!(infos.len(), TRANSPOSE.specs().len());
+        assert!(infos
+            .iter()
+            .all(|i| i.block.is_empty() && !i.header.is_empty()));
+        let e = super::super::bench::bench_part(&CoreOnly)
+            .err()
+            .expect("no benchmark part")
+            .to_string();
+        assert!(e.contains("core-only: no benchmark"), "{e}");
+    }
+
+    #[test]
+    fn the_registered_families_have_the_optional_parts_they_use() {
+        for f in FAMILIES {
+            let plans = f.planned_list(Size::mnk(256, 4096, 4096)).unwrap();
+            assert_eq!(plans.is_some(), f.name() == "hopper", "{}", f.name());
+        }
+        // Every registered family benchmarks against its peer; only the transpose has a smem-only build.
+        assert!(TRANSPOSE.as_bench().is_some() && TRANSPOSE.as_profile().is_some());
+        assert!(crate::fragments::FRAGMENTS.as_bench().is_some());
+        assert!(crate::stencil::family::STENCIL.as_bench().is_some());
+        assert!(crate::matmul_l2::family::MATMUL_L2.as_bench().is_some());
+        assert!(crate::hopper::family::HOPPER.as_bench().is_some());
+        let gemm = &crate::gemm::family::GEMM;
+        assert!(
+            gemm.as_bench().is_some() && gemm.as_profile().is_none() && gemm.as_plan().is_none()
+        );
+    }
 
     #[test]
     fn bench_plans_name_registered_families() {

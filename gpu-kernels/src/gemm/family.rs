@@ -15,7 +15,7 @@
 use super::spec::{self, BLayout, GemmSpec};
 use super::{eps, OutWidth, Problem, Variant, INPUTS};
 use crate::frame::{
-    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+    Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
 };
 use crate::runtime::Result;
 use swizzle_core::cuda::Header;
@@ -72,10 +72,6 @@ impl Family for GemmFamily {
 
     fn elem(&self, v: &Variant) -> Elem {
         v.input
-    }
-
-    fn block_label(&self, v: &Variant) -> String {
-        format!("({},1)", v.spec.threads())
     }
 
     fn header(&self, v: &Variant) -> Header {
@@ -171,10 +167,37 @@ impl Family for GemmFamily {
             .collect()
     }
 
+    fn verify_sizes(&self) -> Vec<Size> {
+        vec![
+            Size::mnk(1, 8, 16),
+            Size::mnk(127, 264, 72),
+            Size::mnk(300, 504, 264),
+            Size::mnk(1000, 512, 1000),
+        ]
+    }
+
+    fn size_of(&self, n: u32) -> Size {
+        Size::mnk(n, n, n)
+    }
+    fn as_bench(&self) -> Option<&dyn Bench<Variant>> {
+        Some(self)
+    }
+}
+
+impl Bench<Variant> for GemmFamily {
+    fn block_label(&self, v: &Variant) -> String {
+        format!("({},1)", v.spec.threads())
+    }
     fn measure(&self, _v: &Variant, size: Size) -> Measure {
         Measure::Flops(2 * size.m as u64 * size.n as u64 * size.k as u64)
     }
-
+    fn peer(&self, v: &Variant, size: Size) -> Peer {
+        Peer::CublasGemm {
+            size,
+            ab: v.input,
+            c: v.out,
+        }
+    }
     /// The mma.sync probe ([`super::peak`]) at the problem's flop count: the most any mma.sync kernel does here.
     fn ceiling(
         &self,
@@ -190,28 +213,6 @@ impl Family for GemmFamily {
             rate: m.tflops,
         }))
     }
-
-    fn peer(&self, v: &Variant, size: Size) -> Peer {
-        Peer::CublasGemm {
-            size,
-            ab: v.input,
-            c: v.out,
-        }
-    }
-
-    fn verify_sizes(&self) -> Vec<Size> {
-        vec![
-            Size::mnk(1, 8, 16),
-            Size::mnk(127, 264, 72),
-            Size::mnk(300, 504, 264),
-            Size::mnk(1000, 512, 1000),
-        ]
-    }
-
-    fn size_of(&self, n: u32) -> Size {
-        Size::mnk(n, n, n)
-    }
-
     fn bench_sizes(&self) -> Vec<Size> {
         vec![Size::mnk(4096, 4096, 4096), Size::mnk(8192, 8192, 8192)]
     }

@@ -16,7 +16,8 @@ use super::TYPES;
 use super::{check, planned};
 use crate::elem::HostElem;
 use crate::frame::{
-    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, PlannedSpecs, Size, SpecAccess, Tolerance,
+    Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Plan, PlannedSpecs, Size,
+    SpecAccess, Tolerance,
 };
 use crate::runtime::{Header, Result};
 use cudarc::driver::LaunchConfig;
@@ -71,9 +72,6 @@ impl Family for HopperFamily {
     }
     fn elem(&self, spec: &HopperSpec) -> Elem {
         spec.ty
-    }
-    fn block_label(&self, spec: &HopperSpec) -> String {
-        format!("({},1)", spec.threads())
     }
     fn header(&self, spec: &HopperSpec) -> swizzle_core::cuda::Header {
         spec.swz_header()
@@ -175,6 +173,35 @@ impl Family for HopperFamily {
         ]
     }
 
+    /// Ragged sizes only, the largest 520x776x520 (5 x 4 tiles and 9 k-blocks, each last one partial; an odd
+    /// tile-row count, so the last cluster's second CTA lies wholly past M): the registry's pass over every
+    /// family stays quick and its host reference cheap.
+    /// 1000^3, 4096^3 and 16384x128x4096 (against cuBLAS and sampled host rows) are in `tests/hopper_device.rs`.
+    fn verify_sizes(&self) -> Vec<Size> {
+        vec![
+            Size::mnk(1, 1, 16),
+            Size::mnk(17, 33, 48),
+            Size::mnk(127, 255, 64),
+            Size::mnk(300, 520, 136),
+            Size::mnk(520, 776, 520),
+        ]
+    }
+    /// `swz bench hopper --sizes N` (and `swz bench gemm --sizes N`): the cube `N x N x N`.
+    fn size_of(&self, n: u32) -> Size {
+        Size::square(n, true)
+    }
+    fn as_bench(&self) -> Option<&dyn Bench<HopperSpec>> {
+        Some(self)
+    }
+    fn as_plan(&self) -> Option<&dyn Plan<HopperSpec>> {
+        Some(self)
+    }
+}
+
+impl Bench<HopperSpec> for HopperFamily {
+    fn block_label(&self, spec: &HopperSpec) -> String {
+        format!("({},1)", spec.threads())
+    }
     fn measure(&self, _spec: &HopperSpec, size: Size) -> Measure {
         Measure::Flops(2 * size.m as u64 * size.n as u64 * size.k as u64)
     }
@@ -185,17 +212,19 @@ impl Family for HopperFamily {
             c: spec.ty,
         }
     }
-    /// Ragged sizes only, the largest 520x776x520 (5 x 4 tiles and 9 k-blocks, each last one partial; an odd
-    /// tile-row count, so the last cluster's second CTA lies wholly past M): the registry's pass over every
-    /// family stays quick and its host reference cheap.
-    /// 1000^3, 4096^3 and 16384x128x4096 (against cuBLAS and sampled host rows) are in `tests/hopper_device.rs`.
+    fn bench_sizes(&self) -> Vec<Size> {
+        vec![Size::square(4096, true), Size::square(8192, true)]
+    }
+}
+
+impl Plan<HopperSpec> for HopperFamily {
     /// Both element types planned for the problem by swizzle-core's model among what the kernel implements
     /// ([`super::planned`]); without a device, with the H100's numbers.
     fn planned(
         &self,
         size: Size,
         props: Option<&crate::runtime::DeviceProps>,
-    ) -> Result<Option<PlannedSpecs<HopperSpec>>> {
+    ) -> Result<PlannedSpecs<HopperSpec>> {
         let dev = props.map_or(swizzle_core::plan::Device::H100, planned::plan_device);
         TYPES
             .into_iter()
@@ -209,24 +238,7 @@ impl Family for HopperFamily {
                 );
                 Ok((p.spec, why))
             })
-            .collect::<Result<Vec<_>>>()
-            .map(Some)
-    }
-    fn verify_sizes(&self) -> Vec<Size> {
-        vec![
-            Size::mnk(1, 1, 16),
-            Size::mnk(17, 33, 48),
-            Size::mnk(127, 255, 64),
-            Size::mnk(300, 520, 136),
-            Size::mnk(520, 776, 520),
-        ]
-    }
-    fn bench_sizes(&self) -> Vec<Size> {
-        vec![Size::square(4096, true), Size::square(8192, true)]
-    }
-    /// `swz bench hopper --sizes N` (and `swz bench gemm --sizes N`): the cube `N x N x N`.
-    fn size_of(&self, n: u32) -> Size {
-        Size::square(n, true)
+            .collect()
     }
 }
 

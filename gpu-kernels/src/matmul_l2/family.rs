@@ -3,7 +3,7 @@
 
 use super::{matmul_host, MatmulL2, SPECS, TILE};
 use crate::frame::{
-    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+    Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
 };
 use crate::runtime::{Result, Source};
 use swizzle_core::Elem;
@@ -39,10 +39,6 @@ impl Family for MatmulL2Family {
 
     fn elem(&self, _s: &MatmulL2) -> Elem {
         Elem::F32
-    }
-
-    fn block_label(&self, _s: &MatmulL2) -> String {
-        format!("({TILE},{TILE})")
     }
 
     fn header(&self, s: &MatmulL2) -> swizzle_core::cuda::Header {
@@ -104,18 +100,6 @@ impl Family for MatmulL2Family {
         s.accesses().to_vec()
     }
 
-    fn measure(&self, _s: &MatmulL2, size: Size) -> Measure {
-        Measure::Flops(size.flops())
-    }
-
-    fn peer(&self, _s: &MatmulL2, size: Size) -> Peer {
-        Peer::CublasGemm {
-            size,
-            ab: Elem::F32,
-            c: Elem::F32,
-        }
-    }
-
     /// The frame runs every spec at every size and Morton needs a power-of-two tile grid, so M and N here are
     /// powers of two in tiles; K is ragged (a partial last K step). The ragged M and N shapes (Morton skipped)
     /// are in `tests/matmul_l2_device.rs`.
@@ -127,13 +111,31 @@ impl Family for MatmulL2Family {
         ]
     }
 
+    fn size_of(&self, n: u32) -> Size {
+        Size::square(n, true)
+    }
+    fn as_bench(&self) -> Option<&dyn Bench<MatmulL2>> {
+        Some(self)
+    }
+}
+
+impl Bench<MatmulL2> for MatmulL2Family {
+    fn block_label(&self, _s: &MatmulL2) -> String {
+        format!("({TILE},{TILE})")
+    }
+    fn measure(&self, _s: &MatmulL2, size: Size) -> Measure {
+        Measure::Flops(size.flops())
+    }
+    fn peer(&self, _s: &MatmulL2, size: Size) -> Peer {
+        Peer::CublasGemm {
+            size,
+            ab: Elem::F32,
+            c: Elem::F32,
+        }
+    }
     /// The seed's 2048^3 and 4096^3 (the L2 study with every shape is `swz l2-study`).
     fn bench_sizes(&self) -> Vec<Size> {
         vec![Size::mnk(2048, 2048, 2048), Size::mnk(4096, 4096, 4096)]
-    }
-
-    fn size_of(&self, n: u32) -> Size {
-        Size::square(n, true)
     }
 }
 

@@ -7,7 +7,8 @@
 
 use super::{stencil_host, Method, StencilSpec, Value, BLOCK, SMEM_P8_UNSWIZZLED, SPECS, VEC16};
 use crate::frame::{
-    Accesses, Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+    Accesses, Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess,
+    Tolerance,
 };
 use crate::runtime::{Error, Result, Source};
 use swizzle_core::bank::{Op, Width};
@@ -201,10 +202,6 @@ impl Family for StencilFamily {
         v.elem()
     }
 
-    fn block_label(&self, v: &Variant) -> String {
-        format!("{BLOCK}x{}", v.spec.per_thread)
-    }
-
     fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
         v.spec.header(v.value, v.k)
     }
@@ -262,18 +259,6 @@ impl Family for StencilFamily {
         v.accesses().to_vec()
     }
 
-    /// Input read once, output written once: `n * 4 + (n - 2k) * 4` bytes.
-    fn measure(&self, v: &Variant, size: Size) -> Measure {
-        let n = size.n as u64;
-        Measure::Bytes((n + n.saturating_sub(2 * v.k as u64)) * v.elem().bytes() as u64)
-    }
-
-    fn peer(&self, v: &Variant, size: Size) -> Peer {
-        Peer::CopyD2D {
-            bytes: size.n as u64 * v.elem().bytes() as u64,
-        }
-    }
-
     /// Sizes that are no multiple of any block's outputs (the edge cases, `n <= 2k` included, are in
     /// `tests/stencil_device.rs`).
     fn verify_sizes(&self) -> Vec<Size> {
@@ -284,7 +269,25 @@ impl Family for StencilFamily {
     fn size_of(&self, n: u32) -> Size {
         Size::mn(1, n)
     }
+    fn as_bench(&self) -> Option<&dyn Bench<Variant>> {
+        Some(self)
+    }
+}
 
+impl Bench<Variant> for StencilFamily {
+    fn block_label(&self, v: &Variant) -> String {
+        format!("{BLOCK}x{}", v.spec.per_thread)
+    }
+    /// Input read once, output written once: `n * 4 + (n - 2k) * 4` bytes.
+    fn measure(&self, v: &Variant, size: Size) -> Measure {
+        let n = size.n as u64;
+        Measure::Bytes((n + n.saturating_sub(2 * v.k as u64)) * v.elem().bytes() as u64)
+    }
+    fn peer(&self, v: &Variant, size: Size) -> Peer {
+        Peer::CopyD2D {
+            bytes: size.n as u64 * v.elem().bytes() as u64,
+        }
+    }
     /// The benchmark sizes: 2^27 (the article's) and 2^28.
     fn bench_sizes(&self) -> Vec<Size> {
         super::bench::SIZES

@@ -4,7 +4,8 @@
 use super::bench::{default_kernels, ARTICLE_BLOCKS};
 use super::Transpose;
 use crate::frame::{
-    Arg, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+    Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Profile, Size, SpecAccess,
+    Tolerance,
 };
 use crate::runtime::{Result, Source};
 use swizzle_core::Elem;
@@ -68,11 +69,6 @@ impl Family for TransposeFamily {
 
     fn elem(&self, v: &Variant) -> Elem {
         v.elem
-    }
-
-    fn block_label(&self, v: &Variant) -> String {
-        let (bx, by) = v.kernel.block();
-        format!("({bx},{by})")
     }
 
     fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
@@ -142,17 +138,6 @@ impl Family for TransposeFamily {
         }
     }
 
-    /// Read + write of the matrix.
-    fn measure(&self, v: &Variant, size: Size) -> Measure {
-        Measure::Bytes(2 * size.m as u64 * size.n as u64 * v.elem.bytes() as u64)
-    }
-
-    fn peer(&self, v: &Variant, size: Size) -> Peer {
-        Peer::CopyD2D {
-            bytes: size.m as u64 * size.n as u64 * v.elem.bytes() as u64,
-        }
-    }
-
     /// Odd, even and ragged: `97x131`, `1000x1000`, `4097x1023`.
     fn verify_sizes(&self) -> Vec<Size> {
         vec![
@@ -161,11 +146,34 @@ impl Family for TransposeFamily {
             Size::mn(4097, 1023),
         ]
     }
+    fn as_bench(&self) -> Option<&dyn Bench<Variant>> {
+        Some(self)
+    }
+    fn as_profile(&self) -> Option<&dyn Profile<Variant>> {
+        Some(self)
+    }
+}
 
+impl Bench<Variant> for TransposeFamily {
+    fn block_label(&self, v: &Variant) -> String {
+        let (bx, by) = v.kernel.block();
+        format!("({bx},{by})")
+    }
+    /// Read + write of the matrix.
+    fn measure(&self, v: &Variant, size: Size) -> Measure {
+        Measure::Bytes(2 * size.m as u64 * size.n as u64 * v.elem.bytes() as u64)
+    }
+    fn peer(&self, v: &Variant, size: Size) -> Peer {
+        Peer::CopyD2D {
+            bytes: size.m as u64 * size.n as u64 * v.elem.bytes() as u64,
+        }
+    }
     fn bench_sizes(&self) -> Vec<Size> {
         [2048, 8192, 16384].map(|n| Size::mn(n, n)).to_vec()
     }
+}
 
+impl Profile<Variant> for TransposeFamily {
     fn smem_only_options(&self, v: &Variant) -> Vec<String> {
         match v.kernel {
             Transpose::Smem(_) => vec!["-DSMEM_ONLY=1".to_string()],
