@@ -2,6 +2,7 @@
 //! model picks, its predicted time and what bounds it, the shipped kernel's prediction beside it, and the
 //! runners-up with why they lost. No GPU needed.
 
+use gpu_kernels::Size;
 use swizzle_core::plan::{self, why_slower, Device, Dtype, Estimate, Problem, Restrict, Variant};
 
 #[derive(clap::Args)]
@@ -42,7 +43,7 @@ struct GemmArgs {
 }
 
 /// `MxNxK`: three positive integers that fit in 32 bits, K a multiple of 8.
-fn parse_shape(text: &str) -> Result<(u32, u32, u32), String> {
+fn parse_shape(text: &str) -> Result<Size, String> {
     let bad = || format!("expected the GEMM shape as MxNxK (e.g. 16x4096x4096), got {text:?}");
     let parts: Vec<&str> = text.trim().split(['x', 'X']).collect();
     let [m, n, k] = parts[..] else {
@@ -65,7 +66,7 @@ fn parse_shape(text: &str) -> Result<(u32, u32, u32), String> {
     if !k.is_multiple_of(8) {
         return Err(format!("K must be a multiple of 8, got {k}"));
     }
-    Ok((m, n, k))
+    Ok(Size::mnk(m, n, k))
 }
 
 fn us(s: f64) -> String {
@@ -99,12 +100,12 @@ fn json_of(e: &Estimate, p: &Problem) -> serde_json::Value {
 }
 
 fn gemm(a: GemmArgs) -> Result<(), String> {
-    let (m, n, k) = parse_shape(&a.shape)?;
+    let size = parse_shape(&a.shape)?;
     let dtype = Dtype::from_name(&a.dtype)
         .ok_or_else(|| format!("--dtype: expected bf16 or f16, got {:?}", a.dtype))?;
     let dev = Device::preset(&a.device)
         .ok_or_else(|| format!("--device: expected h100 or h200, got {:?}", a.device))?;
-    let p = Problem::new(m, n, k, dtype);
+    let p = size.plan(dtype);
     let restrict = if a.implemented {
         Restrict::Implemented
     } else {
@@ -116,7 +117,7 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
     let b = &pl.best;
     if a.json {
         let v = serde_json::json!({
-            "problem": format!("{m}x{n}x{k}"), "dtype": dtype.name(), "device": dev.name,
+            "problem": size.gemm().to_string(), "dtype": dtype.name(), "device": dev.name,
             "hbm_floor_s": floor,
             "best": json_of(b, &p),
             "shipped": json_of(&shipped, &p),
@@ -125,7 +126,7 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
         outln!("{v}");
         return Ok(());
     }
-    outln!("gemm {m}x{n}x{k} {dtype} on {}", dev.name);
+    outln!("gemm {} {dtype} on {}", size.gemm(), dev.name);
     outln!("plan: {} ({})", b.variant, status(&b.variant));
     outln!(
         "predicted: {} ({:.1} TFLOP/s), bound: {}",
@@ -198,11 +199,12 @@ pub fn run(a: Args) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::parse_shape;
+    use gpu_kernels::Size;
 
     #[test]
     fn shapes_parse_or_say_why() {
-        assert_eq!(parse_shape("16x4096x4096"), Ok((16, 4096, 4096)));
-        assert_eq!(parse_shape(" 3X5X8 "), Ok((3, 5, 8)));
+        assert_eq!(parse_shape("16x4096x4096"), Ok(Size::mnk(16, 4096, 4096)));
+        assert_eq!(parse_shape(" 3X5X8 "), Ok(Size::mnk(3, 5, 8)));
         for (bad, says) in [
             ("0x8x8", "M must be >= 1"),
             ("8x8x12", "multiple of 8"),

@@ -17,6 +17,7 @@
 //! Assumption (labelled, not measured): a 16-byte `cp.async` costs what an `sts128` to the same addresses costs.
 //! Nsight Compute has no wavefront count for cp.async fills.
 
+use crate::size::Size;
 use swizzle_core::pattern::{Pattern, Smem, TileReport};
 use swizzle_core::raster::Raster;
 use swizzle_core::units::Elem;
@@ -395,10 +396,11 @@ impl GemmSpec {
             .collect()
     }
 
-    /// The model's ldmatrix count and wavefronts for one `m x n x k` launch with whole tiles (what Nsight
+    /// The model's ldmatrix count and wavefronts for one launch of `size` with whole tiles (what Nsight
     /// Compute's `smsp__inst_executed_op_ldsm.sum` and the ldsm share of the shared-load wavefronts count).
     /// Per warp per k-tile: `mi * bk/16` A loads and `ni/2 * bk/16` B loads.
-    pub fn ldsm_model(&self, b: BLayout, m: u32, n: u32, k: u32) -> LdsmModel {
+    pub fn ldsm_model(&self, b: BLayout, size: Size) -> LdsmModel {
+        let Size { m, n, k } = size;
         let blocks = (m / self.bm) as u64 * (n / self.bn) as u64;
         let per_tile = (self.warps() * self.bk / 16) as u64 * blocks * (k / self.bk) as u64;
         let (na, nb) = (
@@ -653,7 +655,7 @@ pub const ORDER_STRIP8: GemmSpec =
 pub const ORDER_SERP8: GemmSpec =
     DEFAULT.with_raster("t128x256k32s4-serp8", Raster::Serpentine { panel: 8 });
 
-/// The spec to run an `m x n x k` problem with on a GPU with `l2_bytes` of L2: the default tile, in the block order
+/// The spec to run a problem of `size` with on a GPU with `l2_bytes` of L2: the default tile, in the block order
 /// measured best for such a shape (BENCHMARKS.md, GEMM block order: sustained bursts on an H100, every order on the
 /// four benchmark shapes).
 ///
@@ -662,8 +664,8 @@ pub const ORDER_SERP8: GemmSpec =
 /// 16 A panels of 128 rows and ~8 B panels of 256 rows per 132-block wave (4160 rows of K), group-m 8 keeps 8 and
 /// ~16.5 (5248 rows): group-m 16 was 0.4-1.2% faster on 4096³, 8192³ and 16384x16384x1024 (both passes, both B
 /// layouts). When they fit (4096x4096x1024: 16 MB), group-m 8 was as fast or faster (by up to 0.5%).
-pub const fn for_problem(m: u32, n: u32, k: u32, l2_bytes: u64) -> GemmSpec {
-    let operand_bytes = (m as u64 + n as u64) * k as u64 * 2;
+pub const fn for_problem(size: Size, l2_bytes: u64) -> GemmSpec {
+    let operand_bytes = (size.m as u64 + size.n as u64) * size.k as u64 * 2;
     if operand_bytes > l2_bytes {
         ORDER_GM16
     } else {
@@ -917,23 +919,23 @@ mod tests {
             text.starts_with("bank conflict: ldmatrix.x4 on 128x32 f16 row-major, unswizzled: instruction 0 of 16 costs 16 wavefronts (ideal 4)"),
             "{text}"
         );
-        let model = UNSWIZZLED.ldsm_model(BLayout::Nk, 4096, 4096, 4096);
+        let model = UNSWIZZLED.ldsm_model(BLayout::Nk, Size::mnk(4096, 4096, 4096));
         assert_eq!(model.a_per_instruction, 16.0);
         assert_eq!(model.b_per_instruction, 16.0);
         let k64 = T128X256K64.with_smem("k64-plain", SmemKind::Unswizzled);
         assert_eq!(
-            k64.ldsm_model(BLayout::Nk, 4096, 4096, 4096)
+            k64.ldsm_model(BLayout::Nk, Size::mnk(4096, 4096, 4096))
                 .a_per_instruction,
             32.0
         );
         assert_eq!(
-            k64.ldsm_model(BLayout::Kn, 4096, 4096, 4096)
+            k64.ldsm_model(BLayout::Kn, Size::mnk(4096, 4096, 4096))
                 .b_per_instruction,
             32.0
         );
         for s in SHIPPED {
             assert!(s.is_conflict_free(), "{s}");
-            let m = s.ldsm_model(BLayout::Kn, 4096, 4096, 4096);
+            let m = s.ldsm_model(BLayout::Kn, Size::mnk(4096, 4096, 4096));
             assert_eq!(
                 (m.a_per_instruction, m.b_per_instruction),
                 (4.0, 4.0),
@@ -982,12 +984,24 @@ mod tests {
     #[test]
     fn order_per_shape_follows_the_measurement() {
         let l2 = 50 << 20;
-        assert_eq!(for_problem(4096, 4096, 4096, l2).name, ORDER_GM16.name);
-        assert_eq!(for_problem(8192, 8192, 8192, l2).name, ORDER_GM16.name);
-        assert_eq!(for_problem(16384, 16384, 1024, l2).name, ORDER_GM16.name);
-        assert_eq!(for_problem(4096, 4096, 1024, l2).name, DEFAULT.name);
+        assert_eq!(
+            for_problem(Size::mnk(4096, 4096, 4096), l2).name,
+            ORDER_GM16.name
+        );
+        assert_eq!(
+            for_problem(Size::mnk(8192, 8192, 8192), l2).name,
+            ORDER_GM16.name
+        );
+        assert_eq!(
+            for_problem(Size::mnk(16384, 16384, 1024), l2).name,
+            ORDER_GM16.name
+        );
+        assert_eq!(
+            for_problem(Size::mnk(4096, 4096, 1024), l2).name,
+            DEFAULT.name
+        );
         // Only the order differs from the default.
-        let s = for_problem(8192, 8192, 8192, l2);
+        let s = for_problem(Size::mnk(8192, 8192, 8192), l2);
         assert_eq!(s.with_raster(DEFAULT.name, DEFAULT.raster), DEFAULT);
     }
 

@@ -207,14 +207,14 @@ pub fn ncu_model(
 ) -> Result<()> {
     if f32_out {
         return ncu_launches::<f32>(gpu, b, n, specs, out, |s, b, p| {
-            let m = s.ldsm_model(b, p.size.m, p.size.n, p.size.k);
+            let m = s.ldsm_model(b, p.size);
             serde_json::json!({"spec": s.name, "b": b.name(), "out": "fp32",
                 "model_sts_instructions": m.epilogue_f32_sts_instructions,
                 "model_sts_wavefronts": m.epilogue_f32_sts_wavefronts})
         });
     }
     ncu_launches::<half::f16>(gpu, b, n, specs, out, |s, b, p| {
-        let m = s.ldsm_model(b, p.size.m, p.size.n, p.size.k);
+        let m = s.ldsm_model(b, p.size);
         serde_json::json!({"spec": s.name, "b": b.name(), "m": p.size.m, "n": p.size.n, "k": p.size.k,
             "model_ldsm_instructions": m.instructions, "model_ldsm_wavefronts": m.wavefronts,
             "model_ldsm_instructions_executed": m.instructions_executed,
