@@ -6,6 +6,7 @@
 //! `f64` whatever the kernel's element type, or move elements untouched ([`HostBuf::copy_elem`]).
 
 use super::Tolerance;
+use crate::elem::HostElem;
 use swizzle_core::Elem;
 
 /// Elements of one type, as bytes.
@@ -62,6 +63,23 @@ impl HostBuf {
             _ => values.iter().for_each(|&v| encode(elem, v, &mut bytes)),
         }
         HostBuf { elem, bytes }
+    }
+
+    /// Typed host values ([`HostElem`]) as a buffer of their element type.
+    pub fn of<E: HostElem>(values: &[E]) -> HostBuf {
+        let v: Vec<f64> = values.iter().map(|x| x.to_f64()).collect();
+        HostBuf::from_f64(E::ELEM, &v)
+    }
+
+    /// The elements as `E`; panics unless `E` is the buffer's element type.
+    pub fn typed<E: HostElem>(&self) -> Vec<E> {
+        assert_eq!(
+            E::ELEM,
+            self.elem,
+            "HostBuf::typed: the buffer holds {}",
+            self.elem
+        );
+        (0..self.len()).map(|i| E::from_f64(self.get(i))).collect()
     }
 
     /// Element `i` as `f64`.
@@ -252,6 +270,17 @@ mod tests {
         }
         let i = HostBuf::from_f64(Elem::I8, &[-3.0, 5.0]);
         assert_eq!(i.to_f64(), vec![-3.0, 5.0]);
+    }
+
+    #[test]
+    fn typed_values_round_trip_through_a_buffer() {
+        let v: Vec<half::bf16> = crate::elem::random(100, 3);
+        let b = HostBuf::of(&v);
+        assert_eq!(b.elem, Elem::BF16);
+        assert_eq!(b.typed::<half::bf16>(), v);
+        let i = HostBuf::of(&[-7i32, 0, 1 << 24]);
+        assert_eq!(i, HostBuf::from_f64(Elem::I32, &[-7.0, 0.0, 16_777_216.0]));
+        assert_eq!(i.typed::<i32>(), [-7, 0, 1 << 24]);
     }
 
     #[test]

@@ -128,16 +128,9 @@ impl Family for HopperFamily {
     }
     fn reference(&self, spec: &HopperSpec, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         fn rows<E: HostElem>(inputs: &[HostBuf], size: Size) -> Vec<Vec<f64>> {
-            let typed =
-                |h: &HostBuf| -> Vec<E> { (0..h.len()).map(|i| E::from_f64(h.get(i))).collect() };
             let rows: Vec<u32> = (0..size.m).collect();
-            check::host_rows(
-                &typed(&inputs[0]),
-                &typed(&inputs[1]),
-                size.n,
-                size.k,
-                &rows,
-            )
+            let (a, b) = (inputs[0].typed::<E>(), inputs[1].typed::<E>());
+            check::host_rows(&a, &b, size.n, size.k, &rows)
         }
         let c = if spec.ty == Elem::F16 {
             rows::<half::f16>(inputs, size)
@@ -246,6 +239,26 @@ impl Plan<HopperSpec> for HopperFamily {
 mod tests {
     use super::*;
     use crate::frame::DynFamily;
+
+    /// The frame's host reference is `A * B^T` in f64, rounded to the spec's type, for both types.
+    #[test]
+    fn reference_is_a_times_b_transposed() {
+        let size = Size::mnk(2, 3, 8);
+        for spec in HOPPER.specs() {
+            let bufs = HOPPER.buffers(&spec, size);
+            let inputs = HOPPER.inputs(&spec, size, &bufs);
+            let (a, b) = (inputs[0].to_f64(), inputs[1].to_f64());
+            let c = &HOPPER.reference(&spec, size, &inputs)[0];
+            assert_eq!(c.elem, spec.ty);
+            for r in 0..2 {
+                for j in 0..3 {
+                    let exact: f64 = (0..8).map(|x| a[r * 8 + x] * b[j * 8 + x]).sum();
+                    let want = HostBuf::from_f64(spec.ty, &[exact]).get(0);
+                    assert_eq!(c.get(r * 3 + j), want, "{spec} ({r},{j})");
+                }
+            }
+        }
+    }
 
     /// `--sizes N` means the cube for this GEMM (a square `N x N` would have K = 1, which TMA cannot load).
     #[test]

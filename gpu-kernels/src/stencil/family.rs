@@ -163,16 +163,7 @@ pub static STENCIL: StencilFamily = StencilFamily;
 
 /// [`stencil_host`] of `input` in `V`'s arithmetic, as a host buffer.
 fn reference_in<V: Value>(input: &HostBuf, k: usize) -> HostBuf {
-    let a: Vec<V> = (0..input.len())
-        .map(|i| V::from_f64(input.get(i)))
-        .collect();
-    HostBuf {
-        elem: V::ELEM,
-        bytes: stencil_host(&a, k)
-            .iter()
-            .flat_map(|x| x.bits().to_le_bytes())
-            .collect(),
-    }
+    HostBuf::of(&stencil_host(&input.typed::<V>(), k))
 }
 
 impl Family for StencilFamily {
