@@ -1,0 +1,524 @@
+//! Cost classes of a generic pattern's walk: a key per instruction, cheap to compute from the instruction's
+//! place alone, such that two instructions with the same key cost the same wavefronts (and have the same ideal).
+//! The checker walks the instructions in order and costs only the first one of each key, so it costs the distinct
+//! warp accesses, not the tile's element count, whatever the row length, padding or swizzle span.
+//!
+//! **Why a key can stand for the cost.** Instruction `i` of a pattern touches the unswizzled byte offsets
+//! `x_l + D` (`x_l`: lane `l` of a source instruction `r`, `D`: the instruction's block offset,
+//! [`Pattern::translate_of`]). The layout maps an offset `x` to `s = S(x)` (the swizzle, XOR-linear in `x`'s bits)
+//! then to `A = s + (s / L) * pad` (`L` bytes per line). The bank model ([`bank::wavefronts`], [`bank::ideal`])
+//! sees only which lanes share a unit (a word, or the 8- and 16-byte unit of wider accesses), which units share a
+//! bank group, and which lanes repeat an address. All three are kept when every address moves by the same whole
+//! number of units `U`, and when every address is XORed with one constant (a permutation of units and groups). Each
+//! key below names what is left of the addresses once such a common move is taken out:
+//!
+//! - **XOR blocks** (`D` shares no bit with any source lane offset). Then `x_l + D = x_l ^ D` and
+//!   `S(x_l + D) = S(x_l) ^ S(D)`: one XOR constant `c = S(D)`. Unpadded, that is the source's cost. Padded, when
+//!   every source lane lies in `[0, 2^g)`, `S` keeps it there and `D` is a multiple of `2^g`: the lanes lie in one
+//!   aligned block `c_hi + (S(x_l) ^ c_lo)`; when that block stays in one line, padding moves it as a whole:
+//!   key `(c_lo, (c_hi + c_hi / L * pad) % U)`. Padded on power-of-two lines: the line number and the in-line
+//!   offset XOR separately; when `c`'s line bits miss every source lane's line bits, the line part adds, and of
+//!   the in-line part only the bits the lanes use (`cz`) permute: key `(cz, (line(c) * (L + pad) + rest) % U)`.
+//! - **Periods** (always applies). `S` moves `x` by `δ = S(x) - x`, which depends only on `x % P` (`P`: the
+//!   swizzle's period in bytes) and is at most the swizzled bits' mask (`Δ`). So with `e = D % P`, every lane's
+//!   `w_l = x_l + δ_l` is fixed by `(r, e)` and `s_l = w_l + D`. Unpadded: key `(e, (D - e) % U)`. Padded, with
+//!   `D = q * L + τ`: `A_l = w_l + (w_l div L) * pad + [w_l mod L + τ >= L] * pad + (D + q * pad)`; the bracket
+//!   (whether lane `l`'s line ends before `τ`) can change only when `τ` lies within `Δ` of `L - (x_l mod L)`.
+//!   Outside those windows the key is the gap between windows that `τ` lies in; inside, `τ` itself:
+//!   key `(e, gap or τ, (D + q * pad) % U)`.
+//!
+//! The keys of different kinds never compare equal (a tag), so an instruction may take whichever kind applies to
+//! it; one that takes none (`row16`'s last instruction, which may wrap to the tile's start) is always costed.
+
+use crate::bank::{self, WARP};
+use crate::compose::SwizzleFn;
+use crate::pattern::{Kind, Pattern, Smem};
+
+/// Slots of the seen-keys table (a power of two); past three quarters full, new keys are costed without being
+/// remembered (still exact, only slower).
+const SLOTS: usize = 2048;
+
+/// Most merged windows per source (one per lane at most).
+const MAX_WINDOWS: usize = WARP;
+
+/// Key kinds, in the top two bits.
+const TAG_BLOCK: u64 = 1 << 62;
+const TAG_LINES: u64 = 2 << 62;
+const TAG_PERIOD: u64 = 3 << 62;
+
+/// The key of an instruction that is always costed.
+const ALWAYS: u64 = 0;
+
+/// Everything the keys need about one walk, computed once.
+#[derive(Clone, Copy)]
+pub(crate) struct Classes {
+    pattern: Pattern,
+    smem: Smem,
+    n: u32,
+    /// Instruction `i`'s block offset: `(i / per_row) * row_bytes + (i % per_row) / sources * block_bytes`.
+    sources: u64,
+    per_row: u64,
+    row_bytes: u64,
+    block_bytes: u64,
+    /// The swizzle on bytes, layer by layer: `(mask, shift)`, `x ^ ((x & mask) >> shift)` (`<<` for a negative
+    /// shift).
+    layers: [(u64, i32); 2],
+    /// Unswizzled byte offsets of each source instruction's lanes.
+    lanes: [[u32; WARP]; 2],
+    /// OR of each source's lane offsets.
+    lanes_or: [u64; 2],
+    /// Bytes per line, padding bytes per line, `U` (bytes per unit of the bank model), `P` (period bytes).
+    line: u64,
+    pad: u64,
+    unit: u64,
+    period: u64,
+    /// XOR blocks: `g` (0: not usable), every source lane swizzled stays below `2^g`.
+    block_bits: u32,
+    /// Power-of-two lines: `log2 L` (0: not a power of two); per source, OR of the swizzled lanes' line numbers
+    /// and of their in-line offsets.
+    log_line: u32,
+    line_or: [u64; 2],
+    in_line_or: [u64; 2],
+    /// Periods, padded: per source, the merged windows of `τ` (inclusive, in `0..L`), sorted.
+    windows: [[(u32, u32); MAX_WINDOWS]; 2],
+    n_windows: [usize; 2],
+}
+
+impl Classes {
+    /// The classes of `pattern`'s walk over `smem` (which the pattern can walk).
+    pub(crate) const fn of(smem: &Smem, pattern: Pattern) -> Classes {
+        let tile = smem.tile();
+        let eb = tile.elem.bytes() as u64;
+        let op = pattern.op(tile.elem);
+        let n = pattern.instructions(tile);
+        let line = smem.line_len() as u64 * eb;
+        let k = smem.unit().log2_bytes();
+        let (per_row, row_bytes) = pattern.instruction_step(tile);
+        let sources = pattern.translate_sources();
+        let block_bytes = if n > sources {
+            pattern.translate_of(tile, sources).1
+        } else {
+            0
+        };
+        let (a, b) = match smem.swizzle() {
+            SwizzleFn::Single(s) => (s, crate::Swizzle::IDENTITY),
+            SwizzleFn::Composed(x) => (x.first, x.second),
+        };
+        let mut c = Classes {
+            pattern,
+            smem: *smem,
+            n,
+            sources: sources as u64,
+            per_row: per_row as u64,
+            row_bytes,
+            block_bytes,
+            layers: [
+                ((a.yyy_msk() as u64) << k, a.shift),
+                ((b.yyy_msk() as u64) << k, b.shift),
+            ],
+            lanes: [[0; WARP]; 2],
+            lanes_or: [0; 2],
+            line,
+            pad: smem.pad_bytes() as u64,
+            unit: 1 << op.unit_shift(),
+            period: {
+                let p = smem.swizzle().period();
+                if p > (1 << 32) {
+                    1 << 32
+                } else {
+                    p << k
+                }
+            },
+            block_bits: 0,
+            log_line: if line.is_power_of_two() {
+                line.trailing_zeros()
+            } else {
+                0
+            },
+            line_or: [0; 2],
+            in_line_or: [0; 2],
+            windows: [[(0, 0); MAX_WINDOWS]; 2],
+            n_windows: [0; 2],
+        };
+        // Δ: how far the swizzle can move an offset (the sum of its layers' swizzled-bit masks, in bytes).
+        let reach = ((a.zzz_msk() as u64) << k) + ((b.zzz_msk() as u64) << k);
+        let access = op.bytes_per_lane() as u64;
+        let mut top = 0u64; // one past the highest byte any source lane touches
+        let mut r = 0;
+        while r < sources && r < 2 {
+            let mut l = 0;
+            while l < WARP {
+                let x = pattern.lane_offset(tile, r, l as u32) as u64 * eb;
+                c.lanes[r as usize][l] = x as u32;
+                c.lanes_or[r as usize] |= x;
+                if x + access > top {
+                    top = x + access;
+                }
+                l += 1;
+            }
+            r += 1;
+        }
+        // XOR blocks: the smallest 2^g holding every source lane; usable when the swizzle keeps them below it.
+        let g = 64 - (top - 1).leading_zeros();
+        let mut closed = g < 32;
+        // Power-of-two lines: the swizzled lanes' line numbers and in-line offsets.
+        let mut r = 0;
+        while r < sources && r < 2 {
+            let mut l = 0;
+            while l < WARP {
+                let s = c.swizzled(c.lanes[r as usize][l] as u64);
+                if g >= 32 || s >= 1 << g {
+                    closed = false;
+                }
+                if c.log_line > 0 {
+                    c.line_or[r as usize] |= s >> c.log_line;
+                    c.in_line_or[r as usize] |= s & (line - 1);
+                }
+                l += 1;
+            }
+            c.windows_of(r as usize, reach);
+            r += 1;
+        }
+        if closed {
+            c.block_bits = g;
+        }
+        c
+    }
+
+    /// The windows of `τ` near which source `r`'s lanes change line (see the module doc), merged and sorted.
+    const fn windows_of(&mut self, r: usize, reach: u64) {
+        if self.pad == 0 || self.line == 0 {
+            return;
+        }
+        let line = self.line as i64;
+        let reach = reach as i64;
+        if 2 * reach + 1 >= line {
+            // Every τ is in a window.
+            self.windows[r][0] = (0, (line - 1) as u32);
+            self.n_windows[r] = 1;
+            return;
+        }
+        // Each lane's window [L - m - reach, L - m + reach] mod L, split where it wraps.
+        let mut raw = [(0u32, 0u32); 2 * WARP];
+        let mut count = 0;
+        let mut l = 0;
+        while l < WARP {
+            let m = self.lanes[r][l] as i64 % line;
+            let lo = line - m - reach;
+            let hi = line - m + reach;
+            let (lo, hi) = (lo.rem_euclid(line), hi.rem_euclid(line));
+            if lo <= hi {
+                raw[count] = (lo as u32, hi as u32);
+                count += 1;
+            } else {
+                raw[count] = (0, hi as u32);
+                raw[count + 1] = (lo as u32, (line - 1) as u32);
+                count += 2;
+            }
+            l += 1;
+        }
+        // Insertion sort by start, then merge overlapping or touching windows.
+        let mut i = 1;
+        while i < count {
+            let mut j = i;
+            while j > 0 && raw[j - 1].0 > raw[j].0 {
+                let t = raw[j - 1];
+                raw[j - 1] = raw[j];
+                raw[j] = t;
+                j -= 1;
+            }
+            i += 1;
+        }
+        let mut merged = 0;
+        let mut i = 0;
+        while i < count {
+            let (lo, hi) = raw[i];
+            if merged > 0 && lo <= self.windows[r][merged - 1].1 + 1 {
+                if hi > self.windows[r][merged - 1].1 {
+                    self.windows[r][merged - 1].1 = hi;
+                }
+            } else if merged < MAX_WINDOWS {
+                self.windows[r][merged] = (lo, hi);
+                merged += 1;
+            } else {
+                // More windows than room: make the last one cover the rest (coarser, still exact).
+                if hi > self.windows[r][merged - 1].1 {
+                    self.windows[r][merged - 1].1 = hi;
+                }
+            }
+            i += 1;
+        }
+        self.n_windows[r] = merged;
+    }
+
+    /// The swizzle alone on unswizzled byte offset `x` (what `Smem::swizzled_bytes` computes, with the masks
+    /// taken out of the loop).
+    const fn swizzled(&self, x: u64) -> u64 {
+        let (m, s) = self.layers[0];
+        let x = if s >= 0 {
+            x ^ ((x & m) >> s)
+        } else {
+            x ^ ((x & m) << -s)
+        };
+        let (m, s) = self.layers[1];
+        if s >= 0 {
+            x ^ ((x & m) >> s)
+        } else {
+            x ^ ((x & m) << -s)
+        }
+    }
+
+    /// `(r, D)`: instruction `i` touches source `r`'s offsets moved by `D` bytes ([`Pattern::translate_of`]).
+    const fn place(&self, i: u32) -> (usize, u64) {
+        let i = i as u64;
+        let d = (i / self.per_row) * self.row_bytes
+            + (i % self.per_row) / self.sources * self.block_bytes;
+        ((i % self.sources) as usize & 1, d)
+    }
+
+    /// The key of instruction `i`: equal keys (other than 0) mean equal wavefronts and ideal.
+    pub(crate) const fn key(&self, i: u32) -> u64 {
+        if i + 1 == self.n && matches!(self.pattern.kind, Kind::Row16) {
+            return ALWAYS; // may wrap to the tile's start
+        }
+        let (r, d) = self.place(i);
+        let tag_r = (r as u64) << 61;
+        let (line, pad, unit) = (self.line, self.pad, self.unit);
+        if d & self.lanes_or[r] == 0 {
+            let c = self.swizzled(d);
+            if pad == 0 {
+                return TAG_BLOCK | tag_r; // one XOR constant: the source's cost
+            }
+            let g = self.block_bits;
+            if g > 0 && d & ((1 << g) - 1) == 0 {
+                let lo = c & ((1 << g) - 1);
+                let hi = c - lo;
+                if hi % line + (1 << g) <= line {
+                    return TAG_BLOCK | tag_r | (lo << 4) | ((hi + hi / line * pad) % unit);
+                }
+            }
+            let log = self.log_line;
+            if log > 0 && (c >> log) & self.line_or[r] == 0 {
+                let inside = c & (line - 1);
+                let cz = inside & self.in_line_or[r];
+                let moved = (c >> log) * (line + pad) + (inside & !self.in_line_or[r]);
+                return TAG_LINES | tag_r | (cz << 4) | (moved % unit);
+            }
+        }
+        let e = d % self.period;
+        if pad == 0 {
+            return TAG_PERIOD | tag_r | (e << 24) | ((d - e) % unit);
+        }
+        let (q, tau) = (d / line, d % line);
+        let class = self.window_class(r, tau as u32);
+        TAG_PERIOD | tag_r | (e << 24) | ((class as u64) << 4) | ((d + q * pad) % unit)
+    }
+
+    /// The gap between windows `τ` lies in, or `τ` itself (flagged) inside a window.
+    const fn window_class(&self, r: usize, tau: u32) -> u32 {
+        let mut w = 0;
+        while w < self.n_windows[r] {
+            let (lo, hi) = self.windows[r][w];
+            if tau < lo {
+                return w as u32;
+            }
+            if tau <= hi {
+                return (1 << 19) | tau;
+            }
+            w += 1;
+        }
+        self.n_windows[r] as u32
+    }
+
+    /// The 32 byte addresses of instruction `i`.
+    pub(crate) const fn addrs(&self, i: u32) -> [u32; WARP] {
+        if i + 1 == self.n && matches!(self.pattern.kind, Kind::Row16) {
+            return self.pattern.addrs(&self.smem, i);
+        }
+        let (r, d) = self.place(i);
+        let src = &self.lanes[r];
+        let mut a = [0u32; WARP];
+        let mut l = 0;
+        while l < WARP {
+            let s = self.swizzled(src[l] as u64 + d);
+            a[l] = (s + s / self.line * self.pad) as u32;
+            l += 1;
+        }
+        a
+    }
+
+    /// The first instruction costing more than its ideal, costing one instruction per key. Instructions from
+    /// `repeat` on (but the last) repeat instruction `i % repeat`, a whole period of the layout earlier
+    /// ([`super::Period`]): they are not visited.
+    pub(crate) const fn first_conflict(&self, repeat: u32) -> Option<(u32, bank::Report)> {
+        let op = self.pattern.op(self.smem.elem());
+        let mut seen = [0u64; SLOTS];
+        let mut filled = 0;
+        let mut i = 0;
+        while i < self.n {
+            let key = self.key(i);
+            let fresh = if key == ALWAYS {
+                true
+            } else {
+                let mut h =
+                    (key ^ key >> 11 ^ key >> 24 ^ key >> 37 ^ key >> 50) as usize & (SLOTS - 1);
+                loop {
+                    if seen[h] == key {
+                        break false;
+                    }
+                    if seen[h] == 0 {
+                        if filled < SLOTS * 3 / 4 {
+                            seen[h] = key;
+                            filled += 1;
+                        }
+                        break true;
+                    }
+                    h = (h + 1) & (SLOTS - 1);
+                }
+            };
+            if fresh {
+                let addrs = self.addrs(i);
+                if bank::wavefronts(op, &addrs) > bank::ideal(op, &addrs) {
+                    return Some((i, bank::report(op, &addrs)));
+                }
+            }
+            i += 1;
+            if i >= repeat && i + 1 < self.n {
+                i = self.n - 1;
+            }
+        }
+        None
+    }
+
+    /// Instructions [`Classes::first_conflict`] costs on a conflict-free walk.
+    #[cfg(test)]
+    pub(crate) fn costed(&self) -> u32 {
+        let mut keys = std::collections::HashSet::new();
+        (0..self.n)
+            .filter(|&i| {
+                let k = self.key(i);
+                k == ALWAYS || keys.insert(k)
+            })
+            .count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile::{Order, Tile};
+    use crate::units::{Elem, Unit};
+    use crate::{Composed, Swizzle};
+
+    /// Every small layout (power-of-two and other row lengths, every element size, swizzles of small and
+    /// tile-wide span, one and two layers, in elements and bytes, padded or not) and every pattern: two
+    /// instructions with the same key cost the same wavefronts and have the same ideal, every key kind is
+    /// exercised, and the class walk finds the first conflict a walk over every instruction finds.
+    #[test]
+    fn equal_keys_cost_the_same() {
+        let single = |b, m, s| SwizzleFn::Single(Swizzle::new(b, m, s));
+        let swizzles = [
+            single(0, 0, 0),
+            single(1, 0, 1),
+            single(1, 0, 3),
+            single(2, 3, 3),
+            single(3, 3, 3),
+            single(3, 4, -3),
+            single(2, 4, 5),
+            single(3, 0, 5),
+            single(1, 0, 11),
+            single(2, 1, -9),
+            single(1, 4, 7),
+            SwizzleFn::Composed(Composed::new(Swizzle::new(1, 6, -2), Swizzle::new(3, 3, 5))),
+        ];
+        let shapes = [
+            (32, 32),
+            (64, 64),
+            (32, 128),
+            (48, 96),
+            (96, 40),
+            (32, 66),
+            (16, 136),
+            (64, 33),
+            (32, 100),
+            (32, 258),
+        ];
+        let (mut cases, mut costed, mut walked) = (0u64, 0u64, 0u64);
+        let mut kinds = [0u64; 4];
+        for elem in [Elem::U8, Elem::F16, Elem::F32, Elem::F64] {
+            for (rows, cols) in shapes {
+                for order in [Order::RowMajor, Order::ColMajor] {
+                    let Ok(tile) = Tile::new(rows, cols, elem, order) else {
+                        continue;
+                    };
+                    for &sw in &swizzles {
+                        for pad in [0, 1, 4, 12, 16, 36] {
+                            for unit in [Unit::Bytes, Unit::Elems(elem)] {
+                                let smem = Smem::plain(tile)
+                                    .with_swizzle_fn_in(sw, unit)
+                                    .with_padding(pad);
+                                if smem.validate().is_err() {
+                                    continue;
+                                }
+                                for p in Pattern::ALL {
+                                    for view in [0, 64] {
+                                        let p = p.viewed_as(view);
+                                        if p.check_on(&smem).is_err() {
+                                            continue;
+                                        }
+                                        let op = p.op(elem);
+                                        let c = Classes::of(&smem, p);
+                                        let mut first = std::collections::HashMap::new();
+                                        let mut brute = None;
+                                        for i in 0..c.n {
+                                            let addrs = p.addrs(&smem, i);
+                                            assert_eq!(c.addrs(i), addrs, "{p} on {smem}: {i}");
+                                            if !(i + 1 == c.n && matches!(p.kind, Kind::Row16)) {
+                                                let (r, d) = p.translate_of(tile, i);
+                                                assert_eq!(
+                                                    c.place(i),
+                                                    (r as usize, d),
+                                                    "{p} on {smem}: {i}"
+                                                );
+                                            }
+                                            let cost = (
+                                                bank::wavefronts(op, &addrs),
+                                                bank::ideal(op, &addrs),
+                                            );
+                                            if brute.is_none() && cost.0 > cost.1 {
+                                                brute = Some(i);
+                                            }
+                                            let key = c.key(i);
+                                            if key == ALWAYS {
+                                                continue;
+                                            }
+                                            kinds[(key >> 62) as usize] += 1;
+                                            let (j, was) = *first.entry(key).or_insert((i, cost));
+                                            assert_eq!(
+                                                cost, was,
+                                                "{p} on {smem}: {i} vs {j} (key {key:#x})"
+                                            );
+                                        }
+                                        let repeat = super::super::Period::of(&smem, &p.warp()).len;
+                                        assert_eq!(
+                                            c.first_conflict(repeat).map(|(i, _)| i),
+                                            brute,
+                                            "{p} on {smem}"
+                                        );
+                                        cases += 1;
+                                        walked += c.n as u64;
+                                        costed += c.costed() as u64;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            cases > 5000 && kinds[1..].iter().all(|&k| k > 1000) && costed * 4 < walked,
+            "{cases} cases, keys by kind {kinds:?}, {costed} of {walked} instructions costed"
+        );
+    }
+}

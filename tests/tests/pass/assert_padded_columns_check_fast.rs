@@ -1,0 +1,57 @@
+//! Walks whose instructions are not XOR translates of the first ones (padded lines, lines that are not a power of
+//! two, swizzles spanning several lines) check in time proportional to their distinct warp accesses: equal cost
+//! classes are costed once, and a period of the layout is visited once.
+use swizzle_core::pattern::{Pattern, Smem};
+use swizzle_core::units::Elem;
+use swizzle_core::{assert_conflict_free, Swizzle};
+
+// One block row of 4096 byte columns, one word of padding: 4096 column instructions, 4 cost classes.
+assert_conflict_free!(
+    Smem::row_major(32, 4096, Elem::U8).with_padding(4),
+    Pattern::COL_LD,
+    Pattern::COL_ST
+);
+
+// The same with a swizzle spanning 4 lines.
+assert_conflict_free!(
+    Smem::row_major(32, 4096, Elem::U8)
+        .with_swizzle(Swizzle::new(3, 4, 7))
+        .with_padding(4),
+    Pattern::COL_LD,
+    Pattern::COL_ST
+);
+
+// 448-byte rows (not a power of two), a swizzle spanning 73 rows, padded.
+assert_conflict_free!(
+    Smem::row_major(512, 224, Elem::F16)
+        .with_swizzle(Swizzle::new(3, 4, 7))
+        .with_padding(4),
+    Pattern::ROW_LD,
+    Pattern::ROW_ST
+);
+
+// 1032-byte rows, padded by 16: the swizzle's blocks straddle lines.
+assert_conflict_free!(
+    Smem::row_major(192, 1032, Elem::U8)
+        .with_swizzle(Swizzle::new(1, 2, 5))
+        .with_padding(16),
+    Pattern::COL_LD,
+    Pattern::COL_ST
+);
+
+// Padded mma.acc on bytes.
+assert_conflict_free!(
+    Smem::row_major(192, 1032, Elem::U8)
+        .with_swizzle(Swizzle::new(1, 1, 7))
+        .with_padding(16),
+    Pattern::MMA_ACC
+);
+
+// Unpadded 132-byte rows: 7260 column instructions.
+assert_conflict_free!(
+    Smem::row_major(1760, 132, Elem::U8),
+    Pattern::COL_LD,
+    Pattern::COL_ST
+);
+
+fn main() {}
