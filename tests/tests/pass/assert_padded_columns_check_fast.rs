@@ -54,4 +54,18 @@ assert_conflict_free!(
     Pattern::COL_ST
 );
 
+// The costliest six patterns found over legal tiles near 227 KiB: a swizzle spanning 9 lines of 1792 bytes, padded,
+// where every matrix instruction is its own cost class (448 each).
+assert_conflict_free!(
+    Smem::row_major(128, 224, Elem::F64)
+        .with_swizzle(Swizzle::new(1, 4, 7))
+        .with_padding(16),
+    Pattern::LDMATRIX_X4,
+    Pattern::LDMATRIX_X4_B,
+    Pattern::LDMATRIX_X4_TRANS,
+    Pattern::STMATRIX_X4,
+    Pattern::ROW16,
+    Pattern::ROW_LD
+);
+
 fn main() {}
