@@ -15,8 +15,9 @@
 //! - **XOR blocks** (`D` shares no bit with any source lane offset). Then `x_l + D = x_l ^ D` and
 //!   `S(x_l + D) = S(x_l) ^ S(D)`: one XOR constant `c = S(D)`. Unpadded, that is the source's cost. Padded, when
 //!   every source lane lies in `[0, 2^g)`, `S` keeps it there and `D` is a multiple of `2^g`: the lanes lie in one
-//!   aligned block `c_hi + (S(x_l) ^ c_lo)`; when that block stays in one line, padding moves it as a whole:
-//!   key `(c_lo, (c_hi + c_hi / L * pad) % U)`. Padded on power-of-two lines: the line number and the in-line
+//!   aligned block `c_hi + (S(x_l) ^ c_lo)`; padding moves it as a whole, except that, when it runs past its line's
+//!   end (`2^g <= L`: at most once), the lanes at or past `θ = L - c_hi % L` get one more line's padding:
+//!   key `(c_lo, θ, (c_hi + c_hi / L * pad) % U)`. Padded on power-of-two lines: the line number and the in-line
 //!   offset XOR separately; when `c`'s line bits miss every source lane's line bits, the line part adds, and of
 //!   the in-line part only the bits the lanes use (`cz`) permute: key `(cz, (line(c) * (L + pad) + rest) % U)`.
 //! - **Periods** (always applies). `S` moves `x` by `δ = S(x) - x`, which depends only on `x % P` (`P`: the
@@ -55,6 +56,8 @@ pub(crate) struct Classes {
     pattern: Pattern,
     smem: Smem,
     n: u32,
+    /// The last instruction may wrap to the tile's start (`row16`): it is always costed.
+    wraps: bool,
     /// Instruction `i`'s block offset: `(i / per_row) * row_bytes + (i % per_row) / sources * block_bytes`.
     sources: u64,
     per_row: u64,
@@ -108,6 +111,7 @@ impl Classes {
             pattern,
             smem: *smem,
             n,
+            wraps: matches!(pattern.kind, Kind::Row16),
             sources: sources as u64,
             per_row: per_row as u64,
             row_bytes,
@@ -269,6 +273,8 @@ impl Classes {
     }
 
     /// `(r, D)`: instruction `i` touches source `r`'s offsets moved by `D` bytes ([`Pattern::translate_of`]).
+    /// ([`Classes::first_conflict`] keeps the place by additions.)
+    #[cfg(test)]
     const fn place(&self, i: u32) -> (usize, u64) {
         let i = i as u64;
         let d = (i / self.per_row) * self.row_bytes
@@ -277,11 +283,17 @@ impl Classes {
     }
 
     /// The key of instruction `i`: equal keys (other than 0) mean equal wavefronts and ideal.
+    #[cfg(test)]
     pub(crate) const fn key(&self, i: u32) -> u64 {
-        if i + 1 == self.n && matches!(self.pattern.kind, Kind::Row16) {
+        let (r, d) = self.place(i);
+        self.key_at(i, r, d)
+    }
+
+    /// [`Classes::key`] of instruction `i`, at `(r, d) = place(i)`.
+    const fn key_at(&self, i: u32, r: usize, d: u64) -> u64 {
+        if i + 1 == self.n && self.wraps {
             return ALWAYS; // may wrap to the tile's start
         }
-        let (r, d) = self.place(i);
         let tag_r = (r as u64) << 61;
         let (line, pad, unit) = (self.line, self.pad, self.unit);
         if d & self.lanes_or[r] == 0 {
@@ -290,12 +302,22 @@ impl Classes {
                 return TAG_BLOCK | tag_r; // one XOR constant: the source's cost
             }
             let g = self.block_bits;
-            if g > 0 && d & ((1 << g) - 1) == 0 {
+            if g > 0 && d & ((1 << g) - 1) == 0 && (1 << g) <= line {
                 let lo = c & ((1 << g) - 1);
                 let hi = c - lo;
-                if hi % line + (1 << g) <= line {
-                    return TAG_BLOCK | tag_r | (lo << 4) | ((hi + hi / line * pad) % unit);
-                }
+                // The block starts `off` bytes into a line; when it runs past the line's end, the lanes at or past
+                // `θ = L - off` (from the block's start) get the next line's padding.
+                let off = hi % line;
+                let theta = if off + (1 << g) <= line {
+                    0
+                } else {
+                    line - off
+                };
+                return TAG_BLOCK
+                    | tag_r
+                    | (lo << 24)
+                    | (theta << 4)
+                    | ((hi + hi / line * pad) % unit);
             }
             let log = self.log_line;
             if log > 0 && (c >> log) & self.line_or[r] == 0 {
@@ -331,11 +353,17 @@ impl Classes {
     }
 
     /// The 32 byte addresses of instruction `i`.
+    #[cfg(test)]
     pub(crate) const fn addrs(&self, i: u32) -> [u32; WARP] {
-        if i + 1 == self.n && matches!(self.pattern.kind, Kind::Row16) {
+        let (r, d) = self.place(i);
+        self.addrs_at(i, r, d)
+    }
+
+    /// [`Classes::addrs`] of instruction `i`, at `(r, d) = place(i)`.
+    const fn addrs_at(&self, i: u32, r: usize, d: u64) -> [u32; WARP] {
+        if i + 1 == self.n && self.wraps {
             return self.pattern.addrs(&self.smem, i);
         }
-        let (r, d) = self.place(i);
         let src = &self.lanes[r];
         let mut a = [0u32; WARP];
         // `swizzled` and the padding written out per lane, with the second layer only when there is one: this
@@ -370,14 +398,17 @@ impl Classes {
         let op = self.pattern.op(self.smem.elem());
         let mut seen = [0u64; SLOTS];
         let mut filled = 0;
-        let mut i = 0;
+        // The instruction's place, kept by additions: `j` its index in its block row, `row` the row's offset.
+        let (mut i, mut j, mut row) = (0u32, 0u64, 0u64);
         while i < self.n {
-            let key = self.key(i);
+            let r = (j % self.sources) as usize & 1;
+            let d = row + j / self.sources * self.block_bytes;
+            let key = self.key_at(i, r, d);
             let fresh = if key == ALWAYS {
                 true
             } else {
-                let mut h =
-                    (key ^ key >> 11 ^ key >> 24 ^ key >> 37 ^ key >> 50) as usize & (SLOTS - 1);
+                let mut h = (key ^ (key >> 11) ^ (key >> 24) ^ (key >> 37) ^ (key >> 50)) as usize
+                    & (SLOTS - 1);
                 loop {
                     if seen[h] == key {
                         break false;
@@ -393,7 +424,7 @@ impl Classes {
                 }
             };
             if fresh {
-                let addrs = self.addrs(i);
+                let addrs = self.addrs_at(i, r, d);
                 if !costs_its_ideal(op, &addrs)
                     && bank::wavefronts(op, &addrs) > bank::ideal(op, &addrs)
                 {
@@ -401,8 +432,15 @@ impl Classes {
                 }
             }
             i += 1;
+            j += 1;
+            if j == self.per_row {
+                j = 0;
+                row += self.row_bytes;
+            }
             if i >= repeat && i + 1 < self.n {
                 i = self.n - 1;
+                j = i as u64 % self.per_row;
+                row = i as u64 / self.per_row * self.row_bytes;
             }
         }
         None
