@@ -16,8 +16,8 @@
 //!   `S(x_l + D) = S(x_l) ^ S(D)`: one XOR constant `c = S(D)`. Unpadded, that is the source's cost. Padded, when
 //!   every source lane lies in `[0, 2^g)`, `S` keeps it there and `D` is a multiple of `2^g`: the lanes lie in one
 //!   aligned block `c_hi + (S(x_l) ^ c_lo)`; padding moves it as a whole, except that, when it runs past its line's
-//!   end (`2^g <= L`: at most once), the lanes at or past `θ = L - c_hi % L` get one more line's padding:
-//!   key `(c_lo, θ, (c_hi + c_hi / L * pad) % U)`. Padded on power-of-two lines: the line number and the in-line
+//!   end, which lanes get which later line's padding depends on where the block starts in its line
+//!   (`off = c_hi % L`): key `(c_lo, off or "inside", (c_hi + c_hi / L * pad) % U)`. Padded on power-of-two lines: the line number and the in-line
 //!   offset XOR separately; when `c`'s line bits miss every source lane's line bits, the line part adds, and of
 //!   the in-line part only the bits the lanes use (`cz`) permute: key `(cz, (line(c) * (L + pad) + rest) % U)`.
 //! - **Periods** (always applies). `S` moves `x` by `δ = S(x) - x`, which depends only on `x % P` (`P`: the
@@ -302,21 +302,17 @@ impl Classes {
                 return TAG_BLOCK | tag_r; // one XOR constant: the source's cost
             }
             let g = self.block_bits;
-            if g > 0 && d & ((1 << g) - 1) == 0 && (1 << g) <= line {
+            if g > 0 && d & ((1 << g) - 1) == 0 {
                 let lo = c & ((1 << g) - 1);
                 let hi = c - lo;
-                // The block starts `off` bytes into a line; when it runs past the line's end, the lanes at or past
-                // `θ = L - off` (from the block's start) get the next line's padding.
+                // The block starts `off` bytes into a line; when it runs past the line's end, which lanes get
+                // which later line's padding depends on `off` (and `c_lo`) alone.
                 let off = hi % line;
-                let theta = if off + (1 << g) <= line {
-                    0
-                } else {
-                    line - off
-                };
+                let past = if off + (1 << g) <= line { 0 } else { off + 1 };
                 return TAG_BLOCK
                     | tag_r
                     | (lo << 24)
-                    | (theta << 4)
+                    | (past << 4)
                     | ((hi + hi / line * pad) % unit);
             }
             let log = self.log_line;
