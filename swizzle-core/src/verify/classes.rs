@@ -43,12 +43,15 @@ const SLOTS: usize = 2048;
 const MAX_WINDOWS: usize = WARP;
 
 /// Key kinds, in the top two bits.
-const TAG_BLOCK: u64 = 1 << 62;
-const TAG_LINES: u64 = 2 << 62;
-const TAG_PERIOD: u64 = 3 << 62;
+const TAG_BLOCK: u128 = 1 << 126;
+const TAG_LINES: u128 = 2 << 126;
+const TAG_PERIOD: u128 = 3 << 126;
+
+/// Most runs of swizzle-relevant bits (two layers, two fields each).
+const MAX_RUNS: usize = 4;
 
 /// The key of an instruction that is always costed.
-const ALWAYS: u64 = 0;
+const ALWAYS: u128 = 0;
 
 /// Everything the keys need about one walk, computed once.
 #[derive(Clone, Copy)]
@@ -82,6 +85,15 @@ pub(crate) struct Classes {
     log_line: u32,
     line_or: [u64; 2],
     in_line_or: [u64; 2],
+    /// Every address of an instruction has the same residue modulo `U` (the source lanes do, padding is whole
+    /// units and the swizzle moves whole units): then a common move, whole units or not, keeps the cost.
+    same_residue: bool,
+    /// Periods: the runs `(a, b - a)` of bits a swizzle layer reads or writes (in bytes), and per source and run,
+    /// the sorted distinct amounts `2^a - x_l % 2^a` (a lane's carry into bit `a` for `e % 2^a` at least that).
+    runs: [(u32, u32); MAX_RUNS],
+    n_runs: usize,
+    carries: [[[u32; WARP]; MAX_RUNS]; 2],
+    n_carries: [[usize; MAX_RUNS]; 2],
     /// Periods, padded: per source, the merged windows of `τ` (inclusive, in `0..L`), sorted.
     windows: [[(u32, u32); MAX_WINDOWS]; 2],
     n_windows: [usize; 2],
@@ -143,7 +155,35 @@ impl Classes {
             in_line_or: [0; 2],
             windows: [[(0, 0); MAX_WINDOWS]; 2],
             n_windows: [0; 2],
+            same_residue: false,
+            runs: [(0, 0); MAX_RUNS],
+            n_runs: 0,
+            carries: [[[0; WARP]; MAX_RUNS]; 2],
+            n_carries: [[0; MAX_RUNS]; 2],
         };
+        // The runs of bits the swizzle reads or writes.
+        let mut relevant = ((a.yyy_msk() as u64)
+            | (a.zzz_msk() as u64)
+            | (b.yyy_msk() as u64)
+            | (b.zzz_msk() as u64))
+            << k;
+        while relevant != 0 && c.n_runs < MAX_RUNS {
+            let lo = relevant.trailing_zeros();
+            let w = (!(relevant >> lo)).trailing_zeros();
+            c.runs[c.n_runs] = (lo, w);
+            c.n_runs += 1;
+            relevant &= !(((1u64 << w) - 1) << lo);
+        }
+        let mut width = 0;
+        let mut run = 0;
+        while run < c.n_runs {
+            width += c.runs[run].1 + 6;
+            run += 1;
+        }
+        if relevant != 0 || width > 64 {
+            // Never for legal layouts (two layers, periods within a tile): key on `e` itself.
+            c.n_runs = 0;
+        }
         // Δ: how far the swizzle can move an offset (the sum of its layers' swizzled-bit masks, in bytes).
         let reach = ((a.zzz_msk() as u64) << k) + ((b.zzz_msk() as u64) << k);
         let access = op.bytes_per_lane() as u64;
@@ -181,12 +221,66 @@ impl Classes {
                 l += 1;
             }
             c.windows_of(r as usize, reach);
+            c.carries_of(r as usize);
             r += 1;
         }
         if closed {
             c.block_bits = g;
         }
+        let moved = ((a.zzz_msk() as u64) | (b.zzz_msk() as u64)) << k;
+        let mut same = moved & (c.unit - 1) == 0
+            && c.pad.is_multiple_of(c.unit)
+            && line.is_multiple_of(c.unit);
+        let mut r = 0;
+        while r < sources && r < 2 {
+            let mut l = 0;
+            while l < WARP {
+                if c.lanes[r as usize][l] as u64 % c.unit != c.lanes[r as usize][0] as u64 % c.unit
+                {
+                    same = false;
+                }
+                l += 1;
+            }
+            r += 1;
+        }
+        c.same_residue = same;
         c
+    }
+
+    /// Source `r`'s sorted distinct carry amounts into each run's first bit (see [`Classes::fields_class`]).
+    const fn carries_of(&mut self, r: usize) {
+        let mut k = 0;
+        while k < self.n_runs {
+            let a = self.runs[k].0;
+            let modulus = 1u64 << a;
+            let mut t = [0u32; WARP];
+            let mut count = 0;
+            let mut l = 0;
+            while l < WARP {
+                let m = self.lanes[r][l] as u64 % modulus;
+                if m != 0 {
+                    // Insert `modulus - m`, sorted, once.
+                    let v = (modulus - m) as u32;
+                    let mut j = 0;
+                    while j < count && t[j] < v {
+                        j += 1;
+                    }
+                    if j == count || t[j] != v {
+                        let mut x = count;
+                        while x > j {
+                            t[x] = t[x - 1];
+                            x -= 1;
+                        }
+                        t[j] = v;
+                        count += 1;
+                    }
+                }
+                l += 1;
+            }
+            self.carries[r][k] = t;
+            self.n_carries[r][k] = count;
+            k += 1;
+        }
     }
 
     /// The windows of `τ` near which source `r`'s lanes change line (see the module doc), merged and sorted.
@@ -284,18 +378,20 @@ impl Classes {
 
     /// The key of instruction `i`: equal keys (other than 0) mean equal wavefronts and ideal.
     #[cfg(test)]
-    pub(crate) const fn key(&self, i: u32) -> u64 {
+    pub(crate) const fn key(&self, i: u32) -> u128 {
         let (r, d) = self.place(i);
         self.key_at(i, r, d)
     }
 
     /// [`Classes::key`] of instruction `i`, at `(r, d) = place(i)`.
-    const fn key_at(&self, i: u32, r: usize, d: u64) -> u64 {
+    const fn key_at(&self, i: u32, r: usize, d: u64) -> u128 {
         if i + 1 == self.n && self.wraps {
             return ALWAYS; // may wrap to the tile's start
         }
-        let tag_r = (r as u64) << 61;
-        let (line, pad, unit) = (self.line, self.pad, self.unit);
+        let tag_r = (r as u128) << 125;
+        let (line, pad) = (self.line, self.pad);
+        // Every address of the instruction in the same place within its unit: the common move does not matter.
+        let unit = if self.same_residue { 1 } else { self.unit };
         if d & self.lanes_or[r] == 0 {
             let c = self.swizzled(d);
             if pad == 0 {
@@ -311,25 +407,49 @@ impl Classes {
                 let past = if off + (1 << g) <= line { 0 } else { off + 1 };
                 return TAG_BLOCK
                     | tag_r
-                    | (lo << 24)
-                    | (past << 4)
-                    | ((hi + hi / line * pad) % unit);
+                    | ((lo as u128) << 24)
+                    | ((past as u128) << 4)
+                    | ((hi + hi / line * pad) % unit) as u128;
             }
             let log = self.log_line;
             if log > 0 && (c >> log) & self.line_or[r] == 0 {
                 let inside = c & (line - 1);
                 let cz = inside & self.in_line_or[r];
                 let moved = (c >> log) * (line + pad) + (inside & !self.in_line_or[r]);
-                return TAG_LINES | tag_r | (cz << 4) | (moved % unit);
+                return TAG_LINES | tag_r | ((cz as u128) << 4) | (moved % unit) as u128;
             }
         }
         let e = d % self.period;
+        let fields = (self.fields_class(r, e) as u128) << 24;
         if pad == 0 {
-            return TAG_PERIOD | tag_r | (e << 24) | ((d - e) % unit);
+            return TAG_PERIOD | tag_r | fields | ((d - e) % unit) as u128;
         }
         let (q, tau) = (d / line, d % line);
         let class = self.window_class(r, tau as u32);
-        TAG_PERIOD | tag_r | (e << 24) | ((class as u64) << 4) | ((d + q * pad) % unit)
+        TAG_PERIOD | tag_r | fields | ((class as u128) << 4) | ((d + q * pad) % unit) as u128
+    }
+
+    /// What fixes how the swizzle moves source `r`'s lanes moved by `e` (`0 <= e < P`): for each run `[a, b)` of
+    /// bits a swizzle layer reads or writes, `e`'s bits there and how many of the lanes' carries into bit `a`
+    /// `e % 2^a` sets off (the lanes' bits in the run are `x_l`'s, plus `e`'s, plus that carry). The swizzle moves
+    /// an offset by an amount that depends only on its bits in those runs.
+    const fn fields_class(&self, r: usize, e: u64) -> u64 {
+        if self.n_runs == 0 {
+            return e;
+        }
+        let mut key = 0u64;
+        let mut k = 0;
+        while k < self.n_runs {
+            let (a, w) = self.runs[k];
+            let low = e & ((1u64 << a) - 1);
+            let mut carries = 0;
+            while carries < self.n_carries[r][k] && self.carries[r][k][carries] as u64 <= low {
+                carries += 1;
+            }
+            key = (key << (w + 6)) | (((e >> a) & ((1 << w) - 1)) << 6) | carries as u64;
+            k += 1;
+        }
+        key
     }
 
     /// The gap between windows `τ` lies in, or `τ` itself (flagged) inside a window.
@@ -392,7 +512,7 @@ impl Classes {
     /// ([`super::Period`]): they are not visited.
     pub(crate) const fn first_conflict(&self, repeat: u32) -> Option<(u32, bank::Report)> {
         let op = self.pattern.op(self.smem.elem());
-        let mut seen = [0u64; SLOTS];
+        let mut seen = [0u128; SLOTS];
         let mut filled = 0;
         // The instruction's place, kept by additions: `j` its index in its block row, `row` the row's offset.
         let (mut i, mut j, mut row) = (0u32, 0u64, 0u64);
@@ -403,8 +523,9 @@ impl Classes {
             let fresh = if key == ALWAYS {
                 true
             } else {
-                let mut h = (key ^ (key >> 11) ^ (key >> 24) ^ (key >> 37) ^ (key >> 50)) as usize
-                    & (SLOTS - 1);
+                let k = (key ^ (key >> 64)) as u64;
+                let mut h =
+                    (k ^ (k >> 11) ^ (k >> 24) ^ (k >> 37) ^ (k >> 50)) as usize & (SLOTS - 1);
                 loop {
                     if seen[h] == key {
                         break false;
@@ -602,7 +723,7 @@ mod tests {
                                             if key == ALWAYS {
                                                 continue;
                                             }
-                                            kinds[(key >> 62) as usize] += 1;
+                                            kinds[(key >> 126) as usize] += 1;
                                             let (j, was) = *first.entry(key).or_insert((i, cost));
                                             assert_eq!(
                                                 cost, was,
