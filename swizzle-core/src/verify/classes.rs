@@ -516,12 +516,15 @@ impl Classes {
         let mut filled = 0;
         // The instruction's place, kept by additions: `j` its index in its block row, `row` the row's offset.
         let (mut i, mut j, mut row) = (0u32, 0u64, 0u64);
+        let mut last = ALWAYS;
         while i < self.n {
             let r = (j % self.sources) as usize & 1;
             let d = row + j / self.sources * self.block_bytes;
             let key = self.key_at(i, r, d);
             let fresh = if key == ALWAYS {
                 true
+            } else if key == last {
+                false // runs of equal keys are common: no lookup
             } else {
                 let k = (key ^ (key >> 64)) as u64;
                 let mut h =
@@ -540,6 +543,7 @@ impl Classes {
                     h = (h + 1) & (SLOTS - 1);
                 }
             };
+            last = key;
             if fresh {
                 let addrs = self.addrs_at(i, r, d);
                 if !costs_its_ideal(op, &addrs)

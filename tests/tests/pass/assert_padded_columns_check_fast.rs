@@ -3,7 +3,7 @@
 //! classes are costed once, and a period of the layout is visited once.
 use swizzle_core::pattern::{Pattern, Smem};
 use swizzle_core::units::Elem;
-use swizzle_core::{assert_conflict_free, Swizzle};
+use swizzle_core::{assert_conflict_free, Order, Swizzle, Tile};
 
 // One block row of 4096 byte columns, one word of padding: 4096 column instructions, 4 cost classes.
 assert_conflict_free!(
@@ -66,6 +66,24 @@ assert_conflict_free!(
     Pattern::STMATRIX_X4,
     Pattern::ROW16,
     Pattern::ROW_LD
+);
+
+// Column-major, 1440-byte lines padded by 128, a swizzle reading bits 7..10: column and mma.acc patterns, on the
+// tile and on a 16-element view.
+const COLUMNS: Smem = match Tile::new(1440, 32, Elem::U8, Order::ColMajor) {
+    Ok(t) => Smem::plain(t)
+        .with_swizzle(Swizzle::new(3, 2, 5))
+        .with_padding(128),
+    Err(_) => panic!("1440x32 u8 is a tile"),
+};
+assert_conflict_free!(
+    COLUMNS,
+    Pattern::COL_LD,
+    Pattern::COL_ST,
+    Pattern::COL_LD.viewed_as(16),
+    Pattern::COL_ST.viewed_as(16),
+    Pattern::MMA_ACC,
+    Pattern::MMA_ACC.viewed_as(16)
 );
 
 fn main() {}
