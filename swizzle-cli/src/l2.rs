@@ -69,6 +69,10 @@ pub const MAX_STEPS: u64 = 1 << 28;
 /// Most distinct chunks (A and B tiles per K step, C tiles) one model holds.
 pub const MAX_CHUNKS: u64 = 1 << 24;
 
+/// Above this many chunks the orders of `--order all` are modelled one at a time (each model holds about 17 bytes
+/// per chunk and 12 per block).
+const PARALLEL_CHUNKS: u64 = 1 << 22;
+
 /// Refuse a problem the model would take too long or too much memory for (see the module doc).
 fn check_work(cfg: &L2Config, orders: usize) -> Result<(), String> {
     let grid = cfg.grid();
@@ -172,9 +176,43 @@ pub fn run(args: Args) -> Result<(), String> {
     check_work(&base, orders.len())?;
     let all = orders.len() > 1;
     // Every order that can run on this grid (Morton needs power-of-two sides; skipped under `all`, an error alone).
+    // The orders are independent: one thread per core, each taking every `threads`-th order, while the model's
+    // arrays are small (each thread holds its own; one thread above PARALLEL_CHUNKS keeps the memory bound).
+    let grid = base.grid();
+    let chunks =
+        (grid.x as u64 + grid.y as u64) * base.gemm.k.div_ceil(base.tile.bk) as u64 + grid.blocks();
+    let threads = if chunks > PARALLEL_CHUNKS {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(orders.len())
+            .max(1)
+    };
+    let predictions: Vec<(Raster, Result<Prediction, swizzle_core::l2::L2Error>)> =
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let mine: Vec<Raster> =
+                        orders.iter().copied().skip(t).step_by(threads).collect();
+                    s.spawn(move || {
+                        mine.into_iter()
+                            .map(|r| (r, predict(&L2Config { raster: r, ..base })))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            let mut all: Vec<_> = handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect();
+            // Back in the order given.
+            all.sort_by_key(|(r, _)| orders.iter().position(|o| o == r));
+            all
+        });
     let mut results = Vec::new();
-    for r in orders {
-        match predict(&L2Config { raster: r, ..base }) {
+    for (r, p) in predictions {
+        match p {
             Ok(p) => results.push((r, p)),
             Err(swizzle_core::l2::L2Error::Raster(_)) if all => {}
             Err(e) => return Err(e.to_string()),

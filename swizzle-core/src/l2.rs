@@ -411,8 +411,8 @@ fn chunk_bytes(rows: u32, cols: u32, elem_bytes: u32) -> u64 {
 /// an LRU list threaded through dense arrays indexed by chunk id (O(1) per touch: the chunk ids of a GEMM are
 /// `0..chunks`).
 struct Lru {
-    prev: Vec<u32>,
-    next: Vec<u32>,
+    /// Per chunk: `[prev, next]` (side by side: one cache miss per neighbour).
+    links: Vec<[u32; 2]>,
     /// Per chunk: bit 0 resident, bits 1.. its pool ([`pool_of`], computed once).
     state: Vec<u8>,
     /// Per set: most recently used chunk, or `NIL`.
@@ -458,8 +458,7 @@ impl Lru {
             })
             .collect();
         Lru {
-            prev: vec![NIL; chunks],
-            next: vec![NIL; chunks],
+            links: vec![[NIL, NIL]; chunks],
             state: (0..chunks as u32)
                 .map(|c| (pool_of(c, &cum) as u8) << 1)
                 .collect(),
@@ -471,24 +470,24 @@ impl Lru {
     }
 
     fn unlink(&mut self, s: usize, c: u32) {
-        let (p, n) = (self.prev[c as usize], self.next[c as usize]);
+        let [p, n] = self.links[c as usize];
         if p == NIL {
             self.head[s] = n;
         } else {
-            self.next[p as usize] = n;
+            self.links[p as usize][1] = n;
         }
         if n == NIL {
             self.tail[s] = p;
         } else {
-            self.prev[n as usize] = p;
+            self.links[n as usize][0] = p;
         }
     }
 
     fn push_front(&mut self, s: usize, c: u32) {
-        self.prev[c as usize] = NIL;
-        self.next[c as usize] = self.head[s];
+        self.links[c as usize][0] = NIL;
+        self.links[c as usize][1] = self.head[s];
         if self.head[s] != NIL {
-            self.prev[self.head[s] as usize] = c;
+            self.links[self.head[s] as usize][0] = c;
         }
         self.head[s] = c;
         if self.tail[s] == NIL {
@@ -615,7 +614,12 @@ pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
     let mut lru = Lru::new(chunks as usize, &pools);
     let (mut requested, mut missed) = (0u64, 0u64);
     let (n, w, ks64) = (tiles.len() as u64, m.wave(), ks as u64);
-    let start = |j: u64| cfg.schedule.start_tick(j, w, ks64);
+    // Each block's start tick, computed once (the loop below is the model's whole cost).
+    // (Ticks fit in 32 bits: at most blocks x K steps, which callers bound.)
+    let starts: Vec<u32> = (0..n)
+        .map(|j| cfg.schedule.start_tick(j, w, ks64) as u32)
+        .collect();
+    let start = |j: u64| starts[j as usize] as u64;
     let (mut lo, mut hi, mut tick) = (0u64, 0u64, 0u64);
     while lo < n {
         while hi < n && start(hi) <= tick {
@@ -627,21 +631,19 @@ pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
                 continue;
             }
             let ((x, y), s) = (tiles[j as usize], step as u32);
+            let (a, b) = (y * ks + s, (a_chunks + (s * grid.x + x) as u64) as u32);
             let (ab, bb) = (a_bytes(y, s), b_bytes(s, x));
             requested += ab + bb;
-            if !lru.touch(y * ks + s, ab, size_of) {
+            if !lru.touch(a, ab, size_of) {
                 missed += ab;
             }
-            if !lru.touch((a_chunks + (s * grid.x + x) as u64) as u32, bb, size_of) {
+            if !lru.touch(b, bb, size_of) {
                 missed += bb;
             }
             if step + 1 == ks64 {
                 // The block stores its C tile: it takes L2 space (no DRAM read).
-                lru.touch(
-                    (b_end + y as u64 * grid.x as u64 + x as u64) as u32,
-                    c_bytes(y, x),
-                    size_of,
-                );
+                let c = (b_end + y as u64 * grid.x as u64 + x as u64) as u32;
+                lru.touch(c, c_bytes(y, x), size_of);
             }
         }
         // Blocks are finished in launch order (starts never decrease), so retire from the front.

@@ -21,6 +21,8 @@
 //! assert_conflict_free!(Smem::row_major(64, 64, Elem::F16), Pattern::LDMATRIX_X4);
 //! ```
 
+mod classes;
+
 use crate::bank::{self, WARP};
 use crate::compose::SwizzleFn;
 use crate::pattern::{Pattern, PatternError, Smem, WarpAccess};
@@ -204,10 +206,17 @@ pub const fn first_conflict(smem: &Smem, pattern: Pattern) -> Option<(u32, bank:
     first_conflict_warp(smem, &pattern.warp())
 }
 
-/// [`first_conflict`] for any [`WarpAccess`]. It costs one period of the walk ([`Period`]), not the whole tile.
+/// [`first_conflict`] for any [`WarpAccess`]. It costs one instruction per cost class of the walk, not the whole
+/// tile: a generic pattern whose instructions are not all XOR translates of its first ones is walked by cost class
+/// (`verify/classes.rs`), the others by their [`Period`].
 pub const fn first_conflict_warp(smem: &Smem, pattern: &WarpAccess) -> Option<(u32, bank::Report)> {
     let op = pattern.op(smem);
     let period = Period::of(smem, pattern);
+    if let Some(p) = pattern.pattern() {
+        if !period.all_translate {
+            return classes::Classes::of(smem, p).first_conflict(period.len);
+        }
+    }
     let mut i = period.first();
     while let Some(k) = i {
         let addrs: [u32; WARP] = pattern.addrs(smem, k);
