@@ -121,7 +121,7 @@ pub fn check_dims(m: u32, n: u32, k: u32) -> Result<()> {
 fn max_active_clusters(gpu: &Gpu, func: &CudaFunction, spec: &HopperSpec) -> Result<u32> {
     use cudarc::driver::sys;
     let cfg = sys::CUlaunchConfig {
-        gridDimX: spec.cluster * gpu.props().sm_count / spec.cluster,
+        gridDimX: spec.ctas() * (gpu.props().sm_count / spec.ctas()),
         gridDimY: 1,
         gridDimZ: 1,
         blockDimX: spec.threads(),
@@ -150,7 +150,7 @@ pub struct HopperGemm {
     pub compiled: Compiled,
     _module: Arc<CudaModule>,
     func: CudaFunction,
-    /// Clusters (of `spec.cluster` CTAs) that fit on the device at once: the persistent grid's size.
+    /// Clusters (of `spec.ctas()` CTAs) that fit on the device at once: the persistent grid's size.
     max_clusters: u32,
 }
 
@@ -177,7 +177,7 @@ impl HopperGemm {
             spec.smem_bytes() as i32,
         )
         .ctx("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
-        let max_clusters = if spec.cluster > 1 {
+        let max_clusters = if spec.ctas() > 1 {
             max_active_clusters(gpu, &func, &spec)?
         } else {
             p.sm_count

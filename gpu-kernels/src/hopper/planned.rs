@@ -50,9 +50,9 @@ pub fn plan_device(p: &DeviceProps) -> Device {
     }
 }
 
-/// The spec that runs `v` in `ty`: the variant's tile, ring, cluster and order on the shipped spec's
-/// everything-else. Refuses a variant the kernel does not implement (split, stream-K, swap, 64-row or narrow
-/// tiles).
+/// The spec that runs `v` in `ty`: the variant's tile, ring, cluster, split and order on the shipped spec's
+/// everything-else. Refuses a variant the kernel does not implement (stream-K, swap, a split over
+/// [`plan::MAX_SPLIT`] parts or with the multicast pair).
 pub fn spec_of(v: &Variant, ty: Half) -> Result<HopperSpec> {
     if !v.implemented() {
         return Err(Error::Invalid(format!(
@@ -66,12 +66,13 @@ pub fn spec_of(v: &Variant, ty: Half) -> Result<HopperSpec> {
         bk: v.bk,
         stages: v.stages,
         cluster: v.cluster,
+        split: v.split,
         raster: v.order,
         ..SHIPPED
     })
 }
 
-/// The planner's variant a spec runs (no split, no stream-K, no swap: the kernel has none of them).
+/// The planner's variant a spec runs (no stream-K, no swap: the kernel has neither).
 pub const fn variant_of(spec: &HopperSpec) -> Variant {
     Variant {
         bm: spec.bm(),
@@ -79,11 +80,40 @@ pub const fn variant_of(spec: &HopperSpec) -> Variant {
         bk: spec.bk,
         stages: spec.stages,
         cluster: spec.cluster,
-        split: 1,
+        split: spec.split,
         stream_k: false,
         swap: false,
         order: spec.raster,
     }
+}
+
+/// One spec of every kernel shape the planner can pick on an H100: 64- and 128-row tiles x every N tile of
+/// [`plan::BNS`], each unsplit (clusters of 1 and 2) and split into 2, 4 and [`plan::MAX_SPLIT`] parts, with the
+/// deepest ring that fits (the compile and ptxas check covers each).
+pub fn kernel_variants(ty: Half) -> Vec<HopperSpec> {
+    let dev = Device::H100;
+    let mut out = Vec::new();
+    for bm in plan::BMS {
+        for bn in plan::BNS {
+            for (cluster, split) in [(1, 1), (2, 1), (1, 2), (1, 4), (1, plan::MAX_SPLIT)] {
+                let Some(stages) =
+                    Variant::stages_for_split(bm, bn, split, dtype(ty), dev.smem_per_block)
+                else {
+                    continue;
+                };
+                let v = Variant {
+                    bm,
+                    bn,
+                    stages,
+                    cluster,
+                    split,
+                    ..Variant::SHIPPED
+                };
+                out.extend(spec_of(&v, ty).ok());
+            }
+        }
+    }
+    out
 }
 
 /// Plan `m x n x k` in `ty` on `dev`: the fastest implemented variant, as a spec. Errors (one line) for an empty
@@ -97,6 +127,34 @@ pub fn plan_for(m: u32, n: u32, k: u32, ty: Half, dev: &Device) -> Result<Planne
         estimate: chosen.best,
         device: dev.name,
     })
+}
+
+/// The `count` fastest implemented candidates by the model at `m x n x k`, at most one per kernel shape (tile,
+/// cluster, split: block orders of one shape run alike), fastest first; the first is [`plan_for`]'s pick.
+pub fn ranked(
+    m: u32,
+    n: u32,
+    k: u32,
+    ty: Half,
+    dev: &Device,
+    count: usize,
+) -> Result<Vec<(HopperSpec, Estimate)>> {
+    let p = Problem::new(m, n, k, dtype(ty));
+    let planned = plan::plan(&p, dev, Restrict::Implemented)
+        .map_err(|e| Error::Invalid(format!("{m}x{n}x{k}: {e}")))?;
+    let mut out: Vec<(HopperSpec, Estimate)> = Vec::new();
+    for e in std::iter::once(planned.best).chain(planned.runners_up) {
+        if out.len() == count {
+            break;
+        }
+        let v = e.variant;
+        let shape = |w: &Variant| (w.bm, w.bn, w.cluster, w.split);
+        if out.iter().any(|(s, _)| shape(&variant_of(s)) == shape(&v)) {
+            continue;
+        }
+        out.push((spec_of(&v, ty)?, e));
+    }
+    Ok(out)
 }
 
 /// The planner's estimate for a given spec (the shipped one, say) at `m x n x k` on `dev`.
@@ -180,6 +238,11 @@ mod tests {
                 ..Variant::SHIPPED
             },
             Variant {
+                split: 16,
+                cluster: 1,
+                ..Variant::SHIPPED
+            },
+            Variant {
                 stream_k: true,
                 ..Variant::SHIPPED
             },
@@ -188,11 +251,11 @@ mod tests {
                 ..Variant::SHIPPED
             },
             Variant {
-                bm: 64,
+                bm: 192,
                 ..Variant::SHIPPED
             },
             Variant {
-                bn: 64,
+                bn: 96,
                 ..Variant::SHIPPED
             },
         ] {
