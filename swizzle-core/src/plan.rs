@@ -14,16 +14,17 @@
 //!    for clusters of 2) in order, so the busiest SM runs `ceil(units / slots)` of them (stream-K deals out
 //!    k-tiles instead, evenly, and pays one partial tile's fixup through L2 per SM). A unit takes
 //!    `k_tiles x t_k + t_tile`: `t_k` is one `BM x BN x 64` k-tile at the device's mainloop rate (scaled by
-//!    [`Variant::efficiency`]), `t_tile` the per-tile pipeline fill and epilogue (the persistent kernel does not
+//!    [`Variant::efficiency`]), but no less than [`LOAD_LATENCY_S`]` / stages` (a stage comes back one copy
+//!    round trip after it was freed, and the ring holds `stages` of them: what bounds the small-M shapes,
+//!    [`Bound::Latency`]), `t_tile` the per-tile pipeline fill and epilogue (the persistent kernel does not
 //!    overlap them with the next tile's MMAs).
 //! 2. **L2 -> SM bytes.** Every k-tile loads `BM x 64` of X and `BN x 64` of W (half of W per CTA under
 //!    multicast), at the L2's measured read rate.
 //! 3. **HBM bytes.** DRAM reads of X and W from the L2 model ([`crate::l2`]) under the variant's block order,
 //!    plus C written once (and the split partials when they do not fit in L2), at the measured D2D copy rate.
 //! 4. **Split reduction.** Per tile, after its mainloop, each CTA of the split cluster stores its partial in
-//!    shared memory, and adds its share of every part's partial over distributed shared memory: a fixed cost
-//!    (the barriers' round trips) plus `BM x BN x 4` bytes at the distributed shared memory rate, on the busiest
-//!    SM's every unit.
+//!    shared memory, and adds its share of every part's partial over distributed shared memory between two
+//!    cluster barriers: [`SPLIT_TILE_S`] on the busiest SM's every unit.
 //!
 //! The predicted time is `max(1, 2, 3) + 4`; the bound is the term that set it (tensor time more than 10% above
 //! its perfectly balanced share is reported as wave quantization).
@@ -31,9 +32,13 @@
 //! What was fitted, on what (H100, bf16, the shipped 128x256x64 cluster-2 kernel, BENCHMARKS.md): `t_k` and
 //! `t_tile` from 8192³ (807 TFLOP/s) and 16384x16384x1024 (720 TFLOP/s); 4096³ (778 TFLOP/s, predicted within 2%)
 //! and the table's M=16 4096x4096 (12.4 TFLOP/s, predicted within 1%) were not fitted on; the shared-memory feed
-//! rate on 128x128 vs 128x256 at 8192³ ([`SMEM_FEED_BYTES_PER_CYCLE`]). Assumed, not measured: one consumer
-//! warpgroup runs its k-tiles at 85% of two; the split of `t_tile` into fill and epilogue (half each); the
-//! split reduction's fixed cost and distributed shared memory rate.
+//! rate on 128x128 vs 128x256 at 8192³ ([`SMEM_FEED_BYTES_PER_CYCLE`]); the copy round trip
+//! [`LOAD_LATENCY_S`] and the split's per-tile cost [`SPLIT_TILE_S`] on the bf16 half of one run of the
+//! planner's four best kernel shapes at every LLM layer at M <= 512 (157 (shape, variant) times, 151 predicted
+//! within ±25%; the round trip held at 2.6 µs, which four stages of 128x256 hide at the fitted mainloop rate,
+//! against 2.8 µs by least squares alone); the fp16 half, 157 more, held out: 150 within ±25%. Assumed, not measured: one consumer warpgroup runs its k-tiles at 85% of two (wherever a
+//! 64-row tile was measured the copy round trip bound it, so the data cannot tell); the split of `t_tile` into
+//! fill and epilogue (half each).
 //!
 //! ```
 //! use swizzle_core::plan::{plan, Device, Dtype, Problem, Restrict};
@@ -211,10 +216,12 @@ pub const SPLITS: [u32; 6] = [1, 2, 4, 8, 16, 32];
 /// Block orders tried.
 pub const ORDERS: [Raster; 2] = [Raster::GroupM { group: 8 }, Raster::GroupM { group: 16 }];
 
-/// Fixed cost of one tile's split reduction: two cluster barrier round trips (assumed).
-const REDUCE_FIXED_S: f64 = 1e-6;
-/// Distributed shared memory bytes per second one SM reads in the split reduction (assumed).
-const DSMEM_BYTES_PER_S: f64 = 100e9;
+/// One tile's split reduction on each CTA of the split cluster: partial to shared memory, two cluster barriers,
+/// the share read over distributed shared memory and written (fitted: module docs).
+pub const SPLIT_TILE_S: f64 = 7e-6;
+/// One pipeline stage's copy round trip under load, from the consumer freeing it to its next tile landing: with
+/// `stages` in the ring a k-tile takes at least `LOAD_LATENCY_S / stages` (fitted: module docs).
+pub const LOAD_LATENCY_S: f64 = 2.6e-6;
 /// The most split-K parts the kernel runs: one portable cluster (8 CTAs) per tile.
 pub const MAX_SPLIT: u32 = 8;
 /// Shared-memory bytes per cycle that feed one SM's wgmma: fitted on the one measured narrower tile (bf16 8192³,
@@ -276,7 +283,7 @@ impl Variant {
     }
 
     /// Shared memory: the ring, its barriers, the epilogue scratch (16 x 64 outputs per consumer warp), the
-    /// split's fp32 partial tile and its two barriers, and alignment slack, as the Hopper kernel lays it out.
+    /// split's fp32 partial tile, and alignment slack, as the Hopper kernel lays it out.
     pub const fn smem_bytes(&self, dtype: Dtype) -> u32 {
         self.stages * self.stage_bytes(dtype)
             + 16 * self.stages
@@ -284,7 +291,7 @@ impl Variant {
             + 128
             + 1024
             + if self.split > 1 {
-                self.bm * self.bn * 4 + 16
+                self.bm * self.bn * 4
             } else {
                 0
             }
@@ -371,6 +378,8 @@ pub enum Bound {
     Tensor,
     /// Tensor work of the busiest SM, over 10% above the even share: too few or uneven work units.
     Waves,
+    /// The copy round trip: the ring's stages cannot hide it (the k-tiles are too small).
+    Latency,
     /// L2 -> SM bytes.
     L2,
     /// DRAM bytes (X, W reads through the order's L2 reuse; C written).
@@ -383,6 +392,7 @@ impl Bound {
         match self {
             Bound::Tensor => "tensor throughput",
             Bound::Waves => "wave quantization",
+            Bound::Latency => "copy latency",
             Bound::L2 => "L2 traffic",
             Bound::Hbm => "HBM bytes",
         }
@@ -572,7 +582,8 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     let units = tm.div_ceil(cluster) * tn * split;
     let slots = dev.sms as u64 / cluster;
     let area = (v.bm * v.bn) as f64 / (128.0 * 256.0);
-    let t_k = dev.k_tile_s * area / v.efficiency();
+    let t_mma = dev.k_tile_s * area / v.efficiency();
+    let t_k = t_mma.max(LOAD_LATENCY_S / v.stages as f64);
     // Fill and epilogue, half each of the measured overhead; a split part's epilogue is the reduction (4.).
     let epilogue = if split > 1 {
         0.0
@@ -616,15 +627,16 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     let c_bytes = p.m as u64 * p.n as u64 * p.dtype.bytes();
     let dram_write = c_bytes;
     let hbm_s = (dram_read + dram_write) as f64 / dev.hbm_bytes_per_s;
-    // 4. The split reduction, once per unit of the busiest SM: barriers, and a partial tile's bytes read.
+    // 4. The split reduction, once per unit of the busiest SM.
     let reduce_s = if split > 1 {
-        units.div_ceil(slots) as f64
-            * (REDUCE_FIXED_S + (v.bm * v.bn * 4) as f64 / DSMEM_BYTES_PER_S)
+        units.div_ceil(slots) as f64 * SPLIT_TILE_S
     } else {
         0.0
     };
     let (mut time, mut bound) = (tensor_s, Bound::Tensor);
-    if tensor_s > 1.1 * tensor_even_s {
+    if t_k > t_mma {
+        bound = Bound::Latency;
+    } else if tensor_s > 1.1 * tensor_even_s {
         bound = Bound::Waves;
     }
     for (t, b) in [(l2_s, Bound::L2), (hbm_s, Bound::Hbm)] {

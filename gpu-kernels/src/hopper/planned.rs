@@ -286,10 +286,19 @@ mod tests {
     }
 
     #[test]
-    fn small_m_plans_a_narrower_tile_than_the_shipped_one() {
-        // 16 tokens through a 4096x4096 layer: 16 tiles of 128x256 for 132 SMs; the model prefers 128-wide ones.
-        let p = HopperSpec::for_problem(16, 4096, 4096, Half::Bf16, &h100_props()).unwrap();
-        assert_eq!(p.spec.bn, 128, "{}", p.spec);
+    fn small_m_plans_a_64_row_tile_on_more_ctas_than_the_shipped_one() {
+        // 16 tokens through a 4096x4096 layer: 16 tiles of 128x256 for 132 SMs; the model prefers 64-row tiles
+        // (one consumer warpgroup) on many more CTAs, split along K when the tiles alone are too few.
+        let props = h100_props();
+        let p = HopperSpec::for_problem(16, 4096, 4096, Half::Bf16, &props).unwrap();
+        assert_eq!(p.spec.bm(), 64, "{}", p.spec);
+        let ctas = |s: &HopperSpec| s.grid(16, 4096, props.sm_count / s.ctas());
+        assert!(ctas(&p.spec) >= 4 * ctas(&SHIPPED), "{}", p.spec);
+        // A split plan is one the kernel runs: a cluster of parts, no multicast pair.
+        if p.spec.split > 1 {
+            assert_eq!(p.spec.cluster, 1);
+            assert!(p.spec.split <= plan::MAX_SPLIT);
+        }
     }
 
     #[test]
