@@ -55,7 +55,11 @@ fn every_planner_variant_compiles_on_the_fast_path() {
             // Through the compile cache: with SWZ_CUBIN_CACHE the CUBINs are kept for the device machine.
             let out = hopper::compile_cached(&s, None).unwrap_or_else(|e| panic!("{s}: {e}"));
             let used: Vec<&str> = out.log.lines().filter(|l| l.contains("Used")).collect();
-            println!("{s}: {} ({:.1} s)", used.join(" "), t.elapsed().as_secs_f64());
+            println!(
+                "{s}: {} ({:.1} s)",
+                used.join(" "),
+                t.elapsed().as_secs_f64()
+            );
             compiled += 1;
         }
     }

@@ -23,8 +23,8 @@
 //! 3. **HBM bytes.** DRAM reads of X and W from the L2 model ([`crate::l2`]) under the variant's block order,
 //!    plus C written once (and the split partials when they do not fit in L2), at the measured D2D copy rate.
 //! 4. **Split reduction.** Per tile, after its mainloop, each CTA of the split cluster stores its partial in
-//!    shared memory, and adds its share of every part's partial over distributed shared memory between two
-//!    cluster barriers: [`SPLIT_TILE_S`] on the busiest SM's every unit.
+//!    shared memory, signals every CTA of the cluster, and adds its share of every part's partial over
+//!    distributed shared memory: [`SPLIT_TILE_S`] on the busiest SM's every unit.
 //!
 //! The predicted time is `max(1, 2, 3) + 4`; the bound is the term that set it (tensor time more than 10% above
 //! its perfectly balanced share is reported as wave quantization).
@@ -216,8 +216,8 @@ pub const SPLITS: [u32; 6] = [1, 2, 4, 8, 16, 32];
 /// Block orders tried.
 pub const ORDERS: [Raster; 2] = [Raster::GroupM { group: 8 }, Raster::GroupM { group: 16 }];
 
-/// One tile's split reduction on each CTA of the split cluster: partial to shared memory, two cluster barriers,
-/// the share read over distributed shared memory and written (fitted: module docs).
+/// One tile's split reduction on each CTA of the split cluster: partial to shared memory, the ready / free
+/// barrier round trips, the share read over distributed shared memory and written (fitted: module docs).
 pub const SPLIT_TILE_S: f64 = 7e-6;
 /// One pipeline stage's copy round trip under load, from the consumer freeing it to its next tile landing: with
 /// `stages` in the ring a k-tile takes at least `LOAD_LATENCY_S / stages` (fitted: module docs).
@@ -283,7 +283,7 @@ impl Variant {
     }
 
     /// Shared memory: the ring, its barriers, the epilogue scratch (16 x 64 outputs per consumer warp), the
-    /// split's fp32 partial tile, and alignment slack, as the Hopper kernel lays it out.
+    /// split's fp32 partial tile and its two barriers, and alignment slack, as the Hopper kernel lays it out.
     pub const fn smem_bytes(&self, dtype: Dtype) -> u32 {
         self.stages * self.stage_bytes(dtype)
             + 16 * self.stages
@@ -291,7 +291,7 @@ impl Variant {
             + 128
             + 1024
             + if self.split > 1 {
-                self.bm * self.bn * 4
+                self.bm * self.bn * 4 + 16
             } else {
                 0
             }
@@ -303,7 +303,13 @@ impl Variant {
     }
 
     /// [`Variant::stages_for`] with `split` parts (a split keeps its partial tile in shared memory too).
-    pub const fn stages_for_split(bm: u32, bn: u32, split: u32, dtype: Dtype, smem: u32) -> Option<u32> {
+    pub const fn stages_for_split(
+        bm: u32,
+        bn: u32,
+        split: u32,
+        dtype: Dtype,
+        smem: u32,
+    ) -> Option<u32> {
         let mut v = Variant {
             bm,
             bn,

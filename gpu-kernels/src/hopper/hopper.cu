@@ -10,12 +10,11 @@
 // pairs.
 //
 // Split-K, deterministic: each CTA of the split cluster stores its fp32 accumulators in its own shared memory
-// (fragment order: quad q of thread t at (q * consumer threads + t) * 16 bytes); after a cluster barrier CTA r
-// adds, for its share of the quads, the partials of CTAs 0, 1, ..., SPLIT-1 in that order (over distributed
-// shared memory) and writes those outputs. The sum's order is fixed, whatever order the CTAs finish in: the same
-// bits every run. A second cluster barrier keeps a CTA from writing its next tile's partial before every CTA has
-// read this one; the producer warpgroup takes part in both (after issuing the tile's loads). No global
-// workspace, no second kernel.
+// (fragment order: quad q of thread t at (q * consumer threads + t) * 16 bytes), arrives on every CTA's `ready`
+// barrier, and once all SPLIT partials are there CTA r adds, for its share of the quads, the partials of CTAs
+// 0, 1, ..., SPLIT-1 in that order (over distributed shared memory) and writes those outputs. The sum's order is
+// fixed, whatever order the CTAs finish in: the same bits every run. A `free` barrier keeps a CTA from writing
+// its next tile's partial before every CTA has read this one. No global workspace, no second kernel.
 //
 // Every layout number comes from the generated headers:
 //   swz.cuh        GemmA / GemmB (TMA box + swizzle, wgmma descriptor, LBO/SBO, alignment, k-step offsets),
@@ -89,10 +88,12 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     const uint32_t empty_bar = full_bar + 8 * STAGES;
     // SMEM_EPILOGUE: one scratch tile per consumer warp, from the next 128-byte boundary.
     const uint32_t epi_smem = (empty_bar + 8 * STAGES + 127) & ~127u;
-    // SPLIT > 1: the fp32 partial tile (BM x BN).
+    // SPLIT > 1: the fp32 partial tile (BM x BN), then its two barriers.
     constexpr uint32_t EPI_BYTES = SMEM_EPILOGUE ? 4 * CONSUMERS * swz::EpilogueTile::BYTES : 0;
     constexpr uint32_t CONSUMER_THREADS = 128 * CONSUMERS;
     const uint32_t red_smem = epi_smem + EPI_BYTES;
+    const uint32_t ready_bar = red_smem + BM * BN * 4;
+    const uint32_t free_bar = ready_bar + 8;
 
     // The raster orders cluster slots: CLUSTER vertically adjacent tiles (sharing B) per slot; CTA `rank` of
     // the cluster takes tile row t.y * CLUSTER + rank (past M when gy is not a multiple: zero-filled, masked).
@@ -118,6 +119,11 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             // lane 0 of every consumer warp of every CTA of the cluster (they all read the multicast B half)
             mbar_init(empty_bar + 8 * s, CONSUMERS * 4 * CLUSTER);
         }
+        if (SPLIT > 1) {
+            // lane 0 of every consumer warp of every CTA of the split cluster
+            mbar_init(ready_bar, CONSUMERS * 4 * SPLIT);
+            mbar_init(free_bar, CONSUMERS * 4 * SPLIT);
+        }
         mbar_init_fence();
     }
     if (CTAS > 1) cluster_sync();
@@ -128,15 +134,13 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         // ---- producer ----
         // One consumer warpgroup needs no register rebalancing (256 threads may use 255 registers each).
         if (CONSUMERS > 1) setmaxnreg_dec<PRODUCER_REGS>();
-        // With SPLIT > 1 every producer thread walks the tiles: the split's two cluster barriers per tile need
-        // every thread of the cluster.
-        if (threadIdx.x == 0 || SPLIT > 1) {
+        if (threadIdx.x == 0) {
             uint32_t s = 0, phase = 0;
             for (uint32_t slot = first; slot < slots; slot += step) {
                 const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
                 if (!t.active) continue;
                 const uint32_t ty = t.y * CLUSTER + rank;
-                for (uint32_t kb = kb0; kb < kb1 && threadIdx.x == 0; ++kb) {
+                for (uint32_t kb = kb0; kb < kb1; ++kb) {
                     mbar_wait(empty_bar + 8 * s, phase ^ 1);
                     const uint32_t full = full_bar + 8 * s;
                     // Out-of-bounds parts of a box are zero-filled and still counted: always whole tiles.
@@ -158,10 +162,6 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     }
                     if (++s == STAGES) { s = 0; phase ^= 1; }
                 }
-                if (SPLIT > 1) {
-                    cluster_sync();  // partials written
-                    cluster_sync();  // partials read
-                }
             }
         }
     } else {
@@ -173,6 +173,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         const uint32_t a_slice = GemmA::mn_offset_bytes(cw * 64);
         float d[ACC];
         uint32_t s = 0, phase = 0;
+        uint32_t tiles_done = 0;  // SPLIT > 1: the parity of the ready / free barriers
         // A stage is free once every consumer warp of every CTA that received its B half is done with it.
         auto release = [](uint32_t bar) {
             if (CLUSTER > 1) {
@@ -222,13 +223,17 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             if (SPLIT > 1) {
                 // ---- split-K: partials through distributed shared memory, summed in part order ----
                 const uint32_t ctid = cw * 128 + tid;
+                mbar_wait_cluster(free_bar, (tiles_done & 1) ^ 1);  // every CTA has read the previous partial
                 if (kb1 > kb0) {
 #pragma unroll
                     for (uint32_t q = 0; q < ACC / 4; ++q)
                         sts_v4_f32(red_smem + (q * CONSUMER_THREADS + ctid) * 16, d[4 * q], d[4 * q + 1],
                                    d[4 * q + 2], d[4 * q + 3]);
                 }
-                cluster_sync();  // every part's partial written (release / acquire over the cluster)
+                __syncwarp();
+                if (lane == 0)
+                    for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(ready_bar, cta);
+                mbar_wait_cluster(ready_bar, tiles_done & 1);
                 // This CTA's share of the quads; quad q holds d[4q..4q+3]: columns q*8 + (lane%4)*2 + {0,1} of
                 // rows row0 (x, y) and row0 + 8 (z, w).
                 constexpr uint32_t QUADS = ACC / 4, SHARE = (QUADS + SPLIT - 1) / SPLIT;
@@ -264,7 +269,10 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         }
                     }
                 }
-                cluster_sync();  // every share read: the partials may be overwritten
+                __syncwarp();
+                if (lane == 0)
+                    for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(free_bar, cta);
+                ++tiles_done;
                 continue;
             }
             if (SMEM_EPILOGUE) {
@@ -342,6 +350,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 }
             }
         }
+        // The last partial: every CTA has read it before this one may leave.
+        if (SPLIT > 1) mbar_wait_cluster(free_bar, (tiles_done & 1) ^ 1);
     }
     // No CTA may leave while its partner can still multicast into it, arrive on its barriers or read its partial.
     if (CTAS > 1) cluster_sync();

@@ -135,11 +135,11 @@ impl HopperSpec {
         self.cluster * self.split
     }
 
-    /// Bytes of the split's fp32 partial tile (0 without a split); + 128 for the alignment the kernel gives it
-    /// when no epilogue scratch comes first.
+    /// Bytes of the split's fp32 partial tile and its two barriers (0 without a split); + 128 for the alignment
+    /// the kernel gives it when no epilogue scratch comes first.
     pub const fn split_bytes(&self) -> u32 {
         if self.split > 1 {
-            self.bm() * self.bn * 4 + if self.smem_epilogue { 0 } else { 128 }
+            self.bm() * self.bn * 4 + 16 + if self.smem_epilogue { 0 } else { 128 }
         } else {
             0
         }
