@@ -262,7 +262,9 @@ pub fn shapes_report(
     }
     let dev = plan_device(gpu.props());
     // Plan everything first: a shape the planner refuses fails before any GPU work.
-    let mut plans: Vec<(Half, (u32, u32, u32), Planned, Vec<HopperSpec>)> = Vec::new();
+    // (type, problem, plan, the next candidates' specs)
+    type Contest = (Half, (u32, u32, u32), Planned, Vec<HopperSpec>);
+    let mut plans: Vec<Contest> = Vec::new();
     for &ty in types {
         for &(m, n, k) in shapes {
             let plan = super::planned::plan_for(m, n, k, ty, &dev)?;
