@@ -66,6 +66,9 @@ __device__ __forceinline__ void stsm_x4(u32 addr, u32 r0, u32 r1, u32 r2, u32 r3
 __device__ __forceinline__ void sts_v2_f32(u32 addr, float a, float b) {
     asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(a), "f"(b));
 }
+__device__ __forceinline__ void sts_v4_f32(u32 addr, float a, float b, float c, float d) {
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "f"(a), "f"(b), "f"(c), "f"(d));
+}
 __device__ __forceinline__ void lds_v4_b32(u32 (&o)[4], u32 addr) {
     asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(o[0]), "=r"(o[1]), "=r"(o[2]), "=r"(o[3])

@@ -64,6 +64,40 @@ __device__ __forceinline__ void mbar_arrive_cluster(unsigned int bar, unsigned i
         "r"(cta)
         : "memory");
 }
+// Arrive on the mbarrier at `bar`'s offset in CTA `cta`, releasing this thread's earlier memory accesses (and
+// those ordered before them, e.g. by __syncwarp) to the cluster: the waiter's mbar_wait_cluster acquires them.
+__device__ __forceinline__ void mbar_arrive_cluster_release(unsigned int bar, unsigned int cta) {
+    asm volatile(
+        "{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\n}" ::"r"(bar),
+        "r"(cta)
+        : "memory");
+}
+// mbar_wait with cluster-scope acquire: what the arriving CTAs released (mbar_arrive_cluster_release) is visible.
+__device__ __forceinline__ void mbar_wait_cluster(unsigned int bar, unsigned int parity) {
+    asm volatile(
+        "{\n"
+        ".reg .pred P1;\n"
+        "LAB_WAIT_CL:\n"
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P1, [%0], %1;\n"
+        "@P1 bra.uni DONE_CL;\n"
+        "bra.uni LAB_WAIT_CL;\n"
+        "DONE_CL:\n"
+        "}\n" ::"r"(bar),
+        "r"(parity)
+        : "memory");
+}
+// 16 bytes of fp32 at `addr`'s offset in the shared memory of CTA `cta` of the cluster (distributed shared memory).
+__device__ __forceinline__ float4 ld_cluster_v4_f32(unsigned int addr, unsigned int cta) {
+    float4 v;
+    asm volatile(
+        "{\n.reg .b32 r;\nmapa.shared::cluster.u32 r, %4, %5;\n"
+        "ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [r];\n}"
+        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+        : "r"(addr), "r"(cta)
+        : "memory");
+    return v;
+}
 // One box, written at the same offset into the shared memory of every CTA in `mask`, each CTA's mbarrier at
 // `bar`'s offset receiving the bytes.
 __device__ __forceinline__ void tma_load_2d_multicast(unsigned int dst, const TmaMap* map, unsigned int bar, int c0,

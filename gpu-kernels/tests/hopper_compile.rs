@@ -34,3 +34,59 @@ fn every_sweep_variant_compiles_for_sm90a_on_the_fast_path() {
     )
     .is_ok());
 }
+
+/// Every tile, cluster and split the planner may pick (`hopper::planned::kernel_variants`), both element types,
+/// compiles on the fast path: no serialised wgmma, no ignored setmaxnreg, no local memory.
+#[test]
+#[ignore = "needs libnvrtc (CUDA 13)"]
+fn every_planner_variant_compiles_on_the_fast_path() {
+    assert!(
+        gpu_kernels::nvrtc_available(),
+        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
+    );
+    let only = std::env::var("SWZ_VARIANT_FILTER").unwrap_or_default();
+    let mut compiled = 0;
+    for ty in TYPES {
+        for s in hopper::planned::kernel_variants(ty) {
+            if !s.to_string().contains(&only) {
+                continue;
+            }
+            let t = std::time::Instant::now();
+            // Through the compile cache: with SWZ_CUBIN_CACHE the CUBINs are kept for the device machine.
+            let out = hopper::compile_cached(&s, None).unwrap_or_else(|e| panic!("{s}: {e}"));
+            let used: Vec<&str> = out.log.lines().filter(|l| l.contains("Used")).collect();
+            println!(
+                "{s}: {} ({:.1} s)",
+                used.join(" "),
+                t.elapsed().as_secs_f64()
+            );
+            compiled += 1;
+        }
+    }
+    assert!(compiled > 0, "no variant matches {only:?}");
+}
+
+/// The planner's four best kernel shapes at every problem of the LLM table (what `swz tune hopper shapes --llm
+/// --candidates 3` measures), both element types, compile on the fast path.
+#[test]
+#[ignore = "needs libnvrtc (CUDA 13)"]
+fn the_planners_candidates_on_the_llm_table_compile_on_the_fast_path() {
+    assert!(
+        gpu_kernels::nvrtc_available(),
+        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
+    );
+    let dev = swizzle_core::plan::Device::H100;
+    let mut seen = Vec::new();
+    for ty in TYPES {
+        for size in hopper::shapes::llm_shapes() {
+            for (s, _) in hopper::planned::ranked(size, ty, &dev, 4).unwrap() {
+                if !seen.contains(&s) {
+                    hopper::compile_cached(&s, None).unwrap_or_else(|e| panic!("{s}: {e}"));
+                    seen.push(s);
+                }
+            }
+        }
+    }
+    println!("{} specs", seen.len());
+    assert!(seen.len() >= 8);
+}

@@ -163,6 +163,10 @@ struct HopperArgs {
     /// Write every row, the geomeans and the copy rate as JSON (shapes).
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Also measure the planner's next N candidates (one per kernel shape) in the same rounds, and report the
+    /// fastest spec measured beside the plan (shapes).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=16))]
+    candidates: Option<u32>,
 }
 
 fn parse_half(s: &str) -> Result<Elem, String> {
@@ -406,6 +410,7 @@ fn hopper_run(h: HopperArgs) -> Result<(), String> {
     shapes_only("--llm", h.llm)?;
     shapes_only("--dtypes", !h.dtypes.is_empty())?;
     shapes_only("--json", h.json.is_some())?;
+    shapes_only("--candidates", h.candidates.is_some())?;
     if h.mode == "shapes" {
         return hopper_shapes(&h);
     }
@@ -449,6 +454,7 @@ fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
         &problems,
         &types,
         h.rounds.unwrap_or(5) as usize,
+        h.candidates.unwrap_or(0) as usize,
         h.json.as_deref(),
     )
     .map_err(|e| e.to_string())?;

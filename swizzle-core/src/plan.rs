@@ -4,23 +4,27 @@
 //! The problem is `C (M x N) = X (M x K) · Wᵀ` with `W` stored `N x K` (a linear layer: X tokens, W weights),
 //! 16-bit inputs and outputs, fp32 accumulation. A [`Variant`] is one point of the candidate set: block tile
 //! `BM x BN x BK` (64-row tiles have one consumer warpgroup, 128-row tiles two), the pipeline depth that fits the
-//! shared memory, clusters of 1 or 2 CTAs along M (the pair shares B by multicast), split-K (each split writes
-//! fp32 partials; a second pass adds them in split order, so every run gives the same bits), the block order of
-//! the persistent grid, and swap (compute `Cᵀ = W · Xᵀ`, for tiny M: the token count becomes the narrow N side).
+//! shared memory, clusters of 1 or 2 CTAs along M (the pair shares B by multicast), split-K (a cluster of
+//! `split` CTAs per tile, each over a part of the K loop; their fp32 partials meet in distributed shared memory
+//! and are added in part order, so every run gives the same bits), the block order of the persistent grid, and
+//! swap (compute `Cᵀ = W · Xᵀ`, for tiny M: the token count becomes the narrow N side).
 //!
 //! How one variant is timed ([`estimate`]), every term from a measured rate or a stated assumption:
 //! 1. **Tensor, with waves.** The grid is persistent: work units (tiles x splits) are dealt to SMs (pairs of SMs
 //!    for clusters of 2) in order, so the busiest SM runs `ceil(units / slots)` of them (stream-K deals out
 //!    k-tiles instead, evenly, and pays one partial tile's fixup through L2 per SM). A unit takes
 //!    `k_tiles x t_k + t_tile`: `t_k` is one `BM x BN x 64` k-tile at the device's mainloop rate (scaled by
-//!    [`Variant::efficiency`]), `t_tile` the per-tile pipeline fill and epilogue (the persistent kernel does not
+//!    [`Variant::efficiency`]), but no less than [`LOAD_LATENCY_S`]` / stages` (a stage comes back one copy
+//!    round trip after it was freed, and the ring holds `stages` of them: what bounds the small-M shapes,
+//!    [`Bound::Latency`]), `t_tile` the per-tile pipeline fill and epilogue (the persistent kernel does not
 //!    overlap them with the next tile's MMAs).
 //! 2. **L2 -> SM bytes.** Every k-tile loads `BM x 64` of X and `BN x 64` of W (half of W per CTA under
 //!    multicast), at the L2's measured read rate.
 //! 3. **HBM bytes.** DRAM reads of X and W from the L2 model ([`crate::l2`]) under the variant's block order,
 //!    plus C written once (and the split partials when they do not fit in L2), at the measured D2D copy rate.
-//! 4. **Split reduction.** A second pass reads the partials and writes C: its bytes at the L2 (or HBM) rate plus a
-//!    fixed launch cost.
+//! 4. **Split reduction.** Per tile, after its mainloop, each CTA of the split cluster stores its partial in
+//!    shared memory, signals every CTA of the cluster, and adds its share of every part's partial over
+//!    distributed shared memory: [`SPLIT_TILE_S`] on the busiest SM's every unit.
 //!
 //! The predicted time is `max(1, 2, 3) + 4`; the bound is the term that set it (tensor time more than 10% above
 //! its perfectly balanced share is reported as wave quantization).
@@ -28,9 +32,13 @@
 //! What was fitted, on what (H100, bf16, the shipped 128x256x64 cluster-2 kernel, BENCHMARKS.md): `t_k` and
 //! `t_tile` from 8192³ (807 TFLOP/s) and 16384x16384x1024 (720 TFLOP/s); 4096³ (778 TFLOP/s, predicted within 2%)
 //! and the table's M=16 4096x4096 (12.4 TFLOP/s, predicted within 1%) were not fitted on; the shared-memory feed
-//! rate on 128x128 vs 128x256 at 8192³ ([`SMEM_FEED_BYTES_PER_CYCLE`]). Assumed, not measured
-//! (no such kernel exists yet): one consumer warpgroup runs its k-tiles at 85% of two; the split of `t_tile`
-//! into fill and epilogue (half each); the reduction pass's 2 µs launch cost.
+//! rate on 128x128 vs 128x256 at 8192³ ([`SMEM_FEED_BYTES_PER_CYCLE`]); the copy round trip
+//! [`LOAD_LATENCY_S`] and the split's per-tile cost [`SPLIT_TILE_S`] on the bf16 half of one run of the
+//! planner's four best kernel shapes at every LLM layer at M <= 512 (157 (shape, variant) times, 151 predicted
+//! within ±25%; the round trip held at 2.6 µs, which four stages of 128x256 hide at the fitted mainloop rate,
+//! against 2.8 µs by least squares alone); the fp16 half, 157 more, held out: 150 within ±25%. Assumed, not measured: one consumer warpgroup runs its k-tiles at 85% of two (wherever a
+//! 64-row tile was measured the copy round trip bound it, so the data cannot tell); the split of `t_tile` into
+//! fill and epilogue (half each).
 //!
 //! ```
 //! use swizzle_core::plan::{plan, Device, Dtype, Problem, Restrict};
@@ -208,8 +216,14 @@ pub const SPLITS: [u32; 6] = [1, 2, 4, 8, 16, 32];
 /// Block orders tried.
 pub const ORDERS: [Raster; 2] = [Raster::GroupM { group: 8 }, Raster::GroupM { group: 16 }];
 
-/// Fixed cost of the split reduction's second pass (assumed: one short kernel launch).
-const REDUCE_LAUNCH_S: f64 = 2e-6;
+/// One tile's split reduction on each CTA of the split cluster: partial to shared memory, the ready / free
+/// barrier round trips, the share read over distributed shared memory and written (fitted: module docs).
+pub const SPLIT_TILE_S: f64 = 7e-6;
+/// One pipeline stage's copy round trip under load, from the consumer freeing it to its next tile landing: with
+/// `stages` in the ring a k-tile takes at least `LOAD_LATENCY_S / stages` (fitted: module docs).
+pub const LOAD_LATENCY_S: f64 = 2.6e-6;
+/// The most split-K parts the kernel runs: one portable cluster (8 CTAs) per tile.
+pub const MAX_SPLIT: u32 = 8;
 /// Shared-memory bytes per cycle that feed one SM's wgmma: fitted on the one measured narrower tile (bf16 8192³,
 /// single CTA: 128x128 at 727 and 684 TFLOP/s vs 128x256 at 757 and 769, two runs: 0.93 on average).
 pub const SMEM_FEED_BYTES_PER_CYCLE: f64 = 89.0;
@@ -268,21 +282,38 @@ impl Variant {
         (self.bm + self.bn) * self.bk * dtype.bytes() as u32
     }
 
-    /// Shared memory: the ring, its barriers, the epilogue scratch (16 x 64 outputs per consumer warp) and
-    /// alignment slack, as the Hopper kernel lays it out.
+    /// Shared memory: the ring, its barriers, the epilogue scratch (16 x 64 outputs per consumer warp), the
+    /// split's fp32 partial tile and its two barriers, and alignment slack, as the Hopper kernel lays it out.
     pub const fn smem_bytes(&self, dtype: Dtype) -> u32 {
         self.stages * self.stage_bytes(dtype)
             + 16 * self.stages
             + 4 * self.consumers() * 16 * 64 * dtype.bytes() as u32
             + 128
             + 1024
+            + if self.split > 1 {
+                self.bm * self.bn * 4 + 16
+            } else {
+                0
+            }
     }
 
     /// The deepest ring (at most [`MAX_STAGES`]) that fits `smem` bytes, or `None` below 2 stages.
     pub const fn stages_for(bm: u32, bn: u32, dtype: Dtype, smem: u32) -> Option<u32> {
+        Variant::stages_for_split(bm, bn, 1, dtype, smem)
+    }
+
+    /// [`Variant::stages_for`] with `split` parts (a split keeps its partial tile in shared memory too).
+    pub const fn stages_for_split(
+        bm: u32,
+        bn: u32,
+        split: u32,
+        dtype: Dtype,
+        smem: u32,
+    ) -> Option<u32> {
         let mut v = Variant {
             bm,
             bn,
+            split,
             stages: MAX_STAGES,
             ..Variant::SHIPPED
         };
@@ -295,12 +326,14 @@ impl Variant {
         None
     }
 
-    /// What the Hopper kernel implements today: two consumer warpgroups, N tile 128 or 256, clusters of 1 or 2,
-    /// any block order; no split, no swap.
+    /// What the Hopper kernel implements today: one or two consumer warpgroups (64- or 128-row tiles), every N
+    /// tile of [`BNS`], clusters of 1 or 2, split-K up to [`MAX_SPLIT`] parts (without the multicast pair), any
+    /// block order; no stream-K, no swap.
     pub const fn implemented(&self) -> bool {
-        self.bm == 128
-            && (self.bn == 128 || self.bn == 256)
-            && self.split == 1
+        (self.bm == 64 || self.bm == 128)
+            && matches!(self.bn, 32 | 64 | 128 | 256)
+            && self.split <= MAX_SPLIT
+            && (self.split == 1 || self.cluster == 1)
             && !self.stream_k
             && !self.swap
     }
@@ -351,6 +384,8 @@ pub enum Bound {
     Tensor,
     /// Tensor work of the busiest SM, over 10% above the even share: too few or uneven work units.
     Waves,
+    /// The copy round trip: the ring's stages cannot hide it (the k-tiles are too small).
+    Latency,
     /// L2 -> SM bytes.
     L2,
     /// DRAM bytes (X, W reads through the order's L2 reuse; C written).
@@ -363,6 +398,7 @@ impl Bound {
         match self {
             Bound::Tensor => "tensor throughput",
             Bound::Waves => "wave quantization",
+            Bound::Latency => "copy latency",
             Bound::L2 => "L2 traffic",
             Bound::Hbm => "HBM bytes",
         }
@@ -454,15 +490,17 @@ pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant>
         }
         for bm in BMS {
             for bn in BNS {
-                let Some(stages) = Variant::stages_for(bm, bn, p.dtype, dev.smem_per_block) else {
-                    continue;
-                };
                 for cluster in [1, 2] {
                     let splits = SPLITS.iter().map(|&s| (s, false));
                     for (split, stream_k) in splits.chain([(1, true)]) {
                         if !k_tiles.is_multiple_of(split) || (split > 1 && k_tiles / split < 4) {
                             continue;
                         }
+                        let Some(stages) =
+                            Variant::stages_for_split(bm, bn, split, p.dtype, dev.smem_per_block)
+                        else {
+                            continue;
+                        };
                         for order in ORDERS {
                             let v = Variant {
                                 bm,
@@ -550,9 +588,14 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     let units = tm.div_ceil(cluster) * tn * split;
     let slots = dev.sms as u64 / cluster;
     let area = (v.bm * v.bn) as f64 / (128.0 * 256.0);
-    let t_k = dev.k_tile_s * area / v.efficiency();
-    // Fill and epilogue, half each of the measured overhead; split partials are fp32 (twice the bytes).
-    let epilogue = 0.5 * dev.tile_overhead_s * area * if split > 1 { 2.0 } else { 1.0 };
+    let t_mma = dev.k_tile_s * area / v.efficiency();
+    let t_k = t_mma.max(LOAD_LATENCY_S / v.stages as f64);
+    // Fill and epilogue, half each of the measured overhead; a split part's epilogue is the reduction (4.).
+    let epilogue = if split > 1 {
+        0.0
+    } else {
+        0.5 * dev.tile_overhead_s * area
+    };
     let t_unit = (k_tiles / split) as f64 * t_k + 0.5 * dev.tile_overhead_s + epilogue;
     let (tensor_s, tensor_even_s) = if v.stream_k {
         // Every slot runs ceil(units x k_tiles / slots) k-tiles and at most one tile more than its whole share;
@@ -586,30 +629,20 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
         * e
         * (v.bm as f64 + v.bn as f64 / cluster as f64);
     let l2_s = l2_bytes / dev.l2_bytes_per_s;
-    // 3. HBM: reads through the L2 model, C written once; partials spill when they exceed the L2.
+    // 3. HBM: reads through the L2 model, C written once (split partials stay in shared memory).
     let c_bytes = p.m as u64 * p.n as u64 * p.dtype.bytes();
-    let partial_bytes = if split > 1 {
-        p.m as u64 * p.n as u64 * 4 * split
-    } else {
-        0
-    };
-    let spills = partial_bytes > dev.l2.l2_bytes / 2;
-    let dram_write = c_bytes + if spills { partial_bytes } else { 0 };
-    let dram_total = dram_read + dram_write + if spills { partial_bytes } else { 0 };
-    let hbm_s = dram_total as f64 / dev.hbm_bytes_per_s;
-    // 4. The split reduction: read every partial, write C.
+    let dram_write = c_bytes;
+    let hbm_s = (dram_read + dram_write) as f64 / dev.hbm_bytes_per_s;
+    // 4. The split reduction, once per unit of the busiest SM.
     let reduce_s = if split > 1 {
-        let rate = if spills {
-            dev.hbm_bytes_per_s
-        } else {
-            dev.l2_bytes_per_s
-        };
-        REDUCE_LAUNCH_S + (partial_bytes + c_bytes) as f64 / rate
+        units.div_ceil(slots) as f64 * SPLIT_TILE_S
     } else {
         0.0
     };
     let (mut time, mut bound) = (tensor_s, Bound::Tensor);
-    if tensor_s > 1.1 * tensor_even_s {
+    if t_k > t_mma {
+        bound = Bound::Latency;
+    } else if tensor_s > 1.1 * tensor_even_s {
         bound = Bound::Waves;
     }
     for (t, b) in [(l2_s, Bound::L2), (hbm_s, Bound::Hbm)] {

@@ -55,6 +55,11 @@ impl Family for HopperFamily {
             String::new()
         };
         let epilogue = if spec.smem_epilogue { "-stsm" } else { "" };
+        let split = if spec.split > 1 {
+            format!("-k{}", spec.split)
+        } else {
+            String::new()
+        };
         // The order only when it is not the shipped one (group-m 8), so the shipped names stay as they were.
         let order = match spec.raster {
             r if r == SHIPPED.raster => String::new(),
@@ -62,7 +67,7 @@ impl Family for HopperFamily {
             r => format!("-{r}"),
         };
         format!(
-            "hopper-{}x{}x{}-s{}-{}{cluster}{epilogue}{order}",
+            "hopper-{}x{}x{}-s{}-{}{cluster}{split}{epilogue}{order}",
             spec.bm(),
             spec.bn,
             spec.bk,
@@ -102,7 +107,7 @@ impl Family for HopperFamily {
         let (a_box, b_box) = spec.map_boxes();
         Ok(Launch {
             config: LaunchConfig {
-                grid_dim: (spec.grid(size.m, size.n, HOPPER_SMS / spec.cluster), 1, 1),
+                grid_dim: (spec.grid(size.m, size.n, HOPPER_SMS / spec.ctas()), 1, 1),
                 block_dim: (spec.threads(), 1, 1),
                 shared_mem_bytes: spec.smem_bytes(),
             },

@@ -4,9 +4,19 @@
 // One block = one producer warpgroup (a single thread issues TMA loads into a STAGES-deep ring) and CONSUMERS
 // consumer warpgroups (each owns 64 rows of the BM x BN block tile and runs wgmma.mma_async m64nBNk16 from shared
 // memory descriptors). The grid is persistent: block b takes tiles b, b + gridDim.x, ... in the order of the
-// raster TileOrder. Epilogue (SMEM_EPILOGUE, shipped): per consumer warp, stmatrix into its own swizzled scratch
+// raster TileOrder. With SPLIT > 1 a cluster of SPLIT CTAs computes each tile, CTA r over its part r of the K
+// loop, and the partial sums meet in distributed shared memory (below). Epilogue (SMEM_EPILOGUE, shipped): per consumer warp, stmatrix into its own swizzled scratch
 // (swz::EpilogueTile), 16-byte row reads, 16-byte global stores; else a register quad transpose (STORE16) or 4-byte
-// pairs. Every layout number comes from the generated headers:
+// pairs.
+//
+// Split-K, deterministic: each CTA of the split cluster stores its fp32 accumulators in its own shared memory
+// (fragment order: quad q of thread t at (q * consumer threads + t) * 16 bytes), arrives on every CTA's `ready`
+// barrier, and once all SPLIT partials are there CTA r adds, for its share of the quads, the partials of CTAs
+// 0, 1, ..., SPLIT-1 in that order (over distributed shared memory) and writes those outputs. The sum's order is
+// fixed, whatever order the CTAs finish in: the same bits every run. A `free` barrier keeps a CTA from writing
+// its next tile's partial before every CTA has read this one. No global workspace, no second kernel.
+//
+// Every layout number comes from the generated headers:
 //   swz.cuh        GemmA / GemmB (TMA box + swizzle, wgmma descriptor, LBO/SBO, alignment, k-step offsets),
 //                  TileOrder (the block raster)
 //   gemm_spec.cuh  the block shape, ring depth, register split, the wgmma / convert wrappers
@@ -78,6 +88,12 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     const uint32_t empty_bar = full_bar + 8 * STAGES;
     // SMEM_EPILOGUE: one scratch tile per consumer warp, from the next 128-byte boundary.
     const uint32_t epi_smem = (empty_bar + 8 * STAGES + 127) & ~127u;
+    // SPLIT > 1: the fp32 partial tile (BM x BN), then its two barriers.
+    constexpr uint32_t EPI_BYTES = SMEM_EPILOGUE ? 4 * CONSUMERS * swz::EpilogueTile::BYTES : 0;
+    constexpr uint32_t CONSUMER_THREADS = 128 * CONSUMERS;
+    const uint32_t red_smem = epi_smem + EPI_BYTES;
+    const uint32_t ready_bar = red_smem + BM * BN * 4;
+    const uint32_t free_bar = ready_bar + 8;
 
     // The raster orders cluster slots: CLUSTER vertically adjacent tiles (sharing B) per slot; CTA `rank` of
     // the cluster takes tile row t.y * CLUSTER + rank (past M when gy is not a multiple: zero-filled, masked).
@@ -86,8 +102,16 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     const swz::LaunchGrid lg = swz::TileOrder::launch_grid(gx, gyc);
     const uint32_t slots = lg.x * lg.y;
     const uint32_t nk = (K + BK - 1) / BK;
-    const uint32_t rank = CLUSTER > 1 ? cluster_rank() : 0;
-    const uint32_t first = blockIdx.x / CLUSTER, step = gridDim.x / CLUSTER;
+    // CTAs per cluster: a multicast pair along M (CLUSTER) or the parts of a split K loop (SPLIT), never both.
+    static_assert(CLUSTER == 1 || SPLIT == 1, "clusters split K or share B, not both");
+    constexpr uint32_t CTAS = CLUSTER * SPLIT;
+    const uint32_t crank = CTAS > 1 ? cluster_rank() : 0;
+    const uint32_t rank = CLUSTER > 1 ? crank : 0;   // tile row in the pair
+    const uint32_t part = SPLIT > 1 ? crank : 0;     // this CTA's part of the K loop
+    const uint32_t first = blockIdx.x / CTAS, step = gridDim.x / CTAS;
+    // Part p runs k-blocks [kb_lo(p), kb_lo(p + 1)): balanced, empty only when there are fewer k-blocks than parts.
+    auto kb_lo = [nk](uint32_t p) { return uint32_t((unsigned long long)p * nk / SPLIT); };
+    const uint32_t kb0 = kb_lo(part), kb1 = kb_lo(part + 1);
 
     if (threadIdx.x == 0) {
         for (uint32_t s = 0; s < STAGES; ++s) {
@@ -95,22 +119,28 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             // lane 0 of every consumer warp of every CTA of the cluster (they all read the multicast B half)
             mbar_init(empty_bar + 8 * s, CONSUMERS * 4 * CLUSTER);
         }
+        if (SPLIT > 1) {
+            // lane 0 of every consumer warp of every CTA of the split cluster
+            mbar_init(ready_bar, CONSUMERS * 4 * SPLIT);
+            mbar_init(free_bar, CONSUMERS * 4 * SPLIT);
+        }
         mbar_init_fence();
     }
-    if (CLUSTER > 1) cluster_sync();
+    if (CTAS > 1) cluster_sync();
     else __syncthreads();
 
     const uint32_t wg = threadIdx.x / 128;
     if (wg == 0) {
         // ---- producer ----
-        setmaxnreg_dec<PRODUCER_REGS>();
+        // One consumer warpgroup needs no register rebalancing (256 threads may use 255 registers each).
+        if (CONSUMERS > 1) setmaxnreg_dec<PRODUCER_REGS>();
         if (threadIdx.x == 0) {
             uint32_t s = 0, phase = 0;
             for (uint32_t slot = first; slot < slots; slot += step) {
                 const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
                 if (!t.active) continue;
                 const uint32_t ty = t.y * CLUSTER + rank;
-                for (uint32_t kb = 0; kb < nk; ++kb) {
+                for (uint32_t kb = kb0; kb < kb1; ++kb) {
                     mbar_wait(empty_bar + 8 * s, phase ^ 1);
                     const uint32_t full = full_bar + 8 * s;
                     // Out-of-bounds parts of a box are zero-filled and still counted: always whole tiles.
@@ -136,13 +166,14 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         }
     } else {
         // ---- consumers ----
-        setmaxnreg_inc<CONSUMER_REGS>();
+        if (CONSUMERS > 1) setmaxnreg_inc<CONSUMER_REGS>();
         const uint32_t cw = wg - 1;                 // this consumer's 64-row slice of the block tile
         const uint32_t tid = threadIdx.x % 128;
         const uint32_t warp = tid / 32, lane = tid % 32;
         const uint32_t a_slice = GemmA::mn_offset_bytes(cw * 64);
         float d[ACC];
         uint32_t s = 0, phase = 0;
+        uint32_t tiles_done = 0;  // SPLIT > 1: the parity of the ready / free barriers
         // A stage is free once every consumer warp of every CTA that received its B half is done with it.
         auto release = [](uint32_t bar) {
             if (CLUSTER > 1) {
@@ -157,7 +188,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             if (!t.active) continue;
             const uint32_t ty = t.y * CLUSTER + rank;
             uint32_t prev = 0;
-            for (uint32_t kb = 0; kb < nk; ++kb) {
+            for (uint32_t kb = kb0; kb < kb1; ++kb) {
                 mbar_wait(full_bar + 8 * s, phase);
                 fence_operands(d);
                 wgmma_fence();
@@ -165,14 +196,14 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
                     const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
                     const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
-                    wgmma_tile(d, da, db, (kb > 0 || j > 0) ? 1u : 0u);
+                    wgmma_tile(d, da, db, (kb > kb0 || j > 0) ? 1u : 0u);
                 }
                 wgmma_commit();
                 fence_operands(d);
                 if (INFLIGHT == 1) {
                     // Keep this k-block's group in flight; the previous one is done: release its stage.
                     wgmma_wait<1>();
-                    if (kb > 0 && lane == 0) release(empty_bar + 8 * prev);
+                    if (kb > kb0 && lane == 0) release(empty_bar + 8 * prev);
                 } else {
                     wgmma_wait<0>();
                     if (lane == 0) release(empty_bar + 8 * s);
@@ -180,7 +211,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 prev = s;
                 if (++s == STAGES) { s = 0; phase ^= 1; }
             }
-            if (INFLIGHT == 1) {
+            if (INFLIGHT == 1 && kb1 > kb0) {
                 wgmma_wait<0>();
                 fence_operands(d);
                 if (lane == 0) release(empty_bar + 8 * prev);
@@ -189,6 +220,61 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             // ---- epilogue: accumulator fragment -> 16-byte row segments -> global ----
             // d[i]: row = warp*16 + lane/4 + 8*((i/2)%2), col = (i/4)*8 + (lane%4)*2 + i%2 (PTX wgmma D layout).
             const uint32_t row0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
+            if (SPLIT > 1) {
+                // ---- split-K: partials through distributed shared memory, summed in part order ----
+                const uint32_t ctid = cw * 128 + tid;
+                mbar_wait_cluster(free_bar, (tiles_done & 1) ^ 1);  // every CTA has read the previous partial
+                if (kb1 > kb0) {
+#pragma unroll
+                    for (uint32_t q = 0; q < ACC / 4; ++q)
+                        sts_v4_f32(red_smem + (q * CONSUMER_THREADS + ctid) * 16, d[4 * q], d[4 * q + 1],
+                                   d[4 * q + 2], d[4 * q + 3]);
+                }
+                __syncwarp();
+                if (lane == 0)
+                    for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(ready_bar, cta);
+                mbar_wait_cluster(ready_bar, tiles_done & 1);
+                // This CTA's share of the quads; quad q holds d[4q..4q+3]: columns q*8 + (lane%4)*2 + {0,1} of
+                // rows row0 (x, y) and row0 + 8 (z, w).
+                constexpr uint32_t QUADS = ACC / 4, SHARE = (QUADS + SPLIT - 1) / SPLIT;
+                const uint32_t q_end = (part + 1) * SHARE < QUADS ? (part + 1) * SHARE : QUADS;
+                const bool pair_ok = (N % 2) == 0;
+                for (uint32_t q = part * SHARE; q < q_end; ++q) {
+                    const uint32_t at = red_smem + (q * CONSUMER_THREADS + ctid) * 16;
+                    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+                    bool any = false;
+#pragma unroll
+                    for (uint32_t p = 0; p < SPLIT; ++p) {
+                        if (kb_lo(p) == kb_lo(p + 1)) continue;  // an empty part wrote nothing
+                        const float4 v = ld_cluster_v4_f32(at, p);
+                        if (any) {
+                            sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
+                        } else {
+                            sum = v;
+                        }
+                        any = true;
+                    }
+                    const uint32_t col = t.x * BN + q * 8 + (lane & 3) * 2;
+#pragma unroll
+                    for (uint32_t h = 0; h < 2; ++h) {
+                        const uint32_t row = row0 + 8 * h;
+                        if (row < M) {
+                            u16* dst = c + (unsigned long long)row * N + col;
+                            const uint32_t w = h == 0 ? pack2(sum.x, sum.y) : pack2(sum.z, sum.w);
+                            if (pair_ok && col + 2 <= N) *reinterpret_cast<uint32_t*>(dst) = w;
+                            else {
+                                if (col < N) dst[0] = u16(w);
+                                if (col + 1 < N) dst[1] = u16(w >> 16);
+                            }
+                        }
+                    }
+                }
+                __syncwarp();
+                if (lane == 0)
+                    for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(free_bar, cta);
+                ++tiles_done;
+                continue;
+            }
             if (SMEM_EPILOGUE) {
                 // Through this warp's scratch (swz::EpilogueTile, 16 x 64), 64 columns at a time: stmatrix.x4 of
                 // two n8 blocks per 16 columns (the m16n8 accumulator pairs are stmatrix's lane order), then each
@@ -198,10 +284,13 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 const uint32_t sc = epi_smem + (cw * 4 + warp) * Epi::BYTES;
                 const uint32_t rbase = ty * BM + cw * 64 + warp * 16;
                 const bool vec_ok = (N % 8) == 0;
+                // BN a multiple of 32: the last chunk is 32 columns wide when BN is not a multiple of 64.
 #pragma unroll
-                for (uint32_t c64 = 0; c64 < BN / 64; ++c64) {
+                for (uint32_t c64 = 0; c64 < (BN + 63) / 64; ++c64) {
+                    constexpr uint32_t FULL = BN / 64;
+                    const uint32_t width = c64 < FULL ? 64 : BN - 64 * FULL;  // 64 or 32
 #pragma unroll
-                    for (uint32_t jj = 0; jj < 4; ++jj) {
+                    for (uint32_t jj = 0; jj < width / 16; ++jj) {
                         const uint32_t g = c64 * 8 + jj * 2;  // first of the two n8 blocks
                         stsm_x4(sc + Epi::byte_offset(lane & 15, jj * 16 + (lane >> 4) * 8),
                                 pack2(d[g * 4 + 0], d[g * 4 + 1]), pack2(d[g * 4 + 2], d[g * 4 + 3]),
@@ -209,8 +298,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     }
                     __syncwarp();
 #pragma unroll
-                    for (uint32_t q0 = 0; q0 < 16 * 8; q0 += 32) {
-                        const uint32_t q = q0 + lane, r = q / 8, cc = (q % 8) * 8;
+                    for (uint32_t q0 = 0; q0 < 16 * (width / 8); q0 += 32) {
+                        const uint32_t q = q0 + lane, r = q / (width / 8), cc = (q % (width / 8)) * 8;
                         uint32_t o[4];
                         lds_v4_b32(o, sc + Epi::byte_offset(r, cc));
                         const uint32_t row = rbase + r, col = t.x * BN + c64 * 64 + cc;
@@ -261,7 +350,9 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 }
             }
         }
+        // The last partial: every CTA has read it before this one may leave.
+        if (SPLIT > 1) mbar_wait_cluster(free_bar, (tiles_done & 1) ^ 1);
     }
-    // No CTA may leave while its partner can still multicast into it or arrive on its barriers.
-    if (CLUSTER > 1) cluster_sync();
+    // No CTA may leave while its partner can still multicast into it, arrive on its barriers or read its partial.
+    if (CTAS > 1) cluster_sync();
 }

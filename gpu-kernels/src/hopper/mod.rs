@@ -131,7 +131,7 @@ pub fn check_dims(size: Size) -> Result<()> {
 fn max_active_clusters(gpu: &Gpu, func: &CudaFunction, spec: &HopperSpec) -> Result<u32> {
     use cudarc::driver::sys;
     let cfg = sys::CUlaunchConfig {
-        gridDimX: spec.cluster * gpu.props().sm_count / spec.cluster,
+        gridDimX: spec.ctas() * (gpu.props().sm_count / spec.ctas()),
         gridDimY: 1,
         gridDimZ: 1,
         blockDimX: spec.threads(),
@@ -160,7 +160,7 @@ pub struct HopperGemm {
     pub compiled: Compiled,
     _module: Arc<CudaModule>,
     func: CudaFunction,
-    /// Clusters (of `spec.cluster` CTAs) that fit on the device at once: the persistent grid's size.
+    /// Clusters (of `spec.ctas()` CTAs) that fit on the device at once: the persistent grid's size.
     max_clusters: u32,
 }
 
@@ -187,7 +187,7 @@ impl HopperGemm {
             spec.smem_bytes() as i32,
         )
         .ctx("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)")?;
-        let max_clusters = if spec.cluster > 1 {
+        let max_clusters = if spec.ctas() > 1 {
             max_active_clusters(gpu, &func, &spec)?
         } else {
             p.sm_count

@@ -53,9 +53,9 @@ pub fn plan_device(p: &DeviceProps) -> Device {
     }
 }
 
-/// The spec that runs `v` in `ty`: the variant's tile, ring, cluster and order on the shipped spec's
-/// everything-else. Refuses a variant the kernel does not implement (split, stream-K, swap, 64-row or narrow
-/// tiles).
+/// The spec that runs `v` in `ty`: the variant's tile, ring, cluster, split and order on the shipped spec's
+/// everything-else. Refuses a variant the kernel does not implement (stream-K, swap, a split over
+/// [`plan::MAX_SPLIT`] parts or with the multicast pair).
 pub fn spec_of(v: &Variant, ty: Elem) -> Result<HopperSpec> {
     if !v.implemented() {
         return Err(Error::Invalid(format!(
@@ -69,12 +69,13 @@ pub fn spec_of(v: &Variant, ty: Elem) -> Result<HopperSpec> {
         bk: v.bk,
         stages: v.stages,
         cluster: v.cluster,
+        split: v.split,
         raster: v.order,
         ..SHIPPED
     })
 }
 
-/// The planner's variant a spec runs (no split, no stream-K, no swap: the kernel has none of them).
+/// The planner's variant a spec runs (no stream-K, no swap: the kernel has neither).
 pub const fn variant_of(spec: &HopperSpec) -> Variant {
     Variant {
         bm: spec.bm(),
@@ -82,11 +83,40 @@ pub const fn variant_of(spec: &HopperSpec) -> Variant {
         bk: spec.bk,
         stages: spec.stages,
         cluster: spec.cluster,
-        split: 1,
+        split: spec.split,
         stream_k: false,
         swap: false,
         order: spec.raster,
     }
+}
+
+/// One spec of every kernel shape the planner can pick on an H100: 64- and 128-row tiles x every N tile of
+/// [`plan::BNS`], each unsplit (clusters of 1 and 2) and split into 2, 4 and [`plan::MAX_SPLIT`] parts, with the
+/// deepest ring that fits (the compile and ptxas check covers each).
+pub fn kernel_variants(ty: Elem) -> Vec<HopperSpec> {
+    let dev = Device::H100;
+    let mut out = Vec::new();
+    for bm in plan::BMS {
+        for bn in plan::BNS {
+            for (cluster, split) in [(1, 1), (2, 1), (1, 2), (1, 4), (1, plan::MAX_SPLIT)] {
+                let Some(stages) =
+                    Variant::stages_for_split(bm, bn, split, dtype(ty), dev.smem_per_block)
+                else {
+                    continue;
+                };
+                let v = Variant {
+                    bm,
+                    bn,
+                    stages,
+                    cluster,
+                    split,
+                    ..Variant::SHIPPED
+                };
+                out.extend(spec_of(&v, ty).ok());
+            }
+        }
+    }
+    out
 }
 
 /// Plan `size` in `ty` on `dev`: the fastest implemented variant, as a spec. Errors (one line) for an empty
@@ -101,6 +131,33 @@ pub fn plan_for(size: Size, ty: Elem, dev: &Device) -> Result<Planned> {
         estimate: chosen.best,
         device: dev.name,
     })
+}
+
+/// The `count` fastest implemented candidates by the model at `size`, at most one per kernel shape (tile,
+/// cluster, split: block orders of one shape run alike), fastest first; the first is [`plan_for`]'s pick.
+pub fn ranked(
+    size: Size,
+    ty: Elem,
+    dev: &Device,
+    count: usize,
+) -> Result<Vec<(HopperSpec, Estimate)>> {
+    crate::elem::check_supported("the Hopper GEMM", ty, &super::TYPES)?;
+    let p = size.plan(dtype(ty));
+    let planned = plan::plan(&p, dev, Restrict::Implemented)
+        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
+    let mut out: Vec<(HopperSpec, Estimate)> = Vec::new();
+    for e in std::iter::once(planned.best).chain(planned.runners_up) {
+        if out.len() == count {
+            break;
+        }
+        let v = e.variant;
+        let shape = |w: &Variant| (w.bm, w.bn, w.cluster, w.split);
+        if out.iter().any(|(s, _)| shape(&variant_of(s)) == shape(&v)) {
+            continue;
+        }
+        out.push((spec_of(&v, ty)?, e));
+    }
+    Ok(out)
 }
 
 /// The planner's estimate for a given spec (the shipped one, say) at `size` on `dev`.
@@ -184,6 +241,11 @@ mod tests {
                 ..Variant::SHIPPED
             },
             Variant {
+                split: 16,
+                cluster: 1,
+                ..Variant::SHIPPED
+            },
+            Variant {
                 stream_k: true,
                 ..Variant::SHIPPED
             },
@@ -192,11 +254,11 @@ mod tests {
                 ..Variant::SHIPPED
             },
             Variant {
-                bm: 64,
+                bm: 192,
                 ..Variant::SHIPPED
             },
             Variant {
-                bn: 64,
+                bn: 96,
                 ..Variant::SHIPPED
             },
         ] {
@@ -227,11 +289,19 @@ mod tests {
     }
 
     #[test]
-    fn small_m_plans_a_narrower_tile_than_the_shipped_one() {
-        // 16 tokens through a 4096x4096 layer: 16 tiles of 128x256 for 132 SMs; the model prefers 128-wide ones.
-        let p =
-            HopperSpec::for_problem(Size::mnk(16, 4096, 4096), Elem::BF16, &h100_props()).unwrap();
-        assert_eq!(p.spec.bn, 128, "{}", p.spec);
+    fn small_m_plans_a_64_row_tile_on_more_ctas_than_the_shipped_one() {
+        // 16 tokens through a 4096x4096 layer: 16 tiles of 128x256 for 132 SMs; the model prefers 64-row tiles
+        // (one consumer warpgroup) on many more CTAs, split along K when the tiles alone are too few.
+        let props = h100_props();
+        let p = HopperSpec::for_problem(Size::mnk(16, 4096, 4096), Elem::BF16, &props).unwrap();
+        assert_eq!(p.spec.bm(), 64, "{}", p.spec);
+        let ctas = |s: &HopperSpec| s.grid(16, 4096, props.sm_count / s.ctas());
+        assert!(ctas(&p.spec) >= 4 * ctas(&SHIPPED), "{}", p.spec);
+        // A split plan is one the kernel runs: a cluster of parts, no multicast pair.
+        if p.spec.split > 1 {
+            assert_eq!(p.spec.cluster, 1);
+            assert!(p.spec.split <= plan::MAX_SPLIT);
+        }
     }
 
     #[test]

@@ -112,6 +112,11 @@ pub struct ShapeRow {
     pub planned: Ours,
     /// The shipped spec (the same numbers as `planned` when the plan is the shipped spec).
     pub shipped: Ours,
+    /// Every spec of ours measured at this problem: the planned one, the shipped one, and the planner's next
+    /// candidates (one per kernel shape), in the planner's order.
+    pub measured: Vec<Ours>,
+    /// The fastest measured spec's time over the planned spec's (1: the plan was the fastest measured).
+    pub pick_vs_best: f64,
 }
 
 /// Geomeans of a set of rows.
@@ -127,6 +132,8 @@ pub struct Summary {
     pub planned_min: f64,
     /// The largest |prediction error| of the planned spec.
     pub worst_error: f64,
+    /// The lowest [`ShapeRow::pick_vs_best`].
+    pub pick_min: f64,
 }
 
 /// The geomeans of `rows` (`None` when empty).
@@ -142,6 +149,10 @@ pub fn summarise(rows: &[ShapeRow]) -> Option<Summary> {
             .iter()
             .map(|r| r.planned.error.abs())
             .fold(0.0, f64::max),
+        pick_min: rows
+            .iter()
+            .map(|r| r.pick_vs_best)
+            .fold(f64::INFINITY, f64::min),
     })
 }
 
@@ -255,13 +266,15 @@ pub fn spec_label(spec: &HopperSpec) -> String {
     super::family::HOPPER.spec_name(spec)
 }
 
-/// Measure `shapes` x `types` as the module docs say; `rounds` >= 1. With `json`, writes the report there.
-/// Returns the markdown.
+/// Measure `shapes` x `types` as the module docs say; `rounds` >= 1. With `candidates` > 0, the planner's next
+/// `candidates` kernel shapes ([`super::planned::ranked`]) run in the same rounds, so the plan can be compared
+/// with the fastest measured. With `json`, writes the report there. Returns the markdown.
 pub fn shapes_report(
     gpu: &Gpu,
     shapes: &[Size],
     types: &[Elem],
     n_rounds: usize,
+    candidates: usize,
     json: Option<&Path>,
 ) -> Result<String> {
     if n_rounds == 0 {
@@ -269,10 +282,15 @@ pub fn shapes_report(
     }
     let dev = plan_device(gpu.props());
     // Plan everything first: a shape the planner refuses fails before any GPU work.
-    let mut plans: Vec<(Elem, Size, Planned)> = Vec::new();
+    // (type, problem, plan, the next candidates' specs)
+    type Contest = (Elem, Size, Planned, Vec<HopperSpec>);
+    let mut plans: Vec<Contest> = Vec::new();
     for &ty in types {
         for &size in shapes {
-            plans.push((ty, size, super::planned::plan_for(size, ty, &dev)?));
+            let plan = super::planned::plan_for(size, ty, &dev)?;
+            let others = super::planned::ranked(size, ty, &dev, candidates + 1)?;
+            let others = others.into_iter().map(|(s, _)| s).skip(1).collect();
+            plans.push((ty, size, plan, others));
         }
     }
     let blas = Cublas::new(gpu)?;
@@ -292,10 +310,11 @@ pub fn shapes_report(
     );
     // Every distinct spec compiled (and its ptxas log checked) before anything is measured.
     let mut compiled: Vec<HopperGemm> = Vec::new();
-    for spec in plans
-        .iter()
-        .flat_map(|(ty, _, p)| [p.spec, SHIPPED.with_ty(*ty)])
-    {
+    for spec in plans.iter().flat_map(|(ty, _, p, others)| {
+        [p.spec, SHIPPED.with_ty(*ty)]
+            .into_iter()
+            .chain(others.iter().copied())
+    }) {
         if !compiled.iter().any(|g| g.spec == spec) {
             let g = HopperGemm::new(gpu, spec)
                 .map_err(|e| Error::Invalid(format!("{} ({spec}): {e}", spec_label(&spec))))?;
@@ -304,21 +323,23 @@ pub fn shapes_report(
         }
     }
     let mut rows = Vec::new();
-    for (i, (ty, size, plan)) in plans.into_iter().enumerate() {
+    for (i, (ty, size, plan, others)) in plans.into_iter().enumerate() {
         let Size { m, n, k } = size;
         let shipped_spec = SHIPPED.with_ty(ty);
         let find = |s: &HopperSpec| compiled.iter().find(|g| g.spec == *s).expect("compiled");
-        let planned_g = find(&plan.spec);
-        let shipped_g = find(&shipped_spec);
+        // Contestants: cuBLAS, the plan, the shipped spec unless the plan is it, the other candidates.
+        let mut specs = vec![plan.spec];
+        for s in std::iter::once(shipped_spec).chain(others) {
+            if !specs.contains(&s) {
+                specs.push(s);
+            }
+        }
+        let ours: Vec<&HopperGemm> = specs.iter().map(find).collect();
         let mut sets = sets(gpu, &blas, ty, size, 1000 + 2 * i as u64)?;
-        let planned_diff = sets.verify(gpu, planned_g)?;
-        let shipped_diff = sets.verify(gpu, shipped_g)?;
-        // Contestants: cuBLAS, the plan, and the shipped spec unless the plan is it.
-        let ours: Vec<&HopperGemm> = if plan.spec == shipped_spec {
-            vec![planned_g]
-        } else {
-            vec![planned_g, shipped_g]
-        };
+        let diffs = ours
+            .iter()
+            .map(|g| sets.verify(gpu, g))
+            .collect::<Result<Vec<f64>>>()?;
         let count = ours.len() + 1;
         for who in 0..count {
             bench::time(gpu, &ROUND, |j| sets.run(gpu, &blas, &ours, who, j))?;
@@ -342,8 +363,16 @@ pub fn shapes_report(
                 rel_diff: diff,
             })
         };
-        let planned = ours_row(1, &plan.spec, planned_diff)?;
-        let shipped = ours_row(count - 1, &shipped_spec, shipped_diff)?;
+        let measured = specs
+            .iter()
+            .zip(&diffs)
+            .enumerate()
+            .map(|(j, (s, &d))| ours_row(j + 1, s, d))
+            .collect::<Result<Vec<Ours>>>()?;
+        let planned = measured[0].clone();
+        let at = |s: &HopperSpec| specs.iter().position(|x| x == s).expect("measured");
+        let shipped = measured[at(&shipped_spec)].clone();
+        let best_ms = measured.iter().map(|o| o.ms).fold(f64::INFINITY, f64::min);
         eprintln!(
             "{ty} {m}x{n}x{k}: planned {} {:.1}%, shipped {:.1}% of cuBLAS ({cublas_ms:.4} ms); predicted {:+.0}%",
             planned.spec,
@@ -357,8 +386,10 @@ pub fn shapes_report(
             layer: layer_name(n, k),
             cublas_ms,
             cublas_roofline: roof(cublas_ms),
+            pick_vs_best: best_ms / planned.ms,
             planned,
             shipped,
+            measured,
         });
     }
     let summaries: Vec<(String, Summary)> = types
@@ -422,9 +453,10 @@ pub fn markdown(r: &ShapesReport) -> String {
         let _ = writeln!(
             md,
             "| layer | M x N x K | planned spec | **planned / cuBLAS** | shipped / cuBLAS | cuBLAS us | planned us | \
-             predicted us (error) | shipped predicted us (error) | bound | HBM roofline: planned / shipped / cuBLAS |"
+             predicted us (error) | shipped predicted us (error) | bound | HBM roofline: planned / shipped / cuBLAS | \
+             fastest measured of ours (planned / it) |"
         );
-        let _ = writeln!(md, "|---|---|---|--:|--:|--:|--:|--:|--:|---|---|");
+        let _ = writeln!(md, "|---|---|---|--:|--:|--:|--:|--:|--:|---|---|---|");
         for row in r.rows.iter().filter(|x| &x.ty == ty) {
             let Size { m, n, k } = row.size;
             let (p, sh) = (&row.planned, &row.shipped);
@@ -438,9 +470,14 @@ pub fn markdown(r: &ShapesReport) -> String {
             } else {
                 "-".into()
             };
+            let fastest = row
+                .measured
+                .iter()
+                .min_by(|a, b| a.ms.total_cmp(&b.ms))
+                .map_or("-", |o| o.spec.as_str());
             let _ = writeln!(
                 md,
-                "| {} | {m}x{n}x{k} | {} | **{:.1}%** ({:.1}-{:.1}) | {:.1}% | {:.1} | {:.1} | {:.1} ({:+.0}%) | {:.1} ({:+.0}%) | {} | {roof} |",
+                "| {} | {m}x{n}x{k} | {} | **{:.1}%** ({:.1}-{:.1}) | {:.1}% | {:.1} | {:.1} | {:.1} ({:+.0}%) | {:.1} ({:+.0}%) | {} | {roof} | {fastest} ({:.1}% of {}) |",
                 row.layer.unwrap_or("-"),
                 p.spec,
                 100.0 * p.ratio.median,
@@ -454,17 +491,20 @@ pub fn markdown(r: &ShapesReport) -> String {
                 1e6 * sh.predicted_s,
                 100.0 * sh.error,
                 p.bound,
+                100.0 * row.pick_vs_best,
+                row.measured.len(),
             );
         }
         let _ = writeln!(
             md,
             "\n{ty}: geomean over {} shapes: planned **{:.1}%**, shipped {:.1}% of cuBLAS; lowest planned {:.1}%; \
-             worst planned prediction error {:.0}%\n",
+             worst planned prediction error {:.0}%; the plan at worst {:.1}% of the fastest spec measured\n",
             s.shapes,
             100.0 * s.planned,
             100.0 * s.shipped,
             100.0 * s.planned_min,
-            100.0 * s.worst_error
+            100.0 * s.worst_error,
+            100.0 * s.pick_min
         );
     }
     md
@@ -518,6 +558,8 @@ mod tests {
             cublas_roofline: None,
             planned: ours(planned),
             shipped: ours(shipped),
+            measured: vec![ours(planned), ours(shipped)],
+            pick_vs_best: planned / planned.max(shipped),
         }
     }
 

@@ -38,6 +38,10 @@ pub struct HopperSpec {
     /// `stmatrix` into its own [`HopperSpec::epilogue_tile`] and reads it back as 16-byte rows for 16-byte global
     /// stores (instead of the register quad transpose of `store16`).
     pub smem_epilogue: bool,
+    /// Split-K: a cluster of `split` CTAs computes each tile, CTA `r` over the `r`-th of `split` balanced parts of
+    /// the K loop; CTA `r` then adds its share of the tile's fp32 partials in part order 0..split over
+    /// distributed shared memory (the same bits every run) and writes it. 1: no split. Needs `cluster == 1`.
+    pub split: u32,
 }
 
 /// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
@@ -56,6 +60,7 @@ pub const BASE: HopperSpec = HopperSpec {
     cluster: 1,
     store16: true,
     smem_epilogue: false,
+    split: 1,
 };
 
 /// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: shipped before the stmatrix epilogue.
@@ -75,6 +80,8 @@ swizzle_core::assert_conflict_free!(BASE.epilogue_tile(), Pattern::STMATRIX_X4, 
 
 /// Threads per warpgroup.
 pub const WARPGROUP: u32 = 128;
+/// The most split-K parts: one portable cluster (8 CTAs) per tile.
+pub const MAX_SPLIT: u32 = 8;
 /// Registers per SM (the producer / consumer split must fit).
 const SM_REGS: u32 = 65536;
 
@@ -88,6 +95,21 @@ impl HopperSpec {
 
     pub const fn bm(&self) -> u32 {
         64 * self.consumers
+    }
+
+    /// CTAs per cluster: the multicast pair, or the split's parts.
+    pub const fn ctas(&self) -> u32 {
+        self.cluster * self.split
+    }
+
+    /// Bytes of the split's fp32 partial tile and its two barriers (0 without a split); + 128 for the alignment
+    /// the kernel gives it when no epilogue scratch comes first.
+    pub const fn split_bytes(&self) -> u32 {
+        if self.split > 1 {
+            self.bm() * self.bn * 4 + 16 + if self.smem_epilogue { 0 } else { 128 }
+        } else {
+            0
+        }
     }
 
     pub const fn threads(&self) -> u32 {
@@ -152,6 +174,7 @@ impl HopperSpec {
         self.stages * (a.tile_bytes + b.tile_bytes)
             + 16 * self.stages
             + self.epilogue_bytes()
+            + self.split_bytes()
             + align
     }
 
@@ -172,6 +195,11 @@ impl HopperSpec {
         }
         if !(1..=2).contains(&self.cluster) {
             return bad("cluster of 1 or 2 CTAs".into());
+        }
+        if !(1..=MAX_SPLIT).contains(&self.split) || (self.split > 1 && self.cluster > 1) {
+            return bad(format!(
+                "split-K of 1..={MAX_SPLIT} parts (a portable cluster), and only without the multicast pair"
+            ));
         }
         if self.stages < 2 || self.inflight > 1 {
             return bad("stages >= 2, inflight 0 or 1".into());
@@ -217,13 +245,14 @@ impl HopperSpec {
             .u32("PRODUCER_REGS", self.producer_regs)
             .u32("CONSUMER_REGS", self.consumer_regs)
             .u32("CLUSTER", self.cluster)
+            .u32("SPLIT", self.split)
             .u32("STORE16", self.store16 as u32)
             .u32("SMEM_EPILOGUE", self.smem_epilogue as u32)
             .u32("IN_BF16", u32::from(self.ty == Elem::BF16))
             .define(
                 "SPEC_CLUSTER_DIMS",
-                if self.cluster > 1 {
-                    format!("__cluster_dims__({}, 1, 1)", self.cluster)
+                if self.ctas() > 1 {
+                    format!("__cluster_dims__({}, 1, 1)", self.ctas())
                 } else {
                     String::new()
                 },
@@ -270,8 +299,8 @@ impl HopperSpec {
 
     /// Blocks of the persistent grid for an `m x n` output on `sms` multiprocessors: one per SM, or fewer when
     /// the raster has fewer slots (tiles, plus CUTLASS-style padding).
-    /// With clusters the raster orders cluster slots (pairs of vertically adjacent tiles) and `max_clusters`
-    /// (the device's co-resident clusters; `sms / cluster` when unknown) bounds the grid.
+    /// With clusters the raster orders cluster slots (pairs of vertically adjacent tiles, or one tile's split
+    /// parts) and `max_clusters` (the device's co-resident clusters; `sms / ctas` when unknown) bounds the grid.
     pub fn grid(&self, m: u32, n: u32, max_clusters: u32) -> u32 {
         let tiles = swizzle_core::raster::Grid::new(
             n.div_ceil(self.bn),
@@ -279,7 +308,7 @@ impl HopperSpec {
         );
         let lg = self.raster.launch_grid(tiles);
         let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
-        slots.min(max_clusters).max(1) * self.cluster
+        slots.min(max_clusters).max(1) * self.ctas()
     }
 }
 
@@ -287,7 +316,7 @@ impl std::fmt::Display for HopperSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} {}x{}x{} {}st {} {} inflight{} regs{}/{}{}{}",
+            "{} {}x{}x{} {}st {} {} inflight{} regs{}/{}{}{}{}",
             self.ty,
             self.bm(),
             self.bn,
@@ -309,6 +338,11 @@ impl std::fmt::Display for HopperSpec {
                 ""
             } else {
                 " store4"
+            },
+            if self.split > 1 {
+                format!(" split{}", self.split)
+            } else {
+                String::new()
             }
         )
     }
