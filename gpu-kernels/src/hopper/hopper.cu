@@ -120,9 +120,9 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             mbar_init(empty_bar + 8 * s, CONSUMERS * 4 * CLUSTER);
         }
         if (SPLIT > 1) {
-            // lane 0 of every consumer warp of every CTA of the split cluster
-            mbar_init(ready_bar, CONSUMERS * 4 * SPLIT);
-            mbar_init(free_bar, CONSUMERS * 4 * SPLIT);
+            // every consumer thread of every CTA of the split cluster (each releases its own accesses)
+            mbar_init(ready_bar, CONSUMER_THREADS * SPLIT);
+            mbar_init(free_bar, CONSUMER_THREADS * SPLIT);
         }
         mbar_init_fence();
     }
@@ -230,9 +230,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         sts_v4_f32(red_smem + (q * CONSUMER_THREADS + ctid) * 16, d[4 * q], d[4 * q + 1],
                                    d[4 * q + 2], d[4 * q + 3]);
                 }
-                __syncwarp();
-                if (lane == 0)
-                    for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(ready_bar, cta);
+                for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(ready_bar, cta);
                 mbar_wait_cluster(ready_bar, tiles_done & 1);
                 // This CTA's share of the quads; quad q holds d[4q..4q+3]: columns q*8 + (lane%4)*2 + {0,1} of
                 // rows row0 (x, y) and row0 + 8 (z, w).
@@ -269,9 +267,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         }
                     }
                 }
-                __syncwarp();
-                if (lane == 0)
-                    for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(free_bar, cta);
+                for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(free_bar, cta);
                 ++tiles_done;
                 continue;
             }
