@@ -79,9 +79,15 @@ fn hopper_split_k_gives_the_same_bits_every_run() {
             for _ in 0..5 {
                 let mut dc = gpu.zeros::<half::bf16>((m * n) as usize).unwrap();
                 gpu.fill_bytes(&mut dc, 0xFF).unwrap();
-                g.launch(&gpu, &da, &db, &mut dc, Size::mnk(m, n, k)).unwrap();
+                g.launch(&gpu, &da, &db, &mut dc, Size::mnk(m, n, k))
+                    .unwrap();
                 gpu.sync().unwrap();
-                let got: Vec<u16> = gpu.download(&dc).unwrap().iter().map(|x| x.to_bits()).collect();
+                let got: Vec<u16> = gpu
+                    .download(&dc)
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.to_bits())
+                    .collect();
                 match &first {
                     None => first = Some(got),
                     Some(f) => assert!(f == &got, "{spec} {m}x{n}x{k}: bits differ between runs"),

@@ -211,10 +211,12 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 prev = s;
                 if (++s == STAGES) { s = 0; phase ^= 1; }
             }
-            if (INFLIGHT == 1 && kb1 > kb0) {
+            if (INFLIGHT == 1) {
+                // Unconditional, so ptxas sees every accumulator read below after a wait (no serialised wgmma);
+                // an empty part has nothing in flight and no stage to release.
                 wgmma_wait<0>();
                 fence_operands(d);
-                if (lane == 0) release(empty_bar + 8 * prev);
+                if (kb1 > kb0 && lane == 0) release(empty_bar + 8 * prev);
             }
 
             // ---- epilogue: accumulator fragment -> 16-byte row segments -> global ----
