@@ -105,16 +105,26 @@ pub use swizzle::ParseSwizzleError;
 pub use swizzle::Swizzle;
 /// Fails the build unless every listed access is conflict-free on the layout.
 ///
-/// It expands to `const _: () = { ... };`, an item like `const _: () = assert!(...)` and static_assertions'
-/// `const_assert!`: write it in a module or a function body, not inside an `impl` block (there the compiler says
-/// "`const` items in this context need a name", once, at the call). A named associated constant would compile but
-/// never be evaluated unless used, silently skipping the check; to check a kernel's layout, name it by path after
-/// the `impl`: `assert_conflict_free!(Kernel::SMEM, Pattern::ROW16);`.
+/// Write it wherever the layout lives: in a module, a function body or an inherent `impl` block. It expands to a
+/// hidden function holding `const _: () = { ... };` (the item `const _: () = assert!(...)` and static_assertions'
+/// `const_assert!` are), which the compiler evaluates whether or not anything uses it; a failed check's label names
+/// that function ("evaluation of `Kernel::_assert_conflict_free_…::_` failed here"). Name the layout by path
+/// (`Kernel::SMEM`): the check is an item of its own and cannot see the `impl`'s `Self`, which is refused at the
+/// `Self` token. A trait `impl` holds only the trait's items: there the compiler refuses the call once ("method
+/// `_assert_conflict_free_…` is not a member of trait"); put the check in the type's inherent `impl` or beside the
+/// trait `impl`.
 ///
 /// ```
 /// use swizzle_core::{assert_conflict_free, pattern::{Pattern, Smem}, units::Elem};
 /// // A 32x32 f32 transpose tile padded by one word per row: column reads and row writes both conflict-free.
 /// assert_conflict_free!(Smem::row_major(32, 32, Elem::F32).with_padding(4), Pattern::COL_LD, Pattern::ROW_ST);
+///
+/// // Beside the layout it checks, in the kernel's inherent impl.
+/// struct Transpose;
+/// impl Transpose {
+///     const SMEM: Smem = Smem::row_major(32, 32, Elem::F32).with_padding(4);
+///     assert_conflict_free!(Transpose::SMEM, Pattern::COL_LD, Pattern::ROW_ST);
+/// }
 /// ```
 #[cfg(feature = "std")]
 pub use swizzle_macros::assert_conflict_free;

@@ -41,11 +41,14 @@ pub fn raster(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// [`Pattern`](../swizzle_core/pattern/struct.Pattern.html) expression. The error points at the pattern that
 /// conflicts; a tile larger than one block's shared memory (227 KiB on sm_90) is refused at the tile argument.
 ///
-/// It expands to `const _: () = { ... };`, an item like `const _: () = assert!(...)` and static_assertions'
-/// `const_assert!`: write it in a module or a function body, not inside an `impl` block (there the compiler says
-/// "`const` items in this context need a name", once, at the call). A named associated constant would compile but
-/// never be evaluated unless used, silently skipping the check; to check a kernel's layout, name it by path after
-/// the `impl`: `assert_conflict_free!(Kernel::SMEM, Pattern::ROW16);`.
+/// Write it wherever the layout lives: in a module, a function body or an inherent `impl` block. It expands to a
+/// hidden function holding `const _: () = { ... };` (the item `const _: () = assert!(...)` and static_assertions'
+/// `const_assert!` are), which the compiler evaluates whether or not anything uses it; a failed check's label names
+/// that function ("evaluation of `Kernel::_assert_conflict_free_…::_` failed here"). Name the layout by path
+/// (`Kernel::SMEM`): the check is an item of its own and cannot see the `impl`'s `Self`, which is refused at the
+/// `Self` token. A trait `impl` holds only the trait's items: there the compiler refuses the call once ("method
+/// `_assert_conflict_free_…` is not a member of trait"); put the check in the type's inherent `impl` or beside the
+/// trait `impl`.
 ///
 /// ```text
 /// // A 32x32 f32 transpose tile padded by one word per row: column reads and row writes both conflict-free.
@@ -53,5 +56,6 @@ pub fn raster(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro]
 pub fn assert_conflict_free(input: TokenStream) -> TokenStream {
-    conflict_free::expand(input.into()).into()
+    let site = proc_macro::Span::call_site();
+    conflict_free::expand(input.into(), (site.line(), site.column())).into()
 }
