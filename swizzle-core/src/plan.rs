@@ -24,7 +24,7 @@
 //!    plus C written once (and the split partials when they do not fit in L2), at the measured D2D copy rate.
 //! 4. **Split reduction.** Per tile, after its mainloop, each CTA of the split cluster stores its partial in
 //!    shared memory, signals every CTA of the cluster, and adds its share of every part's partial over
-//!    distributed shared memory: [`SPLIT_TILE_S`] on the busiest SM's every unit.
+//!    distributed shared memory: [`SPLIT_PART_S`] per part of the split, on the busiest SM's every unit.
 //!
 //! The predicted time is `max(1, 2, 3) + 4`; the bound is the term that set it (tensor time more than 10% above
 //! its perfectly balanced share is reported as wave quantization).
@@ -33,10 +33,12 @@
 //! `t_tile` from 8192³ (807 TFLOP/s) and 16384x16384x1024 (720 TFLOP/s); 4096³ (778 TFLOP/s, predicted within 2%)
 //! and the table's M=16 4096x4096 (12.4 TFLOP/s, predicted within 1%) were not fitted on; the shared-memory feed
 //! rate on 128x128 vs 128x256 at 8192³ ([`SMEM_FEED_BYTES_PER_CYCLE`]); the copy round trip
-//! [`LOAD_LATENCY_S`] and the split's per-tile cost [`SPLIT_TILE_S`] on the bf16 half of one run of the
-//! planner's four best kernel shapes at every LLM layer at M <= 512 (157 (shape, variant) times, 151 predicted
-//! within ±25%; the round trip held at 2.6 µs, which four stages of 128x256 hide at the fitted mainloop rate,
-//! against 2.8 µs by least squares alone); the fp16 half, 157 more, held out: 150 within ±25%. Assumed, not measured: one consumer warpgroup runs its k-tiles at 85% of two (wherever a
+//! [`LOAD_LATENCY_S`] on the bf16 half of one run of the planner's four best kernel shapes at every LLM layer at
+//! M <= 512 (157 (shape, variant) times; the round trip held at 2.6 µs, which four stages of 128x256 hide at the
+//! fitted mainloop rate, against 2.8 µs by least squares alone; the fp16 half held out); the split's cost per part
+//! [`SPLIT_PART_S`] by least squares on the 13 bf16 split-K times of a later run (the plan, the shipped spec and
+//! the next two candidates at every LLM layer; 5.41 µs; 12 of 13 within ±25% after, 5 before), the 13 fp16 ones held out (they alone would give 5.44 µs;
+//! 12 of 13 within ±25% after, 5 before). Assumed, not measured: one consumer warpgroup runs its k-tiles at 85% of two (wherever a
 //! 64-row tile was measured the copy round trip bound it, so the data cannot tell); the split of `t_tile` into
 //! fill and epilogue (half each).
 //!
@@ -216,9 +218,10 @@ pub const SPLITS: [u32; 6] = [1, 2, 4, 8, 16, 32];
 /// Block orders tried.
 pub const ORDERS: [Raster; 2] = [Raster::GroupM { group: 8 }, Raster::GroupM { group: 16 }];
 
-/// One tile's split reduction on each CTA of the split cluster: partial to shared memory, the ready / free
-/// barrier round trips, the share read over distributed shared memory and written (fitted: module docs).
-pub const SPLIT_TILE_S: f64 = 7e-6;
+/// One tile's split reduction per part of the split, on each CTA of the split cluster: partial to shared memory,
+/// the ready / free barrier round trips, the share of every part read over distributed shared memory and
+/// written (fitted: module docs). A split into `s` parts costs `s` times this per tile.
+pub const SPLIT_PART_S: f64 = 5.4e-6;
 /// One pipeline stage's copy round trip under load, from the consumer freeing it to its next tile landing: with
 /// `stages` in the ring a k-tile takes at least `LOAD_LATENCY_S / stages` (fitted: module docs).
 pub const LOAD_LATENCY_S: f64 = 2.6e-6;
@@ -635,7 +638,7 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     let hbm_s = (dram_read + dram_write) as f64 / dev.hbm_bytes_per_s;
     // 4. The split reduction, once per unit of the busiest SM.
     let reduce_s = if split > 1 {
-        units.div_ceil(slots) as f64 * SPLIT_TILE_S
+        units.div_ceil(slots) as f64 * split as f64 * SPLIT_PART_S
     } else {
         0.0
     };
