@@ -29,12 +29,13 @@ enum Action {
         #[arg(long)]
         sass: bool,
     },
-    /// Print the builds `run` can launch for this family, one line (no GPU needed).
+    /// Print the builds `run` can launch for this family, one line (no GPU needed): `shipped`, and `smem-only
+    /// one-block` for a family with a shared-memory-only build.
     Builds,
     /// Launch every profiled spec once (each shipped launch checked against the host reference).
     Run {
         /// shipped, smem-only (the same smem instructions, no global traffic), or one-block (smem-only with one
-        /// block per SM).
+        /// block per SM); the last two only for a family that has them (see `builds`).
         #[arg(long, default_value = "shipped", value_parser = ["shipped", "smem-only", "one-block"])]
         build: String,
         /// The family's problem of side N (2048: full tiles only, so every block issues the modelled
@@ -65,14 +66,13 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             }
         }
         Action::Builds => {
-            outln!(
-                "{}",
-                if own {
-                    "shipped"
-                } else {
-                    "shipped smem-only one-block"
-                }
-            );
+            let builds: &[Build] = if own {
+                &[Build::Shipped]
+            } else {
+                ncu::builds(fam)
+            };
+            let names: Vec<&str> = builds.iter().map(|b| b.name()).collect();
+            outln!("{}", names.join(" "));
         }
         Action::Metrics { sass } => {
             let m = match (own, sass) {
@@ -83,14 +83,18 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             outln!("{}", m.replace(char::is_whitespace, ""));
         }
         Action::Run { build, size } => {
-            let build = match build.as_str() {
-                "smem-only" => Build::SmemOnly,
-                "one-block" => Build::OneBlock,
-                _ => Build::Shipped,
-            };
+            let build = Build::ALL
+                .into_iter()
+                .find(|b| b.name() == build)
+                .unwrap_or(Build::Shipped);
+            // Checked before the GPU is opened: a build the family lacks is a usage mistake.
             if own && build != Build::Shipped {
-                return Err(format!("{FRAGMENTS} has only the shipped build"));
+                return Err(format!(
+                    "{FRAGMENTS} has no {} build (it has: shipped)",
+                    build.name()
+                ));
             }
+            ncu::check_build(fam, build).map_err(|e| e.to_string())?;
             let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
             outln!("{}", gpu.props());
             let text = if own {

@@ -221,8 +221,35 @@ fn profile_compare_reads_csvs_without_a_gpu_and_refuses_bad_ones() {
     let _ = std::fs::remove_dir_all(&dir);
     refused(
         &["profile", "fragments", "run", "--build", "smem-only"],
-        "only the shipped build",
+        "fragments has no smem-only build (it has: shipped)",
     );
+}
+
+#[test]
+fn profile_lists_and_runs_only_the_builds_a_family_has() {
+    // Only the transpose has a shared-memory-only build; the others are profiled as shipped.
+    for f in gpu_kernels::frame::FAMILIES {
+        let name = f.name();
+        let want = if name == "transpose" {
+            "shipped smem-only one-block"
+        } else {
+            "shipped"
+        };
+        assert_eq!(
+            stdout(&swz(&["profile", name, "builds"])).trim(),
+            want,
+            "{name}"
+        );
+        if name != "transpose" {
+            // Refused before any GPU is opened: the same one line with or without a driver.
+            for build in ["smem-only", "one-block"] {
+                refused(
+                    &["profile", name, "run", "--build", build],
+                    &format!("{name} has no {build} build (it has: shipped)"),
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -42,6 +42,15 @@ pub enum Build {
 impl Build {
     pub const ALL: [Build; 3] = [Build::Shipped, Build::SmemOnly, Build::OneBlock];
 
+    /// The name `swz profile FAMILY run --build` takes.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Build::Shipped => "shipped",
+            Build::SmemOnly => "smem-only",
+            Build::OneBlock => "one-block",
+        }
+    }
+
     /// The column label in [`compare`]'s table.
     pub const fn label(self) -> &'static str {
         match self {
@@ -50,6 +59,30 @@ impl Build {
             Build::OneBlock => "smem only, 1 block/SM",
         }
     }
+}
+
+/// The builds `f` has, in [`Build::ALL`] order: all three for a family with a shared-memory-only build
+/// ([`Family::as_profile`](super::Family::as_profile)), the shipped one alone otherwise.
+pub fn builds(f: &dyn DynFamily) -> &'static [Build] {
+    if f.has_smem_only() {
+        &Build::ALL
+    } else {
+        &Build::ALL[..1]
+    }
+}
+
+/// `build` when `f` has it; otherwise the reason, naming the builds it has.
+pub fn check_build(f: &dyn DynFamily, build: Build) -> Result<()> {
+    if builds(f).contains(&build) {
+        return Ok(());
+    }
+    let names: Vec<&str> = builds(f).iter().map(|b| b.name()).collect();
+    Err(Error::Invalid(format!(
+        "{} has no {} build (it has: {})",
+        f.name(),
+        build.name(),
+        names.join(" ")
+    )))
 }
 
 /// The specs that are profiled: those with a shared-load or shared-store prediction, with their index in the
@@ -99,15 +132,15 @@ pub fn verify_first_size(gpu: &Gpu, f: &dyn DynFamily) -> Result<(String, bool)>
 /// [`compare`] expects from ncu); one line per launch. The default `n` (2048) keeps to full tiles, so every block
 /// issues exactly the modelled instructions.
 pub fn run(gpu: &Gpu, f: &dyn DynFamily, n: u32, build: Build) -> Result<String> {
+    check_build(f, build)?;
     let size = f.size_of(n);
-    let one_block = gpu.props().smem_per_block_optin as u32;
     let infos = f.spec_infos();
     let mut text = String::new();
     for (i, p) in profiled(f) {
         match build {
             Build::Shipped => f.verify_one(gpu, i, size),
-            Build::SmemOnly => f.launch_once(gpu, i, size, true, None),
-            Build::OneBlock => f.launch_once(gpu, i, size, true, Some(one_block)),
+            Build::SmemOnly => f.launch_smem_only(gpu, i, size, false),
+            Build::OneBlock => f.launch_smem_only(gpu, i, size, true),
         }?;
         let _ = writeln!(
             text,
@@ -146,25 +179,31 @@ fn launches(f: &dyn DynFamily, path: &str, text: &str) -> Result<Vec<Metrics>> {
     Ok(launches.into_iter().map(|(_, m)| m).collect())
 }
 
-/// One direction's numbers from one profiled launch.
+/// One direction's numbers from one profiled launch: wavefronts, instructions executed, bank conflicts.
 struct Measured {
-    per_instruction: f64,
+    wavefronts: f64,
+    instructions: f64,
     conflicts: f64,
 }
 
-fn measured(m: &Metrics, op: &str) -> Measured {
-    let get = |name: String| m.get(&name).copied().unwrap_or(f64::NAN);
-    let wf = get(format!(
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"
-    ));
-    let inst = get(format!("smsp__inst_executed_op_shared_{op}.sum"));
-    let conflicts = get(format!(
-        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum"
-    ));
-    Measured {
-        per_instruction: wf / inst,
-        conflicts,
+impl Measured {
+    fn per_instruction(&self) -> f64 {
+        self.wavefronts / self.instructions
     }
+}
+
+/// Direction `op` (`ld`/`st`) of one launch; an error names a metric the CSV lacks.
+fn measured(m: &Metrics, op: &str) -> std::result::Result<Measured, String> {
+    let get = |name: String| m.get(&name).copied().ok_or(format!("no {name} in the CSV"));
+    Ok(Measured {
+        wavefronts: get(format!(
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"
+        ))?,
+        instructions: get(format!("smsp__inst_executed_op_shared_{op}.sum"))?,
+        conflicts: get(format!(
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum"
+        ))?,
+    })
 }
 
 /// Read ncu's CSVs of [`run`] (`(path, text)`, one per build in [`Build::ALL`] order; 1 to 3 of them) and print,
@@ -172,10 +211,17 @@ fn measured(m: &Metrics, op: &str) -> Measured {
 /// one judged. `Ok(false)` if a prediction misses ncu's count there, or an access that must be conflict-free shows
 /// a bank conflict there.
 pub fn compare(f: &dyn DynFamily, csvs: &[(String, String)]) -> Result<(String, bool)> {
-    if csvs.is_empty() || csvs.len() > Build::ALL.len() {
+    let builds = builds(f);
+    if csvs.is_empty() || csvs.len() > builds.len() {
         return Err(Error::Invalid(format!(
-            "expected 1 to {} ncu CSVs, got {}",
-            Build::ALL.len(),
+            "expected 1 to {} ncu CSVs for {} (one per build: {}), got {}",
+            builds.len(),
+            f.name(),
+            builds
+                .iter()
+                .map(|b| b.name())
+                .collect::<Vec<_>>()
+                .join(" "),
             csvs.len()
         )));
     }
@@ -200,15 +246,46 @@ pub fn compare(f: &dyn DynFamily, csvs: &[(String, String)]) -> Result<(String, 
     let infos = f.spec_infos();
     let mut ok = true;
     let mut checked = 0;
+    let mut unmeasured = 0;
     for (n, (i, p)) in profiled(f).iter().enumerate() {
         let dirs: [(&str, &str, Option<Predicted>); 2] =
             [("ld", "load", p.load), ("st", "store", p.store)];
         for (op, dir, pred) in dirs {
             let Some(pred) = pred else { continue };
             let predicted = pred.per_instruction();
-            let cells: Vec<Measured> = runs.iter().map(|r| measured(&r[n], op)).collect();
+            let cells = runs
+                .iter()
+                .zip(csvs)
+                .map(|(r, (path, _))| {
+                    measured(&r[n], op).map_err(|e| format!("{path}: {} {dir}: {e}", p.name))
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(Error::Invalid)?;
+            let mut line = format!(
+                "| {} | {} | {dir} | {predicted:.2} |",
+                p.name, infos[*i].elem
+            );
+            for c in &cells {
+                let _ = write!(line, " {:.3} | {:.0} |", c.per_instruction(), c.conflicts);
+            }
+            if let Some(why) = pred.uncounted {
+                // ncu counts these wavefronts but not the instructions: no ratio to judge.
+                let _ = writeln!(out, "{line} not measured ({why}) |");
+                unmeasured += 1;
+                continue;
+            }
+            if let Some(((path, _), _)) =
+                csvs.iter().zip(&cells).find(|(_, c)| c.instructions == 0.0)
+            {
+                return Err(Error::Invalid(format!(
+                    "{path}: {} {dir}: ncu counted no shared {dir} instructions \
+                     (smsp__inst_executed_op_shared_{op}.sum = 0) where the model predicts {} per block: the \
+                     launch did not issue the modelled accesses",
+                    p.name, pred.instructions
+                )));
+            }
             let judged = cells.last().expect("at least one CSV");
-            let matches = (predicted - judged.per_instruction).abs() < 0.005;
+            let matches = (predicted - judged.per_instruction()).abs() < 0.005;
             let clean = !p.conflict_free || judged.conflicts == 0.0;
             let verdict = match (matches, clean) {
                 (true, true) => "ok",
@@ -217,13 +294,6 @@ pub fn compare(f: &dyn DynFamily, csvs: &[(String, String)]) -> Result<(String, 
             };
             ok &= matches && clean;
             checked += 1;
-            let mut line = format!(
-                "| {} | {} | {dir} | {predicted:.2} |",
-                p.name, infos[*i].elem
-            );
-            for c in &cells {
-                let _ = write!(line, " {:.3} | {:.0} |", c.per_instruction, c.conflicts);
-            }
             let _ = writeln!(out, "{line} {verdict} |");
         }
     }
@@ -231,11 +301,17 @@ pub fn compare(f: &dyn DynFamily, csvs: &[(String, String)]) -> Result<(String, 
         out,
         "\n{}",
         if ok {
-            format!("all {checked} predictions match")
+            format!("all {checked} measured predictions match")
         } else {
             "MISMATCH (see rows marked MISS / CONFLICT)".to_string()
         }
     );
+    if unmeasured > 0 {
+        let _ = writeln!(
+            out,
+            "{unmeasured} not measured: ncu does not count their instructions as shared loads/stores"
+        );
+    }
     Ok((out, ok))
 }
 
@@ -318,6 +394,114 @@ mod tests {
         assert_eq!(l[0].1["n"], 8.0);
         assert_eq!(l[1].1["m"], 1024.0);
         assert!(parse_ncu_csv("no header").is_err());
+    }
+
+    /// An ncu CSV of one `run` of `f`: per profiled launch, per direction, `metrics(prediction)` as
+    /// (wavefronts, instructions, conflicts).
+    fn synthetic_csv(f: &dyn DynFamily, metrics: impl Fn(&Predicted) -> [f64; 3]) -> String {
+        let infos = f.spec_infos();
+        let mut text = String::from(
+            "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n",
+        );
+        for (n, (i, p)) in profiled(f).iter().enumerate() {
+            for (op, pred) in [("ld", p.load), ("st", p.store)] {
+                let Some(pred) = pred else { continue };
+                let [wf, inst, conflicts] = metrics(&pred);
+                for (name, v) in [
+                    (
+                        format!("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"),
+                        wf,
+                    ),
+                    (format!("smsp__inst_executed_op_shared_{op}.sum"), inst),
+                    (
+                        format!("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum"),
+                        conflicts,
+                    ),
+                ] {
+                    let _ = writeln!(
+                        text,
+                        "\"{n}\",\"{}\",\"{}\",\"{name}\",\"{v}\"",
+                        p.entry, infos[*i].block
+                    );
+                }
+            }
+        }
+        text
+    }
+
+    fn compare_one(f: &dyn DynFamily, csv: String) -> Result<(String, bool)> {
+        compare(f, &[("k.csv".into(), csv)])
+    }
+
+    #[test]
+    fn stmatrix_stores_are_reported_as_not_measured_rather_than_missed() {
+        let hopper = super::super::find("hopper").unwrap();
+        let stores: Vec<Predicted> = profiled(hopper)
+            .iter()
+            .filter_map(|(_, p)| p.store)
+            .collect();
+        assert!(!stores.is_empty() && stores.iter().all(|s| s.uncounted.is_some()));
+        // What ncu reports: the stmatrix wavefronts counted, its instructions not (wf/instr would be inf).
+        let csv = synthetic_csv(hopper, |p| [p.wavefronts as f64 + 64.0, 0.0, 0.0]);
+        let (text, ok) = compare_one(hopper, csv).unwrap();
+        assert!(ok, "{text}");
+        assert!(!text.contains("MISS"), "{text}");
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains("| store |")).collect();
+        assert_eq!(rows.len(), stores.len(), "{text}");
+        assert!(
+            rows.iter()
+                .all(|r| r.ends_with("not measured (stmatrix: not in op_shared_st) |")),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn counted_accesses_are_judged_and_a_zero_instruction_count_is_an_error() {
+        let t = super::super::find("transpose").unwrap();
+        let exact = |p: &Predicted| [p.wavefronts as f64, p.instructions as f64, 0.0];
+        let (text, ok) = compare_one(t, synthetic_csv(t, exact)).unwrap();
+        assert!(ok && !text.contains("not measured"), "{text}");
+        // One wavefront more per instruction: a miss.
+        let off = |p: &Predicted| {
+            [
+                (p.wavefronts + p.instructions) as f64,
+                p.instructions as f64,
+                0.0,
+            ]
+        };
+        let (text, ok) = compare_one(t, synthetic_csv(t, off)).unwrap();
+        assert!(!ok && text.contains("MISS"), "{text}");
+        // No instructions counted for an access ncu counts: an error naming the counter, not `inf`.
+        let none = |p: &Predicted| [p.wavefronts as f64, 0.0, 0.0];
+        let e = compare_one(t, synthetic_csv(t, none))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("k.csv: smem-")
+                && e.contains("smsp__inst_executed_op_shared_")
+                && e.contains("= 0"),
+            "{e}"
+        );
+        assert!(!e.contains("inf"), "{e}");
+    }
+
+    #[test]
+    fn families_without_a_smem_only_build_have_only_the_shipped_one() {
+        assert_eq!(builds(super::super::find("transpose").unwrap()), Build::ALL);
+        for name in ["stencil", "matmul-l2", "hopper", "gemm"] {
+            let f = super::super::find(name).unwrap();
+            assert_eq!(builds(f), [Build::Shipped], "{name}");
+            let e = check_build(f, Build::OneBlock).unwrap_err().to_string();
+            assert!(e.contains("no one-block build (it has: shipped)"), "{e}");
+            // Two CSVs for a family with one build are refused.
+            let e = compare(
+                f,
+                &[("a".into(), String::new()), ("b".into(), String::new())],
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(e.contains("expected 1 to 1 ncu CSVs"), "{e}");
+        }
     }
 
     #[test]

@@ -14,6 +14,11 @@ pub struct Predicted {
     pub wavefronts: u64,
     pub ideal: u64,
     pub instructions: u64,
+    /// Why ncu cannot measure this direction, when one of its accesses uses an instruction ncu's
+    /// `smsp__inst_executed_op_shared_ld/st` does not count (`"stmatrix: not in op_shared_st"`): its wavefronts
+    /// over the counted instructions would not be wavefronts per instruction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uncounted: Option<&'static str>,
 }
 
 impl Predicted {
@@ -27,24 +32,33 @@ impl Predicted {
     }
 }
 
-/// Loads and stores of one spec: `(load, store)`; `None` for a direction the spec has no access in. Accesses
-/// with instructions ncu does not count as shared loads/stores (`ldmatrix`, `stmatrix`) are left out.
+/// Why ncu's shared load/store instruction counters miss `op`, or `None` when they count it.
+pub fn uncounted(op: swizzle_core::bank::Op) -> Option<&'static str> {
+    match op {
+        swizzle_core::bank::Op::Ldmatrix { .. } => Some("ldmatrix: not in op_shared_ld"),
+        swizzle_core::bank::Op::Stmatrix { .. } => Some("stmatrix: not in op_shared_st"),
+        _ => None,
+    }
+}
+
+/// Loads and stores of one spec: `(load, store)`; `None` for a direction the spec has no access in. A
+/// direction with an access whose instruction ncu does not count as a shared load/store (`ldmatrix`,
+/// `stmatrix`) carries the reason in [`Predicted::uncounted`]; its numbers are the counted accesses'.
 pub fn predict(accesses: &[SpecAccess]) -> (Option<Predicted>, Option<Predicted>) {
     let mut dirs: [Option<Predicted>; 2] = [None, None];
     for a in accesses {
         let op = a.access.op(&a.smem);
-        if matches!(
-            op,
-            swizzle_core::bank::Op::Ldmatrix { .. } | swizzle_core::bank::Op::Stmatrix { .. }
-        ) {
-            continue;
-        }
-        let r = a.access.report(&a.smem);
         let d = dirs[usize::from(!op.is_load())].get_or_insert(Predicted {
             wavefronts: 0,
             ideal: 0,
             instructions: 0,
+            uncounted: None,
         });
+        if let Some(why) = uncounted(op) {
+            d.uncounted = d.uncounted.or(Some(why));
+            continue;
+        }
+        let r = a.access.report(&a.smem);
         d.wavefronts += r.wavefronts;
         d.ideal += r.ideal;
         d.instructions += r.instructions as u64;

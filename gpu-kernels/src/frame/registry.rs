@@ -102,16 +102,12 @@ pub trait DynFamily: Sync {
     fn bench_sizes(&self) -> Vec<Size>;
     /// The problem of side `n` (`swz bench --sizes N`).
     fn size_of(&self, n: u32) -> Size;
-    /// Launch spec `index` once at `size` without checking (profiling): the shipped build, or the family's
-    /// shared-memory-only build; `smem_bytes` overrides the dynamic shared memory (to get one block per SM).
-    fn launch_once(
-        &self,
-        gpu: &Gpu,
-        index: usize,
-        size: Size,
-        smem_only: bool,
-        smem_bytes: Option<u32>,
-    ) -> Result<()>;
+    /// True when the family has a shared-memory-only build ([`Family::as_profile`]).
+    fn has_smem_only(&self) -> bool;
+    /// Launch spec `index` once at `size` without checking (profiling): the family's shared-memory-only build
+    /// (an error when it has none), with all the dynamic shared memory the kernel may take beside its static
+    /// shared memory when `one_block` (one block per SM).
+    fn launch_smem_only(&self, gpu: &Gpu, index: usize, size: Size, one_block: bool) -> Result<()>;
     /// The bank model's predictions per spec.
     fn predictions(&self) -> Vec<SpecPrediction>;
     /// Compile spec `index` as shipped for `arch` (the family's own arch when it has one), with ptxas' resource
@@ -220,22 +216,22 @@ impl<F: Family> DynFamily for F {
         Family::size_of(self, n)
     }
 
-    fn launch_once(
-        &self,
-        gpu: &Gpu,
-        index: usize,
-        size: Size,
-        smem_only: bool,
-        smem_bytes: Option<u32>,
-    ) -> Result<()> {
+    fn has_smem_only(&self) -> bool {
+        self.as_profile().is_some()
+    }
+
+    fn launch_smem_only(&self, gpu: &Gpu, index: usize, size: Size, one_block: bool) -> Result<()> {
         let spec = spec_at(self, index)?;
-        let extra = match (smem_only, self.as_profile()) {
-            (true, Some(p)) => p.smem_only_options(&spec),
-            _ => Vec::new(),
-        };
-        let kernel = self.prepare(gpu, &spec, &extra)?;
+        let profile = self.as_profile().ok_or_else(|| {
+            Error::Invalid(format!(
+                "{} has no shared-memory-only build",
+                Family::name(self)
+            ))
+        })?;
+        let kernel = self.prepare(gpu, &spec, &profile.smem_only_options(&spec))?;
         let mut l = self.launch(&spec, size)?;
-        if let Some(bytes) = smem_bytes {
+        if one_block {
+            let bytes = gpu.max_dynamic_smem(&kernel)?;
             gpu.allow_dynamic_smem(&kernel, bytes)?;
             l.config.shared_mem_bytes = bytes;
         }

@@ -70,6 +70,20 @@ pub struct Kernel {
     pub func: CudaFunction,
 }
 
+/// The dynamic shared memory a kernel with `fixed` bytes of static shared memory may ask for, under the
+/// device's opt-in limit per block `optin` (what `cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)` accepts).
+///
+/// ```
+/// use gpu_kernels::runtime::device::dynamic_smem_limit;
+/// assert_eq!(dynamic_smem_limit(232_448, 0), 232_448);
+/// assert_eq!(dynamic_smem_limit(232_448, 4_352), 228_096);
+/// assert_eq!(dynamic_smem_limit(1_024, -1), 1_024);
+/// ```
+pub fn dynamic_smem_limit(optin: usize, fixed: i32) -> u32 {
+    let fixed = usize::try_from(fixed).unwrap_or(0);
+    u32::try_from(optin.saturating_sub(fixed)).unwrap_or(u32::MAX)
+}
+
 /// True when an NVIDIA driver library can be loaded. Never panics (cudarc panics if libcuda is missing, so this
 /// probes first).
 pub fn gpu_available() -> bool {
@@ -251,11 +265,23 @@ impl Gpu {
         })
     }
 
+    /// The most dynamic shared memory `kernel` may launch with: the device's opt-in limit per block less the
+    /// kernel's static shared memory (`CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`).
+    pub fn max_dynamic_smem(&self, kernel: &Kernel) -> Result<u32> {
+        let fixed = kernel
+            .func
+            .shared_size_bytes()
+            .ctx("cuFuncGetAttribute(SHARED_SIZE_BYTES)")?;
+        Ok(dynamic_smem_limit(self.props.smem_per_block_optin, fixed))
+    }
+
     /// Let `kernel` launch with `bytes` of dynamic shared memory (above 48 KiB a kernel must opt in).
     pub fn allow_dynamic_smem(&self, kernel: &Kernel, bytes: u32) -> Result<()> {
-        if bytes as usize > self.props.smem_per_block_optin {
+        let most = self.max_dynamic_smem(kernel)?;
+        if bytes > most {
             return Err(Error::Invalid(format!(
-                "{} needs {bytes} B of shared memory, the device allows {}",
+                "{} needs {bytes} B of dynamic shared memory, the device allows {most} beside its static shared \
+                 memory ({} B per block in all)",
                 kernel.name, self.props.smem_per_block_optin
             )));
         }
