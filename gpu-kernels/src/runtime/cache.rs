@@ -5,7 +5,9 @@
 //! With the environment variable `SWZ_CUBIN_CACHE=DIR` (or an explicit folder, [`compile_in`]) CUBINs are also
 //! kept on disk, named `<source stem>-<key>.cubin` (and `.log`): a machine with the same NVRTC (the device has
 //! CUDA 13.0) reuses CUBINs built elsewhere or by an earlier run. The key is a `DefaultHasher` digest, which has
-//! fixed keys, so a name means the same compile on every machine.
+//! fixed keys, so a name means the same compile on every machine. Each file is written whole and renamed into
+//! place, the log before the CUBIN, so processes sharing the folder never read a part; a compile that asked for
+//! ptxas' report is not served a log without one.
 
 use crate::runtime::nvrtc::{self, with_device_headers, Compiled, Source};
 use crate::runtime::Result;
@@ -77,24 +79,54 @@ pub fn compile_in(
             .map_or("kernel".into(), |s| s.to_string_lossy());
         d.join(format!("{name}-{key:016x}"))
     });
+    let report = nvrtc::asks_ptxas_report(options);
     if let Some(stem) = &stem {
-        let (cubin, log) = (stem.with_extension("cubin"), stem.with_extension("log"));
-        if let (Ok(cubin), Ok(log)) = (std::fs::read(&cubin), std::fs::read_to_string(&log)) {
-            let c = Compiled { cubin, log };
+        if let Some(c) = read_entry(stem, report) {
             remember(key, &c);
             return Ok(c);
         }
     }
     let c = nvrtc::compile(src, arch, options)?;
     if let Some(stem) = &stem {
-        if let Some(d) = stem.parent() {
-            let _ = std::fs::create_dir_all(d);
-        }
-        let _ = std::fs::write(stem.with_extension("cubin"), &c.cubin);
-        let _ = std::fs::write(stem.with_extension("log"), &c.log);
+        write_entry(stem, &c);
     }
     remember(key, &c);
     Ok(c)
+}
+
+/// The entry at `stem` (`.log` and `.cubin`), when both are there and complete: a non-empty CUBIN, and for a
+/// compile that asked for ptxas' report (`report`), a log that holds it.
+fn read_entry(stem: &Path, report: bool) -> Option<Compiled> {
+    let log = std::fs::read_to_string(stem.with_extension("log")).ok()?;
+    let cubin = std::fs::read(stem.with_extension("cubin")).ok()?;
+    let complete = !cubin.is_empty() && (!report || nvrtc::has_ptxas_report(&log));
+    complete.then_some(Compiled { cubin, log })
+}
+
+/// Keep `c` at `stem`, each file written whole under a name of its own and renamed into place (a reader in
+/// another process sees the old file, none, or the new one, never a part), the log first: an entry is read
+/// only when its CUBIN is there. A file that cannot be written is only not kept.
+fn write_entry(stem: &Path, c: &Compiled) {
+    if let Some(d) = stem.parent() {
+        let _ = std::fs::create_dir_all(d);
+    }
+    if write_whole(&stem.with_extension("log"), c.log.as_bytes()).is_ok() {
+        let _ = write_whole(&stem.with_extension("cubin"), &c.cubin);
+    }
+}
+
+/// Write `bytes` to a temporary file unique to this process and thread beside `path`, then rename it to `path`.
+fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}-{n}", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 #[cfg(test)]
@@ -123,6 +155,43 @@ mod tests {
         let mut other_header = src("a");
         other_header.headers[0].text = "// other spec".into();
         assert_ne!(base, key(&other_header, "sm_90", &[]));
+    }
+
+    #[test]
+    fn an_incomplete_entry_on_disk_is_not_a_hit() {
+        let dir = std::env::temp_dir().join(format!("swz-cubin-entry-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let stem = dir.join("k-0123456789abcdef");
+        // A log another process has created but not yet written, and no CUBIN yet.
+        std::fs::write(stem.with_extension("log"), "").unwrap();
+        assert!(read_entry(&stem, false).is_none());
+        std::fs::write(stem.with_extension("cubin"), b"").unwrap();
+        assert!(read_entry(&stem, false).is_none(), "empty CUBIN");
+        std::fs::write(stem.with_extension("cubin"), b"CUBIN").unwrap();
+        // An empty log is no ptxas report: a hit only for a compile that did not ask for one.
+        assert!(read_entry(&stem, true).is_none());
+        assert_eq!(read_entry(&stem, false).unwrap().cubin, b"CUBIN");
+        let log = "ptxas info    : Used 8 registers, used 0 barriers";
+        write_entry(
+            &stem,
+            &Compiled {
+                cubin: b"NEW".to_vec(),
+                log: log.into(),
+            },
+        );
+        let c = read_entry(&stem, true).unwrap();
+        assert_eq!((c.cubin.as_slice(), c.log.as_str()), (&b"NEW"[..], log));
+        // Written through temporary names that are renamed away: only the entry's two files remain.
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["k-0123456789abcdef.cubin", "k-0123456789abcdef.log"]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -69,7 +69,9 @@ pub fn nvrtc_available() -> bool {
 }
 
 /// Compile `src` for `arch` (e.g. `"sm_90"`) with extra `options` (`-DTILE=64`, ...). Always adds
-/// `--gpu-architecture=<arch>` and `-std=c++17`.
+/// `--gpu-architecture=<arch>` and `-std=c++17`. When `options` ask for ptxas' report (`--ptxas-options=-v`),
+/// NVRTC's own compile cache is bypassed ([`NO_CACHE`]), since a hit there returns an empty log, and a log
+/// without the report is an error.
 pub fn compile(src: &Source, arch: &str, options: &[String]) -> Result<Compiled> {
     if !nvrtc_available() {
         return Err(Error::NoNvrtc);
@@ -96,6 +98,12 @@ pub fn compile(src: &Source, arch: &str, options: &[String]) -> Result<Compiled>
     ];
     if let Some(dir) = toolkit_include() {
         all_options.push(format!("-I{dir}"));
+    }
+    let report = asks_ptxas_report(options);
+    if report && caches_compiles() {
+        // NVRTC 12.9+ keeps compiles in its own on-disk cache (shared by every process of the user); a hit
+        // skips ptxas, and with it the resource report: the log comes back empty.
+        all_options.push(NO_CACHE.into());
     }
     all_options.extend(options.iter().cloned());
     let c_options = all_options
@@ -127,12 +135,55 @@ pub fn compile(src: &Source, arch: &str, options: &[String]) -> Result<Compiled>
                 options: all_options.join(" "),
                 log: log.clone(),
             })
+        } else if report && !has_ptxas_report(&log) {
+            Err(Error::Invalid(format!(
+                "{}: NVRTC {} returned no ptxas report (log {log:?}) for options {}",
+                src.name,
+                version().map_or("(version unknown)".into(), |(a, b)| format!("{a}.{b}")),
+                all_options.join(" ")
+            )))
         } else {
             cubin(prog).map(|cubin| Compiled { cubin, log })
         };
         let _ = sys::nvrtcDestroyProgram(&mut prog);
         result
     }
+}
+
+/// NVRTC's option that bypasses its compile cache (CUDA 12.9+).
+pub const NO_CACHE: &str = "--no-cache";
+
+/// True when `options` ask ptxas for its resource report (`--ptxas-options=-v`, `-Xptxas -v`, `--verbose`).
+pub fn asks_ptxas_report(options: &[String]) -> bool {
+    let verbose = |o: &str| o.split(',').any(|v| v == "-v" || v == "--verbose");
+    options.iter().enumerate().any(|(i, o)| {
+        o.strip_prefix("--ptxas-options=")
+            .or_else(|| o.strip_prefix("-Xptxas="))
+            .is_some_and(verbose)
+            || (matches!(o.as_str(), "-Xptxas" | "--ptxas-options")
+                && options.get(i + 1).is_some_and(|v| verbose(v)))
+    })
+}
+
+/// True when `log` holds ptxas' resource report (at least its `ptxas info` lines).
+pub fn has_ptxas_report(log: &str) -> bool {
+    log.lines().any(|l| l.starts_with("ptxas"))
+}
+
+/// NVRTC's version `(major, minor)`, when the library loads.
+pub fn version() -> Option<(i32, i32)> {
+    if !nvrtc_available() {
+        return None;
+    }
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: two out-pointers to live locals.
+    let code = unsafe { sys::nvrtcVersion(&mut major, &mut minor) };
+    (code == sys::nvrtcResult::NVRTC_SUCCESS).then_some((major, minor))
+}
+
+/// True when this NVRTC has its own compile cache (12.9 and later), which [`NO_CACHE`] turns off.
+fn caches_compiles() -> bool {
+    version().is_some_and(|v| v >= (12, 9))
 }
 
 /// The CUDA toolkit's include directory (`$CUDA_HOME/include`, `$CUDA_PATH/include`, else
@@ -185,4 +236,44 @@ unsafe fn cubin(prog: sys::nvrtcProgram) -> Result<Vec<u8>> {
         "nvrtcGetCUBIN",
     )?;
     Ok(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(o: &[&str]) -> Vec<String> {
+        o.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_ptxas_report_is_recognised_in_every_spelling() {
+        for yes in [
+            &["--ptxas-options=-v"][..],
+            &["-DX=1", "--ptxas-options=--warn-on-spills,-v"],
+            &["-Xptxas", "-v"],
+            &["-Xptxas=--verbose"],
+            &["--ptxas-options", "-v"],
+        ] {
+            assert!(asks_ptxas_report(&opts(yes)), "{yes:?}");
+        }
+        for no in [
+            &[][..],
+            &["-v"],
+            &["--ptxas-options=--warn-on-spills"],
+            &["-Xptxas", "-O3"],
+            &["--ptxas-options=-vv"],
+        ] {
+            assert!(!asks_ptxas_report(&opts(no)), "{no:?}");
+        }
+    }
+
+    #[test]
+    fn an_empty_log_is_no_report() {
+        assert!(!has_ptxas_report(""));
+        assert!(!has_ptxas_report("warning: something else"));
+        assert!(has_ptxas_report(
+            "ptxas info    : 0 bytes gmem\nptxas info    : Used 8 registers, used 0 barriers"
+        ));
+    }
 }
