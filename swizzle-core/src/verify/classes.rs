@@ -50,6 +50,9 @@ const TAG_PERIOD: u128 = 3 << 126;
 /// Most runs of swizzle-relevant bits (two layers, two fields each).
 const MAX_RUNS: usize = 4;
 
+/// Fewest instructions in a run of equal keys worth looking for.
+const LONG_RUN: u64 = 4;
+
 /// The key of an instruction that is always costed.
 const ALWAYS: u128 = 0;
 
@@ -94,6 +97,9 @@ pub(crate) struct Classes {
     /// Every bit a swizzle layer reads or writes (in bytes): the swizzle moves an offset by an amount that
     /// depends only on these bits, and that lies within them.
     relevant: u64,
+    /// Runs of padded XOR blocks ([`Classes::equal_keys_after`]) can be long enough to pay for looking for them
+    /// (at least [`LONG_RUN`] blocks between the relevant bits' boundaries and within a line).
+    block_runs: bool,
     n_runs: usize,
     carries: [[[u32; WARP]; MAX_RUNS]; 2],
     n_carries: [[usize; MAX_RUNS]; 2],
@@ -161,6 +167,7 @@ impl Classes {
             same_residue: false,
             runs: [(0, 0); MAX_RUNS],
             relevant: 0,
+            block_runs: false,
             n_runs: 0,
             carries: [[[0; WARP]; MAX_RUNS]; 2],
             n_carries: [[0; MAX_RUNS]; 2],
@@ -231,6 +238,21 @@ impl Classes {
         }
         if closed {
             c.block_bits = g;
+            let b = c.block_bytes;
+            let low = (1u64 << g) - 1;
+            let high = c.relevant & !low;
+            let span = if high == 0 {
+                u64::MAX
+            } else {
+                1 << high.trailing_zeros()
+            };
+            c.block_runs = sources == 1
+                && c.pad > 0
+                && b > 0
+                && b & low == 0
+                && span / b > LONG_RUN
+                && line > (1 << g)
+                && (line - (1 << g)) / b >= LONG_RUN;
         }
         let moved = ((a.zzz_msk() as u64) | (b.zzz_msk() as u64)) << k;
         let mut same = moved & (c.unit - 1) == 0
@@ -607,7 +629,7 @@ impl Classes {
                     return Some((i, bank::report(op, &addrs)));
                 }
             }
-            let same = if key & TAG_PERIOD == TAG_BLOCK {
+            let same = if self.block_runs && key & TAG_PERIOD == TAG_BLOCK {
                 self.equal_keys_after(i, j, d)
             } else {
                 0
