@@ -247,6 +247,44 @@ const fn moves_by_a_period(smem: &Smem, delta: u64, align: u64) -> bool {
         && padding_moves_whole_units(smem, delta, align)
 }
 
+/// The least `k >= 1` for which [`moves_by_a_period`] holds for `k * bytes` (`u64::MAX` when none fits), without
+/// trying each `k`: `k * bytes` must be a multiple of `M = lcm(period bytes, line bytes when padded)`, which the
+/// multiples of `k0 = M / gcd(bytes, M)` are; the padded move of `m * k0 * bytes` is `m * W`
+/// (`W = D0 + D0 / line * pad`, `D0 = k0 * bytes`), a whole number of units first at `m = align / gcd(W, align)`.
+const fn first_period_step(smem: &Smem, bytes: u64, align: u64) -> u64 {
+    let period = smem.swizzle().period() as u128;
+    let unit = 1u128 << smem.unit().log2_bytes();
+    let pad = smem.pad_bytes() as u128;
+    let line = smem.line_len() as u128 * smem.elem().bytes() as u128;
+    let (bytes, align) = (bytes as u128, align as u128);
+    if bytes == 0 || align == 0 || period * unit > u64::MAX as u128 || (pad > 0 && line == 0) {
+        return u64::MAX;
+    }
+    let mut m = period * unit;
+    if pad > 0 {
+        m = m / gcd(m, line) * line;
+    }
+    let k0 = m / gcd(bytes, m);
+    let d0 = k0 * bytes;
+    let w = if pad == 0 { d0 } else { d0 + d0 / line * pad };
+    let k = k0 * (align / gcd(w, align));
+    if k > u64::MAX as u128 {
+        u64::MAX
+    } else {
+        k as u64
+    }
+}
+
+/// Greatest common divisor.
+const fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
 /// The padding part of [`moves_by_a_period`]: `delta` is whole lines (when padded) and the padded move is a
 /// whole number of `align`-byte units.
 const fn padding_moves_whole_units(smem: &Smem, delta: u64, align: u64) -> bool {
@@ -423,16 +461,12 @@ impl Period {
             }
             let (instrs, bytes) = pattern.instruction_step(smem.tile());
             p.step = (instrs, bytes);
-            let mut k = 1u32;
-            while instrs > 0 && (k as u64) * (instrs as u64) < n as u64 {
-                if moves_by_a_period(smem, k as u64 * bytes, align) {
-                    p.len = k * instrs;
-                    break;
-                }
-                k += 1;
+            let k = first_period_step(smem, bytes, align);
+            if instrs > 0 && (k as u128) * (instrs as u128) < n as u128 {
+                p.len = k as u32 * instrs;
             }
             let (low, high) = fields(smem);
-            k = 1;
+            let mut k = 1u32;
             while low < 64 && high < 64 && (k as u64) * (instrs as u64) < p.len as u64 {
                 let delta = k as u64 * bytes;
                 if delta >= 1u64 << high {
@@ -897,6 +931,20 @@ mod tests {
                                         let n = a.instructions(&smem);
                                         let cost = |i| bank::wavefronts(op, &a.addrs(&smem, i));
                                         let period = Period::of(&smem, &a);
+                                        // The closed-form period step is the first step that moves by a
+                                        // period.
+                                        let (_, bytes) = p.instruction_step(tile);
+                                        let align = 1u64 << op.unit_shift();
+                                        let bound = 4 * n as u64 + 64;
+                                        let tried = (1..=bound)
+                                            .find(|&k| moves_by_a_period(&smem, k * bytes, align));
+                                        let step = first_period_step(&smem, bytes, align);
+                                        assert_eq!(
+                                            tried.unwrap_or(step.max(bound + 1)),
+                                            step,
+                                            "{p} on {smem}: period step"
+                                        );
+                                        assert!(tried.is_some() || step > bound, "{p} on {smem}");
                                         if period.all_translate {
                                             for i in period.sources()..n.saturating_sub(1) {
                                                 assert!(

@@ -50,6 +50,9 @@ const TAG_PERIOD: u128 = 3 << 126;
 /// Most runs of swizzle-relevant bits (two layers, two fields each).
 const MAX_RUNS: usize = 4;
 
+/// Fewest instructions in a run of equal keys worth looking for.
+const LONG_RUN: u64 = 4;
+
 /// The key of an instruction that is always costed.
 const ALWAYS: u128 = 0;
 
@@ -91,6 +94,12 @@ pub(crate) struct Classes {
     /// Periods: the runs `(a, b - a)` of bits a swizzle layer reads or writes (in bytes), and per source and run,
     /// the sorted distinct amounts `2^a - x_l % 2^a` (a lane's carry into bit `a` for `e % 2^a` at least that).
     runs: [(u32, u32); MAX_RUNS],
+    /// Every bit a swizzle layer reads or writes (in bytes): the swizzle moves an offset by an amount that
+    /// depends only on these bits, and that lies within them.
+    relevant: u64,
+    /// Runs of padded XOR blocks ([`Classes::equal_keys_after`]) can be long enough to pay for looking for them
+    /// (at least [`LONG_RUN`] blocks between the relevant bits' boundaries and within a line).
+    block_runs: bool,
     n_runs: usize,
     carries: [[[u32; WARP]; MAX_RUNS]; 2],
     n_carries: [[usize; MAX_RUNS]; 2],
@@ -157,6 +166,8 @@ impl Classes {
             n_windows: [0; 2],
             same_residue: false,
             runs: [(0, 0); MAX_RUNS],
+            relevant: 0,
+            block_runs: false,
             n_runs: 0,
             carries: [[[0; WARP]; MAX_RUNS]; 2],
             n_carries: [[0; MAX_RUNS]; 2],
@@ -167,6 +178,7 @@ impl Classes {
             | (b.yyy_msk() as u64)
             | (b.zzz_msk() as u64))
             << k;
+        c.relevant = relevant;
         while relevant != 0 && c.n_runs < MAX_RUNS {
             let lo = relevant.trailing_zeros();
             let w = (!(relevant >> lo)).trailing_zeros();
@@ -226,6 +238,21 @@ impl Classes {
         }
         if closed {
             c.block_bits = g;
+            let b = c.block_bytes;
+            let low = (1u64 << g) - 1;
+            let high = c.relevant & !low;
+            let span = if high == 0 {
+                u64::MAX
+            } else {
+                1 << high.trailing_zeros()
+            };
+            c.block_runs = sources == 1
+                && c.pad > 0
+                && b > 0
+                && b & low == 0
+                && span / b > LONG_RUN
+                && line > (1 << g)
+                && (line - (1 << g)) / b >= LONG_RUN;
         }
         let moved = ((a.zzz_msk() as u64) | (b.zzz_msk() as u64)) << k;
         let mut same = moved & (c.unit - 1) == 0
@@ -468,6 +495,56 @@ impl Classes {
         self.n_windows[r] as u32
     }
 
+    /// How many instructions right after instruction `i` (`j`-th of its block row, at offset `d`) provably have
+    /// its key, without computing theirs: a run of padded XOR blocks along a line.
+    ///
+    /// With one source, the walk moves by `B` (`block_bytes`) from one instruction to the next within a block row
+    /// (and across rows when rows follow each other). Let `d` be a padded XOR block (the module doc's first kind:
+    /// a multiple of `2^g`, whose swizzle `c = S(d)` starts `off = hi % L` bytes into its line, with the block
+    /// inside the line: `off + 2^g <= L`). An offset `d' = d + δ` that keeps every bit below `2^g` and every
+    /// bit the swizzle reads or writes (`relevant`) has `S(d') = S(d) + δ` (the swizzle's move depends only on
+    /// those bits and stays within them), so the same `c_lo`, and `hi' = hi + δ`. When the block stays inside the
+    /// same line (`off + δ + 2^g <= L`) and `δ` is whole units, the key `(c_lo, inside, (hi + q * pad) % U)` is
+    /// unchanged. The relevant bits at or above `2^g` stay put until `d` crosses a multiple of `2^t` (`t`: the
+    /// lowest such bit); the run ends there, at the line's end, at the row's end, or before the walk's last
+    /// instruction (which may wrap).
+    const fn equal_keys_after(&self, i: u32, j: u64, d: u64) -> u64 {
+        let (g, b, line) = (self.block_bits, self.block_bytes, self.line);
+        let unit = if self.same_residue { 1 } else { self.unit };
+        if self.sources != 1 || self.pad == 0 || g == 0 || b == 0 || i + 2 >= self.n {
+            return 0;
+        }
+        let low = (1u64 << g) - 1;
+        if b & low != 0 || !b.is_multiple_of(unit) || d & low != 0 || d & self.lanes_or[0] != 0 {
+            return 0;
+        }
+        let c = self.swizzled(d);
+        let off = (c - (c & low)) % line;
+        if off + (1 << g) > line {
+            return 0;
+        }
+        // The rest of the line, of the walk (never its last instruction), and of the row unless rows follow
+        // each other.
+        let mut steps = (line - (1 << g) - off) / b;
+        let left = (self.n - 2 - i) as u64;
+        if left < steps {
+            steps = left;
+        }
+        if self.per_row * b != self.row_bytes && self.per_row - 1 - j < steps {
+            steps = self.per_row - 1 - j;
+        }
+        let high = self.relevant & !low;
+        if high != 0 {
+            let t = high.trailing_zeros();
+            let boundary = ((d >> t) + 1) << t;
+            let within = (boundary - d - 1) / b;
+            if within < steps {
+                steps = within;
+            }
+        }
+        steps
+    }
+
     /// The 32 byte addresses of instruction `i`.
     #[cfg(test)]
     pub(crate) const fn addrs(&self, i: u32) -> [u32; WARP] {
@@ -552,11 +629,23 @@ impl Classes {
                     return Some((i, bank::report(op, &addrs)));
                 }
             }
-            i += 1;
-            j += 1;
-            if j == self.per_row {
-                j = 0;
-                row += self.row_bytes;
+            let same = if self.block_runs && key & TAG_PERIOD == TAG_BLOCK {
+                self.equal_keys_after(i, j, d)
+            } else {
+                0
+            };
+            if same > 0 {
+                // A run of instructions with this key: go to the one after it.
+                i += same as u32 + 1;
+                j = i as u64 % self.per_row;
+                row = i as u64 / self.per_row * self.row_bytes;
+            } else {
+                i += 1;
+                j += 1;
+                if j == self.per_row {
+                    j = 0;
+                    row += self.row_bytes;
+                }
             }
             if i >= repeat && i + 1 < self.n {
                 i = self.n - 1;
@@ -675,6 +764,7 @@ mod tests {
             (32, 258),
         ];
         let (mut cases, mut costed, mut walked, mut own_groups) = (0u64, 0u64, 0u64, 0u64);
+        let mut skipped = 0u64;
         let mut kinds = [0u64; 4];
         for elem in [Elem::U8, Elem::F16, Elem::F32, Elem::F64] {
             for (rows, cols) in shapes {
@@ -734,6 +824,25 @@ mod tests {
                                                 "{p} on {smem}: {i} vs {j} (key {key:#x})"
                                             );
                                         }
+                                        // Every instruction a run skips has the key of the one it starts at.
+                                        for i in 0..c.n.saturating_sub(1) {
+                                            let (_, d) = c.place(i);
+                                            let j = i as u64 % c.per_row;
+                                            let same = c.equal_keys_after(i, j, d);
+                                            assert!(
+                                                i as u64 + same + 1 < c.n as u64,
+                                                "{p} on {smem}: {i}"
+                                            );
+                                            for k in 1..=same as u32 {
+                                                assert_eq!(
+                                                    c.key(i + k),
+                                                    c.key(i),
+                                                    "{p} on {smem}: {} in the run from {i}",
+                                                    i + k
+                                                );
+                                            }
+                                            skipped += same;
+                                        }
                                         let repeat = super::super::Period::of(&smem, &p.warp()).len;
                                         assert_eq!(
                                             c.first_conflict(repeat).map(|(i, _)| i),
@@ -755,9 +864,10 @@ mod tests {
             cases > 5000
                 && kinds[1..].iter().all(|&k| k > 1000)
                 && costed * 4 < walked
-                && own_groups > walked / 4,
+                && own_groups > walked / 4
+                && skipped > 100_000,
             "{cases} cases, keys by kind {kinds:?}, {costed} of {walked} instructions costed, \
-             {own_groups} conflict-free at a glance"
+             {own_groups} conflict-free at a glance, {skipped} in runs of equal keys"
         );
     }
 }

@@ -86,4 +86,42 @@ assert_conflict_free!(
     Pattern::MMA_ACC.viewed_as(16)
 );
 
+// Column-major 3552-byte lines padded by one byte, a swizzle reading bits 8..10: row patterns walk 7104 XOR blocks
+// each, in runs of equal keys along a line.
+const LONG_LINES: Smem = match Tile::new(3552, 64, Elem::U8, Order::ColMajor) {
+    Ok(t) => Smem::plain(t)
+        .with_swizzle(Swizzle::new(3, 2, 6))
+        .with_padding(1),
+    Err(_) => panic!("3552x64 u8 is a tile"),
+};
+assert_conflict_free!(
+    LONG_LINES,
+    Pattern::ROW_LD,
+    Pattern::ROW_ST,
+    Pattern::ROW_LD.viewed_as(32),
+    Pattern::ROW_ST.viewed_as(32),
+    Pattern::ROW_LD.viewed_as(64),
+    Pattern::ROW_ST.viewed_as(64)
+);
+
+// 100-byte rows padded by 12, rows viewed as 64 and 256 bytes: blocks straddle lines (6400 instructions each).
+assert_conflict_free!(
+    Smem::row_major(2048, 100, Elem::U8)
+        .with_swizzle(Swizzle::new(3, 3, 7))
+        .with_padding(12),
+    Pattern::ROW_LD.viewed_as(64),
+    Pattern::ROW_ST.viewed_as(64),
+    Pattern::ROW_LD.viewed_as(256),
+    Pattern::ROW_ST.viewed_as(256)
+);
+
+// Column-major 1760-byte lines padded by 2: mma.acc viewed as 256-element rows.
+const MMA_LINES: Smem = match Tile::new(1760, 128, Elem::U8, Order::ColMajor) {
+    Ok(t) => Smem::plain(t)
+        .with_swizzle(Swizzle::new(3, 4, 4))
+        .with_padding(2),
+    Err(_) => panic!("1760x128 u8 is a tile"),
+};
+assert_conflict_free!(MMA_LINES, Pattern::MMA_ACC.viewed_as(256));
+
 fn main() {}
