@@ -441,8 +441,12 @@ mod tests {
             .filter_map(|(_, p)| p.store)
             .collect();
         assert!(!stores.is_empty() && stores.iter().all(|s| s.uncounted.is_some()));
-        // What ncu reports: the stmatrix wavefronts counted, its instructions not (wf/instr would be inf).
-        let csv = synthetic_csv(hopper, |p| [p.wavefronts as f64 + 64.0, 0.0, 0.0]);
+        // What ncu reports: the stmatrix wavefronts counted, its instructions not (wf/instr would be inf); the
+        // epilogue's 16-byte row reads (ld.shared.v4) counted as the model says.
+        let csv = synthetic_csv(hopper, |p| match p.uncounted {
+            Some(_) => [p.wavefronts as f64 + 64.0, 0.0, 0.0],
+            None => [p.wavefronts as f64, p.instructions as f64, 0.0],
+        });
         let (text, ok) = compare_one(hopper, csv).unwrap();
         assert!(ok, "{text}");
         assert!(!text.contains("MISS"), "{text}");
@@ -453,6 +457,10 @@ mod tests {
                 .all(|r| r.ends_with("not measured (stmatrix: not in op_shared_st) |")),
             "{text}"
         );
+        // The read back is a load (LDS128), judged against ncu's load counters.
+        let loads: Vec<&str> = text.lines().filter(|l| l.contains("| load |")).collect();
+        assert_eq!(loads.len(), stores.len(), "{text}");
+        assert!(loads.iter().all(|r| r.ends_with("ok |")), "{text}");
     }
 
     #[test]
