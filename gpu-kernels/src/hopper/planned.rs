@@ -122,19 +122,18 @@ pub fn kernel_variants(ty: Elem) -> Vec<HopperSpec> {
 /// Plan `size` in `ty` on `dev`: the fastest implemented variant, as a spec. Errors (one line) for an empty
 /// problem or K not a multiple of 8.
 pub fn plan_for(size: Size, ty: Elem, dev: &Device) -> Result<Planned> {
-    crate::elem::check_supported("the Hopper GEMM", ty, &super::TYPES)?;
-    let p = size.plan(dtype(ty));
-    let chosen = plan::plan(&p, dev, Restrict::Implemented)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
+    let mut best = ranked(size, ty, dev, 1)?;
+    let (spec, estimate) = best.remove(0); // the planner always has a best
     Ok(Planned {
-        spec: spec_of(&chosen.best.variant, ty)?,
-        estimate: chosen.best,
+        spec,
+        estimate,
         device: dev.name,
     })
 }
 
 /// The `count` fastest implemented candidates by the model at `size`, at most one per kernel shape (tile,
-/// cluster, split: block orders of one shape run alike), fastest first; the first is [`plan_for`]'s pick.
+/// cluster, split: block orders of one shape run alike), fastest first; the first is [`plan_for`]'s pick. Errors
+/// (one line) for an empty problem, K not a multiple of 8, or a type the kernel does not take.
 pub fn ranked(
     size: Size,
     ty: Elem,

@@ -287,9 +287,15 @@ pub fn shapes_report(
     let mut plans: Vec<Contest> = Vec::new();
     for &ty in types {
         for &size in shapes {
-            let plan = super::planned::plan_for(size, ty, &dev)?;
-            let others = super::planned::ranked(size, ty, &dev, candidates + 1)?;
-            let others = others.into_iter().map(|(s, _)| s).skip(1).collect();
+            // One planner call: its pick (what plan_for returns) and the next candidates.
+            let mut ranked = super::planned::ranked(size, ty, &dev, candidates + 1)?;
+            let (spec, estimate) = ranked.remove(0);
+            let plan = Planned {
+                spec,
+                estimate,
+                device: dev.name,
+            };
+            let others = ranked.into_iter().map(|(s, _)| s).collect();
             plans.push((ty, size, plan, others));
         }
     }
