@@ -24,7 +24,8 @@ pub struct Args {
 enum Action {
     /// Print the `ncu --kernel-name` regex of the family's profiled kernels (no GPU needed).
     Entries,
-    /// Print the comma-separated metrics `compare` reads (no GPU needed); with --sass, the per-instruction ones.
+    /// Print the comma-separated metrics `compare` reads (no GPU needed): the hardware counters and the
+    /// per-instruction (SASS-patched) ones; with --sass, only the per-instruction ones.
     Metrics {
         #[arg(long)]
         sass: bool,
@@ -40,7 +41,7 @@ enum Action {
         build: String,
         /// The family's problem of side N (2048: full tiles only, so every block issues the modelled
         /// instructions).
-        #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(1..=(1 << 30)))]
+        #[arg(long, default_value_t = ncu::PROFILE_SIDE, value_parser = clap::value_parser!(u32).range(1..=(1 << 30)))]
         size: u32,
     },
     /// Read ncu's CSVs of `run` (shipped, then smem-only, then one-block; the last one given is judged) and print

@@ -102,6 +102,8 @@ pub trait DynFamily: Sync {
     fn bench_sizes(&self) -> Vec<Size>;
     /// The problem of side `n` (`swz bench --sizes N`).
     fn size_of(&self, n: u32) -> Size;
+    /// The block shape spec `index` launches at `size` (`None` if it cannot run there).
+    fn launch_block(&self, index: usize, size: Size) -> Option<(u32, u32, u32)>;
     /// True when the family has a shared-memory-only build ([`Family::as_profile`]).
     fn has_smem_only(&self) -> bool;
     /// Launch spec `index` once at `size` without checking (profiling): the family's shared-memory-only build
@@ -214,6 +216,11 @@ impl<F: Family> DynFamily for F {
 
     fn size_of(&self, n: u32) -> Size {
         Family::size_of(self, n)
+    }
+
+    fn launch_block(&self, index: usize, size: Size) -> Option<(u32, u32, u32)> {
+        let spec = spec_at(self, index).ok()?;
+        self.launch(&spec, size).ok().map(|l| l.config.block_dim)
     }
 
     fn has_smem_only(&self) -> bool {
