@@ -39,10 +39,10 @@ enum Action {
         /// block per SM); the last two only for a family that has them (see `builds`).
         #[arg(long, default_value = "shipped", value_parser = ["shipped", "smem-only", "one-block"])]
         build: String,
-        /// The family's problem of side N (2048: full tiles only, so every block issues the modelled
-        /// instructions).
-        #[arg(long, default_value_t = ncu::PROFILE_SIDE, value_parser = clap::value_parser!(u32).range(1..=(1 << 30)))]
-        size: u32,
+        /// The family's problem of side N (default: the family's profile side, 2048, or 512 for the GEMMs:
+        /// full tiles only, so every block issues the modelled instructions).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=(1 << 30)))]
+        size: Option<u32>,
     },
     /// Read ncu's CSVs of `run` (shipped, then smem-only, then one-block; the last one given is judged) and print
     /// predicted beside measured; exit 1 on a miss or an unexpected bank conflict.
@@ -101,7 +101,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             let text = if own {
                 gpu_kernels::fragments::profile::run(&gpu)
             } else {
-                ncu::run(&gpu, fam, size, build)
+                ncu::run(&gpu, fam, size.unwrap_or(fam.profile_side()), build)
             }
             .map_err(|e| e.to_string())?;
             out!("{text}");

@@ -332,6 +332,11 @@ pub trait Family: Sync + Send + 'static {
     fn size_of(&self, n: u32) -> Size {
         Size::mn(n, n)
     }
+    /// The side `swz profile FAMILY run` launches by default: full tiles only, so every block issues exactly the
+    /// modelled instructions, and small enough for the host reference each launch is checked against.
+    fn profile_side(&self) -> u32 {
+        2048
+    }
 
     /// The benchmark part, when the family has one (`swz bench <family>`).
     fn as_bench(&self) -> Option<&dyn Bench<Self::Spec>> {

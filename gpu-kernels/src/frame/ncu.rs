@@ -35,9 +35,6 @@ smsp__sass_inst_executed_op_shared_st.sum,\
 smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,\
 smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 
-/// The problem side `run` launches by default (`swz profile FAMILY run --size`): full tiles only.
-pub const PROFILE_SIDE: u32 = 2048;
-
 /// Which build [`run`] launches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Build {
@@ -139,8 +136,9 @@ pub fn verify_first_size(gpu: &Gpu, f: &dyn DynFamily) -> Result<(String, bool)>
 }
 
 /// Launch every profiled spec once at the family's size of side `n` with `build`, in [`profiled`] order (what
-/// [`compare`] expects from ncu); one line per launch. The default `n` (2048) keeps to full tiles, so every block
-/// issues exactly the modelled instructions.
+/// [`compare`] expects from ncu); one line per launch. The family's profile side
+/// ([`Family::profile_side`](super::Family::profile_side)) keeps to full tiles, so every block issues exactly the
+/// modelled instructions.
 pub fn run(gpu: &Gpu, f: &dyn DynFamily, n: u32, build: Build) -> Result<String> {
     check_build(f, build)?;
     let size = f.size_of(n);
@@ -176,7 +174,7 @@ fn launches(f: &dyn DynFamily, path: &str, text: &str) -> Result<Vec<Metrics>> {
             specs.len()
         )));
     }
-    let size = f.size_of(PROFILE_SIDE);
+    let size = f.size_of(f.profile_side());
     for ((i, p), (block, _)) in specs.iter().zip(&launches) {
         let Some((x, y, z)) = f.launch_block(*i, size) else {
             continue;
@@ -464,7 +462,7 @@ mod tests {
         metrics: impl Fn(&Predicted) -> [f64; 3],
         sass: Option<SassCounts>,
     ) -> String {
-        let size = f.size_of(PROFILE_SIDE);
+        let size = f.size_of(f.profile_side());
         let mut text = String::from(
             "\"ID\",\"Kernel Name\",\"Block Size\",\"Metric Name\",\"Metric Value\"\n",
         );

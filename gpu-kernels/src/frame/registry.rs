@@ -102,6 +102,8 @@ pub trait DynFamily: Sync {
     fn bench_sizes(&self) -> Vec<Size>;
     /// The problem of side `n` (`swz bench --sizes N`).
     fn size_of(&self, n: u32) -> Size;
+    /// See [`Family::profile_side`].
+    fn profile_side(&self) -> u32;
     /// The block shape spec `index` launches at `size` (`None` if it cannot run there).
     fn launch_block(&self, index: usize, size: Size) -> Option<(u32, u32, u32)>;
     /// True when the family has a shared-memory-only build ([`Family::as_profile`]).
@@ -216,6 +218,10 @@ impl<F: Family> DynFamily for F {
 
     fn size_of(&self, n: u32) -> Size {
         Family::size_of(self, n)
+    }
+
+    fn profile_side(&self) -> u32 {
+        Family::profile_side(self)
     }
 
     fn launch_block(&self, index: usize, size: Size) -> Option<(u32, u32, u32)> {

@@ -211,6 +211,10 @@ impl Family for HopperFamily {
     fn size_of(&self, n: u32) -> Size {
         Size::square(n, true)
     }
+    /// Full tiles of every spec, and a cube whose fp64 host reference (every output) takes a moment.
+    fn profile_side(&self) -> u32 {
+        512
+    }
     fn as_bench(&self) -> Option<&dyn Bench<HopperSpec>> {
         Some(self)
     }
