@@ -211,8 +211,10 @@ pub const BK: u32 = 64;
 pub const MAX_STAGES: u32 = 8;
 /// Block tile rows: one consumer warpgroup per 64.
 pub const BMS: [u32; 2] = [64, 128];
-/// Block tile columns (the wgmma N).
-pub const BNS: [u32; 4] = [32, 64, 128, 256];
+/// Block tile columns (the wgmma N): powers of two, and the multiples of 32 between 64 and 256 that cut the
+/// tile count of a layer's N to whole waves (6144 / 192 = 32 columns of tiles, 10240 / 160 = 64, 28672 / 224 =
+/// 128).
+pub const BNS: [u32; 8] = [32, 64, 96, 128, 160, 192, 224, 256];
 /// Split-K factors tried.
 pub const SPLITS: [u32; 6] = [1, 2, 4, 8, 16, 32];
 /// Block orders tried.
@@ -334,7 +336,7 @@ impl Variant {
     /// block order; no stream-K, no swap.
     pub const fn implemented(&self) -> bool {
         (self.bm == 64 || self.bm == 128)
-            && matches!(self.bn, 32 | 64 | 128 | 256)
+            && matches!(self.bn, 32 | 64 | 96 | 128 | 160 | 192 | 224 | 256)
             && self.split <= MAX_SPLIT
             && (self.split == 1 || self.cluster == 1)
             && !self.stream_k
@@ -799,6 +801,68 @@ mod tests {
             Some(MAX_STAGES)
         );
         assert_eq!(Variant::stages_for(128, 256, Dtype::Bf16, 64 << 10), None);
+        // The widths between: a stage of 128 x BN is (128 + BN) x 128 bytes, beside 17.5 KiB of epilogue
+        // scratch, barriers and alignment in 227 KiB.
+        for (bn, stages) in [(96, 7), (160, 5), (192, 5), (224, 4)] {
+            assert_eq!(
+                Variant::stages_for(128, bn, Dtype::Bf16, smem),
+                Some(stages),
+                "128x{bn}"
+            );
+        }
+        // A split keeps its fp32 partial: 128x224 has room for 2 stages beside its 112 KiB, 128x256 for none.
+        assert_eq!(
+            Variant::stages_for_split(128, 224, 2, Dtype::Bf16, smem),
+            Some(2)
+        );
+        assert_eq!(
+            Variant::stages_for_split(128, 256, 2, Dtype::Bf16, smem),
+            None
+        );
+    }
+
+    /// The shared-memory feed: the per-output rate grows with BN up to the width where the feed keeps up
+    /// (BN = 164 at the fitted rate) and stays at 1 above it.
+    #[test]
+    fn efficiency_grows_with_the_tile_width_up_to_the_feed() {
+        let eff = |bm, bn| {
+            Variant {
+                bm,
+                bn,
+                ..Variant::SHIPPED
+            }
+            .efficiency()
+        };
+        for bm in BMS {
+            for w in BNS.windows(2) {
+                assert!(eff(bm, w[0]) <= eff(bm, w[1]), "{bm}x{} vs {}", w[0], w[1]);
+            }
+        }
+        assert!(eff(128, 160) > 0.99 && eff(128, 160) < 1.0);
+        assert_eq!(
+            (eff(128, 192), eff(128, 224), eff(128, 256)),
+            (1.0, 1.0, 1.0)
+        );
+        assert!((eff(128, 128) - 0.93).abs() < 0.01);
+        assert!((eff(64, 256) - ONE_CONSUMER_EFFICIENCY).abs() < 1e-12);
+    }
+
+    /// Where a width between the powers of two cuts a layer's tiles to whole waves at M = 512, the plan takes it:
+    /// 8B qkv (N = 6144: 128x256 is 96 tiles on 132 SMs, 128x192 is 128) and 70B qkv (N = 10240: 128x256 is 160
+    /// tiles, 1.2 waves; 128x160 is 256, 1.94 waves). The pick runs in at most the waves of the SMs it needs and
+    /// is predicted over 15% faster than the shipped 128x256.
+    #[test]
+    fn widths_between_powers_of_two_cut_the_waves_at_m_512() {
+        let d = Device::H100;
+        for (n, k, bn) in [(6144, 4096, 192), (10240, 8192, 160)] {
+            let p = bf16(512, n, k);
+            let best = plan(&p, &d, Restrict::Implemented).unwrap().best;
+            assert_eq!(best.variant.bn, bn, "{p:?}: {}", best.variant);
+            let waves = best.units as f64 / best.slots as f64;
+            assert!(waves.ceil() - waves < 0.1, "{p:?}: {waves:.2} waves");
+            let shipped = estimate(&p, &d, &Variant::SHIPPED).unwrap();
+            assert!(best.time_s * 1.15 < shipped.time_s, "{p:?}");
+        }
     }
 
     #[test]
