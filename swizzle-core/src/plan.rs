@@ -16,8 +16,9 @@
 //!    `k_tiles x t_k + t_tile`: `t_k` is one `BM x BN x 64` k-tile at the device's mainloop rate (scaled by
 //!    [`Variant::efficiency`]), but no less than [`LOAD_LATENCY_S`]` / stages` (a stage comes back one copy
 //!    round trip after it was freed, and the ring holds `stages` of them: what bounds the small-M shapes,
-//!    [`Bound::Latency`]), `t_tile` the per-tile pipeline fill and epilogue (the persistent kernel does not
-//!    overlap them with the next tile's MMAs).
+//!    [`Bound::Latency`]), both for the multicast pair and over [`MULTICAST_PAIR_COST`] for a lone CTA (the pair
+//!    waits for the slower of its two SMs), `t_tile` the per-tile pipeline fill and epilogue (the persistent
+//!    kernel does not overlap them with the next tile's MMAs).
 //! 2. **L2 -> SM bytes.** Every k-tile loads `BM x 64` of X and `BN x 64` of W (half of W per CTA under
 //!    multicast), at the L2's measured read rate.
 //! 3. **HBM bytes.** DRAM reads of X and W from the L2 model ([`crate::l2`]) under the variant's block order,
@@ -38,7 +39,8 @@
 //! fitted mainloop rate, against 2.8 µs by least squares alone; the fp16 half held out); the split's cost per part
 //! [`SPLIT_PART_S`] by least squares on the 13 bf16 split-K times of a later run (the plan, the shipped spec and
 //! the next two candidates at every LLM layer; 5.41 µs; 12 of 13 within ±25% after, 5 before), the 13 fp16 ones held out (they alone would give 5.44 µs;
-//! 12 of 13 within ±25% after, 5 before). Assumed, not measured: one consumer warpgroup runs its k-tiles at 85% of two (wherever a
+//! 12 of 13 within ±25% after, 5 before); the multicast pair's cost [`MULTICAST_PAIR_COST`] on the pair against
+//! the lone CTA at the bf16 LLM layers at M = 512 and 2048 (fp16 held out). Assumed, not measured: one consumer warpgroup runs its k-tiles at 85% of two (wherever a
 //! 64-row tile was measured the copy round trip bound it, so the data cannot tell); the split of `t_tile` into
 //! fill and epilogue (half each).
 //!
@@ -234,6 +236,13 @@ pub const MAX_SPLIT: u32 = 8;
 pub const SMEM_FEED_BYTES_PER_CYCLE: f64 = 89.0;
 /// One consumer warpgroup's k-tile rate relative to two (assumed).
 const ONE_CONSUMER_EFFICIENCY: f64 = 0.85;
+/// A multicast pair's k-tile time over a lone CTA's. The pair runs its ring in lockstep: a stage is refilled only
+/// when both CTAs' consumers have freed it, and lands when both halves of W have arrived, so every k-tile waits
+/// for the slower SM of two. The fitted k-tile time and copy round trip are the shipped (paired) kernel's; a lone
+/// CTA's k-tile takes them over this. Fitted: the geometric mean of the pair's time over the lone CTA's, same tile
+/// and order, interleaved rounds, on the bf16 LLM layers at M = 512 and 2048 (12 shapes, H100, 2026-11-25: 1.001
+/// to 1.070, the pair slower on all 12); the fp16 half held out (the pair slower on 10 of 12, geomean 1.008).
+pub const MULTICAST_PAIR_COST: f64 = 1.022;
 /// Block-steps (tiles x k-tiles) the L2 simulation may run per variant; larger problems are simulated on a
 /// band of rows and scaled (group-m orders repeat per band).
 const L2_SIM_STEPS: u64 = 1 << 21;
@@ -593,8 +602,13 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     let units = tm.div_ceil(cluster) * tn * split;
     let slots = dev.sms as u64 / cluster;
     let area = (v.bm * v.bn) as f64 / (128.0 * 256.0);
-    let t_mma = dev.k_tile_s * area / v.efficiency();
-    let t_k = t_mma.max(LOAD_LATENCY_S / v.stages as f64);
+    let lone = if cluster == 1 {
+        1.0 / MULTICAST_PAIR_COST
+    } else {
+        1.0
+    };
+    let t_mma = dev.k_tile_s * area / v.efficiency() * lone;
+    let t_k = t_mma.max(LOAD_LATENCY_S / v.stages as f64 * lone);
     // Fill and epilogue, half each of the measured overhead; a split part's epilogue is the reduction (4.).
     let epilogue = if split > 1 {
         0.0
@@ -845,6 +859,25 @@ mod tests {
         );
         assert!((eff(128, 128) - 0.93).abs() < 0.01);
         assert!((eff(64, 256) - ONE_CONSUMER_EFFICIENCY).abs() < 1e-12);
+    }
+
+    /// The multicast pair waits for the slower of its SMs: where the pair saves no wave and the L2 traffic it
+    /// halves binds nothing, the lone CTA is planned, and the pair of the same tile is predicted slower.
+    #[test]
+    fn the_lone_cta_is_planned_where_the_pair_saves_nothing() {
+        let d = Device::H100;
+        for (m, n, k) in [(512, 6144, 4096), (2048, 4096, 4096), (8192, 8192, 8192)] {
+            let p = bf16(m, n, k);
+            let best = plan(&p, &d, Restrict::Implemented).unwrap().best;
+            assert_eq!(best.variant.cluster, 1, "{p:?}: {}", best.variant);
+            let pair = Variant {
+                cluster: 2,
+                ..best.variant
+            };
+            let pair = estimate(&p, &d, &pair).unwrap();
+            assert!(pair.time_s > best.time_s * 1.01, "{p:?}: {}", pair.variant);
+            assert!(pair.l2_s < best.l2_s, "{p:?}");
+        }
     }
 
     /// Where a width between the powers of two cuts a layer's tiles to whole waves at M = 512, the plan takes it:
