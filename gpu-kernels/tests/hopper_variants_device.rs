@@ -1,5 +1,6 @@
-//! The Hopper GEMM's planner variants on the GPU: 64-row tiles (one consumer warpgroup), N tiles of 32, 64, 128
-//! and 256, clusters of 2, and split-K over clusters of 2, 4 and 8 CTAs (`hopper::planned::kernel_variants`).
+//! The Hopper GEMM's planner variants on the GPU: 64-row tiles (one consumer warpgroup), every N tile of
+//! `swizzle_core::plan::BNS` (32 to 256, the ones not a multiple of 64 with a 32-column last epilogue chunk),
+//! clusters of 2, and split-K over clusters of 2, 4 and 8 CTAs (`hopper::planned::kernel_variants`).
 //! Random inputs, poisoned output, the fp64 host reference on sampled rows and cuBLAS element-wise, at ragged
 //! sizes (M = 1, 3, 17, 1000; N and K off every tile; a K with fewer k-blocks than split parts); split-K gives
 //! the same bits on every run. `hopper_variants_sanitizer_small` is the one compute-sanitizer runs.
@@ -100,7 +101,8 @@ fn hopper_split_k_gives_the_same_bits_every_run() {
 
 /// Small launches of the new paths for compute-sanitizer (memcheck, racecheck): one consumer warpgroup with
 /// N = 32, a multicast pair of 64-row tiles, split-K with empty parts (2 k-blocks over 4 and 8 parts) and with
-/// every part full.
+/// every part full, and N tiles that are not powers of two (160 with the multicast pair, each CTA loading 80 rows
+/// of B; 96 split, its last epilogue chunk 32 columns).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_variants_sanitizer_small() {
@@ -116,6 +118,8 @@ fn hopper_variants_sanitizer_small() {
         pick(64, 128, 2, 1),
         pick(64, 64, 1, 4),
         pick(128, 128, 1, 8),
+        pick(128, 160, 2, 1),
+        pick(64, 96, 1, 2),
     ] {
         let g = HopperGemm::new(&gpu, spec).unwrap();
         for (i, &size) in [(3, 72, 128), (70, 200, 520)].iter().enumerate() {

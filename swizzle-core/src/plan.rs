@@ -16,8 +16,9 @@
 //!    `k_tiles x t_k + t_tile`: `t_k` is one `BM x BN x 64` k-tile at the device's mainloop rate (scaled by
 //!    [`Variant::efficiency`]), but no less than [`LOAD_LATENCY_S`]` / stages` (a stage comes back one copy
 //!    round trip after it was freed, and the ring holds `stages` of them: what bounds the small-M shapes,
-//!    [`Bound::Latency`]), `t_tile` the per-tile pipeline fill and epilogue (the persistent kernel does not
-//!    overlap them with the next tile's MMAs).
+//!    [`Bound::Latency`]), both for the multicast pair and over [`MULTICAST_PAIR_COST`] for a lone CTA (the pair
+//!    waits for the slower of its two SMs), `t_tile` the per-tile pipeline fill and epilogue (the persistent
+//!    kernel does not overlap them with the next tile's MMAs).
 //! 2. **L2 -> SM bytes.** Every k-tile loads `BM x 64` of X and `BN x 64` of W (half of W per CTA under
 //!    multicast), at the L2's measured read rate.
 //! 3. **HBM bytes.** DRAM reads of X and W from the L2 model ([`crate::l2`]) under the variant's block order,
@@ -38,7 +39,8 @@
 //! fitted mainloop rate, against 2.8 µs by least squares alone; the fp16 half held out); the split's cost per part
 //! [`SPLIT_PART_S`] by least squares on the 13 bf16 split-K times of a later run (the plan, the shipped spec and
 //! the next two candidates at every LLM layer; 5.41 µs; 12 of 13 within ±25% after, 5 before), the 13 fp16 ones held out (they alone would give 5.44 µs;
-//! 12 of 13 within ±25% after, 5 before). Assumed, not measured: one consumer warpgroup runs its k-tiles at 85% of two (wherever a
+//! 12 of 13 within ±25% after, 5 before); the multicast pair's cost [`MULTICAST_PAIR_COST`] on the pair against
+//! the lone CTA at the bf16 LLM layers at M = 512 and 2048 (fp16 held out). Assumed, not measured: one consumer warpgroup runs its k-tiles at 85% of two (wherever a
 //! 64-row tile was measured the copy round trip bound it, so the data cannot tell); the split of `t_tile` into
 //! fill and epilogue (half each).
 //!
@@ -211,8 +213,10 @@ pub const BK: u32 = 64;
 pub const MAX_STAGES: u32 = 8;
 /// Block tile rows: one consumer warpgroup per 64.
 pub const BMS: [u32; 2] = [64, 128];
-/// Block tile columns (the wgmma N).
-pub const BNS: [u32; 4] = [32, 64, 128, 256];
+/// Block tile columns (the wgmma N): powers of two, and the multiples of 32 between 64 and 256 that cut the
+/// tile count of a layer's N to whole waves (6144 / 192 = 32 columns of tiles, 10240 / 160 = 64, 28672 / 224 =
+/// 128).
+pub const BNS: [u32; 8] = [32, 64, 96, 128, 160, 192, 224, 256];
 /// Split-K factors tried.
 pub const SPLITS: [u32; 6] = [1, 2, 4, 8, 16, 32];
 /// Block orders tried.
@@ -232,6 +236,13 @@ pub const MAX_SPLIT: u32 = 8;
 pub const SMEM_FEED_BYTES_PER_CYCLE: f64 = 89.0;
 /// One consumer warpgroup's k-tile rate relative to two (assumed).
 const ONE_CONSUMER_EFFICIENCY: f64 = 0.85;
+/// A multicast pair's k-tile time over a lone CTA's. The pair runs its ring in lockstep: a stage is refilled only
+/// when both CTAs' consumers have freed it, and lands when both halves of W have arrived, so every k-tile waits
+/// for the slower SM of two. The fitted k-tile time and copy round trip are the shipped (paired) kernel's; a lone
+/// CTA's k-tile takes them over this. Fitted: the geometric mean of the pair's time over the lone CTA's, same tile
+/// and order, interleaved rounds, on the bf16 LLM layers at M = 512 and 2048 (12 shapes, H100, 2026-11-25: 1.001
+/// to 1.070, the pair slower on all 12); the fp16 half held out (the pair slower on 10 of 12, geomean 1.008).
+pub const MULTICAST_PAIR_COST: f64 = 1.022;
 /// Block-steps (tiles x k-tiles) the L2 simulation may run per variant; larger problems are simulated on a
 /// band of rows and scaled (group-m orders repeat per band).
 const L2_SIM_STEPS: u64 = 1 << 21;
@@ -334,7 +345,7 @@ impl Variant {
     /// block order; no stream-K, no swap.
     pub const fn implemented(&self) -> bool {
         (self.bm == 64 || self.bm == 128)
-            && matches!(self.bn, 32 | 64 | 128 | 256)
+            && matches!(self.bn, 32 | 64 | 96 | 128 | 160 | 192 | 224 | 256)
             && self.split <= MAX_SPLIT
             && (self.split == 1 || self.cluster == 1)
             && !self.stream_k
@@ -591,8 +602,13 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     let units = tm.div_ceil(cluster) * tn * split;
     let slots = dev.sms as u64 / cluster;
     let area = (v.bm * v.bn) as f64 / (128.0 * 256.0);
-    let t_mma = dev.k_tile_s * area / v.efficiency();
-    let t_k = t_mma.max(LOAD_LATENCY_S / v.stages as f64);
+    let lone = if cluster == 1 {
+        1.0 / MULTICAST_PAIR_COST
+    } else {
+        1.0
+    };
+    let t_mma = dev.k_tile_s * area / v.efficiency() * lone;
+    let t_k = t_mma.max(LOAD_LATENCY_S / v.stages as f64 * lone);
     // Fill and epilogue, half each of the measured overhead; a split part's epilogue is the reduction (4.).
     let epilogue = if split > 1 {
         0.0
@@ -799,6 +815,87 @@ mod tests {
             Some(MAX_STAGES)
         );
         assert_eq!(Variant::stages_for(128, 256, Dtype::Bf16, 64 << 10), None);
+        // The widths between: a stage of 128 x BN is (128 + BN) x 128 bytes, beside 17.5 KiB of epilogue
+        // scratch, barriers and alignment in 227 KiB.
+        for (bn, stages) in [(96, 7), (160, 5), (192, 5), (224, 4)] {
+            assert_eq!(
+                Variant::stages_for(128, bn, Dtype::Bf16, smem),
+                Some(stages),
+                "128x{bn}"
+            );
+        }
+        // A split keeps its fp32 partial: 128x224 has room for 2 stages beside its 112 KiB, 128x256 for none.
+        assert_eq!(
+            Variant::stages_for_split(128, 224, 2, Dtype::Bf16, smem),
+            Some(2)
+        );
+        assert_eq!(
+            Variant::stages_for_split(128, 256, 2, Dtype::Bf16, smem),
+            None
+        );
+    }
+
+    /// The shared-memory feed: the per-output rate grows with BN up to the width where the feed keeps up
+    /// (BN = 164 at the fitted rate) and stays at 1 above it.
+    #[test]
+    fn efficiency_grows_with_the_tile_width_up_to_the_feed() {
+        let eff = |bm, bn| {
+            Variant {
+                bm,
+                bn,
+                ..Variant::SHIPPED
+            }
+            .efficiency()
+        };
+        for bm in BMS {
+            for w in BNS.windows(2) {
+                assert!(eff(bm, w[0]) <= eff(bm, w[1]), "{bm}x{} vs {}", w[0], w[1]);
+            }
+        }
+        assert!(eff(128, 160) > 0.99 && eff(128, 160) < 1.0);
+        assert_eq!(
+            (eff(128, 192), eff(128, 224), eff(128, 256)),
+            (1.0, 1.0, 1.0)
+        );
+        assert!((eff(128, 128) - 0.93).abs() < 0.01);
+        assert!((eff(64, 256) - ONE_CONSUMER_EFFICIENCY).abs() < 1e-12);
+    }
+
+    /// The multicast pair waits for the slower of its SMs: where the pair saves no wave and the L2 traffic it
+    /// halves binds nothing, the lone CTA is planned, and the pair of the same tile is predicted slower.
+    #[test]
+    fn the_lone_cta_is_planned_where_the_pair_saves_nothing() {
+        let d = Device::H100;
+        for (m, n, k) in [(512, 6144, 4096), (2048, 4096, 4096), (8192, 8192, 8192)] {
+            let p = bf16(m, n, k);
+            let best = plan(&p, &d, Restrict::Implemented).unwrap().best;
+            assert_eq!(best.variant.cluster, 1, "{p:?}: {}", best.variant);
+            let pair = Variant {
+                cluster: 2,
+                ..best.variant
+            };
+            let pair = estimate(&p, &d, &pair).unwrap();
+            assert!(pair.time_s > best.time_s * 1.01, "{p:?}: {}", pair.variant);
+            assert!(pair.l2_s < best.l2_s, "{p:?}");
+        }
+    }
+
+    /// Where a width between the powers of two cuts a layer's tiles to whole waves at M = 512, the plan takes it:
+    /// 8B qkv (N = 6144: 128x256 is 96 tiles on 132 SMs, 128x192 is 128) and 70B qkv (N = 10240: 128x256 is 160
+    /// tiles, 1.2 waves; 128x160 is 256, 1.94 waves). The pick runs in at most the waves of the SMs it needs and
+    /// is predicted over 15% faster than the shipped 128x256.
+    #[test]
+    fn widths_between_powers_of_two_cut_the_waves_at_m_512() {
+        let d = Device::H100;
+        for (n, k, bn) in [(6144, 4096, 192), (10240, 8192, 160)] {
+            let p = bf16(512, n, k);
+            let best = plan(&p, &d, Restrict::Implemented).unwrap().best;
+            assert_eq!(best.variant.bn, bn, "{p:?}: {}", best.variant);
+            let waves = best.units as f64 / best.slots as f64;
+            assert!(waves.ceil() - waves < 0.1, "{p:?}: {waves:.2} waves");
+            let shipped = estimate(&p, &d, &Variant::SHIPPED).unwrap();
+            assert!(best.time_s * 1.15 < shipped.time_s, "{p:?}");
+        }
     }
 
     #[test]

@@ -232,6 +232,42 @@ mod tests {
         assert_eq!(spec_of(&Variant::SHIPPED, Elem::BF16).unwrap(), SHIPPED);
     }
 
+    /// The compile check's list holds every N tile the planner knows, unsplit with and without the multicast pair
+    /// and split, and each of its specs is the one the planner would run (same ring, same shared memory).
+    #[test]
+    fn kernel_variants_cover_every_width_clustered_and_split() {
+        for ty in [Elem::BF16, Elem::F16] {
+            let specs = kernel_variants(ty);
+            for bn in plan::BNS {
+                for (cluster, split) in [(1, 1), (2, 1), (1, 2)] {
+                    assert!(
+                        specs
+                            .iter()
+                            .any(|s| s.bn == bn && s.cluster == cluster && s.split == split),
+                        "{ty} BN {bn} cluster{cluster} split{split}"
+                    );
+                }
+            }
+            for s in &specs {
+                s.validate(Device::H100.smem_per_block as usize)
+                    .unwrap_or_else(|e| panic!("{s}: {e}"));
+                let v = variant_of(s);
+                assert_eq!(s.smem_bytes(), v.smem_bytes(dtype(ty)), "{s}");
+                assert_eq!(
+                    Some(s.stages),
+                    Variant::stages_for_split(
+                        v.bm,
+                        v.bn,
+                        v.split,
+                        dtype(ty),
+                        Device::H100.smem_per_block
+                    ),
+                    "{s}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn unimplemented_variants_are_refused() {
         for v in [
@@ -257,7 +293,7 @@ mod tests {
                 ..Variant::SHIPPED
             },
             Variant {
-                bn: 96,
+                bn: 80,
                 ..Variant::SHIPPED
             },
         ] {
