@@ -105,7 +105,7 @@ impl Family for HopperFamily {
     }
     fn launch(&self, spec: &HopperSpec, size: Size) -> Result<Launch> {
         super::check_dims(size)?;
-        let (a_box, b_box) = spec.map_boxes();
+        let (a_box, b_box) = spec.map_boxes_for(size.m);
         Ok(Launch {
             config: LaunchConfig {
                 grid_dim: (spec.grid(size.m, size.n, HOPPER_SMS / spec.ctas()), 1, 1),
@@ -129,6 +129,7 @@ impl Family for HopperFamily {
                 Arg::U32(size.m),
                 Arg::U32(size.n),
                 Arg::U32(size.k),
+                Arg::U32(spec.a_box_rows(size.m)),
             ],
         })
     }
@@ -357,6 +358,22 @@ mod tests {
             assert_eq!(tiles, [a, b], "{spec}");
             assert_eq!(b.params().box_outer * spec.cluster, spec.bn, "{spec}");
             assert_eq!((a.mn, b.mn * spec.cluster), (spec.bm(), spec.bn), "{spec}");
+            assert_eq!(l.args.last(), Some(&Arg::U32(spec.bm())), "{spec}");
+            // Fewer rows than the tile: A's box and the kernel's a_rows argument clip to them, rounded up to 8.
+            for (m, rows) in [(1, 8), (16, 16), (17, 24), (63, 64)] {
+                let l = HOPPER.launch(&spec, Size::mnk(m, 520, 136)).unwrap();
+                let a_box = l.args.iter().find_map(|a| match *a {
+                    Arg::TensorMap { buf: 0, tile, .. } => Some(tile),
+                    _ => None,
+                });
+                let rows = rows.min(spec.bm());
+                assert_eq!(
+                    a_box.map(|t| t.params().box_outer),
+                    Some(rows),
+                    "{spec} m={m}"
+                );
+                assert_eq!(l.args.last(), Some(&Arg::U32(rows)), "{spec} m={m}");
+            }
         }
     }
 }

@@ -69,7 +69,7 @@ __device__ __forceinline__ void store_row16(u16* dst, const uint32_t (&o)[4], ui
 
 extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     hopper_gemm(const __grid_constant__ TmaMap a_map, const __grid_constant__ TmaMap b_map, u16* __restrict__ c,
-                uint32_t M, uint32_t N, uint32_t K) {
+                uint32_t M, uint32_t N, uint32_t K, uint32_t a_rows) {
     using swz::GemmA;
     using swz::GemmB;
     using swz::GemmBSlice;
@@ -112,6 +112,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     // Part p runs k-blocks [kb_lo(p), kb_lo(p + 1)): balanced, empty only when there are fewer k-blocks than parts.
     auto kb_lo = [nk](uint32_t p) { return uint32_t((unsigned long long)p * nk / SPLIT); };
     const uint32_t kb0 = kb_lo(part), kb1 = kb_lo(part + 1);
+    // The bytes one A box lands: a_rows rows (BM, or M rounded up to 8 when M is shorter; HopperSpec::a_box_rows).
+    const uint32_t a_bytes = GemmA::BOXES * (GemmA::BOX_BYTES / GemmA::BOX_OUTER) * a_rows;
 
     if (threadIdx.x == 0) {
         for (uint32_t s = 0; s < STAGES; ++s) {
@@ -143,8 +145,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 for (uint32_t kb = kb0; kb < kb1; ++kb) {
                     mbar_wait(empty_bar + 8 * s, phase ^ 1);
                     const uint32_t full = full_bar + 8 * s;
-                    // Out-of-bounds parts of a box are zero-filled and still counted: always whole tiles.
-                    mbar_expect_tx(full, GemmA::TILE_BYTES + GemmB::TILE_BYTES);
+                    // Out-of-bounds parts of a box are zero-filled and still counted: whole boxes.
+                    mbar_expect_tx(full, a_bytes + GemmB::TILE_BYTES);
 #pragma unroll
                     for (uint32_t bx = 0; bx < GemmA::BOXES; ++bx)
                         tma_load_2d(a_smem + s * GemmA::TILE_BYTES + bx * GemmA::BOX_BYTES, &a_map, full,

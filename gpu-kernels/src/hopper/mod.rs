@@ -256,18 +256,25 @@ impl HopperGemm {
             let (ptr, _guard) = d.device_ptr(gpu.stream());
             TensorMap::k_major(ptr, d.len() * std::mem::size_of::<E>(), tile, rows, k)
         };
-        let (a_box, b_box) = self.spec.map_boxes();
+        let (a_box, b_box) = self.spec.map_boxes_for(m);
         let a_map = map(a, &a_box, m)?;
         let b_map = map(b, &b_box, n)?;
+        let a_rows = self.spec.a_box_rows(m);
         let cfg = LaunchConfig {
             grid_dim: (self.grid(gpu, m, n), 1, 1),
             block_dim: (self.spec.threads(), 1, 1),
             shared_mem_bytes: self.spec.smem_bytes(),
         };
         let mut args = gpu.stream().launch_builder(&self.func);
-        args.arg(&a_map).arg(&b_map).arg(c).arg(&m).arg(&n).arg(&k);
+        args.arg(&a_map)
+            .arg(&b_map)
+            .arg(c)
+            .arg(&m)
+            .arg(&n)
+            .arg(&k)
+            .arg(&a_rows);
         // SAFETY: the parameters match hopper_gemm's signature (two 128-byte tensor maps by value, the C pointer,
-        // three u32); the maps describe a and b with the sizes checked above, and c holds m*n elements.
+        // four u32); the maps describe a and b with the sizes checked above, and c holds m*n elements.
         unsafe { args.launch(cfg) }
             .map(|_| ())
             .map_err(|source| Error::Launch {

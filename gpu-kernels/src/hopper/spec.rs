@@ -145,6 +145,27 @@ impl HopperSpec {
         (self.a_tile(), self.b_slice())
     }
 
+    /// Rows of A one TMA box loads for a problem of `m` rows: the tile's rows, or, when `m` is shorter than the
+    /// tile, `m` rounded up to the swizzle atom's 8 rows. The rows past them keep whatever the ring held and only
+    /// feed output rows past `m`, which the epilogue masks; zero-filling them costs copy time (on an H100 at
+    /// M = 16 a 128x32 tile ran 67% longer than at M = 128).
+    pub const fn a_box_rows(&self, m: u32) -> u32 {
+        let rows = m.div_ceil(8) * 8;
+        if rows < self.bm() {
+            rows
+        } else {
+            self.bm()
+        }
+    }
+
+    /// [`HopperSpec::map_boxes`] for a problem of `m` rows: A's box clipped to [`HopperSpec::a_box_rows`].
+    pub const fn map_boxes_for(&self, m: u32) -> (OperandTile, OperandTile) {
+        (
+            OperandTile::new(self.mode, self.ty, Major::K, self.a_box_rows(m), self.bk),
+            self.b_slice(),
+        )
+    }
+
     /// One consumer warp's epilogue scratch: 16 rows x 64 columns of the output type, swizzled for `stmatrix`
     /// writes and 16-byte row reads (the GEMM family's derived ldmatrix swizzle for 128-byte rows).
     pub const fn epilogue_tile(&self) -> Smem {
