@@ -209,8 +209,9 @@ impl std::error::Error for PlanError {}
 
 /// The K step of every variant (one 128-byte swizzled row of 16-bit elements).
 pub const BK: u32 = 64;
-/// The most pipeline stages a variant uses (deeper rings stop paying once the copy latency is hidden).
-pub const MAX_STAGES: u32 = 8;
+/// The most pipeline stages a variant uses: the narrow tiles of small M are bound by the copy round trip, and a
+/// deeper ring hides more of it ([`LOAD_LATENCY_S`]).
+pub const MAX_STAGES: u32 = 16;
 /// Block tile rows: one consumer warpgroup per 64.
 pub const BMS: [u32; 2] = [64, 128];
 /// Block tile columns (the wgmma N): powers of two, and the multiples of 32 between 64 and 256 that cut the
@@ -810,8 +811,10 @@ mod tests {
         let smem = Device::H100.smem_per_block;
         assert_eq!(Variant::stages_for(128, 256, Dtype::Bf16, smem), Some(4));
         assert_eq!(Variant::stages_for(128, 128, Dtype::Bf16, smem), Some(6));
+        // 64x64: 16 KiB stages beside 8 KiB of epilogue scratch; 64x32 would take 17 and stops at the cap.
+        assert_eq!(Variant::stages_for(64, 64, Dtype::Bf16, smem), Some(13));
         assert_eq!(
-            Variant::stages_for(64, 64, Dtype::Bf16, smem),
+            Variant::stages_for(64, 32, Dtype::Bf16, smem),
             Some(MAX_STAGES)
         );
         assert_eq!(Variant::stages_for(128, 256, Dtype::Bf16, 64 << 10), None);
