@@ -160,9 +160,13 @@ impl HopperSpec {
 
     /// [`HopperSpec::map_boxes`] for a problem of `m` rows: A's box clipped to [`HopperSpec::a_box_rows`].
     pub const fn map_boxes_for(&self, m: u32) -> (OperandTile, OperandTile) {
+        let (a, b) = self.map_boxes();
         (
-            OperandTile::new(self.mode, self.ty, Major::K, self.a_box_rows(m), self.bk),
-            self.b_slice(),
+            OperandTile {
+                mn: self.a_box_rows(m),
+                ..a
+            },
+            b,
         )
     }
 
