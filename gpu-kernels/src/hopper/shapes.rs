@@ -8,11 +8,14 @@
 //! rotated every round ([`rounds`]). Reported per problem: ours / cuBLAS for the planned and the shipped spec
 //! (median of the per-round ratios), the model's predicted time beside the measured one (error %), and for
 //! M <= 128 the HBM roofline: `X + W + C` bytes once, over the device-to-device copy rate measured at the start
-//! of the same run. Geomeans over the problems close each element type's table.
+//! of the same run, beside the share a bare read of the same bytes reaches ([`crate::bench::hbm_read`], a contestant of the same
+//! rounds): at a few tens of MB a launch's start and drain keep even that probe well below the roofline, so it is
+//! the floor a kernel can be held to. Geomeans over the problems close each element type's table.
 
 use super::planned::{estimate_spec, plan_device, Planned};
 use super::tune::{compare_with_cublas, write};
 use super::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
+use crate::bench::hbm_read::{HbmRead, ReadSets};
 use crate::bench::{self, rounds, BenchConfig};
 use crate::elem::HostElem;
 use crate::frame::{bench::time_peer, Family, Peer, Size};
@@ -108,6 +111,10 @@ pub struct ShapeRow {
     pub cublas_ms: f64,
     /// cuBLAS's share of the HBM roofline (M <= [`ROOFLINE_MAX_M`]).
     pub cublas_roofline: Option<f64>,
+    /// A bare read of the problem's least bytes ([`crate::bench::hbm_read`]): median time over rounds, ms (M <= [`ROOFLINE_MAX_M`]).
+    pub read_ms: Option<f64>,
+    /// The bare read's share of the HBM roofline: the most a launch that reads these bytes reached.
+    pub read_roofline: Option<f64>,
     /// The planned spec.
     pub planned: Ours,
     /// The shipped spec (the same numbers as `planned` when the plan is the shipped spec).
@@ -134,6 +141,13 @@ pub struct Summary {
     pub worst_error: f64,
     /// The lowest [`ShapeRow::pick_vs_best`].
     pub pick_min: f64,
+    /// Rows with a roofline (M <= [`ROOFLINE_MAX_M`]), and of them those where the plan reached 80% of it.
+    pub roofline_rows: usize,
+    pub roofline_80: usize,
+    /// Over those rows: the bare read's share of the roofline, lowest and highest.
+    pub read_roofline: Option<(f64, f64)>,
+    /// Over those rows: the bare read's time over the plan's (1: the plan reads as fast as the bare read), lowest.
+    pub planned_vs_read_min: Option<f64>,
 }
 
 /// The geomeans of `rows` (`None` when empty).
@@ -153,6 +167,25 @@ pub fn summarise(rows: &[ShapeRow]) -> Option<Summary> {
             .iter()
             .map(|r| r.pick_vs_best)
             .fold(f64::INFINITY, f64::min),
+        roofline_rows: rows.iter().filter(|r| r.planned.roofline.is_some()).count(),
+        roofline_80: rows
+            .iter()
+            .filter(|r| r.planned.roofline.is_some_and(|x| x >= 0.8))
+            .count(),
+        read_roofline: extremes(rows.iter().filter_map(|r| r.read_roofline)),
+        planned_vs_read_min: extremes(
+            rows.iter()
+                .filter_map(|r| r.read_ms.map(|t| t / r.planned.ms)),
+        )
+        .map(|x| x.0),
+    })
+}
+
+/// The lowest and highest of `values` (`None` when empty).
+fn extremes(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values.fold(None, |acc, v| match acc {
+        None => Some((v, v)),
+        Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
     })
 }
 
@@ -300,6 +333,7 @@ pub fn shapes_report(
         }
     }
     let blas = Cublas::new(gpu)?;
+    let probe = HbmRead::new(gpu)?;
     let copy = Peer::CopyD2D { bytes: 256 << 20 };
     let copy_cfg = BenchConfig {
         warmup: 3,
@@ -346,15 +380,27 @@ pub fn shapes_report(
             .iter()
             .map(|g| sets.verify(gpu, g))
             .collect::<Result<Vec<f64>>>()?;
-        let count = ours.len() + 1;
-        for who in 0..count {
-            bench::time(gpu, &ROUND, |j| sets.run(gpu, &blas, &ours, who, j))?;
-        }
-        let ms = rotated(gpu, sets.as_mut(), &blas, &ours, n_rounds)?;
         let problem = size.plan(super::planned::dtype(ty));
+        let mut reads = (m <= ROOFLINE_MAX_M)
+            .then(|| probe.sets(gpu, problem.min_bytes(), ROUND.l2_factor))
+            .transpose()?;
+        let mut field = Field {
+            sets: sets.as_mut(),
+            blas: &blas,
+            ours: &ours,
+            read: reads.as_mut().map(|r| (&probe, r)),
+        };
+        for who in 0..field.count() {
+            bench::time(gpu, &ROUND, |j| field.run(gpu, who, j))?;
+        }
+        let ms = rotated(gpu, &mut field, n_rounds)?;
         let roof =
             |t: f64| (m <= ROOFLINE_MAX_M).then(|| roofline(problem.min_bytes(), copy_gbps, t));
         let cublas_ms = rounds::spread(&ms[0]).median;
+        // The bare read, when it ran, is the last contestant.
+        let read_ms = |ms: &[Vec<f64>]| {
+            (ms.len() > specs.len() + 1).then(|| rounds::spread(&ms[specs.len() + 1]).median)
+        };
         let ours_row = |idx: usize, spec: &HopperSpec, diff: f64| -> Result<Ours> {
             let t = rounds::spread(&ms[idx]).median;
             let est = estimate_spec(size, spec, &dev)?;
@@ -392,6 +438,8 @@ pub fn shapes_report(
             layer: layer_name(n, k),
             cublas_ms,
             cublas_roofline: roof(cublas_ms),
+            read_ms: read_ms(&ms),
+            read_roofline: read_ms(&ms).and_then(roof),
             pick_vs_best: best_ms / planned.ms,
             planned,
             shipped,
@@ -421,21 +469,36 @@ pub fn shapes_report(
     Ok(markdown(&report))
 }
 
+/// One problem's contestants: cuBLAS (0), ours (1..=ours.len()), then the bare read when it runs.
+struct Field<'a> {
+    sets: &'a mut dyn Contest,
+    blas: &'a Cublas,
+    ours: &'a [&'a HopperGemm],
+    read: Option<(&'a HbmRead, &'a mut ReadSets)>,
+}
+
+impl Field<'_> {
+    fn count(&self) -> usize {
+        self.ours.len() + 1 + usize::from(self.read.is_some())
+    }
+
+    /// Queue contestant `who`'s `i`-th launch (each walks its own buffer sets).
+    fn run(&mut self, gpu: &Gpu, who: usize, i: usize) -> Result<()> {
+        match &mut self.read {
+            Some((probe, reads)) if who == self.ours.len() + 1 => probe.run(gpu, reads, i),
+            _ => self.sets.run(gpu, self.blas, self.ours, who, i),
+        }
+    }
+}
+
 /// `n_rounds` rounds in the rotated [`rounds::order`]: `times[who][round]`, each the median of [`ROUND`]'s
 /// launches, which walk the buffer sets.
-fn rotated(
-    gpu: &Gpu,
-    sets: &mut dyn Contest,
-    blas: &Cublas,
-    ours: &[&HopperGemm],
-    n_rounds: usize,
-) -> Result<Vec<Vec<f64>>> {
-    let n = ours.len() + 1;
+fn rotated(gpu: &Gpu, field: &mut Field, n_rounds: usize) -> Result<Vec<Vec<f64>>> {
+    let n = field.count();
     let mut times = vec![Vec::with_capacity(n_rounds); n];
     for r in 0..n_rounds {
         for who in rounds::order(r, n) {
-            times[who]
-                .push(bench::time(gpu, &ROUND, |j| sets.run(gpu, blas, ours, who, j))?.median_ms);
+            times[who].push(bench::time(gpu, &ROUND, |j| field.run(gpu, who, j))?.median_ms);
         }
     }
     Ok(times)
@@ -459,7 +522,8 @@ pub fn markdown(r: &ShapesReport) -> String {
         let _ = writeln!(
             md,
             "| layer | M x N x K | planned spec | **planned / cuBLAS** | shipped / cuBLAS | cuBLAS us | planned us | \
-             predicted us (error) | shipped predicted us (error) | bound | HBM roofline: planned / shipped / cuBLAS | \
+             predicted us (error) | shipped predicted us (error) | bound | HBM roofline: planned / shipped / cuBLAS / \
+             bare read | \
              fastest measured of ours (planned / it) |"
         );
         let _ = writeln!(md, "|---|---|---|--:|--:|--:|--:|--:|--:|---|---|---|");
@@ -468,10 +532,11 @@ pub fn markdown(r: &ShapesReport) -> String {
             let (p, sh) = (&row.planned, &row.shipped);
             let roof = if m <= ROOFLINE_MAX_M {
                 format!(
-                    "{} / {} / {}",
+                    "{} / {} / {} / {}",
                     pct(p.roofline),
                     pct(sh.roofline),
-                    pct(row.cublas_roofline)
+                    pct(row.cublas_roofline),
+                    pct(row.read_roofline)
                 )
             } else {
                 "-".into()
@@ -512,6 +577,18 @@ pub fn markdown(r: &ShapesReport) -> String {
             100.0 * s.worst_error,
             100.0 * s.pick_min
         );
+        if let (Some((lo, hi)), Some(vs)) = (s.read_roofline, s.planned_vs_read_min) {
+            let _ = writeln!(
+                md,
+                "{ty}, M <= {ROOFLINE_MAX_M}: the plan at 80% or more of the HBM roofline on {} of {}; a bare read \
+                 of the same bytes reaches {:.1}-{:.1}% of it; the plan at worst {:.1}% of the bare read's speed\n",
+                s.roofline_80,
+                s.roofline_rows,
+                100.0 * lo,
+                100.0 * hi,
+                100.0 * vs
+            );
+        }
     }
     md
 }
@@ -562,6 +639,8 @@ mod tests {
             layer: None,
             cublas_ms: 1.0,
             cublas_roofline: None,
+            read_ms: None,
+            read_roofline: None,
             planned: ours(planned),
             shipped: ours(shipped),
             measured: vec![ours(planned), ours(shipped)],
@@ -594,5 +673,45 @@ mod tests {
             md.contains("| 16x4096x4096 |") && md.contains("**125.0%**"),
             "{md}"
         );
+        assert!(!md.contains("bare read of the same bytes"), "{md}");
+    }
+
+    #[test]
+    fn summary_counts_the_roofline_and_the_bare_read() {
+        // The plan at 85% and 70% of the roofline; the bare read at 90% and 75%, taking 0.9 and 0.8 of the plan's time.
+        let mut rows = [
+            row("bf16", 1.0, 1.0, 0.0),
+            row("bf16", 1.0, 1.0, 0.0),
+            row("bf16", 1.0, 1.0, 0.0),
+        ];
+        for (r, (roof, read_roof, read_ms)) in
+            rows.iter_mut().zip([(0.85, 0.9, 0.9), (0.7, 0.75, 0.8)])
+        {
+            r.planned.roofline = Some(roof);
+            r.read_roofline = Some(read_roof);
+            r.read_ms = Some(read_ms);
+        }
+        let s = summarise(&rows).unwrap();
+        assert_eq!((s.roofline_rows, s.roofline_80), (2, 1));
+        assert_eq!(s.read_roofline, Some((0.75, 0.9)));
+        assert_eq!(s.planned_vs_read_min, Some(0.8));
+        let report = ShapesReport {
+            device: "d".into(),
+            date: "today".into(),
+            plan_device: "h100",
+            rounds: 5,
+            copy_gbps: 3000.0,
+            rows: rows.to_vec(),
+            summaries: vec![("bf16".into(), s)],
+        };
+        let md = markdown(&report);
+        assert!(
+            md.contains(
+                "the plan at 80% or more of the HBM roofline on 1 of 2; a bare read of the same bytes reaches \
+                 75.0-90.0% of it; the plan at worst 80.0% of the bare read's speed"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("85.0% / - / - / 90.0%"), "{md}");
     }
 }
