@@ -648,14 +648,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn summary_takes_geomeans_the_minimum_and_the_worst_error() {
-        let rows = [row("bf16", 1.25, 0.5, -0.3), row("bf16", 0.8, 0.5, 0.1)];
-        let s = summarise(&rows).unwrap();
-        assert!((s.planned - 1.0).abs() < 1e-12 && (s.shipped - 0.5).abs() < 1e-12);
-        assert_eq!((s.shapes, s.planned_min, s.worst_error), (2, 0.8, 0.3));
-        assert!(summarise(&[]).is_none());
-        let report = ShapesReport {
+    /// The markdown of a bf16 report of `rows` with summary `s`.
+    fn bf16_markdown(rows: &[ShapeRow], s: Summary) -> String {
+        markdown(&ShapesReport {
             device: "d".into(),
             date: "today".into(),
             plan_device: "h100",
@@ -663,8 +658,17 @@ mod tests {
             copy_gbps: 3000.0,
             rows: rows.to_vec(),
             summaries: vec![("bf16".into(), s)],
-        };
-        let md = markdown(&report);
+        })
+    }
+
+    #[test]
+    fn summary_takes_geomeans_the_minimum_and_the_worst_error() {
+        let rows = [row("bf16", 1.25, 0.5, -0.3), row("bf16", 0.8, 0.5, 0.1)];
+        let s = summarise(&rows).unwrap();
+        assert!((s.planned - 1.0).abs() < 1e-12 && (s.shipped - 0.5).abs() < 1e-12);
+        assert_eq!((s.shapes, s.planned_min, s.worst_error), (2, 0.8, 0.3));
+        assert!(summarise(&[]).is_none());
+        let md = bf16_markdown(&rows, s);
         assert!(
             md.contains("geomean over 2 shapes: planned **100.0%**, shipped 50.0%"),
             "{md}"
@@ -695,16 +699,7 @@ mod tests {
         assert_eq!((s.roofline_rows, s.roofline_80), (2, 1));
         assert_eq!(s.read_roofline, Some((0.75, 0.9)));
         assert_eq!(s.planned_vs_read_min, Some(0.8));
-        let report = ShapesReport {
-            device: "d".into(),
-            date: "today".into(),
-            plan_device: "h100",
-            rounds: 5,
-            copy_gbps: 3000.0,
-            rows: rows.to_vec(),
-            summaries: vec![("bf16".into(), s)],
-        };
-        let md = markdown(&report);
+        let md = bf16_markdown(&rows, s);
         assert!(
             md.contains(
                 "the plan at 80% or more of the HBM roofline on 1 of 2; a bare read of the same bytes reaches \
