@@ -8,9 +8,10 @@
 //! rotated every round ([`rounds`]). Reported per problem: ours / cuBLAS for the planned and the shipped spec
 //! (median of the per-round ratios), the model's predicted time beside the measured one (error %), and for
 //! M <= 128 the HBM roofline: `X + W + C` bytes once, over the device-to-device copy rate measured at the start
-//! of the same run, beside the share a bare read of the same bytes reaches ([`crate::bench::hbm_read`], a contestant of the same
-//! rounds): at a few tens of MB a launch's start and drain keep even that probe well below the roofline, so it is
-//! the floor a kernel can be held to. Geomeans over the problems close each element type's table.
+//! of the same run, beside the share a bare read of the same bytes reaches ([`crate::bench::hbm_read`], a
+//! contestant of the same rounds): at a few tens of MB a launch's start and drain keep even that probe well below
+//! the roofline, so it is the floor a kernel can be held to. Geomeans over the problems close each element type's
+//! table.
 
 use super::planned::{estimate_spec, plan_device, Planned};
 use super::tune::{compare_with_cublas, write};
@@ -111,7 +112,8 @@ pub struct ShapeRow {
     pub cublas_ms: f64,
     /// cuBLAS's share of the HBM roofline (M <= [`ROOFLINE_MAX_M`]).
     pub cublas_roofline: Option<f64>,
-    /// A bare read of the problem's least bytes ([`crate::bench::hbm_read`]): median time over rounds, ms (M <= [`ROOFLINE_MAX_M`]).
+    /// A bare read of the problem's least bytes ([`crate::bench::hbm_read`]): median time over rounds, ms
+    /// (M <= [`ROOFLINE_MAX_M`]).
     pub read_ms: Option<f64>,
     /// The bare read's share of the HBM roofline: the most a launch that reads these bytes reached.
     pub read_roofline: Option<f64>,
@@ -398,9 +400,9 @@ pub fn shapes_report(
             |t: f64| (m <= ROOFLINE_MAX_M).then(|| roofline(problem.min_bytes(), copy_gbps, t));
         let cublas_ms = rounds::spread(&ms[0]).median;
         // The bare read, when it ran, is the last contestant.
-        let read_ms = |ms: &[Vec<f64>]| {
-            (ms.len() > specs.len() + 1).then(|| rounds::spread(&ms[specs.len() + 1]).median)
-        };
+        let read_ms = reads
+            .is_some()
+            .then(|| rounds::spread(&ms[specs.len() + 1]).median);
         let ours_row = |idx: usize, spec: &HopperSpec, diff: f64| -> Result<Ours> {
             let t = rounds::spread(&ms[idx]).median;
             let est = estimate_spec(size, spec, &dev)?;
@@ -438,8 +440,8 @@ pub fn shapes_report(
             layer: layer_name(n, k),
             cublas_ms,
             cublas_roofline: roof(cublas_ms),
-            read_ms: read_ms(&ms),
-            read_roofline: read_ms(&ms).and_then(roof),
+            read_ms,
+            read_roofline: read_ms.and_then(roof),
             pick_vs_best: best_ms / planned.ms,
             planned,
             shipped,
