@@ -3,7 +3,8 @@
 //! the grid's stride or of 16 bytes.
 
 use gpu_kernels::bench::hbm_read::{xor_words, HbmRead};
-use gpu_kernels::Gpu;
+use gpu_kernels::frame::HostBuf;
+use gpu_kernels::{Elem, Gpu};
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
@@ -16,18 +17,9 @@ fn probe_reads_every_word() {
         ((1 << 20) + 5, 3),
         (33_700_000 + 7, 4),
     ] {
-        let host: Vec<u8> = {
-            // xorshift bytes: random, never all zero
-            let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-            (0..len)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x >> 24) as u8
-                })
-                .collect()
-        };
+        // Seeded random f32 words (never zeros), cut to `len` bytes.
+        let mut host = HostBuf::random(Elem::F32, len.div_ceil(4), seed).bytes;
+        host.truncate(len);
         let want = xor_words(&host);
         // The check can fail: the last whole word changes the XOR.
         let whole = len / 16 * 16;

@@ -45,14 +45,15 @@ pub fn spread(values: &[f64]) -> Spread {
     }
 }
 
-/// `n` contestants (`run(x)` queues contestant `x`) timed in `n_rounds` rounds in the rotated [`order`]:
-/// `times[x][round]`, each the median of `cfg.iters` runs after `cfg.warmup` ([`time`]).
+/// `n` contestants (`run(x, i)` queues contestant `x`'s `i`-th launch of the round, so that it can walk rotated
+/// buffers) timed in `n_rounds` rounds in the rotated [`order`]: `times[x][round]`, each the median of
+/// `cfg.iters` runs after `cfg.warmup` ([`time`]).
 pub fn interleaved(
     gpu: &Gpu,
     cfg: &BenchConfig,
     n: usize,
     n_rounds: usize,
-    run: impl FnMut(usize) -> Result<()>,
+    run: impl FnMut(usize, usize) -> Result<()>,
 ) -> Result<Vec<Vec<f64>>> {
     interleaved_then(gpu, cfg, n, n_rounds, run, |_| Ok(()))
 }
@@ -64,13 +65,13 @@ pub fn interleaved_then(
     cfg: &BenchConfig,
     n: usize,
     n_rounds: usize,
-    mut run: impl FnMut(usize) -> Result<()>,
+    mut run: impl FnMut(usize, usize) -> Result<()>,
     mut after: impl FnMut(usize) -> Result<()>,
 ) -> Result<Vec<Vec<f64>>> {
     let mut times = vec![Vec::with_capacity(n_rounds); n];
     for r in 0..n_rounds {
         for x in order(r, n) {
-            times[x].push(time(gpu, cfg, |_| run(x))?.median_ms);
+            times[x].push(time(gpu, cfg, |i| run(x, i))?.median_ms);
             after(x)?;
         }
     }

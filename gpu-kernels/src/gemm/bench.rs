@@ -224,7 +224,7 @@ pub fn rounds<I: HostElem>(
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
     // times[kernel][round]; kernel 0 is cuBLAS.
     let n = lineup.count();
-    let times = interleaved(gpu, cfg, n, n_rounds.max(1), |x| {
+    let times = interleaved(gpu, cfg, n, n_rounds.max(1), |x, _| {
         lineup.launch(gpu, blas, x)
     })?;
     let mut out = Vec::new();
@@ -315,7 +315,7 @@ pub fn peak_rounds<I: HostElem>(
         cfg,
         n,
         n_rounds.max(1),
-        |x| {
+        |x, _| {
             if x <= s {
                 lineup.launch(gpu, blas, x)
             } else {

@@ -343,7 +343,7 @@ pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) 
         iters: 10,
         l2_factor: 1,
     };
-    let times = crate::bench::rounds::interleaved(gpu, &cfg, lineup.count(), rounds, |x| {
+    let times = crate::bench::rounds::interleaved(gpu, &cfg, lineup.count(), rounds, |x, _| {
         lineup.launch(gpu, &blas, x)
     })?;
     out(&format!(

@@ -395,7 +395,9 @@ pub fn shapes_report(
         for who in 0..field.count() {
             bench::time(gpu, &ROUND, |j| field.run(gpu, who, j))?;
         }
-        let ms = rotated(gpu, &mut field, n_rounds)?;
+        let ms = rounds::interleaved(gpu, &ROUND, field.count(), n_rounds, |who, j| {
+            field.run(gpu, who, j)
+        })?;
         let roof =
             |t: f64| (m <= ROOFLINE_MAX_M).then(|| roofline(problem.min_bytes(), copy_gbps, t));
         let cublas_ms = rounds::spread(&ms[0]).median;
@@ -491,19 +493,6 @@ impl Field<'_> {
             _ => self.sets.run(gpu, self.blas, self.ours, who, i),
         }
     }
-}
-
-/// `n_rounds` rounds in the rotated [`rounds::order`]: `times[who][round]`, each the median of [`ROUND`]'s
-/// launches, which walk the buffer sets.
-fn rotated(gpu: &Gpu, field: &mut Field, n_rounds: usize) -> Result<Vec<Vec<f64>>> {
-    let n = field.count();
-    let mut times = vec![Vec::with_capacity(n_rounds); n];
-    for r in 0..n_rounds {
-        for who in rounds::order(r, n) {
-            times[who].push(bench::time(gpu, &ROUND, |j| field.run(gpu, who, j))?.median_ms);
-        }
-    }
-    Ok(times)
 }
 
 fn pct(x: Option<f64>) -> String {
