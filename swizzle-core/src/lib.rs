@@ -74,8 +74,11 @@
 extern crate self as swizzle_core;
 
 pub use swizzle_spec::{compose, convert, raster, rules, spelling, swizzle, units};
+pub mod descriptor;
 pub mod layout;
+pub mod tcgen05;
 pub mod tile;
+pub mod tma;
 pub mod wgmma;
 
 #[cfg(feature = "std")]

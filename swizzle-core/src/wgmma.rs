@@ -212,6 +212,18 @@ impl OperandTile {
 
     /// The constraints, stated once.
     pub const fn validate(&self) -> Result<(), OperandError> {
+        if matches!(self.major, Major::MN) && self.elem.bytes() != 2 {
+            if let Err(e) = self.validate_layout() {
+                return Err(e);
+            }
+            return Err(OperandError::TransposeNeeds16Bit);
+        }
+        self.validate_layout()
+    }
+
+    /// [`OperandTile::validate`] without `wgmma`'s 16-bit rule for MN-major operands: the shape rules TMA and
+    /// the canonical layouts share (`tcgen05.mma` reads MN-major 8-bit and tf32 operands too).
+    pub const fn validate_layout(&self) -> Result<(), OperandError> {
         let eb = self.elem.bytes();
         if self.mn == 0 || !self.mn.is_multiple_of(CORE_ROWS) || self.mn > TMA_MAX_BOX {
             return Err(OperandError::BadMn);
@@ -219,9 +231,6 @@ impl OperandTile {
         let step = K_STEP_BYTES / eb;
         if self.k == 0 || !self.k.is_multiple_of(step) || self.k > TMA_MAX_BOX {
             return Err(OperandError::BadK);
-        }
-        if matches!(self.major, Major::MN) && eb != 2 {
-            return Err(OperandError::TransposeNeeds16Bit);
         }
         let (inner, _) = self.extents();
         if inner % self.row_elems() != 0 {
@@ -243,7 +252,7 @@ impl OperandTile {
     /// assert_eq!(A.smem_swizzle(), swizzle!(SW128, unit = bf16));
     /// ```
     pub const fn params(&self) -> OperandParams {
-        if let Err(e) = self.validate() {
+        if let Err(e) = self.validate_layout() {
             panic!("{}", e.message());
         }
         let rb = self.row_bytes();
@@ -550,16 +559,17 @@ pub const fn encode_descriptor(
     base_offset: u32,
     layout: u32,
 ) -> u64 {
-    enc(addr)
-        | (enc(lbo) << 16)
-        | (enc(sbo) << 32)
-        | (((base_offset & 7) as u64) << 49)
-        | (((layout & 3) as u64) << 62)
-}
-
-/// PTX's `matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4`.
-const fn enc(x: u32) -> u64 {
-    ((x & 0x3FFFF) >> 4) as u64
+    use crate::descriptor::{Arch, Descriptor, SmemLayout};
+    // The Hopper 2-bit layout value v is the Blackwell 3-bit code 2v: one encoder for both.
+    let layout = match SmemLayout::from_code(((layout & 3) as u64) << 1) {
+        Some(l) => l,
+        None => SmemLayout::None,
+    };
+    Descriptor {
+        base_offset,
+        ..Descriptor::new(Arch::Sm90, addr, lbo, sbo, layout)
+    }
+    .encode()
 }
 
 /// Fields of a descriptor: (start address bytes, LBO bytes, SBO bytes, base offset, layout type).
