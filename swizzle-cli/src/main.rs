@@ -36,9 +36,11 @@ mod bench;
 mod check;
 #[cfg(test)]
 mod claims;
+mod decode;
 mod emit_header;
 mod l2;
 mod l2_study;
+mod layout_check;
 mod output;
 mod plan;
 mod plot;
@@ -81,6 +83,9 @@ enum Command {
     Synth(synth::Args),
     /// Write the generated CUDA/C++ header.
     EmitHeader(emit_header::Args),
+    /// Decode a wgmma / tcgen05 shared-memory descriptor or a tcgen05 instruction descriptor, field by field
+    /// (`swz check desc|tma` checks one against an operand tile).
+    Decode(decode::Args),
     /// Predict a GEMM's DRAM reads and L2 hit rate under a block order (the L2 traffic model).
     L2(l2::Args),
     /// On the GPU: the threadblock-swizzling article's L2 study (every shape x order, cuBLAS beside, the model's prediction per row).
@@ -119,7 +124,7 @@ fn exit_on_stdout_error(e: std::io::Error) -> ! {
 /// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
 fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, l2, l2-study, plan, bench, tune, verify, profile, ptxas or report"
+        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, decode, l2, l2-study, plan, bench, tune, verify, profile, ptxas or report"
             .to_string();
     }
     let text = e.to_string();
@@ -139,6 +144,8 @@ fn one_line(e: &clap::Error) -> String {
 }
 
 fn main() {
+    // `swz check desc|tma ...` (descriptor and tensor-map checks) exits there; the bank check's flags stay clap's.
+    layout_check::dispatch();
     // clap's usage errors span several lines; ours are one line (`swz: <reason>`), exit 2. Help and version
     // print in full and exit 0.
     let cli = match Cli::try_parse() {
@@ -158,6 +165,7 @@ fn main() {
         Command::Check(a) => check::run(a),
         Command::Synth(a) => synth::run(a),
         Command::EmitHeader(a) => clean(emit_header::run(a)),
+        Command::Decode(a) => decode::run(a),
         Command::L2(a) => clean(l2::run(a)),
         Command::L2Study(a) => clean(l2_study::run(a)),
         Command::Plan(a) => clean(plan::run(a)),

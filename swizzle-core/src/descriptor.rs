@@ -280,8 +280,24 @@ impl Descriptor {
     /// The descriptor of `tile` for `arch` with start address `start` (the tile's, plus a K step's or an MN
     /// slice's offset): the layout, LBO and SBO the tile's spec derives ([`OperandTile::params`]), base offset 0.
     pub const fn of_tile(arch: Arch, tile: &OperandTile, start: u32) -> Descriptor {
+        Descriptor::of_slice(arch, tile, tile.mn, start)
+    }
+
+    /// The descriptor of one instruction's operand: `slice_mn` MN elements of `tile` (64 rows of A for `wgmma`,
+    /// all of B) by 32 bytes of K, at `start`. A stride the operand never takes (one 8-row group along MN, one
+    /// swizzle atom, one 8-row K group for 4-byte types) is encoded 0, as CuTe does.
+    pub const fn of_slice(arch: Arch, tile: &OperandTile, slice_mn: u32, start: u32) -> Descriptor {
         let p = tile.params();
-        Descriptor::new(arch, start, p.lbo, p.sbo, SmemLayout::of_mode(tile.mode))
+        let (lbo_used, sbo_used) = strides_used(tile, slice_mn);
+        // Swizzled K-major: unused, but CuTe and the PTX examples encode 1 (16 bytes), as the params say.
+        let k_swizzled = matches!(tile.major, Major::K) && !matches!(tile.mode, ByteMode::None);
+        Descriptor::new(
+            arch,
+            start,
+            if lbo_used || k_swizzled { p.lbo } else { 0 },
+            if sbo_used { p.sbo } else { 0 },
+            SmemLayout::of_mode(tile.mode),
+        )
     }
 
     /// The 64 bits. Hopper and Blackwell share every field but the version (sm_100) and the LBO mode (sm_100).
@@ -375,8 +391,8 @@ impl Descriptor {
         let p = tile.params();
         let want_layout = SmemLayout::of_mode(tile.mode);
         let layout_ok = self.layout as u32 == want_layout as u32;
-        // Swizzled K-major operands ignore LBO (an instruction's 32 bytes of K never leave the swizzled row).
-        let lbo_used = !(matches!(tile.major, Major::K) && !matches!(tile.mode, ByteMode::None));
+        // A check takes the tile as one instruction's operand (MN extent = the instruction's).
+        let (lbo_used, sbo_used) = strides_used(tile, tile.mn);
         let other = OperandTile {
             major: match tile.major {
                 Major::K => Major::MN,
@@ -394,7 +410,7 @@ impl Descriptor {
                 // The other major's strides, when this tile's are not matched: the operand's major-ness.
                 2 if layout_ok
                     && validate_for(&other, self.arch).is_ok()
-                    && !(self.sbo == p.sbo && (!lbo_used || self.lbo == p.lbo))
+                    && !((!sbo_used || self.sbo == p.sbo) && (!lbo_used || self.lbo == p.lbo))
                     && self.sbo == other.params().sbo
                     && self.lbo == other.params().lbo =>
                 {
@@ -403,7 +419,7 @@ impl Descriptor {
                 3 if layout_ok && lbo_used && self.lbo != p.lbo => {
                     Some(stride_mismatch(StrideField::Lbo, self.lbo, p.lbo, tile))
                 }
-                4 if layout_ok && self.sbo != p.sbo => {
+                4 if layout_ok && sbo_used && self.sbo != p.sbo => {
                     Some(stride_mismatch(StrideField::Sbo, self.sbo, p.sbo, tile))
                 }
                 5 if self.start % 16 != 0 => {
@@ -467,6 +483,23 @@ impl Descriptor {
             from = i + 1;
         }
         v
+    }
+}
+
+/// Whether an instruction reading `slice_mn` MN elements of `tile` by 32 bytes of K steps along (LBO, SBO):
+/// the canonical layouts' strides, each used only when the operand has more than one of what it steps over.
+/// Swizzled K-major LBO is never used (CuTe encodes 16 bytes there).
+pub const fn strides_used(tile: &OperandTile, slice_mn: u32) -> (bool, bool) {
+    let kstep = crate::wgmma::K_STEP_BYTES / tile.elem.bytes(); // K elements of one instruction
+    let chunk = CHUNK_BYTES / tile.elem.bytes(); // elements of one 16-byte chunk
+    match (tile.major, tile.mode) {
+        // LBO: K chunk to K chunk (two per instruction); SBO: 8-row group to group.
+        (Major::K, ByteMode::None) => (true, slice_mn > CORE_ROWS),
+        (Major::K, _) => (false, slice_mn > CORE_ROWS),
+        // LBO: 8-row K group to group; SBO: MN chunk to chunk.
+        (Major::MN, ByteMode::None) => (kstep > CORE_ROWS, slice_mn > chunk),
+        // LBO: swizzle atom to atom along MN; SBO: 8-row K group to group.
+        (Major::MN, _) => (slice_mn > tile.row_elems(), kstep > CORE_ROWS),
     }
 }
 

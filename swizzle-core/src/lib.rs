@@ -76,6 +76,7 @@ extern crate self as swizzle_core;
 pub use swizzle_spec::{compose, convert, raster, rules, spelling, swizzle, units};
 pub mod descriptor;
 pub mod layout;
+pub mod operand;
 pub mod tcgen05;
 pub mod tile;
 pub mod tma;

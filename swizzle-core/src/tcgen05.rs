@@ -481,6 +481,29 @@ impl InstrDesc {
     }
 }
 
+/// The sm_100 descriptor of one instruction's operand in an MN-major tile that TMA wrote with
+/// `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B` (128-byte rows of MN, 32-byte atoms, `Sw<2,5,2>` on bytes; the layout no
+/// [`crate::ByteMode`] names): `k` K rows, each MN atom of 128 bytes a box of `k * 128` bytes (LBO, 0 when the
+/// slice is one atom wide), K rows in groups of 4 (SBO = 512). `slice_mn` elements of `elem_bytes` each, at
+/// `start`. The tile's placement is the 128-byte MN-major one, so
+/// [`OperandTile::k_step_bytes`](crate::wgmma::OperandTile::k_step_bytes) of a `SW128` tile gives the K steps.
+pub const fn atom32_descriptor(
+    elem_bytes: u32,
+    k: u32,
+    slice_mn: u32,
+    start: u32,
+) -> crate::descriptor::Descriptor {
+    use crate::descriptor::{Arch, Descriptor, SmemLayout};
+    let row = SmemLayout::Sw128Atom32.row_bytes();
+    let lbo = if slice_mn * elem_bytes <= row {
+        0
+    } else {
+        k * row
+    };
+    // 32 bytes of K are 8 rows of 4-byte elements: two 4-row groups at least, so SBO is always stepped.
+    Descriptor::new(Arch::Sm100, start, lbo, 4 * row, SmemLayout::Sw128Atom32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,126 @@
+//! How an MMA operand tile is written as text (`swz check desc --operand`, `swz check tma --operand`):
+//! `MODE:ELEM:MAJOR:MNxK`, each part spelled as everywhere else ([`crate::spelling`]).
+//!
+//! | part | spellings |
+//! |---|---|
+//! | MODE | the byte mode TMA writes and the descriptor reads: `NONE`, `SW32`, `SW64`, `SW128` (or `CU_TENSOR_MAP_SWIZZLE_*`) |
+//! | ELEM | an element type: `bf16`, `f16`, `tf32`, `e4m3`, `u8`, ... |
+//! | MAJOR | `K` (K contiguous: A row-major, B "N x K") or `MN` |
+//! | MNxK | the extents in elements: M (operand A) or N (operand B) by K, e.g. `128x64` |
+//!
+//! ```
+//! use swizzle_core::operand::parse;
+//! use swizzle_core::wgmma::{Major, OperandTile};
+//! use swizzle_core::{ByteMode, Elem};
+//! assert_eq!(parse("SW128:bf16:K:128x64"), Ok(OperandTile::new(ByteMode::Sw128, Elem::BF16, Major::K, 128, 64)));
+//! assert!(parse("SW128:bf16:K").is_err());
+//! assert!(parse("SW256:bf16:K:128x64").is_err());
+//! ```
+
+use crate::spelling::{self, SpellingError, SwizzleSpelling};
+use crate::wgmma::{Major, OperandTile};
+use core::fmt;
+
+/// Why an operand spelling is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperandSpellingError<'a> {
+    /// Not four `:`-separated parts.
+    Shape(&'a str),
+    /// The mode part.
+    Mode(SpellingError<'a>),
+    /// A swizzle given as `B,M,S` layers: an operand's swizzle is a byte mode.
+    NotAMode(&'a str),
+    /// The element part.
+    Elem(SpellingError<'a>),
+    /// Not `K` or `MN`.
+    Major(&'a str),
+    /// Not `MNxK`.
+    Extents(&'a str),
+    /// A number in `MNxK`.
+    Number(SpellingError<'a>),
+}
+
+impl fmt::Display for OperandSpellingError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            OperandSpellingError::Shape(t) => write!(
+                f,
+                "expected an operand as MODE:ELEM:MAJOR:MNxK (e.g. SW128:bf16:K:128x64), got {t:?}"
+            ),
+            OperandSpellingError::Mode(e) => write!(f, "operand mode: {e}"),
+            OperandSpellingError::NotAMode(t) => write!(
+                f,
+                "operand mode {t:?}: an operand tile's swizzle is a byte mode (NONE, SW32, SW64, SW128)"
+            ),
+            OperandSpellingError::Elem(e) => write!(f, "operand element: {e}"),
+            OperandSpellingError::Major(t) => {
+                write!(f, "operand major {t:?}: expected K or MN")
+            }
+            OperandSpellingError::Extents(t) => {
+                write!(f, "operand extents {t:?}: expected MNxK (e.g. 128x64)")
+            }
+            OperandSpellingError::Number(e) => write!(f, "operand extents: {e}"),
+        }
+    }
+}
+
+impl core::error::Error for OperandSpellingError<'_> {}
+
+/// `MODE:ELEM:MAJOR:MNxK`. Only the spelling is checked here: whether the tile is a legal operand is
+/// [`OperandTile::validate`]'s (the checks report it).
+pub fn parse(text: &str) -> Result<OperandTile, OperandSpellingError<'_>> {
+    let t = text.trim();
+    let mut parts = t.split(':');
+    let (Some(mode), Some(elem), Some(major), Some(ext), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
+        return Err(OperandSpellingError::Shape(t));
+    };
+    let mode = match spelling::swizzle(mode).map_err(OperandSpellingError::Mode)? {
+        SwizzleSpelling::Mode(m) => m,
+        SwizzleSpelling::Layers(_) => return Err(OperandSpellingError::NotAMode(mode)),
+    };
+    let elem = spelling::elem(elem).map_err(OperandSpellingError::Elem)?;
+    let major = match major.trim() {
+        "K" => Major::K,
+        "MN" => Major::MN,
+        m => return Err(OperandSpellingError::Major(m)),
+    };
+    let (mn, k) = ext
+        .split_once('x')
+        .ok_or(OperandSpellingError::Extents(ext))?;
+    let mn = spelling::decimal_u32("MN", mn.trim()).map_err(OperandSpellingError::Number)?;
+    let k = spelling::decimal_u32("K", k.trim()).map_err(OperandSpellingError::Number)?;
+    Ok(OperandTile::new(mode, elem, major, mn, k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ByteMode, Elem};
+
+    #[test]
+    fn spellings() {
+        let t = OperandTile::new(ByteMode::Sw64, Elem::F16, Major::MN, 64, 32);
+        assert_eq!(parse("SW64:fp16:MN:64x32"), Ok(t));
+        assert_eq!(parse("CU_TENSOR_MAP_SWIZZLE_64B:half:MN:64x32"), Ok(t));
+        for bad in [
+            "",
+            "SW64:f16:MN",
+            "SW64:f16:MN:64x32:1",
+            "sw64:f16:MN:64x32",
+            "3,4,3:f16:MN:64x32",
+            "SW64:f17:MN:64x32",
+            "SW64:f16:M:64x32",
+            "SW64:f16:MN:64",
+            "SW64:f16:MN:64x-3",
+            "SW64:f16:MN:99999999999x32",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}
