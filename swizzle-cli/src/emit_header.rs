@@ -49,6 +49,11 @@ pub struct Args {
     /// type (its element offsets). Required for byte modes: a bare `swz::Swizzle` does not say what it counts.
     #[arg(long, value_name = "UNIT")]
     unit: Option<String>,
+    /// An MMA operand tile, NAME=MODE:ELEM:MAJOR:MNxK (e.g. GemmA=SW128:bf16:K:128x64): its TMA box and swizzle,
+    /// its wgmma and tcgen05 descriptors, and constexpr checks (`desc_ok`, `desc_sbo_in_bytes`, `tma_swizzle_ok`,
+    /// `smem_aligned`, ...) for static_asserts on descriptors and tensor maps a kernel builds itself; repeatable.
+    #[arg(long, value_name = "NAME=MODE:ELEM:MAJOR:MNxK")]
+    operand: Vec<String>,
     /// Include guard of the named specs (default: SWZ_SPECS_ and a hash of their text). The library part always
     /// has the guard SWZ_CUH_LIBRARY, so several generated headers can be included together.
     #[arg(long, value_name = "MACRO")]
@@ -116,14 +121,22 @@ pub fn build_with(
 }
 
 pub fn run(args: Args) -> Result<(), String> {
-    let text = build_with(
+    let mut header = build_with(
         &args.swizzle,
         &args.raster,
         &args.layout,
         args.unit.as_deref(),
         args.guard.as_deref(),
-    )?
-    .render();
+    )?;
+    for o in &args.operand {
+        let (name, spec) = named("--operand", o)?;
+        let tile =
+            swizzle_core::operand::parse(spec).map_err(|e| format!("--operand {name}: {e}"))?;
+        header = header
+            .try_operand(name, tile)
+            .map_err(|e| format!("--operand: {e}"))?;
+    }
+    let text = header.render();
     match &args.output {
         Some(path) => crate::output::write_file("--output", path, &text),
         None => {

@@ -38,10 +38,12 @@
 //! assert!(text.contains("return raster_strip(bid, gx, gy, 4u);"));
 //! ```
 
+mod operand_checks;
 mod spec;
 mod std_names;
 mod wgmma_fn;
 
+pub use operand_checks::operand_struct;
 pub use spec::{layout_type, pitched, swizzle_type, Constants, Spec, CUDA_LAYOUT};
 pub use wgmma_fn::wgmma_tile;
 
@@ -96,6 +98,8 @@ pub enum HeaderError {
     /// A [`Spec::pitched`] layout that is not `Sw::apply(row * pitch + col)` on element offsets (or whose swizzle
     /// period is not whole rows).
     NotPitched(String, String),
+    /// An operand tile TMA cannot write ([`OperandTile::validate_layout`]).
+    Operand(String, crate::wgmma::OperandError),
 }
 
 impl fmt::Display for HeaderError {
@@ -119,6 +123,7 @@ impl fmt::Display for HeaderError {
                 "{n:?} is a name the header uses; as the guard macro it would rewrite it"
             ),
             HeaderError::Raster(n, e) => write!(f, "{n:?}: {e}"),
+            HeaderError::Operand(n, e) => write!(f, "{n:?}: {e}"),
             HeaderError::NotPitched(n, layout) => write!(
                 f,
                 "{n:?}: layout {layout} is not Sw::apply(row * pitch + col) on element offsets with a period of whole rows"
@@ -191,6 +196,18 @@ impl Header {
             .unwrap_or_else(|e| panic!("Header::wgmma_operand {name}: {e}"));
         self.specs.push((name.to_string(), tile.cuda_struct(name)));
         self
+    }
+
+    /// Add an MMA operand tile's struct `NAME` ([`operand_struct`]): the Hopper struct of
+    /// [`Header::wgmma_operand`] plus the tcgen05 descriptor and `constexpr bool` checks for descriptors and tensor
+    /// maps built elsewhere, for `static_assert`s. Refuses a bad name and a tile TMA cannot write.
+    pub fn try_operand(mut self, name: &str, tile: OperandTile) -> Result<Header, HeaderError> {
+        self.check_name(name)?;
+        tile.validate_layout()
+            .map_err(|e| HeaderError::Operand(name.to_string(), e))?;
+        self.specs
+            .push((name.to_string(), operand_struct(name, &tile)));
+        Ok(self)
     }
 
     /// Add `using NAME = swz::Layout<...>;` for a shared-memory layout. Panics on a bad name.
