@@ -13,6 +13,7 @@
 
 pub mod check;
 pub mod family;
+mod layout_checks;
 pub mod planned;
 pub mod shapes;
 pub mod spec;

@@ -89,10 +89,18 @@ impl TensorMap {
                 tile.elem
             )));
         }
-        let dims: [u64; 2] = [k as u64, rows as u64];
-        let strides: [u64; 1] = [pitch];
-        let boxes: [u32; 2] = [p.box_inner, p.box_outer];
+        // The arguments, as swizzle-core checks them against the tile (`k_major_args`).
+        let args = k_major_args(tile, rows, k, ld, 0);
+        let dims: [u64; 2] = [args.dims[0], args.dims[1]];
+        let strides: [u64; 1] = [args.strides[0]];
+        let boxes: [u32; 2] = [args.boxes[0], args.boxes[1]];
         let elem_strides: [u32; 2] = [1, 1];
+        // The four Hopper modes are the tile's byte modes.
+        let swizzle = args
+            .swizzle
+            .layout()
+            .and_then(|l| l.byte_mode())
+            .unwrap_or(p.tma_swizzle);
         let mut map = std::mem::MaybeUninit::<sys::CUtensorMap>::zeroed();
         // SAFETY: every array has the rank's length (2, or 1 for strides); `ptr` is a live device allocation of
         // at least rows * pitch bytes (checked above); the driver only writes `map`.
@@ -107,7 +115,7 @@ impl TensorMap {
                 boxes.as_ptr(),
                 elem_strides.as_ptr(),
                 sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
-                cu_swizzle(p.tma_swizzle),
+                cu_swizzle(swizzle),
                 sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                 sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
             )
@@ -120,6 +128,24 @@ impl TensorMap {
         // SAFETY: the driver filled the map on success.
         Ok(TensorMap(unsafe { map.assume_init() }))
     }
+}
+
+/// The `cuTensorMapEncodeTiled` arguments [`TensorMap::k_major_pitch`] passes for a row-major `rows x k` matrix
+/// with rows `ld` elements apart, read in `tile`'s boxes, and the shared-memory address `smem` a box lands at:
+/// what [`swizzle_core::tma::TmaMap::check`] cross-checks against the tile the kernel's descriptors read.
+pub fn k_major_args(
+    tile: &OperandTile,
+    rows: u32,
+    k: u32,
+    ld: u32,
+    smem: u32,
+) -> swizzle_core::tma::TmaMap {
+    swizzle_core::tma::TmaMap::of_tile(
+        tile,
+        [k as u64, rows as u64],
+        ld as u64 * tile.elem.bytes() as u64,
+        smem,
+    )
 }
 
 #[cfg(test)]
