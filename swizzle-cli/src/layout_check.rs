@@ -35,10 +35,14 @@ enum What {
 struct DescArgs {
     /// The descriptor, hex.
     value: String,
-    /// The operand: MODE:ELEM:MAJOR:MNxK, the shared-memory tile the descriptor points into, with the
-    /// instruction's MN (e.g. SW128:bf16:K:64x64: wgmma's A, 64 rows of a 128-byte-swizzled bf16 tile).
+    /// The operand: MODE:ELEM:MAJOR:MNxK, the shared-memory tile the descriptor points into, as TMA wrote it
+    /// (e.g. SW128:bf16:K:128x64).
     #[arg(long, value_name = "MODE:ELEM:MAJOR:MNxK")]
     operand: String,
+    /// MN elements one instruction reads (wgmma's A: 64); default the tile's MN. Strides it never takes are not
+    /// compared (CuTe encodes them 0).
+    #[arg(long, value_name = "N")]
+    mma_mn: Option<u32>,
     /// sm_90 (wgmma) or sm_100 (tcgen05).
     #[arg(long, default_value = "sm_90")]
     arch: String,
@@ -153,7 +157,21 @@ fn desc(a: DescArgs) -> Result<Verdict, String> {
             )));
         }
     };
-    let found = d.mismatches(&tile).iter().map(|m| m.to_string()).collect();
+    let slice = match a.mma_mn {
+        Some(n) if n == 0 || n > tile.mn || n % 8 != 0 => {
+            return Err(format!(
+                "--mma-mn: {n} is not a multiple of 8 within the tile's MN = {}",
+                tile.mn
+            ))
+        }
+        Some(n) => n,
+        None => tile.mn,
+    };
+    let found = d
+        .mismatches_slice(&tile, slice)
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
     Ok(verdict("the descriptor", found))
 }
 

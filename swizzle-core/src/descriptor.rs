@@ -382,17 +382,22 @@ impl Descriptor {
         }
     }
 
-    /// The first way this descriptor disagrees with `tile`, from check index `from` on (see
-    /// [`Descriptor::check`]).
-    pub const fn mismatch(&self, tile: &OperandTile, from: u32) -> Result<(), (u32, DescMismatch)> {
+    /// The first way this descriptor disagrees with `tile` read `slice_mn` MN elements at a time (the
+    /// instruction's MN: 64 rows of A for `wgmma`), from check index `from` on (see [`Descriptor::check`]).
+    pub const fn mismatch(
+        &self,
+        tile: &OperandTile,
+        slice_mn: u32,
+        from: u32,
+    ) -> Result<(), (u32, DescMismatch)> {
         if let Err(e) = validate_for(tile, self.arch) {
             return Err((0, DescMismatch::Spec(e)));
         }
         let p = tile.params();
         let want_layout = SmemLayout::of_mode(tile.mode);
         let layout_ok = self.layout as u32 == want_layout as u32;
-        // A check takes the tile as one instruction's operand (MN extent = the instruction's).
-        let (lbo_used, sbo_used) = strides_used(tile, tile.mn);
+        // Strides the instruction never takes are not compared (CuTe encodes 0 there).
+        let (lbo_used, sbo_used) = strides_used(tile, slice_mn);
         let other = OperandTile {
             major: match tile.major {
                 Major::K => Major::MN,
@@ -400,6 +405,11 @@ impl Descriptor {
             },
             ..*tile
         };
+        let other_major = layout_ok
+            && validate_for(&other, self.arch).is_ok()
+            && !((!sbo_used || self.sbo == p.sbo) && (!lbo_used || self.lbo == p.lbo))
+            && self.sbo == other.params().sbo
+            && self.lbo == other.params().lbo;
         let mut i = from;
         while i < 8 {
             let e = match i {
@@ -407,19 +417,13 @@ impl Descriptor {
                     desc: self.layout,
                     spec: want_layout,
                 }),
-                // The other major's strides, when this tile's are not matched: the operand's major-ness.
-                2 if layout_ok
-                    && validate_for(&other, self.arch).is_ok()
-                    && !((!sbo_used || self.sbo == p.sbo) && (!lbo_used || self.lbo == p.lbo))
-                    && self.sbo == other.params().sbo
-                    && self.lbo == other.params().lbo =>
-                {
-                    Some(DescMismatch::Major { spec: tile.major })
-                }
-                3 if layout_ok && lbo_used && self.lbo != p.lbo => {
+                // The other major's strides, when this tile's are not matched: the operand's major-ness (and
+                // then the two stride lines below would only repeat it).
+                2 if other_major => Some(DescMismatch::Major { spec: tile.major }),
+                3 if layout_ok && !other_major && lbo_used && self.lbo != p.lbo => {
                     Some(stride_mismatch(StrideField::Lbo, self.lbo, p.lbo, tile))
                 }
-                4 if layout_ok && sbo_used && self.sbo != p.sbo => {
+                4 if layout_ok && !other_major && sbo_used && self.sbo != p.sbo => {
                     Some(stride_mismatch(StrideField::Sbo, self.sbo, p.sbo, tile))
                 }
                 5 if self.start % 16 != 0 => {
@@ -464,7 +468,12 @@ impl Descriptor {
     /// swizzle_core::assert_descriptor!(D, Arch::Sm90, A);
     /// ```
     pub const fn check(&self, tile: &OperandTile) -> Result<(), DescMismatch> {
-        match self.mismatch(tile, 0) {
+        self.check_slice(tile, tile.mn)
+    }
+
+    /// [`Descriptor::check`] for an instruction reading `slice_mn` of the tile's MN elements (64 rows of A).
+    pub const fn check_slice(&self, tile: &OperandTile, slice_mn: u32) -> Result<(), DescMismatch> {
+        match self.mismatch(tile, slice_mn, 0) {
             Ok(()) => Ok(()),
             Err((_, e)) => Err(e),
         }
@@ -473,9 +482,15 @@ impl Descriptor {
     /// Every disagreement with `tile`, in check order.
     #[cfg(feature = "std")]
     pub fn mismatches(&self, tile: &OperandTile) -> Vec<DescMismatch> {
+        self.mismatches_slice(tile, tile.mn)
+    }
+
+    /// Every disagreement with `tile` read `slice_mn` MN elements at a time, in check order.
+    #[cfg(feature = "std")]
+    pub fn mismatches_slice(&self, tile: &OperandTile, slice_mn: u32) -> Vec<DescMismatch> {
         let mut v = Vec::new();
         let mut from = 0;
-        while let Err((i, e)) = self.mismatch(tile, from) {
+        while let Err((i, e)) = self.mismatch(tile, slice_mn, from) {
             v.push(e);
             if matches!(e, DescMismatch::Spec(_)) {
                 break;

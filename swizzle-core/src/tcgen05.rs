@@ -459,6 +459,34 @@ impl InstrDesc {
         }
     }
 
+    /// The first field in which this descriptor differs from the one a kernel meant (`None`: the same): decode
+    /// what the kernel built and compare it with the shape and types it intended.
+    pub const fn first_difference(&self, meant: &InstrDesc) -> Option<&'static str> {
+        if self.m != meant.m {
+            Some("M (bits 24-28)")
+        } else if self.n != meant.n {
+            Some("N (bits 17-22)")
+        } else if self.a as u32 != meant.a as u32 {
+            Some("A type (bits 7-9)")
+        } else if self.b as u32 != meant.b as u32 {
+            Some("B type (bits 10-12)")
+        } else if self.d_f32 != meant.d_f32 {
+            Some("D type (bits 4-5)")
+        } else if self.a_major as u32 != meant.a_major as u32 {
+            Some("A major (bit 15)")
+        } else if self.b_major as u32 != meant.b_major as u32 {
+            Some("B major (bit 16)")
+        } else if self.negate_a != meant.negate_a || self.negate_b != meant.negate_b {
+            Some("negate (bits 13-14)")
+        } else if self.max_shift != meant.max_shift {
+            Some("max shift (bits 30-31)")
+        } else if self.cta_group != meant.cta_group {
+            Some("cta_group (the instruction's)")
+        } else {
+            None
+        }
+    }
+
     /// Tensor-memory columns the f32 / f16 accumulator occupies per CTA: N (one 32-bit column per output column;
     /// M = 64 uses half of the 128 lanes, a CTA pair holds M / 2 rows in each CTA's 128 lanes).
     pub const fn tmem_columns(&self) -> u32 {
