@@ -113,3 +113,67 @@ fn readme_spellings_are_the_parsers() {
         assert!(spelling::unit(&s).is_ok(), "{s}");
     }
 }
+
+/// The README's "check the descriptor your kernel builds" example is the binary's output, and it fails (exit 1).
+#[test]
+fn check_desc_example_is_the_binarys() {
+    let text = readme();
+    let start = text
+        .find("## Check the descriptor your kernel builds")
+        .expect("the section");
+    let section = &text[start..];
+    let cmd = "$ swz check desc 0x4000040000010048 --operand SW128:bf16:K:128x64\n";
+    let at = section.find(cmd).expect("the example") + cmd.len();
+    let shown: Vec<&str> = section[at..].lines().take_while(|l| *l != "```").collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_swz"))
+        .args([
+            "check",
+            "desc",
+            "0x4000040000010048",
+            "--operand",
+            "SW128:bf16:K:128x64",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let mut got: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    got.extend(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .lines()
+            .map(str::to_string),
+    );
+    assert_eq!(shown, got);
+    // The tensor-map example fails too, naming the mode.
+    let out = Command::new(env!("CARGO_BIN_EXE_swz"))
+        .args([
+            "check",
+            "tma",
+            "--dtype",
+            "bf16",
+            "--dims",
+            "4096,4096",
+            "--strides",
+            "8192",
+            "--box",
+            "64,128",
+            "--swizzle",
+            "64B",
+            "--smem",
+            "0x400",
+            "--operand",
+            "SW128:bf16:K:128x64",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .starts_with("mode: the map swizzles 64B"));
+    // The oracle count the section quotes is the test's.
+    assert!(section.contains("15,616 cases"));
+}

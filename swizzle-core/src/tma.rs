@@ -360,6 +360,14 @@ impl fmt::Display for TmaMismatch {
 
 impl core::error::Error for TmaMismatch {}
 
+const fn max_u32(a: u32, b: u32) -> u32 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
 impl TmaMap {
     /// A 2-D map: `dims` (contiguous first), the row stride in bytes, the box, the swizzle, the destination.
     pub const fn tile_2d(
@@ -445,8 +453,12 @@ impl TmaMap {
                         Some(TmaMismatch::BoxOuter(self.boxes[1], p.box_outer))
                     }
                 }
-                8 if self.smem % self.swizzle.smem_align() != 0 => {
-                    Some(TmaMismatch::SmemAlign(self.smem, self.swizzle.smem_align()))
+                // The destination is read through the tile's swizzle and written through the map's.
+                8 if self.smem % max_u32(self.swizzle.smem_align(), p.smem_align) != 0 => {
+                    Some(TmaMismatch::SmemAlign(
+                        self.smem,
+                        max_u32(self.swizzle.smem_align(), p.smem_align),
+                    ))
                 }
                 9 if self.rank >= 2 && self.strides[0] < self.dims[0] * self.elem_bytes as u64 => {
                     Some(TmaMismatch::StrideShort(

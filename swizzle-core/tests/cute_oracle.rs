@@ -158,6 +158,8 @@ fn bit_exact_against_cute() {
         "{g:?} {fl} {id}"
     );
     assert!(total >= 10_000, "{total}");
+    // The count the README and scripts/oracle/README.md quote.
+    assert_eq!(total, 15_616);
 }
 
 /// The table covers what it says: every layout on both architectures (the 32-byte-atom one on sm_100), each
