@@ -54,6 +54,10 @@ pub struct Args {
     /// `smem_aligned`, ...) for static_asserts on descriptors and tensor maps a kernel builds itself; repeatable.
     #[arg(long, value_name = "NAME=MODE:ELEM:MAJOR:MNxK")]
     operand: Vec<String>,
+    /// A tcgen05.mma instruction descriptor, NAME=A:B:D:MxN:AMAJOR:BMAJOR[:cta_group] (e.g.
+    /// Mma=bf16:bf16:f32:128x256:K:K): IDESC, the shape, the accumulator's TMEM columns, `idesc_ok(d)`; repeatable.
+    #[arg(long, value_name = "NAME=A:B:D:MxN:AMAJ:BMAJ")]
+    mma: Vec<String>,
     /// Include guard of the named specs (default: SWZ_SPECS_ and a hash of their text). The library part always
     /// has the guard SWZ_CUH_LIBRARY, so several generated headers can be included together.
     #[arg(long, value_name = "MACRO")]
@@ -135,6 +139,14 @@ pub fn run(args: Args) -> Result<(), String> {
         header = header
             .try_operand(name, tile)
             .map_err(|e| format!("--operand: {e}"))?;
+    }
+    for m in &args.mma {
+        let (name, spec) = named("--mma", m)?;
+        let d =
+            swizzle_core::operand::parse_instr(spec).map_err(|e| format!("--mma {name}: {e}"))?;
+        header = header
+            .try_instr_desc(name, d)
+            .map_err(|e| format!("--mma: {e}"))?;
     }
     let text = header.render();
     match &args.output {

@@ -43,7 +43,7 @@ mod spec;
 mod std_names;
 mod wgmma_fn;
 
-pub use operand_checks::operand_struct;
+pub use operand_checks::{instr_desc_struct, operand_struct};
 pub use spec::{layout_type, pitched, swizzle_type, Constants, Spec, CUDA_LAYOUT};
 pub use wgmma_fn::wgmma_tile;
 
@@ -100,6 +100,8 @@ pub enum HeaderError {
     NotPitched(String, String),
     /// An operand tile TMA cannot write ([`OperandTile::validate_layout`]).
     Operand(String, crate::wgmma::OperandError),
+    /// An instruction descriptor no `tcgen05.mma` accepts.
+    InstrDesc(String, crate::tcgen05::IdescError),
 }
 
 impl fmt::Display for HeaderError {
@@ -124,6 +126,7 @@ impl fmt::Display for HeaderError {
             ),
             HeaderError::Raster(n, e) => write!(f, "{n:?}: {e}"),
             HeaderError::Operand(n, e) => write!(f, "{n:?}: {e}"),
+            HeaderError::InstrDesc(n, e) => write!(f, "{n:?}: {e}"),
             HeaderError::NotPitched(n, layout) => write!(
                 f,
                 "{n:?}: layout {layout} is not Sw::apply(row * pitch + col) on element offsets with a period of whole rows"
@@ -207,6 +210,21 @@ impl Header {
             .map_err(|e| HeaderError::Operand(name.to_string(), e))?;
         self.specs
             .push((name.to_string(), operand_struct(name, &tile)));
+        Ok(self)
+    }
+
+    /// Add a `tcgen05.mma` instruction descriptor's struct `NAME` ([`instr_desc_struct`]). Refuses a bad name and
+    /// a descriptor no instruction accepts.
+    pub fn try_instr_desc(
+        mut self,
+        name: &str,
+        d: crate::tcgen05::InstrDesc,
+    ) -> Result<Header, HeaderError> {
+        self.check_name(name)?;
+        d.validate()
+            .map_err(|e| HeaderError::InstrDesc(name.to_string(), e))?;
+        self.specs
+            .push((name.to_string(), instr_desc_struct(name, &d)));
         Ok(self)
     }
 

@@ -407,7 +407,7 @@ impl Descriptor {
         };
         let other_major = layout_ok
             && validate_for(&other, self.arch).is_ok()
-            && !((!sbo_used || self.sbo == p.sbo) && (!lbo_used || self.lbo == p.lbo))
+            && ((sbo_used && self.sbo != p.sbo) || (lbo_used && self.lbo != p.lbo))
             && self.sbo == other.params().sbo
             && self.lbo == other.params().lbo;
         let mut i = from;
@@ -426,7 +426,7 @@ impl Descriptor {
                 4 if layout_ok && !other_major && sbo_used && self.sbo != p.sbo => {
                     Some(stride_mismatch(StrideField::Sbo, self.sbo, p.sbo, tile))
                 }
-                5 if self.start % 16 != 0 => {
+                5 if !self.start.is_multiple_of(16) => {
                     Some(DescMismatch::StartUnaligned { start: self.start })
                 }
                 6 if self.base_offset != self.needed_base_offset() => Some(DescMismatch::Phase {

@@ -58,6 +58,7 @@
 //! | Synthesis | [`synth`] (the smallest conflict-free swizzle for a set of accesses) |
 //! | Header generation | [`cuda`] (the CUDA / C++17 header with the same numbers) |
 //! | Hopper descriptors | [`wgmma`] (TMA boxes and wgmma shared-memory descriptors from one operand tile) |
+//! | Descriptors a kernel builds, Hopper and Blackwell | [`descriptor`] (one encoder, decoder and checks for wgmma and tcgen05 shared-memory descriptors), [`tcgen05`] (the instruction descriptor, TMEM columns), [`tma`] (TMA swizzle modes and `cuTensorMapEncodeTiled` arguments checked against a tile), [`operand`] (how an operand or an instruction is written) |
 //! | Models | [`register_cache`] (warp shuffle schedules), [`l2`] |
 //!
 //! # Features

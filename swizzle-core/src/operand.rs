@@ -124,3 +124,62 @@ mod tests {
         }
     }
 }
+
+/// A `tcgen05.mma` instruction as text: `A:B:D:MxN:AMAJOR:BMAJOR[:cta_group]`, e.g. `bf16:bf16:f32:128x256:K:K`
+/// or `e4m3:e4m3:f32:256x256:K:MN:2` (types `f16`, `bf16`, `tf32`, `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`; D `f32`
+/// or `f16`; the CTA group defaults to 2 for M = 256, else 1). The descriptor's rules are
+/// [`InstrDesc::validate`](crate::tcgen05::InstrDesc::validate)'s.
+///
+/// ```
+/// let d = swizzle_core::operand::parse_instr("bf16:bf16:f32:128x256:K:K").unwrap();
+/// assert_eq!(d.encode(), 0x0840_0490);
+/// ```
+pub fn parse_instr(text: &str) -> Result<crate::tcgen05::InstrDesc, &'static str> {
+    use crate::tcgen05::{InstrDesc, MmaType};
+    const SHAPE: &str =
+        "expected A:B:D:MxN:AMAJOR:BMAJOR[:cta_group] (e.g. bf16:bf16:f32:128x256:K:K)";
+    let p: [Option<&str>; 8] = {
+        let mut it = text.trim().split(':');
+        core::array::from_fn(|_| it.next())
+    };
+    let (Some(a), Some(b), Some(d), Some(mn), Some(am), Some(bm), g, None) =
+        (p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7])
+    else {
+        return Err(SHAPE);
+    };
+    let ty = |t: &str| {
+        MmaType::from_name(t.trim())
+            .ok_or("unknown A/B type (f16, bf16, tf32, e4m3, e5m2, e2m3, e3m2, e2m1)")
+    };
+    let d_f32 = match d.trim() {
+        "f32" => true,
+        "f16" => false,
+        _ => return Err("D must be f32 or f16"),
+    };
+    let major = |m: &str| match m.trim() {
+        "K" => Ok(Major::K),
+        "MN" => Ok(Major::MN),
+        _ => Err("majors are K or MN"),
+    };
+    let (m, n) = mn.split_once('x').ok_or(SHAPE)?;
+    let num = |t: &str| {
+        spelling::decimal_u32("M/N", t.trim()).map_err(|_| "M and N are decimal integers")
+    };
+    let mut desc = InstrDesc::new(
+        ty(a)?,
+        ty(b)?,
+        d_f32,
+        num(m)?,
+        num(n)?,
+        major(am)?,
+        major(bm)?,
+    );
+    if let Some(g) = g {
+        desc.cta_group = match g.trim() {
+            "1" => 1,
+            "2" => 2,
+            _ => return Err("cta_group is 1 or 2"),
+        };
+    }
+    Ok(desc)
+}

@@ -454,7 +454,10 @@ impl TmaMap {
                     }
                 }
                 // The destination is read through the tile's swizzle and written through the map's.
-                8 if self.smem % max_u32(self.swizzle.smem_align(), p.smem_align) != 0 => {
+                8 if !self
+                    .smem
+                    .is_multiple_of(max_u32(self.swizzle.smem_align(), p.smem_align)) =>
+                {
                     Some(TmaMismatch::SmemAlign(
                         self.smem,
                         max_u32(self.swizzle.smem_align(), p.smem_align),
@@ -484,7 +487,7 @@ impl TmaMap {
                 }
                 j if j >= 22 && j < 26 && (j - 22) + 1 < self.rank => {
                     let s = self.strides[(j - 22) as usize];
-                    if s % 16 != 0 {
+                    if !s.is_multiple_of(16) {
                         Some(TmaMismatch::StrideAlign(j - 22, s))
                     } else {
                         None

@@ -18,7 +18,12 @@ fn workdir(test: &str) -> PathBuf {
         .join(test);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let h = Header::new().try_operand("GemmA", A).unwrap();
+    let mma = swizzle_core::operand::parse_instr("bf16:bf16:f32:128x256:K:K").unwrap();
+    let h = Header::new()
+        .try_operand("GemmA", A)
+        .unwrap()
+        .try_instr_desc("Mma", mma)
+        .unwrap();
     std::fs::write(dir.join("swz.cuh"), h.render()).unwrap();
     dir
 }
@@ -91,6 +96,8 @@ fn right_values_pass_and_each_bug_class_is_refused() {
          static_assert(GemmA::desc_ok(GemmA::desc(0x400u + GemmA::k_step_bytes(3)), false), \"a later K step\");\n\
          static_assert(GemmA::tma_swizzle_ok(3u) && GemmA::tma_box_ok(64u, 128u) && GemmA::smem_aligned(0x400u), \"map\");\n\
          static_assert(!GemmA::desc_sbo_in_bytes({good:#x}ull), \"units\");\n\
+         static_assert(swz::Mma::idesc_ok(0x08400490u) && !swz::Mma::idesc_ok(0x08400490u | (1u << 23)), \"idesc\");\n\
+         static_assert(swz::Mma::TMEM_ALLOC_COLUMNS == 256u, \"tmem\");\n\
          int main() {{\n"
     ));
     for (check, call) in bad_cases() {

@@ -54,3 +54,40 @@ pub fn operand_struct(name: &str, tile: &OperandTile) -> String {
         sbo_used = sbo_used,
     )
 }
+
+/// A `tcgen05.mma` instruction descriptor's C++ struct: the 32 bits, the shape, the tensor-memory columns of its
+/// accumulator, and `idesc_ok(d)` for a `static_assert` on a descriptor built elsewhere.
+///
+/// ```
+/// use swizzle_core::cuda::instr_desc_struct;
+/// use swizzle_core::tcgen05::{InstrDesc, MmaType};
+/// use swizzle_core::wgmma::Major;
+/// let d = InstrDesc::new(MmaType::BF16, MmaType::BF16, true, 128, 256, Major::K, Major::K);
+/// let s = instr_desc_struct("Mma", &d);
+/// assert!(s.contains("IDESC = 0x8400490u") && s.contains("TMEM_COLUMNS = 256u"));
+/// ```
+pub fn instr_desc_struct(name: &str, d: &crate::tcgen05::InstrDesc) -> String {
+    format!(
+        "\n// tcgen05.mma.cta_group::{g}.kind::{kind} m{m}n{n}k{k}, A {a} {am}-major, B {b} {bm}-major, D {dt}\n\
+         struct {name} {{\n\
+         \x20   static constexpr uint32_t IDESC = {bits:#x}u;\n\
+         \x20   static constexpr uint32_t M = {m}u, N = {n}u, K = {k}u, CTA_GROUP = {g}u;\n\
+         \x20   /// Accumulator columns in tensor memory per CTA, and what tcgen05.alloc must give (a power of two >= 32).\n\
+         \x20   static constexpr uint32_t TMEM_COLUMNS = {cols}u, TMEM_ALLOC_COLUMNS = {alloc}u;\n\
+         \x20   static SWZ_HD constexpr bool idesc_ok(uint32_t d) {{ return d == IDESC; }}\n\
+         }};\n",
+        g = d.cta_group,
+        kind = d.kind().name(),
+        m = d.m,
+        n = d.n,
+        k = d.kind().k(),
+        a = d.a.name(),
+        b = d.b.name(),
+        am = d.a_major.name(),
+        bm = d.b_major.name(),
+        dt = if d.d_f32 { "f32" } else { "f16" },
+        bits = d.encode(),
+        cols = d.tmem_columns(),
+        alloc = d.tmem_alloc_columns(),
+    )
+}
