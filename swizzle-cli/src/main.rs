@@ -77,7 +77,8 @@ enum Command {
     Show(show::Args),
     /// Wavefronts of one warp instruction (or a JSON-lines batch on stdin).
     Wavefronts(wavefronts::Args),
-    /// Tile-level bank-conflict report for access patterns.
+    /// Tile-level bank-conflict report for access patterns (`swz check desc|tma --help`: a wgmma / tcgen05
+    /// descriptor or a TMA map against an operand tile).
     Check(check::Args),
     /// Find the smallest XOR swizzle that makes all patterns conflict-free.
     Synth(synth::Args),

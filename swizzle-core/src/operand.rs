@@ -98,33 +98,6 @@ pub fn parse(text: &str) -> Result<OperandTile, OperandSpellingError<'_>> {
     Ok(OperandTile::new(mode, elem, major, mn, k))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{ByteMode, Elem};
-
-    #[test]
-    fn spellings() {
-        let t = OperandTile::new(ByteMode::Sw64, Elem::F16, Major::MN, 64, 32);
-        assert_eq!(parse("SW64:fp16:MN:64x32"), Ok(t));
-        assert_eq!(parse("CU_TENSOR_MAP_SWIZZLE_64B:half:MN:64x32"), Ok(t));
-        for bad in [
-            "",
-            "SW64:f16:MN",
-            "SW64:f16:MN:64x32:1",
-            "sw64:f16:MN:64x32",
-            "3,4,3:f16:MN:64x32",
-            "SW64:f17:MN:64x32",
-            "SW64:f16:M:64x32",
-            "SW64:f16:MN:64",
-            "SW64:f16:MN:64x-3",
-            "SW64:f16:MN:99999999999x32",
-        ] {
-            assert!(parse(bad).is_err(), "{bad}");
-        }
-    }
-}
-
 /// A `tcgen05.mma` instruction as text: `A:B:D:MxN:AMAJOR:BMAJOR[:cta_group]`, e.g. `bf16:bf16:f32:128x256:K:K`
 /// or `e4m3:e4m3:f32:256x256:K:MN:2` (types `f16`, `bf16`, `tf32`, `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`; D `f32`
 /// or `f16`; the CTA group defaults to 2 for M = 256, else 1). The descriptor's rules are
@@ -182,4 +155,31 @@ pub fn parse_instr(text: &str) -> Result<crate::tcgen05::InstrDesc, &'static str
         };
     }
     Ok(desc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ByteMode, Elem};
+
+    #[test]
+    fn spellings() {
+        let t = OperandTile::new(ByteMode::Sw64, Elem::F16, Major::MN, 64, 32);
+        assert_eq!(parse("SW64:fp16:MN:64x32"), Ok(t));
+        assert_eq!(parse("CU_TENSOR_MAP_SWIZZLE_64B:half:MN:64x32"), Ok(t));
+        for bad in [
+            "",
+            "SW64:f16:MN",
+            "SW64:f16:MN:64x32:1",
+            "sw64:f16:MN:64x32",
+            "3,4,3:f16:MN:64x32",
+            "SW64:f17:MN:64x32",
+            "SW64:f16:M:64x32",
+            "SW64:f16:MN:64",
+            "SW64:f16:MN:64x-3",
+            "SW64:f16:MN:99999999999x32",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
 }
