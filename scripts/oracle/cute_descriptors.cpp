@@ -12,6 +12,9 @@
 //
 // Line formats (hex without 0x, one case per descriptor):
 //   g ARCH MAJOR LAYOUT ELEM_BITS MN K SLICE_MN ADDR : D(j=0,m0=0) D(j=0,m0=SLICE) ... (m0 inner, j outer)
+//   e ARCH MAJOR LAYOUT ELEM_BITS MN K SLICE ADDR : A... the byte address CuTe's tensor gives each 16-byte chunk
+//     of the first instruction's operand (K-major: rows 0-15, each row's two chunks of K; MN-major: each K row,
+//     every chunk of up to 64 MN elements): what `swz decode desc` prints
 //   f ARCH START LBO SBO BASE LBO_MODE LAYOUT D
 //   i A B C M N A_MAJOR B_MAJOR : D(N=n0) D(N=n0+step) ...
 // ARCH 90 | 100, MAJOR K | MN, LAYOUT NONE | SW32 | SW64 | SW128 | SW128A32, types by name.
@@ -82,6 +85,23 @@ void tile() {
         }
         printf(" %llx", (unsigned long long)d);
       }
+    }
+    printf("\n");
+  }
+  // The element map of the first operand at a 1024-aligned address (the swizzle acts on the absolute address).
+  if constexpr (TK == 128 * 8 / int(sizeof_bits<T>::value) && (TM == 64 || TM == 128) && SLICE == 64) {
+    constexpr int CHUNK = 128 / int(sizeof_bits<T>::value);  // elements per 16 bytes
+    const uint32_t addr = 0x2400;
+    Tensor t = make_tensor(make_smem_ptr(reinterpret_cast<T*>(std::size_t(addr))), layout);
+    Tensor s = local_tile(t, Shape<Int<SLICE>, Int<KSTEP>>{}, make_coord(0, 0));
+    printf("e %d %s %s %d %d %d %d %x :", ARCH, MN ? "MN" : "K", lay_name(L), int(sizeof_bits<T>::value), TM, TK, SLICE, addr);
+    auto at = [&](int mn, int k) { return (unsigned long)(std::size_t)(&s(mn, k)); };
+    if constexpr (MN) {
+      for (int k = 0; k < KSTEP; ++k)
+        for (int c = 0; c < SLICE / CHUNK; ++c) printf(" %lx", at(c * CHUNK, k));
+    } else {
+      for (int mn = 0; mn < 16; ++mn)
+        for (int c = 0; c < KSTEP / CHUNK; ++c) printf(" %lx", at(mn, c * CHUNK));
     }
     printf("\n");
   }

@@ -3,7 +3,7 @@
 //! for every swizzle layout, element widths 8 / 16 / 32, both majors, several tile shapes, every K step and MN
 //! slice of each, and shared-memory addresses past the 18 encoded bits (`scripts/oracle/README.md` has the
 //! command). Every case must be bit-for-bit equal.
-use swizzle_core::descriptor::{Arch, Descriptor, SmemLayout};
+use swizzle_core::descriptor::{element_address, Arch, Descriptor, SmemLayout};
 use swizzle_core::tcgen05::{atom32_descriptor, InstrDesc, MmaType};
 use swizzle_core::wgmma::{Major, OperandTile};
 use swizzle_core::{ByteMode, Elem};
@@ -78,6 +78,46 @@ fn smem_line(f: &[&str], descs: &[&str]) -> usize {
     descs.len()
 }
 
+/// `e ARCH MAJOR LAYOUT BITS MN K SLICE ADDR : A...`: where CuTe's tensor puts each 16-byte chunk of the first
+/// instruction's operand, against where our descriptor's reading (`element_address`, what `swz decode desc`
+/// prints) puts it.
+fn element_line(f: &[&str], addrs: &[&str]) -> usize {
+    let (a, mj, e) = (arch(f[1]), major(f[2]), elem(f[4]));
+    let num = |i: usize| f[i].parse::<u32>().unwrap();
+    let (mn, k, slice, addr) = (num(5), num(6), num(7), hex64(f[8]) as u32);
+    let mode = match f[3] {
+        "SW128A32" => ByteMode::Sw128,
+        m => ByteMode::from_name(m).unwrap(),
+    };
+    let tile = OperandTile::new(mode, e, mj, mn, k);
+    let d = if f[3] == "SW128A32" {
+        atom32_descriptor(e.bytes(), k, slice, addr)
+    } else {
+        Descriptor::of_slice(a, &tile, slice, addr)
+    };
+    let (eb, chunk, kstep) = (e.bytes(), 16 / e.bytes(), 32 / e.bytes());
+    let mut ours = Vec::new();
+    match mj {
+        Major::MN => {
+            for kk in 0..kstep {
+                for c in 0..slice / chunk {
+                    ours.push(element_address(&d, mj, eb, c * chunk, kk));
+                }
+            }
+        }
+        Major::K => {
+            for m in 0..16 {
+                for c in 0..kstep / chunk {
+                    ours.push(element_address(&d, mj, eb, m, c * chunk));
+                }
+            }
+        }
+    }
+    let cute: Vec<u32> = addrs.iter().map(|x| hex64(x) as u32).collect();
+    assert_eq!(ours, cute, "`{}`", f.join(" "));
+    cute.len()
+}
+
 /// `f ARCH START LBO SBO BASE LBO_MODE LAYOUT D`: every field through the bit-field unions.
 fn field_line(f: &[&str]) {
     let a = arch(f[1]);
@@ -130,7 +170,7 @@ fn idesc_line(f: &[&str], descs: &[&str]) -> usize {
 
 #[test]
 fn bit_exact_against_cute() {
-    let (mut g, mut fl, mut id) = ([0usize; 2], 0usize, 0usize);
+    let (mut g, mut fl, mut id, mut el) = ([0usize; 2], 0usize, 0usize, 0usize);
     for line in TABLE.lines() {
         let (head, descs) = match line.split_once(" : ") {
             Some((h, d)) => (h, d.split(' ').collect::<Vec<_>>()),
@@ -144,14 +184,16 @@ fn bit_exact_against_cute() {
                 fl += 1
             }
             "i" => id += idesc_line(&f, &descs),
+            "e" => el += element_line(&f, &descs),
             other => panic!("line kind {other}"),
         }
     }
     let total = g[0] + g[1] + fl + id;
     eprintln!(
-        "CuTe oracle: {} sm_90 and {} sm_100 shared-memory descriptors, {fl} field encodings, {id} instruction descriptors: {total} cases",
+        "CuTe oracle: {} sm_90 and {} sm_100 shared-memory descriptors, {fl} field encodings, {id} instruction descriptors: {total} cases; {el} element addresses",
         g[0], g[1]
     );
+    assert!(el > 1000, "{el}");
     // The case set: both architectures, every kind of line, at least 10,000 cases.
     assert!(
         g[0] > 2000 && g[1] > 2000 && fl >= 2000 && id > 2000,
