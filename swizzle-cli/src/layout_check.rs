@@ -10,8 +10,8 @@
 use crate::Verdict;
 use clap::Parser;
 use swizzle_core::descriptor::Descriptor;
+use swizzle_core::descriptor::Operand;
 use swizzle_core::tma::{TmaInterleave, TmaMap, TmaSwizzle};
-use swizzle_core::wgmma::OperandTile;
 
 #[derive(Parser)]
 #[command(
@@ -117,10 +117,11 @@ pub fn dispatch() {
 }
 
 /// The operand, refused (exit 2) unless it is a tile TMA and the architecture's MMA can use.
-fn operand(text: &str, arch: swizzle_core::descriptor::Arch) -> Result<OperandTile, String> {
-    let t = swizzle_core::operand::parse(text).map_err(|e| format!("--operand: {e}"))?;
-    swizzle_core::descriptor::validate_for(&t, arch).map_err(|e| format!("--operand {t}: {e}"))?;
-    Ok(t)
+fn operand(text: &str, arch: swizzle_core::descriptor::Arch) -> Result<Operand, String> {
+    let op = swizzle_core::operand::parse_operand(text).map_err(|e| format!("--operand: {e}"))?;
+    op.validate(arch)
+        .map_err(|e| format!("--operand {}: {e}", text.trim()))?;
+    Ok(op)
 }
 
 /// Print each finding on stdout; the verdict names how many.
@@ -158,17 +159,17 @@ fn desc(a: DescArgs) -> Result<Verdict, String> {
         }
     };
     let slice = match a.mma_mn {
-        Some(n) if n == 0 || n > tile.mn || n % 8 != 0 => {
+        Some(n) if n == 0 || n > tile.tile.mn || n % 8 != 0 => {
             return Err(format!(
                 "--mma-mn: {n} is not a multiple of 8 within the tile's MN = {}",
-                tile.mn
+                tile.tile.mn
             ))
         }
         Some(n) => n,
-        None => tile.mn,
+        None => tile.tile.mn,
     };
     let found = d
-        .mismatches_slice(&tile, slice)
+        .mismatches_operand(&tile, slice)
         .iter()
         .map(|m| m.to_string())
         .collect();
@@ -269,7 +270,7 @@ fn tma(a: TmaArgs) -> Result<Verdict, String> {
         map.strides[i] = *s;
     }
     let found = map
-        .mismatches(&tile)
+        .mismatches_operand(&tile)
         .iter()
         .map(|m| m.to_string())
         .collect();

@@ -303,3 +303,64 @@ fn bad_input_is_one_line_exit_2() {
         one_line(2, &args, needle);
     }
 }
+
+#[test]
+fn blackwell_32_byte_atoms_on_the_command_line() {
+    let (c, out, _) = swz(&[
+        "check",
+        "desc",
+        "0x2000402000000040",
+        "--arch",
+        "sm_100",
+        "--operand",
+        "SW128A32:bf16:MN:64x64",
+    ]);
+    assert_eq!((c, out.as_str()), (0, "matches\n"));
+    let (c, out, _) = swz(&[
+        "check",
+        "desc",
+        "0x2000402000000040",
+        "--arch",
+        "sm_100",
+        "--operand",
+        "SW128:bf16:MN:64x64",
+    ]);
+    assert_eq!(c, 1);
+    assert!(
+        out.starts_with("mode: the descriptor says 128-byte swizzle with 32-byte atoms"),
+        "{out}"
+    );
+    let map = |sw: &str| {
+        swz(&[
+            "check",
+            "tma",
+            "--dtype",
+            "bf16",
+            "--dims",
+            "4096,4096",
+            "--strides",
+            "8192",
+            "--box",
+            "64,64",
+            "--swizzle",
+            sw,
+            "--smem",
+            "0x400",
+            "--operand",
+            "SW128A32:bf16:MN:64x64",
+        ])
+    };
+    assert_eq!(map("128B_ATOM_32B").0, 0);
+    assert_eq!(map("128B").0, 1);
+    one_line(
+        2,
+        &[
+            "check",
+            "desc",
+            "0x1",
+            "--operand",
+            "SW128A32:bf16:MN:64x64",
+        ],
+        "sm_100",
+    );
+}

@@ -223,6 +223,83 @@ pub struct Descriptor {
     pub layout: SmemLayout,
 }
 
+/// An operand tile with the layout TMA writes and the descriptor reads: an [`OperandTile`]'s byte mode, or
+/// sm_100's 128-byte swizzle with 32-byte atoms (MN-major), which keeps the 128-byte placement (the same boxes,
+/// K steps and MN offsets) and groups K rows by 4 (SBO = 512 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Operand {
+    /// The tile (its mode `SW128` for the 32-byte-atom layout).
+    pub tile: OperandTile,
+    /// The layout.
+    pub layout: SmemLayout,
+}
+
+impl Operand {
+    /// The tile with its own byte mode's layout.
+    pub const fn of(tile: OperandTile) -> Operand {
+        Operand {
+            tile,
+            layout: SmemLayout::of_mode(tile.mode),
+        }
+    }
+
+    /// An MN-major tile written with `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B`.
+    pub const fn atom32(elem: crate::Elem, mn: u32, k: u32) -> Operand {
+        Operand {
+            tile: OperandTile::new(ByteMode::Sw128, elem, Major::MN, mn, k),
+            layout: SmemLayout::Sw128Atom32,
+        }
+    }
+
+    /// Whether `arch`'s MMA reads it.
+    pub const fn validate(&self, arch: Arch) -> Result<(), crate::wgmma::OperandError> {
+        if let Err(e) = validate_for(&self.tile, arch) {
+            return Err(e);
+        }
+        let atom32 = matches!(self.layout, SmemLayout::Sw128Atom32);
+        if atom32 && (matches!(arch, Arch::Sm90) || matches!(self.tile.major, Major::K)) {
+            return Err(crate::wgmma::OperandError::Atom32Layout);
+        }
+        if !atom32 && self.layout as u32 != SmemLayout::of_mode(self.tile.mode) as u32 {
+            return Err(crate::wgmma::OperandError::Mismatch("layout"));
+        }
+        Ok(())
+    }
+
+    /// (LBO, SBO) in bytes.
+    pub const fn strides(&self) -> (u32, u32) {
+        let p = self.tile.params();
+        match self.layout {
+            SmemLayout::Sw128Atom32 => (p.lbo, 4 * self.layout.row_bytes()),
+            _ => (p.lbo, p.sbo),
+        }
+    }
+
+    /// Which strides an instruction reading `slice_mn` MN elements takes ([`strides_used`]); with 32-byte
+    /// atoms 32 bytes of K are at least two 4-row groups.
+    pub const fn strides_used(&self, slice_mn: u32) -> (bool, bool) {
+        match self.layout {
+            SmemLayout::Sw128Atom32 => (slice_mn > self.tile.row_elems(), true),
+            _ => strides_used(&self.tile, slice_mn),
+        }
+    }
+
+    /// The descriptor of an instruction reading `slice_mn` of its MN elements at `start` (unused strides 0).
+    pub const fn descriptor(&self, arch: Arch, slice_mn: u32, start: u32) -> Descriptor {
+        let (lbo, sbo) = self.strides();
+        let (lu, su) = self.strides_used(slice_mn);
+        let k_swizzled =
+            matches!(self.tile.major, Major::K) && !matches!(self.layout, SmemLayout::None);
+        Descriptor::new(
+            arch,
+            start,
+            if lu || k_swizzled { lbo } else { 0 },
+            if su { sbo } else { 0 },
+            self.layout,
+        )
+    }
+}
+
 /// Why 64 bits are not a descriptor of the architecture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -287,17 +364,7 @@ impl Descriptor {
     /// all of B) by 32 bytes of K, at `start`. A stride the operand never takes (one 8-row group along MN, one
     /// swizzle atom, one 8-row K group for 4-byte types) is encoded 0, as CuTe does.
     pub const fn of_slice(arch: Arch, tile: &OperandTile, slice_mn: u32, start: u32) -> Descriptor {
-        let p = tile.params();
-        let (lbo_used, sbo_used) = strides_used(tile, slice_mn);
-        // Swizzled K-major: unused, but CuTe and the PTX examples encode 1 (16 bytes), as the params say.
-        let k_swizzled = matches!(tile.major, Major::K) && !matches!(tile.mode, ByteMode::None);
-        Descriptor::new(
-            arch,
-            start,
-            if lbo_used || k_swizzled { p.lbo } else { 0 },
-            if sbo_used { p.sbo } else { 0 },
-            SmemLayout::of_mode(tile.mode),
-        )
+        Operand::of(*tile).descriptor(arch, slice_mn, start)
     }
 
     /// The 64 bits. Hopper and Blackwell share every field but the version (sm_100) and the LBO mode (sm_100).
@@ -390,26 +457,37 @@ impl Descriptor {
         slice_mn: u32,
         from: u32,
     ) -> Result<(), (u32, DescMismatch)> {
-        if let Err(e) = validate_for(tile, self.arch) {
+        self.mismatch_operand(&Operand::of(*tile), slice_mn, from)
+    }
+
+    /// [`Descriptor::mismatch`] for an [`Operand`] (any layout, the 32-byte atoms included).
+    pub const fn mismatch_operand(
+        &self,
+        op: &Operand,
+        slice_mn: u32,
+        from: u32,
+    ) -> Result<(), (u32, DescMismatch)> {
+        if let Err(e) = op.validate(self.arch) {
             return Err((0, DescMismatch::Spec(e)));
         }
-        let p = tile.params();
-        let want_layout = SmemLayout::of_mode(tile.mode);
+        let tile = &op.tile;
+        let (want_lbo, want_sbo) = op.strides();
+        let want_layout = op.layout;
         let layout_ok = self.layout as u32 == want_layout as u32;
         // Strides the instruction never takes are not compared (CuTe encodes 0 there).
-        let (lbo_used, sbo_used) = strides_used(tile, slice_mn);
-        let other = OperandTile {
+        let (lbo_used, sbo_used) = op.strides_used(slice_mn);
+        let other = Operand::of(OperandTile {
             major: match tile.major {
                 Major::K => Major::MN,
                 Major::MN => Major::K,
             },
             ..*tile
-        };
+        });
         let other_major = layout_ok
-            && validate_for(&other, self.arch).is_ok()
-            && ((sbo_used && self.sbo != p.sbo) || (lbo_used && self.lbo != p.lbo))
-            && self.sbo == other.params().sbo
-            && self.lbo == other.params().lbo;
+            && other.validate(self.arch).is_ok()
+            && ((sbo_used && self.sbo != want_sbo) || (lbo_used && self.lbo != want_lbo))
+            && self.sbo == other.strides().1
+            && self.lbo == other.strides().0;
         let mut i = from;
         while i < 8 {
             let e = match i {
@@ -420,11 +498,11 @@ impl Descriptor {
                 // The other major's strides, when this tile's are not matched: the operand's major-ness (and
                 // then the two stride lines below would only repeat it).
                 2 if other_major => Some(DescMismatch::Major { spec: tile.major }),
-                3 if layout_ok && !other_major && lbo_used && self.lbo != p.lbo => {
-                    Some(stride_mismatch(StrideField::Lbo, self.lbo, p.lbo, tile))
+                3 if layout_ok && !other_major && lbo_used && self.lbo != want_lbo => {
+                    Some(stride_mismatch(StrideField::Lbo, self.lbo, want_lbo, tile))
                 }
-                4 if layout_ok && !other_major && sbo_used && self.sbo != p.sbo => {
-                    Some(stride_mismatch(StrideField::Sbo, self.sbo, p.sbo, tile))
+                4 if layout_ok && !other_major && sbo_used && self.sbo != want_sbo => {
+                    Some(stride_mismatch(StrideField::Sbo, self.sbo, want_sbo, tile))
                 }
                 5 if !self.start.is_multiple_of(16) => {
                     Some(DescMismatch::StartUnaligned { start: self.start })
@@ -488,9 +566,15 @@ impl Descriptor {
     /// Every disagreement with `tile` read `slice_mn` MN elements at a time, in check order.
     #[cfg(feature = "std")]
     pub fn mismatches_slice(&self, tile: &OperandTile, slice_mn: u32) -> Vec<DescMismatch> {
+        self.mismatches_operand(&Operand::of(*tile), slice_mn)
+    }
+
+    /// Every disagreement with an [`Operand`] read `slice_mn` MN elements at a time, in check order.
+    #[cfg(feature = "std")]
+    pub fn mismatches_operand(&self, op: &Operand, slice_mn: u32) -> Vec<DescMismatch> {
         let mut v = Vec::new();
         let mut from = 0;
-        while let Err((i, e)) = self.mismatch(tile, slice_mn, from) {
+        while let Err((i, e)) = self.mismatch_operand(op, slice_mn, from) {
             v.push(e);
             if matches!(e, DescMismatch::Spec(_)) {
                 break;
@@ -651,7 +735,9 @@ const fn stride_role(field: StrideField, tile: &OperandTile) -> &'static str {
         (StrideField::Lbo, Major::MN, _) => {
             "the step between swizzle atoms along MN (one TMA box of K rows apart), from the layout, not the extent"
         }
-        (StrideField::Sbo, Major::MN, _) => "the step between 8-row K groups (8 swizzled rows)",
+        (StrideField::Sbo, Major::MN, _) => {
+            "the step between K groups (8 swizzled rows; 4 with 32-byte atoms)"
+        }
         (StrideField::Lbo, Major::K, _) => "unused for swizzled K-major",
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! | part | spellings |
 //! |---|---|
-//! | MODE | the byte mode TMA writes and the descriptor reads: `NONE`, `SW32`, `SW64`, `SW128` (or `CU_TENSOR_MAP_SWIZZLE_*`) |
+//! | MODE | the byte mode TMA writes and the descriptor reads: `NONE`, `SW32`, `SW64`, `SW128` (or `CU_TENSOR_MAP_SWIZZLE_*`); sm_100's 128-byte swizzle with 32-byte atoms `SW128A32` ([`parse_operand`]) |
 //! | ELEM | an element type: `bf16`, `f16`, `tf32`, `e4m3`, `u8`, ... |
 //! | MAJOR | `K` (K contiguous: A row-major, B "N x K") or `MN` |
 //! | MNxK | the extents in elements: M (operand A) or N (operand B) by K, e.g. `128x64` |
@@ -70,19 +70,54 @@ impl core::error::Error for OperandSpellingError<'_> {}
 /// [`OperandTile::validate`]'s (the checks report it).
 pub fn parse(text: &str) -> Result<OperandTile, OperandSpellingError<'_>> {
     let t = text.trim();
-    let mut parts = t.split(':');
-    let (Some(mode), Some(elem), Some(major), Some(ext), None) = (
-        parts.next(),
-        parts.next(),
-        parts.next(),
-        parts.next(),
-        parts.next(),
-    ) else {
-        return Err(OperandSpellingError::Shape(t));
-    };
+    let (mode, rest) = split_mode(t)?;
     let mode = match spelling::swizzle(mode).map_err(OperandSpellingError::Mode)? {
         SwizzleSpelling::Mode(m) => m,
         SwizzleSpelling::Layers(_) => return Err(OperandSpellingError::NotAMode(mode)),
+    };
+    let (elem, major, mn, k) = parse_rest(t, rest)?;
+    Ok(OperandTile::new(mode, elem, major, mn, k))
+}
+
+/// [`parse`], also taking sm_100's 128-byte swizzle with 32-byte atoms as MODE `SW128A32` (or
+/// `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B`): an [`Operand`](crate::descriptor::Operand).
+///
+/// ```
+/// use swizzle_core::descriptor::{Operand, SmemLayout};
+/// let op = swizzle_core::operand::parse_operand("SW128A32:bf16:MN:128x64").unwrap();
+/// assert_eq!(op.layout, SmemLayout::Sw128Atom32);
+/// assert_eq!(op.strides(), (64 * 128, 512));
+/// ```
+pub fn parse_operand(text: &str) -> Result<crate::descriptor::Operand, OperandSpellingError<'_>> {
+    use crate::descriptor::{Operand, SmemLayout};
+    let t = text.trim();
+    let (mode, rest) = split_mode(t)?;
+    if mode == "SW128A32" || mode == "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B" {
+        let (elem, major, mn, k) = parse_rest(t, rest)?;
+        return Ok(Operand {
+            tile: OperandTile::new(crate::ByteMode::Sw128, elem, major, mn, k),
+            layout: SmemLayout::Sw128Atom32,
+        });
+    }
+    parse(t).map(Operand::of)
+}
+
+/// (MODE, the rest) of `MODE:ELEM:MAJOR:MNxK`.
+fn split_mode(t: &str) -> Result<(&str, &str), OperandSpellingError<'_>> {
+    match t.split_once(':') {
+        Some((m, rest)) if rest.split(':').count() == 3 => Ok((m.trim(), rest)),
+        _ => Err(OperandSpellingError::Shape(t)),
+    }
+}
+
+/// `ELEM:MAJOR:MNxK`.
+fn parse_rest<'a>(
+    t: &'a str,
+    rest: &'a str,
+) -> Result<(crate::Elem, Major, u32, u32), OperandSpellingError<'a>> {
+    let mut parts = rest.split(':');
+    let (Some(elem), Some(major), Some(ext)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(OperandSpellingError::Shape(t));
     };
     let elem = spelling::elem(elem).map_err(OperandSpellingError::Elem)?;
     let major = match major.trim() {
@@ -95,7 +130,7 @@ pub fn parse(text: &str) -> Result<OperandTile, OperandSpellingError<'_>> {
         .ok_or(OperandSpellingError::Extents(ext))?;
     let mn = spelling::decimal_u32("MN", mn.trim()).map_err(OperandSpellingError::Number)?;
     let k = spelling::decimal_u32("K", k.trim()).map_err(OperandSpellingError::Number)?;
-    Ok(OperandTile::new(mode, elem, major, mn, k))
+    Ok((elem, major, mn, k))
 }
 
 /// A `tcgen05.mma` instruction as text: `A:B:D:MxN:AMAJOR:BMAJOR[:cta_group]`, e.g. `bf16:bf16:f32:128x256:K:K`

@@ -521,15 +521,14 @@ pub const fn atom32_descriptor(
     slice_mn: u32,
     start: u32,
 ) -> crate::descriptor::Descriptor {
-    use crate::descriptor::{Arch, Descriptor, SmemLayout};
-    let row = SmemLayout::Sw128Atom32.row_bytes();
-    let lbo = if slice_mn * elem_bytes <= row {
-        0
-    } else {
-        k * row
+    use crate::descriptor::{Arch, Operand};
+    let elem = match elem_bytes {
+        1 => crate::Elem::E4M3,
+        2 => crate::Elem::F16,
+        _ => crate::Elem::TF32,
     };
-    // 32 bytes of K are 8 rows of 4-byte elements: two 4-row groups at least, so SBO is always stepped.
-    Descriptor::new(Arch::Sm100, start, lbo, 4 * row, SmemLayout::Sw128Atom32)
+    // The tile's MN only sizes its boxes; the descriptor depends on K and the instruction's MN.
+    Operand::atom32(elem, 128 / elem_bytes, k).descriptor(Arch::Sm100, slice_mn, start)
 }
 
 #[cfg(test)]

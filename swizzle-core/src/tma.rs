@@ -16,7 +16,7 @@
 //! assert!(bad.check(&a).is_err());
 //! ```
 
-use crate::descriptor::SmemLayout;
+use crate::descriptor::{Operand, SmemLayout};
 use crate::units::ByteMode;
 use crate::wgmma::{Major, OperandTile, TMA_MAX_BOX, TMA_MIN_ALIGN};
 use core::fmt;
@@ -406,12 +406,24 @@ impl TmaMap {
 
     /// The first disagreement with `tile` from check index `from` on (see [`TmaMap::check`]).
     pub const fn mismatch(&self, tile: &OperandTile, from: u32) -> Result<(), (u32, TmaMismatch)> {
-        if let Err(e) = tile.validate_layout() {
+        self.mismatch_operand(&Operand::of(*tile), from)
+    }
+
+    /// [`TmaMap::mismatch`] for an [`Operand`] (any layout, the 32-byte atoms included).
+    pub const fn mismatch_operand(
+        &self,
+        op: &Operand,
+        from: u32,
+    ) -> Result<(), (u32, TmaMismatch)> {
+        let tile = &op.tile;
+        if let Err(e) = op.validate(crate::descriptor::Arch::Sm100) {
             return Err((0, TmaMismatch::Spec(e)));
         }
-        let p = tile.params();
+        let mut p = tile.params();
+        // The destination is read through the operand's layout.
+        p.smem_align = max_u32(op.layout.period(), TMA_MIN_ALIGN);
         let eb = tile.elem.bytes();
-        let want = TmaSwizzle::of_layout(SmemLayout::of_mode(tile.mode));
+        let want = TmaSwizzle::of_layout(op.layout);
         let mut i = from;
         let n = 12 + 2 * 5 + 4;
         while i < n {
@@ -505,7 +517,12 @@ impl TmaMap {
 
     /// `Ok` when TMA writes `tile` exactly as the kernel's MMA reads it; otherwise the first disagreement.
     pub const fn check(&self, tile: &OperandTile) -> Result<(), TmaMismatch> {
-        match self.mismatch(tile, 0) {
+        self.check_operand(&Operand::of(*tile))
+    }
+
+    /// [`TmaMap::check`] for an [`Operand`].
+    pub const fn check_operand(&self, op: &Operand) -> Result<(), TmaMismatch> {
+        match self.mismatch_operand(op, 0) {
             Ok(()) => Ok(()),
             Err((_, e)) => Err(e),
         }
@@ -514,9 +531,15 @@ impl TmaMap {
     /// Every disagreement, in check order.
     #[cfg(feature = "std")]
     pub fn mismatches(&self, tile: &OperandTile) -> Vec<TmaMismatch> {
+        self.mismatches_operand(&Operand::of(*tile))
+    }
+
+    /// Every disagreement with an [`Operand`], in check order.
+    #[cfg(feature = "std")]
+    pub fn mismatches_operand(&self, op: &Operand) -> Vec<TmaMismatch> {
         let mut v = Vec::new();
         let mut from = 0;
-        while let Err((i, e)) = self.mismatch(tile, from) {
+        while let Err((i, e)) = self.mismatch_operand(op, from) {
             v.push(e);
             if matches!(e, TmaMismatch::Spec(_)) {
                 break;

@@ -141,6 +141,8 @@ pub enum OperandError {
     NotWholeBoxes,
     /// A hand-written parameter differs from the derived one: which field.
     Mismatch(&'static str),
+    /// The 128-byte swizzle with 32-byte atoms is `tcgen05`'s (sm_100), for MN-major operands only.
+    Atom32Layout,
 }
 
 impl OperandError {
@@ -160,6 +162,9 @@ impl OperandError {
                 "the contiguous extent is not a whole number of swizzled rows (TMA boxes)"
             }
             OperandError::Mismatch(f) => f,
+            OperandError::Atom32Layout => {
+                "the 128-byte swizzle with 32-byte atoms is tcgen05's (sm_100), for MN-major operands only"
+            }
         }
     }
 }

@@ -369,3 +369,49 @@ fn cutlass_descriptors_check_clean() {
     }
     assert!(n > 10_000, "{n}");
 }
+
+/// Blackwell's 128-byte swizzle with 32-byte atoms, end to end: its descriptor and its map check clean against
+/// the operand; the 16-byte-atom mode in either is named; Hopper and K-major refuse the layout.
+#[test]
+fn blackwell_32_byte_atoms() {
+    use swizzle_core::descriptor::Operand;
+    let op = Operand::atom32(Elem::BF16, 128, 64);
+    let d = op.descriptor(Arch::Sm100, 64, 0x2400);
+    assert_eq!(Descriptor::decode(d.encode(), Arch::Sm100), Ok(d));
+    assert_eq!(d.mismatches_operand(&op, 64), vec![]);
+    assert_eq!(d.sbo, 512);
+    let sw128 = Descriptor {
+        layout: SmemLayout::Sw128,
+        ..d
+    };
+    assert!(sw128.mismatches_operand(&op, 64)[0]
+        .to_string()
+        .starts_with("mode:"));
+    // SBO of the 16-byte-atom layout (8 rows of 128 bytes) where the 32-byte atoms group 4 rows.
+    let sbo = Descriptor { sbo: 1024, ..d };
+    assert!(sbo.mismatches_operand(&op, 64)[0]
+        .to_string()
+        .starts_with("stride: SBO is 1024 B, the tile's is 512 B"));
+    let map = TmaMap {
+        swizzle: TmaSwizzle::B128Atom32,
+        ..TmaMap::of_tile(&op.tile, [4096, 4096], 8192, 0x2400)
+    };
+    assert_eq!(map.check_operand(&op), Ok(()));
+    let bad = TmaMap {
+        swizzle: TmaSwizzle::B128,
+        ..map
+    };
+    assert!(matches!(
+        bad.check_operand(&op),
+        Err(TmaMismatch::Swizzle { .. })
+    ));
+    assert!(op.validate(Arch::Sm90).is_err());
+    let k_major = Operand {
+        tile: OperandTile {
+            major: Major::K,
+            ..op.tile
+        },
+        ..op
+    };
+    assert!(k_major.validate(Arch::Sm100).is_err());
+}
