@@ -182,6 +182,10 @@ fn desc(a: DescArgs) -> Result<Verdict, String> {
             "{bits:#x} is not a valid {arch} descriptor: {e}"
         )));
     }
+    if d.layout == swizzle_core::descriptor::SmemLayout::Sw128Atom32 && major == Major::K {
+        outln!("(the 32-byte-atom layout is MN-major only: --major MN for its element map)");
+        return Ok(Verdict::Clean);
+    }
     element_map(&d, major, elem.bytes());
     Ok(Verdict::Clean)
 }

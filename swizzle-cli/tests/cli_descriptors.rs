@@ -299,9 +299,81 @@ fn bad_input_is_one_line_exit_2() {
             "--dtype",
         ),
         (vec!["check", "frobnicate"], ""),
+        (
+            vec![
+                "check",
+                "desc",
+                "0x4000004000010040",
+                "--operand",
+                "SW128:bf16:K:128x64",
+                "--mma-mn",
+                "-8",
+            ],
+            "",
+        ),
+        (
+            vec![
+                "check",
+                "desc",
+                "0x4000004000010040",
+                "--operand",
+                "SW128:bf16:K:4294967296x64",
+            ],
+            "out of range",
+        ),
     ] {
         one_line(2, &args, needle);
     }
+}
+
+/// Extreme numbers are findings or one-line errors, never an overflow.
+#[test]
+fn extreme_map_arguments() {
+    let (c, out, err) = swz(&[
+        "check",
+        "tma",
+        "--dtype",
+        "f64",
+        "--dims",
+        "18446744073709551615,18446744073709551615",
+        "--strides",
+        "18446744073709551615",
+        "--box",
+        "4294967295,4294967295",
+        "--swizzle",
+        "128B",
+        "--smem",
+        "4294967295",
+        "--operand",
+        "SW128:bf16:K:128x64",
+    ]);
+    assert_eq!(c, 1, "{err}");
+    assert!(
+        !err.contains("panicked") && out.lines().count() >= 4,
+        "{out}"
+    );
+    one_line(
+        2,
+        &[
+            "check",
+            "tma",
+            "--dtype",
+            "bf16",
+            "--dims",
+            "18446744073709551616,1",
+            "--strides",
+            "16",
+            "--box",
+            "64,8",
+            "--swizzle",
+            "128B",
+            "--smem",
+            "0",
+            "--operand",
+            "SW128:bf16:K:8x64",
+        ],
+        "--dims",
+    );
 }
 
 #[test]

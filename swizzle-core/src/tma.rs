@@ -438,10 +438,10 @@ impl TmaMap {
                     Some(TmaMismatch::Interleave)
                 }
                 5 if self.swizzle.span() != 0
-                    && self.boxes[0] * self.elem_bytes > self.swizzle.span() =>
+                    && self.boxes[0].saturating_mul(self.elem_bytes) > self.swizzle.span() =>
                 {
                     Some(TmaMismatch::BoxOverSpan(
-                        self.boxes[0] * self.elem_bytes,
+                        self.boxes[0].saturating_mul(self.elem_bytes),
                         self.swizzle.span(),
                     ))
                 }
@@ -475,10 +475,12 @@ impl TmaMap {
                         max_u32(self.swizzle.smem_align(), p.smem_align),
                     ))
                 }
-                9 if self.rank >= 2 && self.strides[0] < self.dims[0] * self.elem_bytes as u64 => {
+                9 if self.rank >= 2
+                    && self.strides[0] < self.dims[0].saturating_mul(self.elem_bytes as u64) =>
+                {
                     Some(TmaMismatch::StrideShort(
                         self.strides[0],
-                        self.dims[0] * self.elem_bytes as u64,
+                        self.dims[0].saturating_mul(self.elem_bytes as u64),
                     ))
                 }
                 // 12..22: each box dimension in range; 22..26: each stride 16-byte aligned; 10, 11 spare.
