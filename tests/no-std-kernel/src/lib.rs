@@ -48,3 +48,40 @@ const _: () = {
     let (addr, _lbo, sbo, base, layout) = decode_descriptor(descriptor_b(1024, 0));
     assert!(addr == 1024 && sbo == 1024 && base == 0 && layout == layout_type(ByteMode::Sw128));
 };
+
+/// The same B operand read by Blackwell's `tcgen05.mma`, and the instruction that reads it: bf16 x bf16 -> f32,
+/// 128 x 128, both K-major, one CTA.
+pub const fn umma_descriptor_b(addr: u32) -> u64 {
+    swizzle_core::descriptor::Descriptor::of_tile(
+        swizzle_core::descriptor::Arch::Sm100,
+        &OPERAND_B,
+        addr,
+    )
+    .encode()
+}
+pub const IDESC: u32 = swizzle_core::tcgen05::InstrDesc::new(
+    swizzle_core::tcgen05::MmaType::BF16,
+    swizzle_core::tcgen05::MmaType::BF16,
+    true,
+    128,
+    128,
+    Major::K,
+    Major::K,
+)
+.encode();
+
+// Both descriptors, decoded and checked against the operand while this crate compiles, without std.
+swizzle_core::assert_descriptor!(
+    descriptor_b(0x2000, 1),
+    swizzle_core::descriptor::Arch::Sm90,
+    OPERAND_B
+);
+swizzle_core::assert_descriptor!(
+    umma_descriptor_b(0x2000),
+    swizzle_core::descriptor::Arch::Sm100,
+    OPERAND_B
+);
+const _: () = assert!(matches!(
+    swizzle_core::tcgen05::InstrDesc::decode(IDESC, swizzle_core::tcgen05::Kind::F16, 1),
+    Ok(d) if d.n == 128 && d.tmem_alloc_columns() == 128
+));
