@@ -38,10 +38,12 @@
 //! assert!(text.contains("return raster_strip(bid, gx, gy, 4u);"));
 //! ```
 
+mod out_dir;
 mod spec;
 mod std_names;
 mod wgmma_fn;
 
+pub use out_dir::write_header;
 pub use spec::{layout_type, pitched, swizzle_type, Constants, Spec, CUDA_LAYOUT};
 pub use wgmma_fn::wgmma_tile;
 
