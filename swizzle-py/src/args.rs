@@ -4,7 +4,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
-use swizzle_core::spelling::{self, SpellingError, SwizzleSpelling};
+use swizzle_core::spelling::{self, SwizzleSpelling};
 use swizzle_core::{Composed, Elem, Swizzle, SwizzleFn, Unit};
 
 pyo3::create_exception!(
@@ -25,26 +25,35 @@ pub fn err_in(param: &str, e: impl std::fmt::Display) -> PyErr {
 }
 
 /// The decimal text of a Python integer (an `int` or anything with `__index__`, such as a NumPy integer), never
-/// a `bool`; `None` when it does not fit in 128 bits (then the caller says "out of range" without printing it).
-fn int_text(field: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyString>() {
-        return Err(PyTypeError::new_err(format!(
+/// a `bool`: what `swz` would have read for it, so the same parser gives the same verdict and reason.
+pub fn int_text(field: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let not_int = || {
+        PyTypeError::new_err(format!(
             "{field} must be an integer, got {}",
             type_name(obj)
-        )));
+        ))
+    };
+    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyString>() {
+        return Err(not_int());
     }
     let index = obj
         .py()
         .import("operator")?
         .getattr("index")?
         .call1((obj,))
+        .map_err(|_| not_int())?;
+    if let Ok(v) = index.extract::<i128>() {
+        return Ok(v.to_string());
+    }
+    // Past 128 bits: Python's own decimal text (which it refuses past 4300 digits).
+    index
+        .str()
+        .and_then(|t| t.extract::<String>())
         .map_err(|_| {
-            PyTypeError::new_err(format!(
-                "{field} must be an integer, got {}",
-                type_name(obj)
+            SwizzleError::new_err(format!(
+                "{field} is out of range (an integer of thousands of digits)"
             ))
-        })?;
-    Ok(index.extract::<i128>().ok().map(|v| v.to_string()))
+        })
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -56,24 +65,8 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 
 /// A non-negative integer that fits in `u32`, checked by `swz`'s number parser (`field` names it).
 pub fn uint(field: &'static str, obj: &Bound<'_, PyAny>) -> PyResult<u32> {
-    match int_text(field, obj)? {
-        Some(text) => spelling::decimal_u32(field, &text).map_err(err),
-        None => Err(err(SpellingError::TooLarge {
-            field,
-            text: "(more than 128 bits)",
-        })),
-    }
-}
-
-/// An integer that fits in `i32`, checked by `swz`'s number parser.
-pub fn int(field: &'static str, obj: &Bound<'_, PyAny>) -> PyResult<i32> {
-    match int_text(field, obj)? {
-        Some(text) => spelling::decimal_i32(field, &text).map_err(err),
-        None => Err(err(SpellingError::TooLarge {
-            field,
-            text: "(more than 128 bits)",
-        })),
-    }
+    let text = int_text(field, obj)?;
+    spelling::decimal_u32(field, &text).map_err(err)
 }
 
 /// A string argument (`TypeError` otherwise).
@@ -84,7 +77,11 @@ pub fn text(field: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
             type_name(obj)
         )));
     }
-    obj.extract::<String>()
+    obj.extract::<String>().map_err(|_| {
+        SwizzleError::new_err(format!(
+            "{field}: not valid Unicode text (a lone surrogate)"
+        ))
+    })
 }
 
 /// An element type name (`f16`, `bf16`, `fp32`, ...).
@@ -113,12 +110,13 @@ pub fn swizzle_spelling(param: &str, obj: &Bound<'_, PyAny>) -> PyResult<Swizzle
             type_name(obj)
         )));
     }
-    let t: String = obj.extract()?;
+    let t = text(param, obj)?;
     spelling::swizzle(&t).map_err(|e| err_in(param, e))
 }
 
-/// A swizzle `Sw<B,M,S>` from three integers, through the same parser as the spelling `"B,M,S"`.
-pub fn layer(b: u32, m: u32, s: i32) -> PyResult<Swizzle> {
+/// A swizzle `Sw<B,M,S>` from the three integers' decimal texts, through the parser of the spelling `"B,M,S"`:
+/// the same verdict and reason as `swz --swizzle B,M,S`.
+pub fn layer(b: &str, m: &str, s: &str) -> PyResult<Swizzle> {
     let t = format!("{b},{m},{s}");
     spelling::layer(&t).map_err(err)
 }

@@ -125,7 +125,7 @@ fn checked(smem: Smem) -> PyResult<Smem> {
 fn tile_dims<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let py = obj.py();
     if obj.is_instance_of::<PyString>() {
-        let t: String = obj.extract()?;
+        let t = args::text("tile", obj)?;
         let (r, c) = t.split_once(['x', 'X']).ok_or_else(|| {
             SwizzleError::new_err(format!("tile: expected ROWSxCOLS (e.g. 64x64), got {t:?}"))
         })?;

@@ -17,7 +17,7 @@ pub struct PyRaster(pub Raster);
 /// A grid given as `(gx, gy)` or `"GXxGY"`.
 pub fn grid(obj: &Bound<'_, PyAny>) -> PyResult<Grid> {
     if obj.is_instance_of::<PyString>() {
-        let t: String = obj.extract()?;
+        let t = args::text("grid", obj)?;
         return t.parse().map_err(|e: String| err_in("grid", e));
     }
     let (x, y): (Bound<'_, PyAny>, Bound<'_, PyAny>) = obj
@@ -42,7 +42,7 @@ impl PyRaster {
         let given: Vec<(String, Bound<'_, PyAny>)> = match param {
             Some(d) => d
                 .iter()
-                .map(|(k, v)| Ok((k.extract::<String>()?, v)))
+                .map(|(k, v)| Ok((args::text("parameter", &k)?, v)))
                 .collect::<PyResult<_>>()?,
             None => Vec::new(),
         };

@@ -90,13 +90,13 @@ impl PySwizzle {
         m: &Bound<'_, PyAny>,
         s: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let bits = uint("B", b)?;
-        let base = uint("M", m)?;
+        let bits = args::int_text("B", b)?;
+        let base = args::int_text("M", m)?;
         let shift = match s {
-            Some(s) => args::int("S", s)?,
-            None => i32::try_from(bits).map_err(err)?,
+            Some(s) => args::int_text("S", s)?,
+            None => bits.clone(),
         };
-        args::layer(bits, base, shift).map(PySwizzle)
+        args::layer(&bits, &base, &shift).map(PySwizzle)
     }
 
     /// A spelling as `swz --swizzle` reads it: `"3,3,3"`, `"Sw<3,3,3>"`, a TMA byte mode (`"SW128"`, on byte
