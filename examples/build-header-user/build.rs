@@ -3,7 +3,8 @@
 //! `cc::Build::new().cuda(true).include(dir).file("kernel.cu").compile("kernel")`. Here it is handed to the
 //! crate's tests, which compile against it with the host compiler.
 fn main() {
-    let dir = std::env::var("DEP_SWZ_EXAMPLE_INCLUDE").expect("swizzle-build-header exports its include dir");
+    let dir = std::env::var("DEP_SWZ_EXAMPLE_INCLUDE")
+        .expect("swizzle-build-header exports its include dir");
     println!("cargo:rustc-env=SWZ_INCLUDE_DIR={dir}");
     println!("cargo:rerun-if-env-changed=DEP_SWZ_EXAMPLE_INCLUDE");
 }

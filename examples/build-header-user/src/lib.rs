@@ -9,6 +9,9 @@ mod tests {
     fn the_dependency_exports_its_include_directory() {
         assert_eq!(super::SWZ_INCLUDE_DIR, swizzle_build_header::INCLUDE_DIR);
         let h = std::path::Path::new(super::SWZ_INCLUDE_DIR).join("swz.h");
-        assert_eq!(std::fs::read_to_string(h).unwrap(), swizzle_build_header::SWZ_H);
+        assert_eq!(
+            std::fs::read_to_string(h).unwrap(),
+            swizzle_build_header::SWZ_H
+        );
     }
 }

@@ -30,7 +30,10 @@ fn checks() -> String {
     let order = Raster::GroupM { group: 8 };
     let mut s = String::new();
     for o in (0..4096).step_by(37) {
-        s.push_str(&format!("static_assert(swz::SmemA::apply({o}u) == {}u);\n", sw.apply(o)));
+        s.push_str(&format!(
+            "static_assert(swz::SmemA::apply({o}u) == {}u);\n",
+            sw.apply(o)
+        ));
     }
     let g = Grid::new(5, 11);
     for bid in 0..55 {

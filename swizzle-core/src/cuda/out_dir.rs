@@ -77,7 +77,10 @@ mod tests {
         let before = std::fs::metadata(&path).unwrap().modified().unwrap();
         std::thread::sleep(std::time::Duration::from_millis(20));
         write_header(&path, &h).unwrap();
-        assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), before);
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            before
+        );
         // Other specs: rewritten.
         let h2 = h.raster("GemmOrder", Raster::Strip { tile: 4 });
         write_header(&path, &h2).unwrap();
