@@ -26,6 +26,9 @@
 //! elsewhere, so the header also compiles as plain host C++17. Under NVRTC (`__CUDACC_RTC__`), which has no
 //! `<cstdint>` without the toolkit's include path, the header typedefs the integer types itself.
 //!
+//! A crate's build script writes the header into `OUT_DIR` with [`write_header`] (see `examples/build-header/` in
+//! the repository).
+//!
 //! ```
 //! use swizzle_core::cuda::Header;
 //! use swizzle_core::raster::Raster;

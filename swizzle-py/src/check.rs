@@ -193,15 +193,8 @@ impl PySmem {
     #[staticmethod]
     fn parse(text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let t = args::text("layout", text)?;
+        // The spelling's parser refuses a layout larger than one block's shared memory, padding included.
         let smem: Smem = t.parse().map_err(|e: String| err_in("layout", e))?;
-        let tl = smem.tile();
-        if tl.bytes() > MAX_SMEM_BYTES {
-            return Err(SwizzleError::new_err(format!(
-                "layout: {} is {} bytes; one block's shared memory holds at most {MAX_SMEM_BYTES} (227 KiB on sm_90)",
-                tl,
-                tl.bytes()
-            )));
-        }
         checked(smem).map(PySmem)
     }
 
