@@ -253,7 +253,8 @@ impl PySmem {
 
     /// The bank-checker's verdict for each pattern on this layout, as `swz check` prints it.
     fn check(&self, patterns: &Bound<'_, PyAny>) -> PyResult<CheckReport> {
-        check_smem(self.0, patterns)
+        let pats = self::patterns(patterns, &self.0)?;
+        check_smem(self.0, &pats)
     }
 
     /// The smallest conflict-free swizzle for `patterns` on this tile (as `swz synth` searches).
@@ -390,11 +391,15 @@ impl CheckReport {
     }
 }
 
-fn check_smem(smem: Smem, names: &Bound<'_, PyAny>) -> PyResult<CheckReport> {
-    let pats = patterns(names, &smem)?;
+/// The report of `pats` (each already checked against the tile) on `smem`, as `swz check` prints it.
+fn check_smem(smem: Smem, pats: &[Pattern]) -> PyResult<CheckReport> {
+    for p in pats {
+        p.check_on(&smem)
+            .map_err(|e| err_in(&format!("pattern {p}"), e))?;
+    }
     let mut text = format!("{smem}\n");
     let mut reports = Vec::new();
-    for p in &pats {
+    for p in pats {
         let r = p.report(&smem);
         text.push_str(&r.to_string());
         if let Some((i, rep)) = &r.worst {
@@ -427,11 +432,12 @@ pub fn check(
     let elem = elem.map(args::elem).transpose()?.unwrap_or(Elem::F16);
     let (r, c) = tile_dims(tile)?;
     let t = self::tile(&r, &c, elem, Order::RowMajor)?;
-    // The patterns are checked on the tile first, as `swz check` does, then on the layout.
-    self::patterns(patterns, &Smem::plain(t))?;
+    // The patterns are read once (any iterable) and checked on the tile first, as `swz check` does, then on the
+    // layout.
+    let pats = self::patterns(patterns, &Smem::plain(t))?;
     let l = layout(elem, swizzle, then, None, pad)?;
     let smem = checked(Smem::new(t, l))?;
-    check_smem(smem, patterns)
+    check_smem(smem, &pats)
 }
 
 /// The smallest conflict-free XOR swizzle for `patterns` on a tile, as `swz synth` searches:

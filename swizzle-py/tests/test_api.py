@@ -159,6 +159,8 @@ def test_check_and_synth():
     good = swz.check("64x64", ["ldmatrix.x4", "row16"], elem="f16", swizzle="3,3,3")
     assert good.conflict_free and good.verdict is None and bool(good)
     assert swz.check((64, 64), ["ldmatrix.x4"], swizzle=swz.Swizzle.mode("SW128", unit="f16")).conflict_free
+    # Any iterable of names, read once.
+    assert swz.check("64x64", (p for p in ["ldmatrix.x4", "row16"]), swizzle="3,3,3").conflict_free
     padded = swz.check("32x32", ["col.ld", "row.st"], elem="f32", pad=4)
     assert padded.conflict_free
     s = swz.synth("64x64", ["row16", "ldmatrix.x4"], elem="f16")
@@ -168,7 +170,7 @@ def test_check_and_synth():
     smem = swz.Smem(64, 64, "f16", "3,3,3")
     assert smem.byte_addr(1, 0) == 2 * 72 and smem.offset(1, 0) == 72 and str(smem) == "64x64 f16 row-major, Sw<3,3,3> on f16"
     assert swz.Smem.parse("64x64:f16:SW128") .byte_addr(1, 0) == smem.byte_addr(1, 0)
-    assert smem.check(["ldmatrix.x4"]).conflict_free
+    assert smem.check(["ldmatrix.x4"]).conflict_free and smem.check(iter(["ldmatrix.x4"])).conflict_free
     assert set(swz.pattern_names()) >= {"row16", "ldmatrix.x4", "mma.acc"} and "lds128" in swz.op_names()
 
 
