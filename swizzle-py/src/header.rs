@@ -1,5 +1,5 @@
 //! The generated CUDA / C++17 header (`swizzle_core::cuda::Header`), with named specs.
-use crate::args::{self, err, err_in, SwizzleError};
+use crate::args::{self, err_in, SwizzleError};
 use crate::check::PySmem;
 use crate::raster::PyRaster;
 use crate::wgmma::PyOperandTile;
@@ -9,7 +9,8 @@ use swizzle_core::spelling::SwizzleSpelling;
 use swizzle_core::{ByteMode, Swizzle, SwizzleFn};
 
 /// A header with named specs, built step by step; `render()` is the text (`swz emit-header`'s output for the
-/// same specs). Every method returns the header, so calls chain:
+/// same specs), to write where the kernel build reads it (`pathlib.Path("swz.cuh").write_text(h.render())`).
+/// Every method returns the header, so calls chain:
 ///
 ///     swz.Header().swizzle("SmemA", "3,3,3").raster("GemmOrder", "strip:4").render()
 #[pyclass(name = "Header", module = "swz")]
@@ -140,12 +141,6 @@ impl PyHeader {
     /// The whole header text.
     fn render(&self) -> String {
         self.0.render()
-    }
-
-    /// Write the header to `path` (the text as `render()`; the file is replaced).
-    fn write(&self, path: std::path::PathBuf) -> PyResult<()> {
-        std::fs::write(&path, self.0.render())
-            .map_err(|e| err(format!("cannot write {}: {e}", path.display())))
     }
 
     fn __str__(&self) -> String {
