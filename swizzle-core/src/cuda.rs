@@ -26,6 +26,9 @@
 //! elsewhere, so the header also compiles as plain host C++17. Under NVRTC (`__CUDACC_RTC__`), which has no
 //! `<cstdint>` without the toolkit's include path, the header typedefs the integer types itself.
 //!
+//! A crate's build script writes the header into `OUT_DIR` with [`write_header`] (see `examples/build-header/` in
+//! the repository).
+//!
 //! ```
 //! use swizzle_core::cuda::Header;
 //! use swizzle_core::raster::Raster;
@@ -39,11 +42,13 @@
 //! ```
 
 mod operand_checks;
+mod out_dir;
 mod spec;
 mod std_names;
 mod wgmma_fn;
 
 pub use operand_checks::{instr_desc_struct, operand_struct};
+pub use out_dir::write_header;
 pub use spec::{layout_type, pitched, swizzle_type, Constants, Spec, CUDA_LAYOUT};
 pub use wgmma_fn::wgmma_tile;
 
