@@ -19,6 +19,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// The environment variable naming the on-disk CUBIN folder (or [`DISK_OFF`]).
@@ -109,6 +110,17 @@ pub fn key_for(toolchain: &str, src: &Source, arch: &str, options: &[String]) ->
     h.finish()
 }
 
+static COMPILED: AtomicUsize = AtomicUsize::new(0);
+static FROM_DISK: AtomicUsize = AtomicUsize::new(0);
+
+/// Compiles of this process so far: `(by NVRTC, read from the disk cache)`.
+pub fn counts() -> (usize, usize) {
+    (
+        COMPILED.load(Ordering::Relaxed),
+        FROM_DISK.load(Ordering::Relaxed),
+    )
+}
+
 static MEMORY: Mutex<Option<HashMap<u64, Compiled>>> = Mutex::new(None);
 
 fn remembered(key: u64) -> Option<Compiled> {
@@ -157,10 +169,12 @@ pub fn compile_in(
     if let Some(stem) = &stem {
         if let Some(c) = read_entry(stem, report) {
             remember(key, &c);
+            FROM_DISK.fetch_add(1, Ordering::Relaxed);
             return Ok(c);
         }
     }
     let c = nvrtc::compile(src, arch, options)?;
+    COMPILED.fetch_add(1, Ordering::Relaxed);
     if let Some(stem) = &stem {
         write_entry(stem, &c);
     }
@@ -198,7 +212,7 @@ fn write_entry(stem: &Path, c: &Compiled) {
 /// One warning per process that the disk cache cannot be written (the run goes on without it).
 fn warn_unwritable(dir: &Path, e: &std::io::Error) {
     static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+    if !WARNED.swap(true, Ordering::Relaxed) {
         eprintln!(
             "swz: warning: the CUBIN cache {} cannot be written ({e}); kernels are compiled again next run \
              (set {DISK_ENV}=DIR for another folder, {DISK_ENV}={DISK_OFF} for none)",
