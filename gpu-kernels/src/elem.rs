@@ -147,8 +147,8 @@ pub fn words(n: usize, seed: u64) -> impl Iterator<Item = u64> {
 /// assert_eq!(words_from(4, 6, 7).collect::<Vec<_>>(), all[4..]);
 /// ```
 pub fn words_from(start: usize, n: usize, seed: u64) -> impl Iterator<Item = u64> {
-    let mut state =
-        (seed ^ 0x9E37_79B9_7F4A_7C15).wrapping_add((start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut state = (seed ^ 0x9E37_79B9_7F4A_7C15)
+        .wrapping_add((start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     (0..n).map(move |_| {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = state;

@@ -66,10 +66,21 @@ pub fn seconds(s: f64) -> String {
 }
 
 impl Shared {
-    /// `verify gemm: 12/80 gemm 128x128 tn on 300x504x264 (3.1 s, about 17.4 s left)`.
+    /// `verify gemm: 12/80 gemm 128x128 tn on 300x504x264 (3.1 s, about 17.4 s left)`; for a phase of unknown
+    /// length (`total` 0), `tune hopper headline: 12 done, round 3 (3.1 s)`.
     fn status(&self) -> String {
-        let pos = self.pos.load(Ordering::Relaxed).min(self.total);
         let elapsed = self.start.elapsed().as_secs_f64();
+        let msg = self.msg.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if self.total == 0 {
+            let pos = self.pos.load(Ordering::Relaxed);
+            let msg = if msg.is_empty() {
+                msg
+            } else {
+                format!(", {msg}")
+            };
+            return format!("{}: {pos} done{msg} ({})", self.what, seconds(elapsed));
+        }
+        let pos = self.pos.load(Ordering::Relaxed).min(self.total);
         let eta = if pos > 0 {
             format!(
                 ", about {} left",
@@ -78,7 +89,6 @@ impl Shared {
         } else {
             String::new()
         };
-        let msg = self.msg.lock().unwrap_or_else(|e| e.into_inner()).clone();
         format!(
             "{}: {pos}/{} {msg} ({}{eta})",
             self.what,
@@ -94,13 +104,27 @@ impl Progress {
         Progress::with_mode(total, what, std::io::stderr().is_terminal())
     }
 
-    /// [`Progress::new`] with the mode chosen: `bar` for a terminal's bar, else lines.
+    /// A phase whose length is not known beforehand (a tuning run): a spinner with the steps done and the
+    /// elapsed time, or status lines.
+    pub fn open_ended(what: &str) -> Progress {
+        Progress::new(0, what)
+    }
+
+    /// [`Progress::new`] with the mode chosen: `bar` for a terminal's bar, else lines. `total` 0: open-ended.
     pub fn with_mode(total: u64, what: &str, bar: bool) -> Progress {
         let bar = bar.then(|| {
-            let b = indicatif::ProgressBar::new(total);
-            if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{prefix} [{bar:30}] {pos}/{len} {elapsed} (ETA {eta}) {msg}",
-            ) {
+            let (b, template) = if total == 0 {
+                (
+                    indicatif::ProgressBar::new_spinner(),
+                    "{spinner} {prefix}: {pos} done {elapsed} {msg}",
+                )
+            } else {
+                (
+                    indicatif::ProgressBar::new(total),
+                    "{prefix} [{bar:30}] {pos}/{len} {elapsed} (ETA {eta}) {msg}",
+                )
+            };
+            if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
                 b.set_style(style.progress_chars("=> "));
             }
             b.set_prefix(what.to_string());
@@ -167,7 +191,10 @@ impl Progress {
     /// End the phase with the count of steps done as its summary.
     pub fn finish(&self) {
         let done = self.shared.pos.load(Ordering::Relaxed);
-        self.finish_with(&format!("{done}/{} done", self.shared.total));
+        match self.shared.total {
+            0 => self.finish_with(&format!("{done} done")),
+            total => self.finish_with(&format!("{done}/{total} done")),
+        }
     }
 
     /// Stop the ticker; true the first time.
@@ -175,11 +202,7 @@ impl Progress {
         if self.shared.done.swap(true, Ordering::Relaxed) {
             return false;
         }
-        let ticker = self
-            .ticker
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let ticker = self.ticker.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(t) = ticker {
             let _ = t.join();
         }
@@ -216,6 +239,16 @@ mod tests {
         p.finish_with("4 checks");
         p.finish_with("again"); // a second finish prints nothing
         assert!(p.shared.done.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn an_open_ended_phase_counts_without_an_estimate() {
+        let p = Progress::with_mode(0, "tune demo", false);
+        p.step("round 1");
+        let s = p.shared.status();
+        assert!(s.starts_with("tune demo: 1 done, round 1 ("), "{s}");
+        assert!(!s.contains("left"), "{s}");
+        p.finish();
     }
 
     #[test]

@@ -307,9 +307,15 @@ mod tests {
     fn random_in_chunks_is_the_sequence() {
         let len = 2 * RANDOM_CHUNK + 12_345;
         let seq: Vec<f64> = crate::elem::unit_values(len, 9).collect();
-        assert_eq!(HostBuf::random(Elem::F32, len, 9), HostBuf::from_f64(Elem::F32, &seq));
+        assert_eq!(
+            HostBuf::random(Elem::F32, len, 9),
+            HostBuf::from_f64(Elem::F32, &seq)
+        );
         let ints: Vec<f64> = seq.iter().map(|u| (u * 8.0).floor()).collect();
-        assert_eq!(HostBuf::random(Elem::I8, len, 9), HostBuf::from_f64(Elem::I8, &ints));
+        assert_eq!(
+            HostBuf::random(Elem::I8, len, 9),
+            HostBuf::from_f64(Elem::I8, &ints)
+        );
     }
 
     #[test]

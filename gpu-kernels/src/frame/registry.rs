@@ -36,7 +36,10 @@ pub fn precompile(
     progress: Option<&Progress>,
 ) -> Result<(usize, usize, usize)> {
     let arch = gpu.props().arch();
-    let jobs: Vec<CompileJob> = families.iter().flat_map(|f| f.compile_jobs(&arch)).collect();
+    let jobs: Vec<CompileJob> = families
+        .iter()
+        .flat_map(|f| f.compile_jobs(&arch))
+        .collect();
     let before = crate::runtime::cache::counts();
     let step = |j: &CompileJob| {
         if let Some(p) = progress {

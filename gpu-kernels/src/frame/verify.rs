@@ -4,8 +4,8 @@
 //! the launches, are made in parallel while one check at a time uses the GPU.
 
 use super::{Arg, Buffer, Family, HostBuf, Launch, Role, Size};
-use crate::runtime::tma::TensorMap;
 use crate::progress::Progress;
+use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Kernel, Result};
 use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -140,7 +140,14 @@ pub fn launch(gpu: &Gpu, kernel: &Kernel, l: &Launch, bufs: &mut [CudaSlice<u8>]
 /// Run `spec` once at `size` and compare every output with the host reference. The error names the family, the
 /// variant, the size, the buffer and the first wrong element.
 pub fn verify<F: Family>(gpu: &Gpu, family: &F, spec: &F::Spec, size: Size) -> Result<()> {
-    verify_timed(gpu, &Mutex::new(()), family, spec, size, &mut Times::default())
+    verify_timed(
+        gpu,
+        &Mutex::new(()),
+        family,
+        spec,
+        size,
+        &mut Times::default(),
+    )
 }
 
 /// Where the time of one verification went, in seconds: the host's inputs and reference, the GPU's part

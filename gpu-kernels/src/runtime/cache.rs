@@ -269,7 +269,10 @@ mod tests {
         let base = key_for("nvrtc 13.0 driver 13000", &s, "sm_90", &[]);
         assert_ne!(base, key_for("nvrtc 13.1 driver 13000", &s, "sm_90", &[]));
         assert_ne!(base, key_for("nvrtc 13.0 driver 12080", &s, "sm_90", &[]));
-        assert_eq!(key(&s, "sm_90", &[]), key_for(toolchain(), &s, "sm_90", &[]));
+        assert_eq!(
+            key(&s, "sm_90", &[]),
+            key_for(toolchain(), &s, "sm_90", &[])
+        );
         assert!(toolchain().starts_with("nvrtc ") && toolchain().contains(" driver "));
     }
 
@@ -315,7 +318,10 @@ mod tests {
             },
         );
         let c = read_entry(&stem, true).unwrap();
-        assert_eq!((c.cubin.as_slice(), c.log.as_str()), (&b"\x7fELF NEW"[..], log));
+        assert_eq!(
+            (c.cubin.as_slice(), c.log.as_str()),
+            (&b"\x7fELF NEW"[..], log)
+        );
         // Written through temporary names that are renamed away: only the entry's two files remain.
         let mut names: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
