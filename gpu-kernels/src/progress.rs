@@ -5,7 +5,7 @@
 //!   while one step runs; a finished bar stays on screen with its summary.
 //! - **stderr is a file or a pipe**: one line per phase when it ends (`verify gemm: 80 checks, 0 wrong (12.3 s)`),
 //!   and while it runs, a status line whenever stderr has been silent for [`HEARTBEAT`] — so a log never goes
-//!   more than about ten seconds without a line, and a person reading it can tell a long run from a hang.
+//!   more than a few seconds without a line, and a person reading it can tell a long run from a hang.
 //!
 //! ```
 //! use gpu_kernels::progress::Progress;
@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// In line mode, the longest stderr stays silent while a phase runs before a status line is printed.
-pub const HEARTBEAT: Duration = Duration::from_secs(8);
+pub const HEARTBEAT: Duration = Duration::from_secs(5);
 
 /// The progress of one phase; `Sync`, so worker threads may step it.
 pub struct Progress {

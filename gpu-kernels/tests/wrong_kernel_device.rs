@@ -71,8 +71,11 @@ impl Family for Patched {
     fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
         TRANSPOSE.header(v)
     }
-    fn options(&self, v: &Variant) -> Vec<String> {
-        TRANSPOSE.options(v)
+    /// The transpose's own compile (its spec's `-D` options and header) with this family's source text.
+    fn compile_unit(&self, v: &Variant) -> (gpu_kernels::runtime::Source, Vec<String>) {
+        let (mut src, options) = TRANSPOSE.compile_unit(v);
+        src.text = self.source.to_string();
+        (src, options)
     }
     fn entry(&self, v: &Variant) -> &'static str {
         TRANSPOSE.entry(v)

@@ -35,15 +35,21 @@ impl HostBuf {
 
     /// `len` seeded pseudo-random values (SplitMix64), the same on every machine: uniform in `[-1, 1)` for
     /// floats, small integers in `[-8, 8)` (`[0, 16)` unsigned) for integers. Never all zeros. Large buffers
-    /// (benchmark inputs have 2^28 elements) are made in chunks on every core, each chunk's values computed from
-    /// its first index ([`crate::elem::unit_values_from`]), with no `f64` copy of the whole buffer.
+    /// (benchmark inputs have 2^28 elements) are made in chunks of 2^16 on every core, each chunk's values
+    /// computed from its first index ([`crate::elem::unit_values_from`]), with no `f64` copy of the whole buffer.
     pub fn random(elem: Elem, len: usize, seed: u64) -> HostBuf {
+        HostBuf::random_from(elem, 0, len, seed)
+    }
+
+    /// Elements `start..start + len` of [`HostBuf::random`]`(elem, .., seed)`: a large buffer made (and uploaded)
+    /// piece by piece.
+    pub fn random_from(elem: Elem, start: usize, len: usize, seed: u64) -> HostBuf {
         let b = elem.bytes() as usize;
         let mut bytes = vec![0u8; len * b];
         let chunks: Vec<(usize, &mut [u8])> = bytes
             .chunks_mut(RANDOM_CHUNK * b)
             .enumerate()
-            .map(|(i, c)| (i * RANDOM_CHUNK, c))
+            .map(|(i, c)| (start + i * RANDOM_CHUNK, c))
             .collect();
         let threads = crate::frame::host_threads().min(chunks.len()).max(1);
         let mut groups: Vec<Vec<(usize, &mut [u8])>> = (0..threads).map(|_| Vec::new()).collect();
@@ -172,8 +178,8 @@ impl HostBuf {
     }
 }
 
-/// Elements per chunk of [`HostBuf::random`].
-const RANDOM_CHUNK: usize = 1 << 20;
+/// Elements per chunk of [`HostBuf::random`] (each chunk's values pass through a chunk-sized `f64` buffer).
+const RANDOM_CHUNK: usize = 1 << 16;
 
 /// The byte every output is filled with before a correctness run.
 pub const POISON: u8 = 0xFF;

@@ -37,6 +37,15 @@ impl DeviceBufs {
         Ok(DeviceBufs { specs, bufs })
     }
 
+    /// Allocate `specs`, every buffer zeroed (inputs filled afterwards, e.g. piece by piece).
+    pub fn alloc(gpu: &Gpu, specs: Vec<Buffer>) -> Result<DeviceBufs> {
+        let bufs = specs
+            .iter()
+            .map(|b| gpu.zeros::<u8>(b.bytes()))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(DeviceBufs { specs, bufs })
+    }
+
     /// Fill every output with the poison byte.
     pub fn poison_outputs(&mut self, gpu: &Gpu) -> Result<()> {
         for (b, d) in self.specs.iter().zip(self.bufs.iter_mut()) {
@@ -65,20 +74,19 @@ impl DeviceBufs {
     }
 }
 
-/// Random inputs for `buffers` at `size`: input `i` seeded by the size and `i`.
+/// Random inputs for `buffers` at `size`: input `i` seeded by the size and `i` ([`input_seed`]).
 pub fn random_inputs(buffers: &[Buffer], size: Size) -> Vec<HostBuf> {
     buffers
         .iter()
         .filter(|b| b.role == Role::Input)
         .enumerate()
-        .map(|(i, b)| {
-            let seed = ((size.m as u64) << 40)
-                ^ ((size.n as u64) << 20)
-                ^ size.k as u64
-                ^ (i as u64) << 60;
-            HostBuf::random(b.elem, b.len, seed)
-        })
+        .map(|(i, b)| HostBuf::random(b.elem, b.len, input_seed(size, i)))
         .collect()
+}
+
+/// The seed of the `i`-th input buffer at `size`.
+pub fn input_seed(size: Size, i: usize) -> u64 {
+    ((size.m as u64) << 40) ^ ((size.n as u64) << 20) ^ size.k as u64 ^ (i as u64) << 60
 }
 
 /// Queue one launch of `kernel` on `bufs` (checks every buffer argument exists).

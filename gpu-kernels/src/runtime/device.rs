@@ -387,6 +387,27 @@ impl Gpu {
         self.stream.clone_htod(host).ctx("memcpy host to device")
     }
 
+    /// Copy `host` into `dev` from element `offset` on (a large buffer filled piece by piece).
+    pub fn upload_at<T: DeviceRepr>(
+        &self,
+        dev: &mut CudaSlice<T>,
+        offset: usize,
+        host: &[T],
+    ) -> Result<()> {
+        let end = offset + host.len();
+        if end > dev.len() {
+            return Err(Error::Invalid(format!(
+                "upload of {} elements at {offset} into {}",
+                host.len(),
+                dev.len()
+            )));
+        }
+        let mut view = dev.slice_mut(offset..end);
+        self.stream
+            .memcpy_htod(host, &mut view)
+            .ctx("memcpy host to device")
+    }
+
     /// Copy a device buffer back to the host.
     pub fn download<T: DeviceRepr>(&self, dev: &CudaSlice<T>) -> Result<Vec<T>> {
         self.stream.clone_dtoh(dev).ctx("memcpy device to host")
