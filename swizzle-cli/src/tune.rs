@@ -237,17 +237,14 @@ pub fn run(args: Args) -> Result<(), String> {
     match args.family {
         // A tuning run's length is not known beforehand: a spinner (or a status line whenever stderr has been
         // silent for a while) with the rows printed so far. The stencil's sweep has its own progress per table.
+        // A run refused (bad arguments, no GPU) ends its phase without a line: the error is the one line.
         Family::Gemm(g) => {
             let p = Progress::open_ended("tune gemm");
-            let r = gemm_run(g.mode, &p);
-            p.finish();
-            r
+            gemm_run(g.mode, &p).inspect(|_| p.finish())
         }
         Family::Hopper(h) => {
             let p = Progress::open_ended(&format!("tune hopper {}", h.mode));
-            let r = hopper_run(h);
-            p.finish();
-            r
+            hopper_run(h).inspect(|_| p.finish())
         }
         Family::Stencil(s) => stencil_run(s),
     }
