@@ -291,31 +291,8 @@ pub fn today_utc() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// A progress bar for long sweeps (drawn on stderr only when it is a terminal).
-pub struct Progress(indicatif::ProgressBar);
-
-impl Progress {
-    pub fn new(total: u64, what: &str) -> Progress {
-        let bar = indicatif::ProgressBar::new(total);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {msg}")
-        {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar.set_prefix(what.to_string());
-        Progress(bar)
-    }
-
-    /// Advance by one, showing what runs next.
-    pub fn step(&self, msg: &str) {
-        self.0.set_message(msg.to_string());
-        self.0.inc(1);
-    }
-
-    pub fn finish(&self) {
-        self.0.finish_and_clear();
-    }
-}
+/// Progress on stderr, one per family and phase (moved to its own module).
+pub use crate::progress::Progress;
 
 #[cfg(test)]
 mod tests {

@@ -135,7 +135,20 @@ pub fn unsupported(what: &str, elem: Elem, allowed: &[Elem]) -> crate::Error {
 /// family's random inputs and sampled positions ([`unit_values`], [`random`], [`indices`], the frame's
 /// `HostBuf::random`).
 pub fn words(n: usize, seed: u64) -> impl Iterator<Item = u64> {
-    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+    words_from(0, n, seed)
+}
+
+/// Words `start..start + n` of [`words`]`(.., seed)`, computed without the first `start` (SplitMix64's state
+/// after `i` steps is the seed plus `i` times its increment): the generator split over threads.
+///
+/// ```
+/// use gpu_kernels::elem::{words, words_from};
+/// let all: Vec<u64> = words(10, 7).collect();
+/// assert_eq!(words_from(4, 6, 7).collect::<Vec<_>>(), all[4..]);
+/// ```
+pub fn words_from(start: usize, n: usize, seed: u64) -> impl Iterator<Item = u64> {
+    let mut state = (seed ^ 0x9E37_79B9_7F4A_7C15)
+        .wrapping_add((start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     (0..n).map(move |_| {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = state;
@@ -148,7 +161,12 @@ pub fn words(n: usize, seed: u64) -> impl Iterator<Item = u64> {
 /// `n` seeded pseudo-random values in `[-1, 1)` ([`words`]): every value is a 24-bit fraction, so it is exact in
 /// f32 as in f64.
 pub fn unit_values(n: usize, seed: u64) -> impl Iterator<Item = f64> {
-    words(n, seed).map(|z| (z >> 40) as f64 / (1u64 << 23) as f64 - 1.0)
+    unit_values_from(0, n, seed)
+}
+
+/// Values `start..start + n` of [`unit_values`]`(.., seed)` ([`words_from`]).
+pub fn unit_values_from(start: usize, n: usize, seed: u64) -> impl Iterator<Item = f64> {
+    words_from(start, n, seed).map(|z| (z >> 40) as f64 / (1u64 << 23) as f64 - 1.0)
 }
 
 /// `n` seeded pseudo-random values in `(-1, 1)` that are never zero: [`unit_values`] moved up by half a step

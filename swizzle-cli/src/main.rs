@@ -59,8 +59,9 @@ mod wavefronts;
     name = "swz",
     version,
     about = "Checked GPU shared-memory swizzles and threadblock rasters",
-    after_help = "Exit status: 0 success (for check/synth: conflict-free), 1 check found a bank conflict or synth \
-                  found no conflict-free swizzle, 2 bad input or any other error (one line on stderr)."
+    after_help = "Exit status: 0 success (for check/synth: conflict-free), 1 check found a bank conflict, synth \
+                  found no conflict-free swizzle, or verify/report found a wrong result, 2 bad input or any other \
+                  error (one line on stderr). Long GPU subcommands report progress on stderr; stdout is the report."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -175,7 +176,7 @@ fn main() {
         Command::Verify(a) => verify::run(a),
         Command::Profile(a) => profile::run(a),
         Command::Ptxas(a) => ptxas::run(a),
-        Command::Report(a) => clean(report::run(a)),
+        Command::Report(a) => report::run(a),
     };
     // Flush here so a write error is reported rather than lost at exit; a closed pipe keeps the verdict below.
     if let Err(e) = std::io::Write::flush(&mut output::stdout()) {

@@ -8,6 +8,7 @@ use crate::bench::family;
 use crate::Verdict;
 use gpu_kernels::frame::ncu::{self, Build};
 use gpu_kernels::frame::DynFamily;
+use gpu_kernels::progress::Progress;
 use gpu_kernels::Gpu;
 use std::path::PathBuf;
 
@@ -98,12 +99,22 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             ncu::check_build(fam, build).map_err(|e| e.to_string())?;
             let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
             outln!("{}", gpu.props());
+            // Each launch is checked against its host reference, and under ncu each takes a while: progress on
+            // stderr, one step per launch.
+            let launches = if own {
+                0
+            } else {
+                ncu::profiled(fam).len() as u64
+            };
+            let progress = Progress::new(launches, &format!("profile {} run", fam.name()));
             let text = if own {
                 gpu_kernels::fragments::profile::run(&gpu)
             } else {
-                ncu::run(&gpu, fam, size.unwrap_or(fam.profile_side()), build)
+                let n = size.unwrap_or(fam.profile_side());
+                ncu::run_with(&gpu, fam, n, build, Some(&progress))
             }
             .map_err(|e| e.to_string())?;
+            progress.finish();
             out!("{text}");
         }
         Action::Compare { csv } => return compare(fam, own, &csv),

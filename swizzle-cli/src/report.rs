@@ -3,16 +3,26 @@
 //!   (family, kernel, layout, worst access cost, verdict; [`summary`]), then per family the layouts of its specs
 //!   (spec, the layout and order lines of the header the kernel compiles with, the bank model's report on each
 //!   smem access; bank maps with `--verbose`), then `no CUDA driver found — layout report only`;
-//! - **GPU**: the same layout report, then every family's correctness pass (random data, poisoned output, ragged
-//!   sizes), then its benchmark tables with the peer measured in the same run.
+//! - **GPU**: the same layout report, then the GPU part, laid out like it: a summary table first (per family: the
+//!   variants and checks run, how many were wrong, the best ratio to the peer; [`gpu_summary`]), then per family
+//!   its correctness pass (random data, poisoned output, ragged sizes, every output element compared with the
+//!   host reference), then the benchmark tables with the peer measured in the same run. Before the first launch
+//!   every kernel is compiled on every core (kept in the CUBIN cache, so a second run compiles nothing); while it
+//!   runs, progress goes to stderr, one bar (or line) per family and phase. A wrong result exits 1 after the
+//!   whole report.
 //!
-//! `--json FILE` writes `{"mode", "layouts": [...], "benchmark": {...} or null}` in both modes.
+//! `--json FILE` writes `{"mode", "layouts": [...], "verification": [...] or null, "benchmark": {...} or null}`
+//! in both modes.
 
 use crate::bench::{print_report, write_outputs};
-use gpu_kernels::bench::{BenchConfig, Report};
+use crate::Verdict;
+use gpu_kernels::bench::{BenchConfig, Report, Table};
+use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::{registry::SpecInfo, DynFamily, FAMILIES};
+use gpu_kernels::progress::seconds;
 use gpu_kernels::{Error, Gpu};
 use std::path::PathBuf;
+use std::time::Instant;
 use swizzle_core::bank::map::ascii;
 
 mod summary;
@@ -22,8 +32,9 @@ pub struct Args {
     /// Skip the GPU part even when a GPU is present (layout report only).
     #[arg(long)]
     layout_only: bool,
-    /// Problem sizes for the benchmark tables (GPU mode): N for each family's size of side N.
-    #[arg(long, value_delimiter = ',', default_values_t = [8192u32, 16384], value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Problem sizes for the benchmark tables (GPU mode): N for each family's size of side N; default: each
+    /// family's own benchmark sizes (inputs larger than L2; none for the one-tile fragment problems).
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=65536))]
     sizes: Vec<u32>,
     /// Timed runs per kernel (GPU mode).
     #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
@@ -40,7 +51,8 @@ pub struct Args {
     device: usize,
 }
 
-pub fn run(args: Args) -> Result<(), String> {
+pub fn run(args: Args) -> Result<Verdict, String> {
+    let start = Instant::now();
     if let Some(path) = &args.json {
         crate::output::check_target("--json", path)?;
     }
@@ -72,27 +84,46 @@ pub fn run(args: Args) -> Result<(), String> {
     };
     let Some(gpu) = gpu else {
         if let Some(path) = &args.json {
-            write_json(path, mode, &rows, None)?;
+            write_json(path, mode, &rows, None, None)?;
         }
         if !args.layout_only {
             outln!("no CUDA driver found — layout report only");
         }
-        return Ok(());
+        return Ok(Verdict::Clean);
     };
     let cfg = BenchConfig {
         iters: args.iters,
         ..BenchConfig::default()
     };
-    let mut tables = Vec::new();
-    let mut verified = 0;
+    let t = Instant::now();
+    crate::verify::compile_all(&gpu, FAMILIES)?;
+    let compile_s = t.elapsed().as_secs_f64();
+    let (mut verify_s, mut bench_s) = (0.0, 0.0);
+    let mut runs = Vec::new();
     for fam in FAMILIES {
-        verified += verify(&gpu, *fam)?;
+        let t = Instant::now();
+        let verified = crate::verify::verify_family(&gpu, *fam)?;
+        verify_s += t.elapsed().as_secs_f64();
+        let t = Instant::now();
         let sizes: Vec<_> = args.sizes.iter().map(|&n| fam.size_of(n)).collect();
-        tables.extend(
+        let tables = if sizes.is_empty() && fam.bench_sizes().is_empty() {
+            Vec::new()
+        } else {
             fam.bench(&gpu, &sizes, &|_, _| true, &cfg)
-                .map_err(|e| e.to_string())?,
-        );
+                .map_err(|e| e.to_string())?
+        };
+        bench_s += t.elapsed().as_secs_f64();
+        runs.push(FamilyRun {
+            fam: *fam,
+            verified,
+            tables,
+        });
     }
+    outln!("## GPU summary\n\n{}", gpu_summary(&runs));
+    for r in &runs {
+        verification_report(r);
+    }
+    let tables: Vec<Table> = runs.iter().flat_map(|r| r.tables.clone()).collect();
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
     outln!("## Benchmarks (each table against its peer, measured in the same run)\n");
     print_report(&report);
@@ -100,24 +131,138 @@ pub fn run(args: Args) -> Result<(), String> {
     if let Some(path) = &args.json {
         let bench: serde_json::Value =
             serde_json::from_str(&report.json()).map_err(|e| e.to_string())?;
-        write_json(path, mode, &rows, Some(bench))?;
+        write_json(
+            path,
+            mode,
+            &rows,
+            Some(verification_json(&runs)),
+            Some(bench),
+        )?;
     }
+    let checks: usize = runs.iter().map(|r| r.verified.checks).sum();
+    let wrong: usize = runs.iter().map(|r| r.verified.failures.len()).sum();
+    let variants: usize = runs.iter().map(|r| r.fam.spec_infos().len()).sum();
     outln!(
-        "mode: GPU — layouts reported, {verified} variants verified in {} families, tables above",
+        "mode: GPU — layouts reported, {variants} variants verified in {} families ({checks} checks, {wrong} \
+         wrong), tables above",
         FAMILIES.len()
     );
-    Ok(())
+    eprintln!(
+        "swz report: {} in all: compile {}, verify {}, benchmark {}",
+        seconds(start.elapsed().as_secs_f64()),
+        seconds(compile_s),
+        seconds(verify_s),
+        seconds(bench_s)
+    );
+    Ok(if wrong == 0 {
+        Verdict::Clean
+    } else {
+        Verdict::Conflicts(format!(
+            "{wrong} of {checks} verifications failed (see the report)"
+        ))
+    })
 }
 
-/// Write `{"mode", "layouts", "benchmark"}` to `path` and say so.
+/// One family's GPU part: its verification and its benchmark tables.
+struct FamilyRun {
+    fam: &'static dyn DynFamily,
+    verified: Verified,
+    tables: Vec<Table>,
+}
+
+/// The best row of the family's tables against its peer: (% of the peer, kernel, table title, peer name).
+fn best_against_peer(tables: &[Table]) -> Option<(f64, String, String, String)> {
+    tables
+        .iter()
+        .flat_map(|t| t.rows.iter().skip(1).map(move |r| (t, r)))
+        .max_by(|(_, a), (_, b)| a.pct_of_ref.total_cmp(&b.pct_of_ref))
+        .map(|(t, r)| {
+            (
+                r.pct_of_ref,
+                r.kernel.clone(),
+                t.title.clone(),
+                t.reference.clone(),
+            )
+        })
+}
+
+/// The GPU part's summary: one row per family (variants, checks, wrong, the best ratio to the peer), then a
+/// count line.
+fn gpu_summary(runs: &[FamilyRun]) -> String {
+    let mut s = String::from(
+        "| family | variants | sizes | checks | wrong | best against its peer | peer |\n|---|---|---|---|---|---|---|\n",
+    );
+    for r in runs {
+        let (best, peer) = match best_against_peer(&r.tables) {
+            Some((pct, kernel, title, peer)) => (format!("{pct:.1}% ({kernel}, {title})"), peer),
+            None => ("- (no benchmark sizes)".to_string(), "-".to_string()),
+        };
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {best} | {peer} |\n",
+            r.fam.name(),
+            r.fam.spec_infos().len(),
+            r.fam.verify_sizes().len(),
+            r.verified.checks,
+            r.verified.failures.len(),
+        ));
+    }
+    let checks: usize = runs.iter().map(|r| r.verified.checks).sum();
+    let wrong: usize = runs.iter().map(|r| r.verified.failures.len()).sum();
+    s.push_str(&format!(
+        "\n{checks} checks (variant x size), {wrong} wrong: random inputs, outputs poisoned first, every output \
+         element compared with the host reference; best against its peer: the fastest variant's rate as a share of \
+         the peer's (a device copy or cuBLAS) measured in the same run\n"
+    ));
+    s
+}
+
+/// The family's correctness pass: what was compared, and each failure.
+fn verification_report(r: &FamilyRun) {
+    outln!(
+        "## {}: verification (random data, poisoned output, every element compared with the host)\n",
+        r.fam.name()
+    );
+    let sizes: Vec<String> = r.fam.verify_sizes().iter().map(|s| s.to_string()).collect();
+    outln!(
+        "{} variants at {}: {} wrong\n",
+        r.fam.spec_infos().len(),
+        sizes.join(", "),
+        r.verified.failures.len()
+    );
+    for f in &r.verified.failures {
+        outln!("FAILED {f}");
+    }
+    if !r.verified.failures.is_empty() {
+        outln!();
+    }
+}
+
+/// The verification as JSON: per family its variants, checks and failures.
+fn verification_json(runs: &[FamilyRun]) -> serde_json::Value {
+    runs.iter()
+        .map(|r| {
+            serde_json::json!({
+                "family": r.fam.name(),
+                "variants": r.fam.spec_infos().len(),
+                "sizes": r.fam.verify_sizes().iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                "checks": r.verified.checks,
+                "failures": r.verified.failures,
+            })
+        })
+        .collect()
+}
+
+/// Write `{"mode", "layouts", "verification", "benchmark"}` to `path` and say so.
 fn write_json(
     path: &std::path::Path,
     mode: &str,
     rows: &[summary::Row],
+    verification: Option<serde_json::Value>,
     bench: Option<serde_json::Value>,
 ) -> Result<(), String> {
     let mut v = summary::json(rows);
     v["mode"] = mode.into();
+    v["verification"] = verification.unwrap_or(serde_json::Value::Null);
     v["benchmark"] = bench.unwrap_or(serde_json::Value::Null);
     let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
     crate::output::write_file("--json", path, &(text + "\n"))?;
@@ -185,26 +330,4 @@ fn spec_report(spec: &SpecInfo, bank_maps: bool) {
         }
     }
     outln!();
-}
-
-/// The family's correctness pass; the number of variants checked.
-fn verify(gpu: &Gpu, fam: &dyn DynFamily) -> Result<usize, String> {
-    outln!(
-        "## {}: verification (random data, poisoned output, every element compared with the host)\n",
-        fam.name()
-    );
-    let failures = fam.verify_all(gpu).map_err(|e| e.to_string())?;
-    let n = fam.spec_infos().len();
-    let sizes: Vec<String> = fam.verify_sizes().iter().map(|s| s.to_string()).collect();
-    outln!(
-        "{} variants at {}: {} wrong\n",
-        n,
-        sizes.join(", "),
-        failures.len()
-    );
-    if failures.is_empty() {
-        Ok(n)
-    } else {
-        Err(format!("verification failed:\n{}", failures.join("\n")))
-    }
 }

@@ -5,6 +5,7 @@
 use crate::bench::{check_targets, print_report, write_outputs};
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::gemm::{self, tune as gt, BLayout};
+use gpu_kernels::progress::Progress;
 use gpu_kernels::Elem;
 use gpu_kernels::{Gpu, Size};
 use std::path::PathBuf;
@@ -234,18 +235,36 @@ fn open() -> Result<Gpu, String> {
 
 pub fn run(args: Args) -> Result<(), String> {
     match args.family {
-        Family::Gemm(g) => gemm_run(g.mode),
-        Family::Hopper(h) => hopper_run(h),
+        // A tuning run's length is not known beforehand: a spinner (or a status line whenever stderr has been
+        // silent for a while) with the rows printed so far. The stencil's sweep has its own progress per table.
+        // A run refused (bad arguments, no GPU) ends its phase without a line: the error is the one line.
+        Family::Gemm(g) => {
+            let p = Progress::open_ended("tune gemm");
+            gemm_run(g.mode, &p).inspect(|_| p.finish())
+        }
+        Family::Hopper(h) => {
+            let p = Progress::open_ended(&format!("tune hopper {}", h.mode));
+            hopper_run(h).inspect(|_| p.finish())
+        }
         Family::Stencil(s) => stencil_run(s),
     }
 }
 
-fn print(text: &str) {
-    outln!("{text}");
-}
-
-fn gemm_run(mode: GemmMode) -> Result<(), String> {
+fn gemm_run(mode: GemmMode, progress: &Progress) -> Result<(), String> {
     let e = |e: gpu_kernels::Error| e.to_string();
+    // Each line printed is a row done.
+    let mut print = |text: &str| {
+        outln!("{text}");
+        let row: String = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .chars()
+            .take(60)
+            .collect();
+        progress.step(&row);
+    };
     // Plans with each mode's defaults: (shapes, dtypes, b, specs, warmup, iters, rounds).
     let plan = |l: &Lineup,
                 shapes: &[Size],

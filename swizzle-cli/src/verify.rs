@@ -1,9 +1,17 @@
 //! `swz verify FAMILY`: every spec of a family on the GPU against its host reference (random inputs, poisoned
-//! output, sizes that are not multiples of the tile). What `scripts/device.sh sanitize` runs under
-//! compute-sanitizer (`--first-size`: every spec once, at the family's first, ragged, size).
+//! output, sizes that are not multiples of the tile, every output element compared). What
+//! `scripts/device.sh sanitize` runs under compute-sanitizer (`--first-size`: every spec once, at the family's
+//! first, ragged, size).
+//!
+//! Every kernel is compiled first, on every core (kept in the CUBIN cache for the next run), then each family's
+//! checks run with their host references on every core; progress goes to stderr ([`gpu_kernels::progress`]),
+//! the results to stdout. [`compile_all`] and [`verify_family`] are also the report's.
 
 use crate::bench::family;
 use crate::Verdict;
+use gpu_kernels::frame::verify::Verified;
+use gpu_kernels::frame::DynFamily;
+use gpu_kernels::progress::{seconds, Progress};
 use gpu_kernels::Gpu;
 
 #[derive(clap::Args)]
@@ -39,16 +47,22 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     }
     let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
     outln!("device: {}", gpu.props());
+    compile_all(&gpu, &fams)?;
     let mut failures = 0;
-    for fam in fams {
-        if args.first_size {
+    if args.first_size {
+        let p = Progress::new(fams.len() as u64, "verify --first-size");
+        for fam in fams {
+            p.step(fam.name());
             let (text, ok) =
                 gpu_kernels::frame::ncu::verify_first_size(&gpu, fam).map_err(|e| e.to_string())?;
             out!("{text}");
             failures += usize::from(!ok);
-        } else {
-            let failed = fam.verify_all(&gpu).map_err(|e| e.to_string())?;
-            for f in &failed {
+        }
+        p.finish_with(&format!("{failures} families failed"));
+    } else {
+        for fam in fams {
+            let v = verify_family(&gpu, fam)?;
+            for f in &v.failures {
                 outln!("FAILED {f}");
             }
             outln!(
@@ -56,9 +70,9 @@ pub fn run(args: Args) -> Result<Verdict, String> {
                 fam.name(),
                 fam.spec_infos().len(),
                 fam.verify_sizes().len(),
-                failed.len()
+                v.failures.len()
             );
-            failures += failed.len();
+            failures += v.failures.len();
         }
     }
     Ok(if failures == 0 {
@@ -66,4 +80,41 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     } else {
         Verdict::Conflicts(format!("{failures} verification(s) failed"))
     })
+}
+
+/// Compile every spec of `fams` on every core before the first launch, with a progress bar (or line) on stderr
+/// that ends saying how many came from the CUBIN cache.
+pub fn compile_all(gpu: &Gpu, fams: &[&dyn DynFamily]) -> Result<(), String> {
+    let arch = gpu.props().arch();
+    let total: usize = fams.iter().map(|f| f.compile_jobs(&arch).len()).sum();
+    let p = Progress::new(total as u64, "compile");
+    let (loaded, compiled, from_disk) =
+        gpu_kernels::frame::registry::precompile(gpu, fams, Some(&p)).map_err(|e| e.to_string())?;
+    let cache = match gpu_kernels::runtime::cache::disk_dir() {
+        Some(d) => format!("CUBIN cache {}", d.display()),
+        None => "no CUBIN cache".to_string(),
+    };
+    p.finish_with(&format!(
+        "{loaded} kernels loaded: {compiled} compiled by NVRTC on {} threads, {from_disk} from the {cache}",
+        gpu_kernels::frame::host_threads()
+    ));
+    Ok(())
+}
+
+/// Verify every spec of `fam` at every size ([`DynFamily::verify_with`]) with a progress bar (or line) on
+/// stderr that ends with where the time went.
+pub fn verify_family(gpu: &Gpu, fam: &dyn DynFamily) -> Result<Verified, String> {
+    let checks = fam.spec_infos().len() * fam.verify_sizes().len();
+    let p = Progress::new(checks as u64, &format!("verify {}", fam.name()));
+    let v = fam.verify_with(gpu, Some(&p)).map_err(|e| e.to_string())?;
+    p.finish_with(&format!(
+        "{} checks, {} wrong; host inputs and references {} of CPU on {} threads, GPU {}, compare {}",
+        v.checks,
+        v.failures.len(),
+        seconds(v.times.host_s),
+        v.threads,
+        seconds(v.times.gpu_s),
+        seconds(v.times.compare_s)
+    ));
+    Ok(v)
 }

@@ -34,16 +34,50 @@ impl HostBuf {
     }
 
     /// `len` seeded pseudo-random values (SplitMix64), the same on every machine: uniform in `[-1, 1)` for
-    /// floats, small integers in `[-8, 8)` (`[0, 16)` unsigned) for integers. Never all zeros.
+    /// floats, small integers in `[-8, 8)` (`[0, 16)` unsigned) for integers. Never all zeros. Large buffers
+    /// (benchmark inputs have 2^28 elements) are made in chunks of 2^16 on every core, each chunk's values
+    /// computed from its first index ([`crate::elem::unit_values_from`]), with no `f64` copy of the whole buffer.
     pub fn random(elem: Elem, len: usize, seed: u64) -> HostBuf {
-        let values: Vec<f64> = crate::elem::unit_values(len, seed)
-            .map(|u| match kind(elem) {
-                Kind::Float => u,
-                Kind::Signed => (u * 8.0).floor(),
-                Kind::Unsigned => ((u + 1.0) * 8.0).floor(),
-            })
+        HostBuf::random_from(elem, 0, len, seed)
+    }
+
+    /// Elements `start..start + len` of [`HostBuf::random`]`(elem, .., seed)`: a large buffer made (and uploaded)
+    /// piece by piece.
+    pub fn random_from(elem: Elem, start: usize, len: usize, seed: u64) -> HostBuf {
+        let b = elem.bytes() as usize;
+        let mut bytes = vec![0u8; len * b];
+        let chunks: Vec<(usize, &mut [u8])> = bytes
+            .chunks_mut(RANDOM_CHUNK * b)
+            .enumerate()
+            .map(|(i, c)| (start + i * RANDOM_CHUNK, c))
             .collect();
-        HostBuf::from_f64(elem, &values)
+        let threads = crate::frame::host_threads().min(chunks.len()).max(1);
+        let mut groups: Vec<Vec<(usize, &mut [u8])>> = (0..threads).map(|_| Vec::new()).collect();
+        for (i, c) in chunks.into_iter().enumerate() {
+            groups[i % threads].push(c);
+        }
+        let fill = |group: Vec<(usize, &mut [u8])>| {
+            for (start, out) in group {
+                let values: Vec<f64> = crate::elem::unit_values_from(start, out.len() / b, seed)
+                    .map(|u| match kind(elem) {
+                        Kind::Float => u,
+                        Kind::Signed => (u * 8.0).floor(),
+                        Kind::Unsigned => ((u + 1.0) * 8.0).floor(),
+                    })
+                    .collect();
+                out.copy_from_slice(&HostBuf::from_f64(elem, &values).bytes);
+            }
+        };
+        if threads == 1 {
+            groups.into_iter().for_each(fill);
+        } else {
+            std::thread::scope(|s| {
+                for g in groups {
+                    s.spawn(move || fill(g));
+                }
+            });
+        }
+        HostBuf { elem, bytes }
     }
 
     /// Values rounded to `elem` (round to nearest even for floats, truncation toward zero for integers).
@@ -143,6 +177,9 @@ impl HostBuf {
         ))
     }
 }
+
+/// Elements per chunk of [`HostBuf::random`] (each chunk's values pass through a chunk-sized `f64` buffer).
+const RANDOM_CHUNK: usize = 1 << 16;
 
 /// The byte every output is filled with before a correctness run.
 pub const POISON: u8 = 0xFF;
@@ -270,6 +307,21 @@ mod tests {
         }
         let i = HostBuf::from_f64(Elem::I8, &[-3.0, 5.0]);
         assert_eq!(i.to_f64(), vec![-3.0, 5.0]);
+    }
+
+    #[test]
+    fn random_in_chunks_is_the_sequence() {
+        let len = 2 * RANDOM_CHUNK + 12_345;
+        let seq: Vec<f64> = crate::elem::unit_values(len, 9).collect();
+        assert_eq!(
+            HostBuf::random(Elem::F32, len, 9),
+            HostBuf::from_f64(Elem::F32, &seq)
+        );
+        let ints: Vec<f64> = seq.iter().map(|u| (u * 8.0).floor()).collect();
+        assert_eq!(
+            HostBuf::random(Elem::I8, len, 9),
+            HostBuf::from_f64(Elem::I8, &ints)
+        );
     }
 
     #[test]

@@ -63,6 +63,11 @@ use crate::runtime::{Gpu, Kernel, Result, Source};
 use cudarc::driver::LaunchConfig;
 use swizzle_core::{Elem, Smem, WarpAccess};
 
+/// The host threads of the frame's parallel work (random inputs, verification): the machine's cores, at most 32.
+pub fn host_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(32))
+}
+
 /// Whether a buffer is read (filled with random values) or written (poisoned, then compared).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {

@@ -140,11 +140,25 @@ pub fn verify_first_size(gpu: &Gpu, f: &dyn DynFamily) -> Result<(String, bool)>
 /// ([`Family::profile_side`](super::Family::profile_side)) keeps to full tiles, so every block issues exactly the
 /// modelled instructions.
 pub fn run(gpu: &Gpu, f: &dyn DynFamily, n: u32, build: Build) -> Result<String> {
+    run_with(gpu, f, n, build, None)
+}
+
+/// [`run`], stepping `progress` once per launch.
+pub fn run_with(
+    gpu: &Gpu,
+    f: &dyn DynFamily,
+    n: u32,
+    build: Build,
+    progress: Option<&crate::progress::Progress>,
+) -> Result<String> {
     check_build(f, build)?;
     let size = f.size_of(n);
     let infos = f.spec_infos();
     let mut text = String::new();
     for (i, p) in profiled(f) {
+        if let Some(progress) = progress {
+            progress.step(&format!("{} on {size}", p.name));
+        }
         match build {
             Build::Shipped => f.verify_one(gpu, i, size),
             Build::SmemOnly => f.launch_smem_only(gpu, i, size, false),

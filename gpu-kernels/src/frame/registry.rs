@@ -6,10 +6,11 @@
 
 use super::bench::{sweep, sweep_planned};
 use super::profile::{predictions, SpecPrediction};
-use super::verify::{launch, verify, DeviceBufs};
+use super::verify::{launch, verify, DeviceBufs, Verified};
 use super::{Family, Size, SpecAccess};
 use crate::bench::{BenchConfig, Table};
-use crate::runtime::{Error, Gpu, Result};
+use crate::progress::Progress;
+use crate::runtime::{CompileJob, Error, Gpu, Result};
 
 /// Every kernel family, in the order the reports print them. One line per family.
 pub static FAMILIES: &[&dyn DynFamily] = &[
@@ -24,6 +25,30 @@ pub static FAMILIES: &[&dyn DynFamily] = &[
 /// The family called `name`.
 pub fn find(name: &str) -> Option<&'static dyn DynFamily> {
     FAMILIES.iter().copied().find(|f| f.name() == name)
+}
+
+/// Compile every spec of `families` as shipped, on every core, before the first launch (a kernel already loaded
+/// on `gpu`, or in the compile cache, costs nothing); `progress` steps once per compile. Returns `(kernels,
+/// compiled by NVRTC, read from the disk cache)` of this call.
+pub fn precompile(
+    gpu: &Gpu,
+    families: &[&dyn DynFamily],
+    progress: Option<&Progress>,
+) -> Result<(usize, usize, usize)> {
+    let arch = gpu.props().arch();
+    let jobs: Vec<CompileJob> = families
+        .iter()
+        .flat_map(|f| f.compile_jobs(&arch))
+        .collect();
+    let before = crate::runtime::cache::counts();
+    let step = |j: &CompileJob| {
+        if let Some(p) = progress {
+            p.step(&j.src.name);
+        }
+    };
+    let loaded = gpu.precompile_jobs(&jobs, super::host_threads(), &step)?;
+    let after = crate::runtime::cache::counts();
+    Ok((loaded, after.0 - before.0, after.1 - before.1))
 }
 
 /// Families `swz bench <family>` runs after the named one: `gemm` brings the Hopper (TMA + `wgmma`) GEMM's rows,
@@ -72,6 +97,12 @@ pub trait DynFamily: Sync {
     fn spec_infos(&self) -> Vec<SpecInfo>;
     /// Verify every spec at every verification size; the failures, one line each.
     fn verify_all(&self, gpu: &Gpu) -> Result<Vec<String>>;
+    /// Verify every spec at every verification size on every core ([`super::verify::verify_all_with`]),
+    /// stepping `progress` once per check.
+    fn verify_with(&self, gpu: &Gpu, progress: Option<&Progress>) -> Result<Verified>;
+    /// Every spec's compile as shipped (what verify, bench and the report load), for `arch` where the family
+    /// names no target of its own.
+    fn compile_jobs(&self, arch: &str) -> Vec<CompileJob>;
     /// Verify spec `index` at `size`.
     fn verify_one(&self, gpu: &Gpu, index: usize, size: Size) -> Result<()>;
     /// The verification sizes.
@@ -154,6 +185,24 @@ impl<F: Family> DynFamily for F {
 
     fn verify_all(&self, gpu: &Gpu) -> Result<Vec<String>> {
         super::verify::verify_all(gpu, self)
+    }
+
+    fn verify_with(&self, gpu: &Gpu, progress: Option<&Progress>) -> Result<Verified> {
+        super::verify::verify_all_with(gpu, self, progress)
+    }
+
+    fn compile_jobs(&self, arch: &str) -> Vec<CompileJob> {
+        self.specs()
+            .iter()
+            .map(|s| {
+                let (src, options) = self.compile_unit(s);
+                CompileJob {
+                    src,
+                    options,
+                    arch: self.arch(s).unwrap_or(arch).to_string(),
+                }
+            })
+            .collect()
     }
 
     fn verify_one(&self, gpu: &Gpu, index: usize, size: Size) -> Result<()> {

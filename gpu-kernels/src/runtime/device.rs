@@ -91,6 +91,14 @@ pub fn gpu_available() -> bool {
     unsafe { sys::is_culib_present() }
 }
 
+/// One compile of [`Gpu::precompile_jobs`]: a source, its NVRTC options and its target (`sm_90`, `sm_90a`).
+#[derive(Clone, Debug)]
+pub struct CompileJob {
+    pub src: Source,
+    pub options: Vec<String>,
+    pub arch: String,
+}
+
 /// An opened GPU. Cheap to share by reference; the module cache is behind a mutex.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
@@ -206,40 +214,63 @@ impl Gpu {
     /// (NVRTC needs no context), then load them into the cache. Benchmarks that sweep many variants call this first.
     pub fn precompile(&self, list: &[(Source, Vec<String>)], threads: usize) -> Result<()> {
         let arch = self.props.arch();
-        let key = |src: &Source, options: &[String]| cache::key(src, &arch, options);
-        let todo: Vec<&(Source, Vec<String>)> = {
+        let jobs: Vec<CompileJob> = list
+            .iter()
+            .map(|(src, options)| CompileJob {
+                src: src.clone(),
+                options: options.clone(),
+                arch: arch.clone(),
+            })
+            .collect();
+        self.precompile_jobs(&jobs, threads, &|_| {}).map(|_| ())
+    }
+
+    /// [`Gpu::precompile`] of jobs that name their own NVRTC target; `done` is called (from the compiling thread)
+    /// after each compile. Returns how many modules were new to this GPU (jobs already loaded, or listed twice,
+    /// are skipped). Every job is tried; the first error is returned.
+    pub fn precompile_jobs(
+        &self,
+        jobs: &[CompileJob],
+        threads: usize,
+        done: &(dyn Fn(&CompileJob) + Sync),
+    ) -> Result<usize> {
+        let key = |j: &CompileJob| cache::key(&j.src, &j.arch, &j.options);
+        let todo: Vec<&CompileJob> = {
             let cache = self.modules.lock().expect("module cache poisoned");
             let mut seen = std::collections::HashSet::new();
-            list.iter()
-                .filter(|(s, o)| !cache.contains_key(&key(s, o)) && seen.insert(key(s, o)))
+            jobs.iter()
+                .filter(|j| !cache.contains_key(&key(j)) && seen.insert(key(j)))
                 .collect()
         };
         let next = std::sync::atomic::AtomicUsize::new(0);
         let results: Mutex<Vec<(usize, Result<nvrtc::Compiled>)>> = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
-            for _ in 0..threads.clamp(1, 64) {
+            for _ in 0..threads.clamp(1, 64).min(todo.len().max(1)) {
                 scope.spawn(|| loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((src, options)) = todo.get(i) else {
+                    let Some(job) = todo.get(i) else {
                         break;
                     };
-                    let r = cache::compile(src, &arch, options);
+                    let r = cache::compile(&job.src, &job.arch, &job.options);
+                    done(job);
                     results.lock().expect("precompile results").push((i, r));
                 });
             }
         });
-        for (i, r) in results.into_inner().expect("precompile results") {
-            let (src, options) = todo[i];
+        let mut results = results.into_inner().expect("precompile results");
+        results.sort_by_key(|(i, _)| *i);
+        for (i, r) in results {
+            let job = todo[i];
             let module = self
                 .ctx
                 .load_module(cudarc::nvrtc::Ptx::from_binary(r?.cubin))
-                .ctx(&format!("cuModuleLoadData({})", src.name))?;
+                .ctx(&format!("cuModuleLoadData({})", job.src.name))?;
             self.modules
                 .lock()
                 .expect("module cache poisoned")
-                .insert(key(src, options), module);
+                .insert(key(job), module);
         }
-        Ok(())
+        Ok(todo.len())
     }
 
     /// Load kernel `name` from the (cached) module of `src` + `options`.
@@ -354,6 +385,27 @@ impl Gpu {
     /// Copy a host slice to a new device buffer.
     pub fn upload<T: DeviceRepr>(&self, host: &[T]) -> Result<CudaSlice<T>> {
         self.stream.clone_htod(host).ctx("memcpy host to device")
+    }
+
+    /// Copy `host` into `dev` from element `offset` on (a large buffer filled piece by piece).
+    pub fn upload_at<T: DeviceRepr>(
+        &self,
+        dev: &mut CudaSlice<T>,
+        offset: usize,
+        host: &[T],
+    ) -> Result<()> {
+        let end = offset + host.len();
+        if end > dev.len() {
+            return Err(Error::Invalid(format!(
+                "upload of {} elements at {offset} into {}",
+                host.len(),
+                dev.len()
+            )));
+        }
+        let mut view = dev.slice_mut(offset..end);
+        self.stream
+            .memcpy_htod(host, &mut view)
+            .ctx("memcpy host to device")
     }
 
     /// Copy a device buffer back to the host.

@@ -10,6 +10,6 @@ pub mod nvrtc;
 pub mod tma;
 
 pub use cublas::{Cublas, GemmCall};
-pub use device::{gpu_available, DeviceProps, Gpu, Kernel};
+pub use device::{gpu_available, CompileJob, DeviceProps, Gpu, Kernel};
 pub use error::{Error, Result};
 pub use nvrtc::{compile, nvrtc_available, Compiled, Header, Source, DEVICE_HEADERS};
