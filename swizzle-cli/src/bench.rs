@@ -81,7 +81,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let cubes = |fam: &dyn DynFamily| -> Vec<frame::Size> {
         args.sizes.iter().map(|&n| fam.size_of(n)).collect()
     };
-    let shapes: Vec<Size> = args.shapes.clone();
+    let shapes: Vec<Size> = crate::args::distinct(&args.shapes);
     // What each family plans at each named shape (no GPU: the planner's H100 numbers); a shape a family cannot
     // plan is refused here, before any GPU work.
     let mut planned = Vec::new();
