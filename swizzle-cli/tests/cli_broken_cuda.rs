@@ -70,9 +70,15 @@ fn a_broken_driver_or_nvrtc_is_one_line_never_a_panic() {
         );
     }
     // Nothing was created on the paths the refused commands named.
-    let out = swz_with(&libs, &["ptxas", "transpose", "--cubins", "new/a/b"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(!libs.join("new").exists());
+    for args in [
+        &["ptxas", "transpose", "--cubins", "new/a/b"][..],
+        &["tune", "hopper", "sweep", "--out", "new/dir"],
+        &["tune", "hopper", "headline", "--out", "new/dir"],
+    ] {
+        let out = swz_with(&libs, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!libs.join("new").exists(), "{args:?} created new/");
+    }
 
     let out = swz_with(&libs, &["report"]);
     let text = String::from_utf8_lossy(&out.stdout);
