@@ -77,6 +77,21 @@ fn shapes_beyond_the_bound_are_refused_before_any_work() {
         ],
         "--tile: BN = 2000000 is above 1048576",
     );
+    // The model's machine is bounded too: an L2 beyond any GPU's is refused, not wrapped.
+    for bytes in ["16000000000GiB", "18446744073709551615", "2TiB"] {
+        refused_at_once(
+            &[
+                "l2",
+                "--gemm",
+                "4096x4096x4096",
+                "--order",
+                "strip:4",
+                "--l2-bytes",
+                bytes,
+            ],
+            "--l2-bytes",
+        );
+    }
     // One rule for every spelling of a side: zero, signs, junk and a fourth side are refused alike.
     for (shape, says) in [
         ("0x8x8", "M must be >= 1"),

@@ -496,7 +496,8 @@ impl Lru {
     fn new(chunks: usize, pools: &[(u64, u64)]) -> Lru {
         let mut capacity = [0; POOLS];
         for (c, &(share, bytes)) in capacity.iter_mut().zip(pools) {
-            *c = bytes * share / 1000;
+            // In 128 bits: any L2 size a caller passes, share <= 1000, without wrap-around.
+            *c = (bytes as u128 * share as u128 / 1000) as u64;
         }
         let mut acc = 0;
         let cum: Vec<u64> = pools
@@ -917,5 +918,51 @@ mod tests {
         assert!("4x5".parse::<Gemm>().is_err());
         assert!("4x0x6".parse::<Gemm>().is_err());
         assert_eq!("32x32x32".parse(), Ok(BlockTile::SEED));
+        // Beyond the bound: refused by the parser and by the model, whatever the field.
+        let big = cfg(
+            Gemm::new(4, MAX_DIM + 1, 4),
+            Raster::Identity,
+            1,
+            1,
+            1 << 20,
+        );
+        assert_eq!(predict(&big), Err(L2Error::AboveBound("N", MAX_DIM + 1)));
+        let tile = L2Config {
+            tile: BlockTile::new(32, 32, u32::MAX),
+            ..cfg(Gemm::new(4, 4, 4), Raster::Identity, 1, 1, 1 << 20)
+        };
+        assert_eq!(predict(&tile), Err(L2Error::AboveBound("BK", u32::MAX)));
+        for (text, says) in [
+            ("4294967295x1x1", "M = 4294967295 is above 1048576"),
+            ("1x1048577x1", "N = 1048577 is above"),
+            (
+                "1x1x99999999999999999999999",
+                "K = 99999999999999999999999 is above",
+            ),
+            ("1x1x0", "K must be >= 1"),
+            ("1x+1x1", "expected MxNxK"),
+            ("1x1x1x1", "expected MxNxK"),
+            ("1 x 1 x 1", ""),
+        ] {
+            match text.parse::<Gemm>() {
+                Ok(g) => assert!(says.is_empty() && g == Gemm::new(1, 1, 1), "{text}"),
+                Err(e) => assert!(
+                    !says.is_empty() && e.to_string().contains(says),
+                    "{text}: {e}"
+                ),
+            }
+        }
+        assert_eq!(
+            "1048576x1x1048576".parse(),
+            Ok(Gemm::new(MAX_DIM, 1, MAX_DIM))
+        );
+        let e = "32x2000000x32"
+            .parse::<BlockTile>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("BN = 2000000 is above"), "{e}");
+        // An L2 of any size is modelled without wrap-around (its capacity is a share of it).
+        let huge = cfg(Gemm::new(256, 256, 256), Raster::Identity, 1, 1, u64::MAX);
+        assert_eq!(predict(&huge).unwrap().dram_read_bytes, 2 * 256 * 256 * 4);
     }
 }

@@ -1034,7 +1034,8 @@ mod tests {
     fn figures_hold(p: &Problem, d: &Device) {
         let pl = plan(p, d, Restrict::All).unwrap();
         let c = (p.m as u64) * (p.n as u64) * p.dtype.bytes();
-        for e in std::iter::once(&pl.best).chain(&pl.runners_up) {
+        let shipped = estimate(p, d, &Variant::SHIPPED).unwrap();
+        for e in [&pl.best, &shipped].into_iter().chain(&pl.runners_up) {
             let v = e.variant;
             let what = format!("{}x{}x{} {v}", p.m, p.n, p.k);
             for (t, name) in [
