@@ -24,10 +24,10 @@ use swizzle_core::raster::Raster;
                         --resident 2 --l2-bytes 50MiB --json"
 )]
 pub struct Args {
-    /// The GEMM, MxNxK.
+    /// The GEMM, MxNxK (each side 1 to 1048576, 2^20).
     #[arg(long, value_name = "MxNxK")]
     gemm: String,
-    /// Block tile BMxBNxBK.
+    /// Block tile BMxBNxBK (each side 1 to 1048576).
     #[arg(long, value_name = "BMxBNxBK", default_value = "32x32x32")]
     tile: String,
     /// Element type of A and B (f32, f16, bf16, ...).
@@ -45,7 +45,7 @@ pub struct Args {
     /// Blocks resident per SM at once (overrides --device).
     #[arg(long)]
     resident: Option<u32>,
-    /// Physical L2 size: an integer, or with KiB/MiB/GiB (overrides --device).
+    /// Physical L2 size: an integer, or with KiB/MiB/GiB, at most 1 TiB (overrides --device).
     #[arg(long, value_name = "BYTES")]
     l2_bytes: Option<String>,
     /// L2 partitions (overrides --device; h100/h200: 2). The model's LRU holds l2-bytes / partitions (8% of the

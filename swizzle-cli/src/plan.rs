@@ -21,7 +21,7 @@ enum What {
 
 #[derive(clap::Args)]
 struct GemmArgs {
-    /// The problem, MxNxK (K a multiple of 8).
+    /// The problem, MxNxK: each side 1 to 1048576 (2^20), K a multiple of 8.
     #[arg(value_name = "MxNxK")]
     shape: String,
     /// Element type of X, W and C (fp32 accumulation): bf16 or f16.

@@ -331,6 +331,10 @@ fn mode(t: &str) -> Result<Option<ByteMode>, SpellingError<'_>> {
 /// assert!(only_layer("sw128").unwrap_err().to_string().contains("is a byte mode; here only B,M,S layers"));
 /// ```
 pub fn only_layer(text: &str) -> Result<Swizzle, SpellingError<'_>> {
+    // `SW256` is no mode at all: not a layer either.
+    if let Err(SpellingError::UnknownMode(t)) = mode(text.trim()) {
+        return Err(SpellingError::NotALayer(t));
+    }
     layer(text).map_err(|e| match e {
         SpellingError::NotASwizzle(t) | SpellingError::UnknownMode(t) => {
             SpellingError::NotALayer(t)
