@@ -119,6 +119,8 @@ const SIDES: &[&str] = &[
     "1048584",
     "4294967288",
     "4294967295",
+    "2147483648",
+    "99999999999",
     "0",
     "-8",
     "+8",
@@ -281,9 +283,14 @@ fn command_line() -> impl Strategy<Value = Vec<String>> {
         let (name, flags) = COMMANDS[c];
         let flag_value =
             prop::sample::select(flags).prop_flat_map(|f| value_of(f).prop_map(move |v| (f, v)));
-        prop::collection::vec(flag_value, 0..6).prop_map(move |pairs| {
+        // The planner's commands always name their problem (their first flag), then anything.
+        let first = match flags[0] {
+            f @ ("SHAPE" | "--shapes") => value_of(f).prop_map(move |v| vec![(f, v)]).boxed(),
+            _ => Just(Vec::new()).boxed(),
+        };
+        (first, prop::collection::vec(flag_value, 0..6)).prop_map(move |(first, rest)| {
             let mut args: Vec<String> = name.split(' ').map(str::to_string).collect();
-            for (f, v) in pairs {
+            for (f, v) in first.into_iter().chain(rest) {
                 if f == "SHAPE" {
                     // A positional: as written, in front of the flags' values or among them.
                     args.push(v);
@@ -316,9 +323,11 @@ proptest! {
             if let Some(s) = child.try_wait().unwrap() {
                 break s;
             }
-            if start.elapsed() > Duration::from_secs(60) {
+            // The planner answers any accepted shape in under a second (room here for a loaded runner).
+            let limit = if matches!(args[0].as_str(), "plan" | "bench") { 10 } else { 60 };
+            if start.elapsed() > Duration::from_secs(limit) {
                 let _ = child.kill();
-                panic!("{args:?}: still running after 60 s");
+                panic!("{args:?}: still running after {limit} s");
             }
             std::thread::sleep(Duration::from_millis(5));
         };
