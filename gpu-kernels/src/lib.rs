@@ -6,6 +6,15 @@
 //! comparison, the registry) -> one module per family ([`transpose`], [`fragments`], [`stencil`], [`matmul_l2`],
 //! [`hopper`], [`gemm`]). The new-family checklist is in [`frame`].
 
+/// `eprintln!` for the tuning tools' progress lines, without its panic: a stderr that cannot be written
+/// (`2>/dev/full`) loses the line, not the run or its exit status.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod bench;
 pub mod elem;
 pub mod fragments;

@@ -24,17 +24,19 @@ pub fn parse_tile_dims(text: &str) -> Result<(u32, u32), String> {
     Ok((dim("ROWS", r)?, dim("COLS", c)?))
 }
 
-/// A problem `MxNxK`, e.g. `8192x8192x1024` (each positive).
+/// A problem `MxNxK`, e.g. `8192x8192x1024`: swizzle-core's one shape parser ([`swizzle_core::l2::parse_dims`]),
+/// each side `1..=`[`swizzle_core::l2::MAX_DIM`].
 pub fn parse_shape(s: &str) -> Result<Size, String> {
-    let d: Vec<u32> = s
-        .split(['x', 'X'])
-        .map(|x| x.trim().parse().ok().filter(|&v| v > 0))
-        .collect::<Option<_>>()
-        .ok_or_else(|| format!("expected MxNxK (positive integers), got {s:?}"))?;
-    match d[..] {
-        [m, n, k] => Ok(Size::mnk(m, n, k)),
-        _ => Err(format!("expected MxNxK, got {s:?}")),
-    }
+    s.parse::<swizzle_core::l2::Gemm>()
+        .map(Size::from)
+        .map_err(|e| e.to_string())
+}
+
+/// `--shapes` as given, each problem once (the first time it is named): a shape named twice is planned and run
+/// once.
+pub fn distinct(shapes: &[Size]) -> Vec<Size> {
+    let mut seen = std::collections::HashSet::new();
+    shapes.iter().copied().filter(|s| seen.insert(*s)).collect()
 }
 
 /// A byte count (`--pad`): a non-negative integer. Negative numbers reach this parser (`allow_hyphen_values`) so

@@ -19,8 +19,9 @@ pub struct Args {
     /// stencil); default: the family's own. Sizes the GPU cannot hold fail at allocation with the reason.
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=(1 << 30)))]
     sizes: Vec<u32>,
-    /// Problems MxNxK for the GEMM families (gemm, hopper, matmul-l2), beside or instead of --sizes. The Hopper
-    /// GEMM runs the spec planned for each (see --list).
+    /// Problems MxNxK for the GEMM families (gemm, hopper, matmul-l2), beside or instead of --sizes, each side
+    /// 1 to 1048576 (2^20); a shape named twice runs once. The Hopper GEMM runs the spec planned for each (see
+    /// --list).
     #[arg(long, value_delimiter = ',', value_parser = crate::args::parse_shape)]
     shapes: Vec<Size>,
     /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
@@ -81,7 +82,11 @@ pub fn run(args: Args) -> Result<(), String> {
     let cubes = |fam: &dyn DynFamily| -> Vec<frame::Size> {
         args.sizes.iter().map(|&n| fam.size_of(n)).collect()
     };
-    let shapes: Vec<Size> = args.shapes.clone();
+    // Every argument is checked before the planning below (the one step here that takes time).
+    if !args.list {
+        check_targets(args.json.as_ref(), args.csv.as_ref())?;
+    }
+    let shapes: Vec<Size> = crate::args::distinct(&args.shapes);
     // What each family plans at each named shape (no GPU: the planner's H100 numbers); a shape a family cannot
     // plan is refused here, before any GPU work.
     let mut planned = Vec::new();
@@ -112,7 +117,6 @@ pub fn run(args: Args) -> Result<(), String> {
         }
         return Ok(());
     }
-    check_targets(args.json.as_ref(), args.csv.as_ref())?;
     let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
     let cfg = BenchConfig {
         warmup: args.warmup,

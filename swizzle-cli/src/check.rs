@@ -118,7 +118,7 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
         (None, f) => f,
         (Some(t), SwizzleFn::Single(first)) => {
             let second: Swizzle =
-                swizzle_core::spelling::layer(t).map_err(|e| format!("--then: {e}"))?;
+                swizzle_core::spelling::only_layer(t).map_err(|e| format!("--then: {e}"))?;
             if unit == Unit::Bytes {
                 return Err(
                     "--then: give --swizzle as B,M,S (element offsets) when adding a second layer"

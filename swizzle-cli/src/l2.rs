@@ -24,10 +24,10 @@ use swizzle_core::raster::Raster;
                         --resident 2 --l2-bytes 50MiB --json"
 )]
 pub struct Args {
-    /// The GEMM, MxNxK.
+    /// The GEMM, MxNxK (each side 1 to 1048576, 2^20).
     #[arg(long, value_name = "MxNxK")]
     gemm: String,
-    /// Block tile BMxBNxBK.
+    /// Block tile BMxBNxBK (each side 1 to 1048576).
     #[arg(long, value_name = "BMxBNxBK", default_value = "32x32x32")]
     tile: String,
     /// Element type of A and B (f32, f16, bf16, ...).
@@ -45,7 +45,7 @@ pub struct Args {
     /// Blocks resident per SM at once (overrides --device).
     #[arg(long)]
     resident: Option<u32>,
-    /// Physical L2 size: an integer, or with KiB/MiB/GiB (overrides --device).
+    /// Physical L2 size: an integer, or with KiB/MiB/GiB, at most 1 TiB (overrides --device).
     #[arg(long, value_name = "BYTES")]
     l2_bytes: Option<String>,
     /// L2 partitions (overrides --device; h100/h200: 2). The model's LRU holds l2-bytes / partitions (8% of the
@@ -98,7 +98,10 @@ fn check_work(cfg: &L2Config, orders: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// `50MiB`, `52428800`, `4KiB`.
+/// The largest `--l2-bytes`: 1 TiB, thousands of times any GPU's L2.
+const MAX_L2_BYTES: u64 = 1 << 40;
+
+/// `50MiB`, `52428800`, `4KiB`: 1 byte to [`MAX_L2_BYTES`].
 fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let (num, mult) = [("KiB", 1u64 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30)]
@@ -111,6 +114,13 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
         .and_then(|n| n.checked_mul(mult))
         .filter(|&n| n > 0)
         .ok_or_else(|| format!("--l2-bytes: expected a positive byte count such as 52428800 or 50MiB, got {text:?}"))
+        .and_then(|n| {
+            if n > MAX_L2_BYTES {
+                Err(format!("--l2-bytes: {text} is above 1 TiB, the most the model takes"))
+            } else {
+                Ok(n)
+            }
+        })
 }
 
 fn config(args: &Args) -> Result<(L2Config, Vec<Raster>), String> {

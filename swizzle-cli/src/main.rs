@@ -20,6 +20,14 @@ macro_rules! outln {
     }};
 }
 
+/// `eprintln!` that cannot panic: a stderr that cannot be written loses the line, not the exit status
+/// ([`output::stderr_line`]).
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        crate::output::stderr_line(format_args!($($arg)*))
+    };
+}
+
 /// `print!` with the same handling as [`outln!`].
 macro_rules! out {
     ($($arg:tt)*) => {{
@@ -119,15 +127,14 @@ pub enum Verdict {
 pub use output::stdout_failed;
 
 fn exit_on_stdout_error(e: std::io::Error) -> ! {
-    eprintln!("swz: {}", stdout_failed(e));
+    errln!("swz: {}", stdout_failed(e));
     std::process::exit(2);
 }
 
 /// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
 fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return "a subcommand is required: apply, raster, show, wavefronts, check, synth, emit-header, decode, l2, l2-study, plan, bench, tune, verify, profile, ptxas or report"
-            .to_string();
+        return missing_subcommand(std::env::args().skip(1));
     }
     let text = e.to_string();
     let parts: Vec<&str> = text
@@ -145,6 +152,34 @@ fn one_line(e: &clap::Error) -> String {
         .to_string()
 }
 
+/// The subcommands of the command `args` named (`swz tune gemm` -> bench, rounds, ...), for a missing one.
+fn missing_subcommand(args: impl Iterator<Item = String>) -> String {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    let mut path = Vec::new();
+    for arg in args {
+        if let Some(sub) = cmd.find_subcommand(&arg).cloned() {
+            path.push(sub.get_name().to_string());
+            cmd = sub;
+        }
+    }
+    let names: Vec<&str> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name())
+        .filter(|&n| n != "help")
+        .collect();
+    let list = match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    if path.is_empty() {
+        format!("a subcommand is required: {list}")
+    } else {
+        format!("`swz {}` needs a subcommand: {list}", path.join(" "))
+    }
+}
+
 fn main() {
     // `swz check desc|tma ...` (descriptor and tensor-map checks) exits there; the bank check's flags stay clap's.
     layout_check::dispatch();
@@ -154,7 +189,7 @@ fn main() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => e.exit(),
         Err(e) => {
-            eprintln!("swz: {} (see `swz --help`)", one_line(&e));
+            errln!("swz: {} (see `swz --help`)", one_line(&e));
             std::process::exit(2);
         }
     };
@@ -185,11 +220,11 @@ fn main() {
     match result {
         Ok(Verdict::Clean) => {}
         Ok(Verdict::Conflicts(reason)) => {
-            eprintln!("swz: {reason}");
+            errln!("swz: {reason}");
             std::process::exit(1);
         }
         Err(reason) => {
-            eprintln!("swz: {reason}");
+            errln!("swz: {reason}");
             std::process::exit(2);
         }
     }

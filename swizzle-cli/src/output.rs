@@ -6,6 +6,9 @@
 //! conflicts", 2 for bad input). Streaming subcommands with nothing left to decide ask [`stdout_closed`] and stop
 //! early. Any other write error (`/dev/full`) is one line and exit 2.
 //!
+//! **Stderr.** Every line goes through [`stderr_line`] (the `errln!` macro): a stderr that cannot be written
+//! loses the line, never the exit status.
+//!
 //! **Files.** The text is built in full before the file is touched, then written in place: through a symlink to
 //! its target, never replacing it; a FIFO, device or directory is refused with one line (exit 2). No other file
 //! is created, replaced or deleted: there is no temporary file. Subcommands that run long before they write
@@ -70,6 +73,13 @@ impl Write for Stdout {
     }
 }
 
+/// Write one line to stderr. A stderr that cannot be written (`2>/dev/full`, a closed pipe) loses the line and
+/// nothing else: the run goes on and its exit status stays the verdict (`eprintln!` would panic, exit 101).
+pub fn stderr_line(line: std::fmt::Arguments) {
+    let mut err = io::stderr().lock();
+    let _ = err.write_fmt(line).and_then(|()| err.write_all(b"\n"));
+}
+
 /// A failed write to stdout (never a closed pipe: [`Stdout`] absorbs that), as the one-line reason.
 pub fn stdout_failed(e: io::Error) -> String {
     format!("writing stdout: {e}")
@@ -116,6 +126,29 @@ pub fn write_bytes(flag: &str, path: &Path, bytes: &[u8]) -> Result<(), String> 
         .and_then(|()| file.write_all(bytes))
         .and_then(|()| file.flush())
         .map_err(|e| fail(e.to_string()))
+}
+
+/// Read the text file the user named (`swz profile ... compare CSV`): a FIFO, device or directory is refused
+/// with one line before it is opened (opening a FIFO would block until a writer comes), and what was opened is
+/// checked again. Errors name the path.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let fail = |why: String| format!("{}: {why}", path.display());
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => return Err(fail("not a regular file".into())),
+        Ok(_) => {}
+        Err(e) => return Err(fail(e.to_string())),
+    }
+    let mut file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    match file.metadata() {
+        Ok(m) if m.is_file() => {}
+        Ok(_) => return Err(fail("not a regular file".into())),
+        Err(e) => return Err(fail(e.to_string())),
+    }
+    let mut text = String::new();
+    file.read_to_string(&mut text)
+        .map_err(|e| fail(e.to_string()))?;
+    Ok(text)
 }
 
 #[cfg(test)]

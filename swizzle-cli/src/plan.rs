@@ -2,7 +2,6 @@
 //! model picks, its predicted time and what bounds it, the shipped kernel's prediction beside it, and the
 //! runners-up with why they lost. No GPU needed.
 
-use gpu_kernels::Size;
 use swizzle_core::plan::{self, why_slower, Device, Dtype, Estimate, Problem, Restrict, Variant};
 
 #[derive(clap::Args)]
@@ -22,7 +21,7 @@ enum What {
 
 #[derive(clap::Args)]
 struct GemmArgs {
-    /// The problem, MxNxK (K a multiple of 8).
+    /// The problem, MxNxK: each side 1 to 1048576 (2^20), K a multiple of 8.
     #[arg(value_name = "MxNxK")]
     shape: String,
     /// Element type of X, W and C (fp32 accumulation): bf16 or f16.
@@ -40,33 +39,6 @@ struct GemmArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-}
-
-/// `MxNxK`: three positive integers that fit in 32 bits, K a multiple of 8.
-fn parse_shape(text: &str) -> Result<Size, String> {
-    let bad = || format!("expected the GEMM shape as MxNxK (e.g. 16x4096x4096), got {text:?}");
-    let parts: Vec<&str> = text.trim().split(['x', 'X']).collect();
-    let [m, n, k] = parts[..] else {
-        return Err(bad());
-    };
-    let mut dims = [0u32; 3];
-    for ((d, s), name) in dims.iter_mut().zip([m, n, k]).zip(["M", "N", "K"]) {
-        let s = s.trim();
-        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
-        }
-        *d = s
-            .parse::<u32>()
-            .map_err(|_| format!("{name} = {s} does not fit in 32 bits"))?;
-        if *d == 0 {
-            return Err(format!("{name} must be >= 1 (in {text:?})"));
-        }
-    }
-    let [m, n, k] = dims;
-    if !k.is_multiple_of(8) {
-        return Err(format!("K must be a multiple of 8, got {k}"));
-    }
-    Ok(Size::mnk(m, n, k))
 }
 
 fn us(s: f64) -> String {
@@ -100,7 +72,7 @@ fn json_of(e: &Estimate, p: &Problem) -> serde_json::Value {
 }
 
 fn gemm(a: GemmArgs) -> Result<(), String> {
-    let size = parse_shape(&a.shape)?;
+    let size = crate::args::parse_shape(&a.shape)?;
     let dtype = Dtype::from_name(&a.dtype)
         .ok_or_else(|| format!("--dtype: expected bf16 or f16, got {:?}", a.dtype))?;
     let dev = Device::preset(&a.device)
@@ -193,31 +165,5 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
 pub fn run(a: Args) -> Result<(), String> {
     match a.what {
         What::Gemm(g) => gemm(g),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_shape;
-    use gpu_kernels::Size;
-
-    #[test]
-    fn shapes_parse_or_say_why() {
-        assert_eq!(parse_shape("16x4096x4096"), Ok(Size::mnk(16, 4096, 4096)));
-        assert_eq!(parse_shape(" 3X5X8 "), Ok(Size::mnk(3, 5, 8)));
-        for (bad, says) in [
-            ("0x8x8", "M must be >= 1"),
-            ("8x8x12", "multiple of 8"),
-            ("8x8", "MxNxK"),
-            ("8x8x8x8", "MxNxK"),
-            ("axbxc", "MxNxK"),
-            ("8x-1x8", "MxNxK"),
-            ("8x+1x8", "MxNxK"),
-            ("4294967296x8x8", "32 bits"),
-            ("", "MxNxK"),
-        ] {
-            let e = parse_shape(bad).unwrap_err();
-            assert!(e.contains(says), "{bad:?}: {e}");
-        }
     }
 }

@@ -125,11 +125,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
 fn compare(fam: &dyn DynFamily, own: bool, paths: &[PathBuf]) -> Result<Verdict, String> {
     let csvs = paths
         .iter()
-        .map(|p| {
-            std::fs::read_to_string(p)
-                .map(|t| (p.display().to_string(), t))
-                .map_err(|e| format!("{}: {e}", p.display()))
-        })
+        .map(|p| crate::output::read_text(p).map(|t| (p.display().to_string(), t)))
         .collect::<Result<Vec<_>, _>>()?;
     let (text, ok) = if own {
         gpu_kernels::fragments::profile::compare(&csvs)

@@ -55,8 +55,12 @@ fn file_name(name: &str) -> String {
 
 pub fn run(args: Args) -> Result<Verdict, String> {
     let fam = family(&args.family)?;
+    // An existing --cubins that is not a folder is refused now; the folder is created only once every variant
+    // compiled, so a refused run (no NVRTC, a compile error) leaves nothing behind.
     if let Some(dir) = &args.cubins {
-        std::fs::create_dir_all(dir).map_err(|e| format!("--cubins {}: {e}", dir.display()))?;
+        if dir.exists() && !dir.is_dir() {
+            return Err(format!("--cubins {}: not a folder", dir.display()));
+        }
     }
     let keep = |name: &str| args.filter.as_deref().is_none_or(|f| name.contains(f));
     // (name, compiled) per variant, in order.
@@ -84,6 +88,9 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             fam.name(),
             args.filter.as_deref().unwrap_or("")
         ));
+    }
+    if let Some(dir) = &args.cubins {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--cubins {}: {e}", dir.display()))?;
     }
     let mut bad = Vec::new();
     for (name, c) in &compiled {

@@ -56,18 +56,20 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     if let Some(path) = &args.json {
         crate::output::check_target("--json", path)?;
     }
-    let gpu = if args.layout_only {
-        None
+    let (gpu, unusable) = if args.layout_only {
+        (None, None)
     } else {
         open(args.device)?
     };
+    // Why there is no GPU mode: no driver (the usual wording), or a driver that is there but unusable.
+    let no_gpu = unusable.unwrap_or_else(|| "no CUDA driver found".to_string());
     match &gpu {
         Some(g) => outln!(
             "mode: GPU ({}) — layout report, verification and benchmark\n",
             g.props()
         ),
         None if args.layout_only => outln!("mode: layout report only (--layout-only)\n"),
-        None => outln!("mode: no CUDA driver found — layout report only\n"),
+        None => outln!("mode: {no_gpu} — layout report only\n"),
     }
     let rows = summary::rows();
     outln!("## Summary\n\n{}", summary::table(&rows));
@@ -87,7 +89,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             write_json(path, mode, &rows, None, None)?;
         }
         if !args.layout_only {
-            outln!("no CUDA driver found — layout report only");
+            outln!("{no_gpu} — layout report only");
         }
         return Ok(Verdict::Clean);
     };
@@ -270,11 +272,16 @@ fn write_json(
     Ok(())
 }
 
-/// `Some(gpu)`, `None` when there is no driver or no device (the layout-only mode), an error otherwise.
-fn open(device: usize) -> Result<Option<Gpu>, String> {
+/// `(Some(gpu), None)`; `(None, _)` when there is no driver or no device (the layout-only mode), with the
+/// reason when the driver is there but unusable (it lacks a function: [`Error::BrokenLibrary`]); an error
+/// otherwise.
+fn open(device: usize) -> Result<(Option<Gpu>, Option<String>), String> {
     match Gpu::open(device) {
-        Ok(g) => Ok(Some(g)),
-        Err(Error::NoDriver | Error::NoDevice { .. }) => Ok(None),
+        Ok(g) => Ok((Some(g), None)),
+        Err(Error::NoDriver | Error::NoDevice { .. }) => Ok((None, None)),
+        Err(e @ Error::BrokenLibrary { .. }) => {
+            Ok((None, Some(format!("no usable CUDA driver ({e})"))))
+        }
         Err(e) => Err(e.to_string()),
     }
 }

@@ -6,9 +6,10 @@
 //! is `swizzle_core::synth::synthesize`.
 //!
 //! Exit code: 0 when a conflict-free layout (unswizzled, one or two swizzle layers) exists, 1 when none does (the
-//! best candidate and a padding suggestion are still printed), 2 on bad input. Stderr carries nothing but the
-//! verdict's one line unless `--progress` asks for a line every two seconds of a long search (which pass: the
-//! conflict-free search, then the search for the cheapest; how many candidates of how many).
+//! best candidate and a padding suggestion are still printed), 2 on bad input. When stderr is a terminal, or
+//! `--progress` asks, a long search prints a line every two seconds (which pass: the conflict-free search, then
+//! the search for the cheapest; how many candidates of how many); otherwise stderr carries nothing but the
+//! verdict's one line.
 //!
 //! Bound: the search is exhaustive over at most ~160 000 candidates for the largest tiles, each checked until
 //! its first conflicting instruction; when nothing is conflict-free the cheapest is looked for among the first
@@ -27,13 +28,15 @@ use swizzle_core::synth::{synthesize_with_progress, Answer};
 pub struct Args {
     #[command(flatten)]
     tile: TileArgs,
-    /// Report the search's progress on stderr every two seconds.
+    /// Report the search's progress on stderr every two seconds (the default when stderr is a terminal).
     #[arg(long)]
     progress: bool,
 }
 
 pub fn run(args: Args) -> Result<Verdict, String> {
     let (smem, patterns) = args.tile.parse()?;
+    // A person watching (stderr a terminal) sees the search move; a script sees only the verdict unless it asks.
+    let report = args.progress || std::io::IsTerminal::is_terminal(&std::io::stderr());
     let start = Instant::now();
     let mut last = start;
     let mut phase = (0usize, 0usize); // (phase number, its candidate count)
@@ -42,9 +45,9 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         if k == 0 || total != phase.1 {
             phase = (phase.0 + 1, total);
         }
-        if args.progress && last.elapsed() >= Duration::from_secs(2) {
+        if report && last.elapsed() >= Duration::from_secs(2) {
             last = Instant::now();
-            eprintln!(
+            errln!(
                 "swz synth: pass {}: {k} of {total} candidates ({:.0} s)",
                 phase.0,
                 start.elapsed().as_secs_f64()

@@ -229,7 +229,7 @@ fn specs(names: &[String], default: &[&str]) -> Result<Vec<gemm::GemmSpec>, Stri
 /// Opens the GPU (the first thing every tool does, so a machine without one gets one line and nothing else).
 fn open() -> Result<Gpu, String> {
     let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
-    eprintln!("device: {}", gpu.props());
+    errln!("device: {}", gpu.props());
     Ok(gpu)
 }
 
@@ -276,7 +276,7 @@ fn gemm_run(mode: GemmMode, progress: &Progress) -> Result<(), String> {
             crate::output::check_target("--json", path)?;
         }
         Ok(gt::Plan {
-            shapes: or(&l.shapes, shapes),
+            shapes: or(&crate::args::distinct(&l.shapes), shapes),
             dtypes: or(&l.dtypes, &gemm::INPUTS),
             bs: or(&l.b, bs),
             specs: specs(&l.specs, default_specs)?,
@@ -433,10 +433,17 @@ fn hopper_run(h: HopperArgs) -> Result<(), String> {
     if h.mode == "shapes" {
         return hopper_shapes(&h);
     }
+    // Refuse an --out that is not a folder now, and create it only once the GPU is open: a refused run leaves
+    // nothing behind.
+    if let Some(dir) = &h.out {
+        if dir.exists() && !dir.is_dir() {
+            return Err(format!("--out {}: not a folder", dir.display()));
+        }
+    }
+    let gpu = open()?;
     if let Some(dir) = &h.out {
         std::fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
     }
-    let gpu = open()?;
     let md = match h.mode.as_str() {
         "headline" => gpu_kernels::hopper::tune::headline(
             &gpu,
@@ -460,6 +467,7 @@ fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
     if h.llm {
         problems.extend(shapes::llm_shapes());
     }
+    let problems = crate::args::distinct(&problems);
     if problems.is_empty() {
         return Err("shapes: name the problems with --shapes MxNxK,... or --llm".into());
     }

@@ -18,7 +18,7 @@ pub const BATCH_HELP: &str = "\
 One JSON line on stdout per non-blank input line, in input order, with the input line number (1-based):
   {\"line\":1,\"wavefronts\":4,\"ideal\":4,\"conflicts\":0}
   {\"line\":2,\"error\":\"unknown op \\\"lds7\\\" ...\"}      (bad JSON, unknown op, not 32 addresses, misaligned, not UTF-8)
-Blank lines are skipped; a line longer than 65536 bytes is one bad line. Exit status 0 when every line was answered, 2 when any line was bad (after all lines
+Blank lines are skipped; a line longer than 65536 bytes (its \\n or \\r\\n not counted) is one bad line. Exit status 0 when every line was answered, 2 when any line was bad (after all lines
 are answered; one summary line on stderr).";
 
 #[derive(clap::Args)]
@@ -117,8 +117,9 @@ fn answer_bytes(number: usize, bytes: &[u8]) -> Option<Result<String, (String, S
 /// without being held in memory.
 pub const MAX_LINE_BYTES: usize = 1 << 16;
 
-/// Read one line (with its newline) into `buf`, keeping at most [`MAX_LINE_BYTES`] + 1 bytes of it; the rest of
-/// a longer line is read and dropped. Returns the bytes read in all (0 at the end of input).
+/// Read one line (with its newline) into `buf`, keeping at most [`MAX_LINE_BYTES`] + 2 bytes of it (the longest
+/// accepted line and a `\r\n`); the rest of a longer line is read and dropped. Returns the bytes read in all (0 at
+/// the end of input).
 fn read_line_bounded(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<usize> {
     let mut total = 0;
     loop {
@@ -134,7 +135,7 @@ fn read_line_bounded(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Re
             Some(i) => (i + 1, true),
             None => (chunk.len(), false),
         };
-        let room = (MAX_LINE_BYTES + 1).saturating_sub(buf.len());
+        let room = (MAX_LINE_BYTES + 2).saturating_sub(buf.len());
         buf.extend_from_slice(&chunk[..take.min(room)]);
         input.consume(take);
         total += take;
@@ -157,7 +158,13 @@ fn batch() -> Result<(), String> {
         if n == 0 {
             break;
         }
-        let answered = if buf.len() > MAX_LINE_BYTES {
+        // The limit is on the line's text: its ending (`\n`, `\r\n`, or none at the end of input) is not counted.
+        let ending = if buf.ends_with(b"\r\n") {
+            2
+        } else {
+            usize::from(buf.ends_with(b"\n"))
+        };
+        let answered = if buf.len() - ending > MAX_LINE_BYTES {
             Some(Err((
                 format!(r#"{{"line":{number},"error":"longer than {MAX_LINE_BYTES} bytes"}}"#),
                 format!("line {number}: longer than {MAX_LINE_BYTES} bytes"),

@@ -1,6 +1,7 @@
 //! Random command lines over the argument grammar (real and mangled spellings, numbers at type limits, stray
 //! flags): the exit contract holds for every one. 0, 1 or 2; on 2 exactly one `swz:` line on stderr; never a
-//! panic; never a run past the work bound. GPU subcommands and file outputs are left out (no GPU in CI, no files).
+//! panic; never a run past the work bound. GPU subcommands and file outputs are left out (no GPU in CI, no files),
+//! except the planner's: `plan gemm SHAPE` and `bench gemm|hopper --shapes ... --list` (no GPU needed).
 use proptest::prelude::*;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -103,6 +104,60 @@ fn shape(sep: &'static str, parts: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(pick(NUMBERS), parts).prop_map(move |v| v.join(sep))
 }
 
+/// Sides of a GEMM shape: the numbers at the limits, the planner's bound (2^20) and its neighbours, real layer
+/// sizes.
+const SIDES: &[&str] = &[
+    "1",
+    "8",
+    "16",
+    "17",
+    "4096",
+    "28672",
+    "1048575",
+    "1048576",
+    "1048577",
+    "1048584",
+    "4294967288",
+    "4294967295",
+    "2147483648",
+    "99999999999",
+    "0",
+    "-8",
+    "+8",
+    "",
+    "8.0",
+    "1e3",
+];
+
+/// A GEMM shape `MxNxK`, usually of three sides, sometimes of two or four.
+fn gemm_shape() -> BoxedStrategy<String> {
+    prop_oneof![
+        8 => prop::collection::vec(pick(SIDES), 3).prop_map(|v| v.join("x")),
+        1 => prop::collection::vec(pick(SIDES), 2).prop_map(|v| v.join("x")),
+        1 => prop::collection::vec(pick(SIDES), 4).prop_map(|v| v.join("X")),
+    ]
+    .boxed()
+}
+
+/// An option of `--layout`, right or wrong, any of them possibly twice.
+const LAYOUT_OPTIONS: &[&str] = &[
+    "pad=16",
+    "pad=0",
+    "pad=4294967295",
+    "pad=-1",
+    "pad=",
+    "pad",
+    "unit=bytes",
+    "unit=f16",
+    "unit=f17",
+    "unit",
+    "col",
+    "col=1",
+    "row",
+    "=3",
+    "",
+];
+
 /// A value for a flag: usually of its kind, sometimes anything.
 fn value_of(flag: &'static str) -> BoxedStrategy<String> {
     let own: BoxedStrategy<String> = match flag {
@@ -112,7 +167,18 @@ fn value_of(flag: &'static str) -> BoxedStrategy<String> {
         "--pattern" => pick(PATTERNS).boxed(),
         "--tile" => prop_oneof![shape("x", 2), shape("x", 3)].boxed(),
         "--grid" => shape("x", 2).boxed(),
-        "--gemm" => shape("x", 3).boxed(),
+        "--gemm" => prop_oneof![shape("x", 3), gemm_shape()].boxed(),
+        "SHAPE" => gemm_shape(),
+        // Comma-separated shapes, repeats included.
+        "--shapes" => prop::collection::vec(gemm_shape(), 1..5)
+            .prop_map(|v| {
+                let mut all = v.clone();
+                all.extend(v);
+                all.join(",")
+            })
+            .boxed(),
+        "--dtype" => pick(&["bf16", "f16", "fp16", "f32", "BF16", ""]).boxed(),
+        "--device" => pick(&["h100", "h200", "a100", ""]).boxed(),
         "--range" => prop_oneof![shape("..", 2), shape("..=", 2)].boxed(),
         "--layout" => (
             pick(&["L", "NULL", "Swizzle", "_X"]),
@@ -120,8 +186,19 @@ fn value_of(flag: &'static str) -> BoxedStrategy<String> {
             pick(ELEMS),
             pick(SWIZZLES),
             pick(NUMBERS),
+            prop::collection::vec(pick(LAYOUT_OPTIONS), 0..4),
         )
-            .prop_map(|(n, d, e, s, p)| format!("{n}={d}:{e}:{s}:pad={p}"))
+            .prop_map(|(n, d, e, s, p, opts)| {
+                let mut text = format!("{n}={d}:{e}:{s}:pad={p}");
+                if !opts.is_empty() {
+                    // The options alone (so a pad= is not always given twice), or after the pad.
+                    if p.len() % 2 == 0 {
+                        text = format!("{n}={d}:{e}:{s}");
+                    }
+                    text = format!("{text}:{}", opts.join(":"));
+                }
+                text
+            })
             .boxed(),
         "--raster" => (pick(&["G", "bid", "INT_MAX"]), pick(ORDERS))
             .prop_map(|(n, o)| format!("{n}={o}"))
@@ -182,6 +259,22 @@ const COMMANDS: &[(&str, &[&str])] = &[
             "--l2-bytes",
         ],
     ),
+    (
+        "plan gemm",
+        &[
+            "SHAPE",
+            "--dtype",
+            "--device",
+            "--top",
+            "--implemented",
+            "--json",
+        ],
+    ),
+    (
+        "bench gemm --list",
+        &["--shapes", "--sizes", "--elem", "--only"],
+    ),
+    ("bench hopper --list", &["--shapes", "--elem"]),
     ("nope", &["--swizzle"]),
 ];
 
@@ -190,10 +283,20 @@ fn command_line() -> impl Strategy<Value = Vec<String>> {
         let (name, flags) = COMMANDS[c];
         let flag_value =
             prop::sample::select(flags).prop_flat_map(|f| value_of(f).prop_map(move |v| (f, v)));
-        prop::collection::vec(flag_value, 0..6).prop_map(move |pairs| {
-            let mut args = vec![name.to_string()];
-            for (f, v) in pairs {
-                args.push(format!("{f}={v}"));
+        // The planner's commands always name their problem (their first flag), then anything.
+        let first = match flags[0] {
+            f @ ("SHAPE" | "--shapes") => value_of(f).prop_map(move |v| vec![(f, v)]).boxed(),
+            _ => Just(Vec::new()).boxed(),
+        };
+        (first, prop::collection::vec(flag_value, 0..6)).prop_map(move |(first, rest)| {
+            let mut args: Vec<String> = name.split(' ').map(str::to_string).collect();
+            for (f, v) in first.into_iter().chain(rest) {
+                if f == "SHAPE" {
+                    // A positional: as written, in front of the flags' values or among them.
+                    args.push(v);
+                } else {
+                    args.push(format!("{f}={v}"));
+                }
             }
             args
         })
@@ -201,7 +304,7 @@ fn command_line() -> impl Strategy<Value = Vec<String>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 192, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn every_command_line_keeps_the_exit_contract(args in command_line()) {
@@ -220,9 +323,11 @@ proptest! {
             if let Some(s) = child.try_wait().unwrap() {
                 break s;
             }
-            if start.elapsed() > Duration::from_secs(60) {
+            // The planner answers any accepted shape in under a second (room here for a loaded runner).
+            let limit = if matches!(args[0].as_str(), "plan" | "bench") { 10 } else { 60 };
+            if start.elapsed() > Duration::from_secs(limit) {
                 let _ = child.kill();
-                panic!("{args:?}: still running after 60 s");
+                panic!("{args:?}: still running after {limit} s");
             }
             std::thread::sleep(Duration::from_millis(5));
         };

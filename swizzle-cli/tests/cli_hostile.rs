@@ -441,6 +441,10 @@ fn unbounded_work_is_refused_in_one_line() {
     );
     refused(
         &["l2", "--gemm", "1x1000000000x1", "--order", "strip:4"],
+        "above 1048576",
+    );
+    refused(
+        &["l2", "--gemm", "1x1048576x1048576", "--order", "strip:4"],
         "larger --tile",
     );
     refused(

@@ -114,7 +114,7 @@ fn bad_input_is_one_line_and_exit_2() {
         (vec!["plan", "gemm", "banana"], "MxNxK"),
         (
             vec!["plan", "gemm", "99999999999x8x8"],
-            "does not fit in 32 bits",
+            "above 1048576 (2^20)",
         ),
         (
             vec!["plan", "gemm", "16x16x16", "--dtype", "f32"],

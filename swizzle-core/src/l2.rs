@@ -93,27 +93,68 @@ impl fmt::Display for Gemm {
     }
 }
 
-/// Parses `AxBxC` (three positive integers) for [`Gemm`] and [`BlockTile`].
-fn parse_triple(s: &str, what: &str, example: &str) -> Result<(u32, u32, u32), String> {
-    let bad = || format!("expected {what} as {example}, got {s:?}");
-    let v: Vec<u32> = s
-        .trim()
-        .split(['x', 'X'])
-        .map(|p| p.trim().parse::<u32>().ok().filter(|&v| v > 0))
-        .collect::<Option<_>>()
-        .ok_or_else(bad)?;
-    match v[..] {
-        [a, b, c] => Ok((a, b, c)),
-        _ => Err(bad()),
+/// The largest M, N or K a model takes (and the largest side of an [`l2`](self) block tile): 2^20 = 1,048,576.
+/// Every figure of a problem within it fits without wrap-around (`2 M N K` <= 2^61 flops, `M N` elements of 8
+/// bytes <= 2^43 bytes), and the planner's L2 simulation of it stays within its budget.
+pub const MAX_DIM: u32 = 1 << 20;
+
+/// Why an `AxBxC` spelling is refused: not three fields, a field that is not a plain decimal, a zero, or a value
+/// above [`MAX_DIM`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseDimsError(String);
+
+impl fmt::Display for ParseDimsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
     }
 }
 
-impl FromStr for Gemm {
-    type Err = String;
+impl std::error::Error for ParseDimsError {}
 
-    /// `MxNxK`, e.g. `4096x4096x4096`.
-    fn from_str(s: &str) -> Result<Gemm, String> {
-        let (m, n, k) = parse_triple(s, "a GEMM shape", "MxNxK (e.g. 4096x4096x4096)")?;
+/// The one parser of `AxBxC` triples: a GEMM's `MxNxK` ([`Gemm`]'s `FromStr`) and a block tile's `BMxBNxBK`
+/// ([`BlockTile`]'s). Three plain decimal fields separated by `x` (or `X`), spaces around a field allowed, each
+/// `1..=`[`MAX_DIM`]; `names` name the fields in errors and `example` is the spelling a message shows.
+///
+/// ```
+/// use swizzle_core::l2::parse_dims;
+/// assert_eq!(parse_dims("16x4096X8", ["M", "N", "K"], "MxNxK"), Ok([16, 4096, 8]));
+/// let e = parse_dims("1x4294967295x8", ["M", "N", "K"], "MxNxK").unwrap_err();
+/// assert_eq!(e.to_string(), "N = 4294967295 is above 1048576 (2^20), the most a model takes");
+/// assert!(parse_dims("0x1x1", ["M", "N", "K"], "MxNxK").unwrap_err().to_string().contains("M must be >= 1"));
+/// ```
+pub fn parse_dims(text: &str, names: [&str; 3], example: &str) -> Result<[u32; 3], ParseDimsError> {
+    let bad = || ParseDimsError(format!("expected {example}, got {text:?}"));
+    let mut fields = text.trim().split(['x', 'X']);
+    let mut dims = [0u32; 3];
+    for (d, name) in dims.iter_mut().zip(names) {
+        let f = fields.next().ok_or_else(bad)?.trim();
+        if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        // Digits only: a value too long for u64 is above the bound as well.
+        let v = f.parse::<u64>().unwrap_or(u64::MAX);
+        if v == 0 {
+            return Err(ParseDimsError(format!("{name} must be >= 1 (in {text:?})")));
+        }
+        if v > MAX_DIM as u64 {
+            return Err(ParseDimsError(format!(
+                "{name} = {f} is above {MAX_DIM} (2^20), the most a model takes"
+            )));
+        }
+        *d = v as u32;
+    }
+    if fields.next().is_some() {
+        return Err(bad());
+    }
+    Ok(dims)
+}
+
+impl FromStr for Gemm {
+    type Err = ParseDimsError;
+
+    /// `MxNxK`, e.g. `4096x4096x4096`, each `1..=`[`MAX_DIM`] ([`parse_dims`]).
+    fn from_str(s: &str) -> Result<Gemm, ParseDimsError> {
+        let [m, n, k] = parse_dims(s, ["M", "N", "K"], "MxNxK (e.g. 4096x4096x4096)")?;
         Ok(Gemm::new(m, n, k))
     }
 }
@@ -146,11 +187,11 @@ impl fmt::Display for BlockTile {
 }
 
 impl FromStr for BlockTile {
-    type Err = String;
+    type Err = ParseDimsError;
 
-    /// `BMxBNxBK`, e.g. `32x32x32`.
-    fn from_str(s: &str) -> Result<BlockTile, String> {
-        let (bm, bn, bk) = parse_triple(s, "a block tile", "BMxBNxBK (e.g. 32x32x32)")?;
+    /// `BMxBNxBK`, e.g. `32x32x32`, each `1..=`[`MAX_DIM`] ([`parse_dims`]).
+    fn from_str(s: &str) -> Result<BlockTile, ParseDimsError> {
+        let [bm, bn, bk] = parse_dims(s, ["BM", "BN", "BK"], "BMxBNxBK (e.g. 32x32x32)")?;
         Ok(BlockTile::new(bm, bn, bk))
     }
 }
@@ -368,6 +409,8 @@ pub enum L2Error {
     Raster(RasterError),
     /// More chunks than the model indexes (`u32`), far beyond any GPU's memory.
     TooLarge,
+    /// A dimension or tile side above [`MAX_DIM`].
+    AboveBound(&'static str, u32),
 }
 
 impl fmt::Display for L2Error {
@@ -376,6 +419,12 @@ impl fmt::Display for L2Error {
             L2Error::Zero(what) => write!(f, "{what} must be >= 1"),
             L2Error::Raster(e) => write!(f, "{e}"),
             L2Error::TooLarge => f.write_str("the GEMM has more than 2^32 chunks to model"),
+            L2Error::AboveBound(what, v) => {
+                write!(
+                    f,
+                    "{what} = {v} is above {MAX_DIM} (2^20), the most a model takes"
+                )
+            }
         }
     }
 }
@@ -447,7 +496,8 @@ impl Lru {
     fn new(chunks: usize, pools: &[(u64, u64)]) -> Lru {
         let mut capacity = [0; POOLS];
         for (c, &(share, bytes)) in capacity.iter_mut().zip(pools) {
-            *c = bytes * share / 1000;
+            // In 128 bits: any L2 size a caller passes, share <= 1000, without wrap-around.
+            *c = (bytes as u128 * share as u128 / 1000) as u64;
         }
         let mut acc = 0;
         let cum: Vec<u64> = pools
@@ -561,6 +611,21 @@ pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
         if v == 0 {
             return Err(L2Error::Zero(what));
         }
+    }
+    for (v, what) in [
+        (g.m, "M"),
+        (g.n, "N"),
+        (g.k, "K"),
+        (t.bm, "BM"),
+        (t.bn, "BN"),
+        (t.bk, "BK"),
+    ] {
+        if v > MAX_DIM {
+            return Err(L2Error::AboveBound(what, v));
+        }
+    }
+    if cfg.elem_bytes > 16 {
+        return Err(L2Error::AboveBound("the element size", cfg.elem_bytes));
     }
     if m.l2_bytes == 0 {
         return Err(L2Error::Zero("the L2 size"));
@@ -853,5 +918,51 @@ mod tests {
         assert!("4x5".parse::<Gemm>().is_err());
         assert!("4x0x6".parse::<Gemm>().is_err());
         assert_eq!("32x32x32".parse(), Ok(BlockTile::SEED));
+        // Beyond the bound: refused by the parser and by the model, whatever the field.
+        let big = cfg(
+            Gemm::new(4, MAX_DIM + 1, 4),
+            Raster::Identity,
+            1,
+            1,
+            1 << 20,
+        );
+        assert_eq!(predict(&big), Err(L2Error::AboveBound("N", MAX_DIM + 1)));
+        let tile = L2Config {
+            tile: BlockTile::new(32, 32, u32::MAX),
+            ..cfg(Gemm::new(4, 4, 4), Raster::Identity, 1, 1, 1 << 20)
+        };
+        assert_eq!(predict(&tile), Err(L2Error::AboveBound("BK", u32::MAX)));
+        for (text, says) in [
+            ("4294967295x1x1", "M = 4294967295 is above 1048576"),
+            ("1x1048577x1", "N = 1048577 is above"),
+            (
+                "1x1x99999999999999999999999",
+                "K = 99999999999999999999999 is above",
+            ),
+            ("1x1x0", "K must be >= 1"),
+            ("1x+1x1", "expected MxNxK"),
+            ("1x1x1x1", "expected MxNxK"),
+            ("1 x 1 x 1", ""),
+        ] {
+            match text.parse::<Gemm>() {
+                Ok(g) => assert!(says.is_empty() && g == Gemm::new(1, 1, 1), "{text}"),
+                Err(e) => assert!(
+                    !says.is_empty() && e.to_string().contains(says),
+                    "{text}: {e}"
+                ),
+            }
+        }
+        assert_eq!(
+            "1048576x1x1048576".parse(),
+            Ok(Gemm::new(MAX_DIM, 1, MAX_DIM))
+        );
+        let e = "32x2000000x32"
+            .parse::<BlockTile>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("BN = 2000000 is above"), "{e}");
+        // An L2 of any size is modelled without wrap-around (its capacity is a share of it).
+        let huge = cfg(Gemm::new(256, 256, 256), Raster::Identity, 1, 1, u64::MAX);
+        assert_eq!(predict(&huge).unwrap().dram_read_bytes, 2 * 256 * 256 * 4);
     }
 }

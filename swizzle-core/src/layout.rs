@@ -368,6 +368,7 @@ impl core::str::FromStr for Smem {
     /// assert_eq!(b.byte_addr(1, 0), a.byte_addr(1, 0));
     /// assert!("8x8:f16:3,3,3".parse::<Smem>().is_err()); // the swizzle's period does not fit the tile
     /// assert!("64x64:f16:3,3,3:pad=4294967295".parse::<Smem>().is_err()); // larger than shared memory
+    /// assert!("64x64:f16:3,3,3:pad=16:pad=32".parse::<Smem>().unwrap_err().contains("duplicate key `pad`"));
     /// ```
     fn from_str(text: &str) -> Result<Smem, String> {
         use crate::spelling::{self, SwizzleSpelling};
@@ -391,7 +392,19 @@ impl core::str::FromStr for Smem {
             })?
             .trim();
         let (mut order, mut pad, mut unit) = (Order::RowMajor, 0u32, None);
+        // Each key once, as in the macros: `pad=16:pad=32` is refused, not read as its last value.
+        let mut seen = [false; 3];
         for opt in parts {
+            let key = opt
+                .trim()
+                .split_once('=')
+                .map_or(opt.trim(), |(k, _)| k.trim());
+            if let Some(slot) = ["pad", "unit", "col"].iter().position(|&k| k == key) {
+                if seen[slot] {
+                    return Err(format!("{text:?}: duplicate key `{key}`"));
+                }
+                seen[slot] = true;
+            }
             match opt.trim().split_once('=') {
                 Some(("pad", p)) => {
                     pad = spelling::decimal_u32("pad", p.trim())

@@ -52,7 +52,7 @@
 //! assert!(p.best.time_s > 1.2e-3 && p.best.time_s < 1.6e-3);
 //! ```
 
-use crate::l2::{self, BlockTile, Gemm, L2Config};
+use crate::l2::{self, BlockTile, Gemm, L2Config, MAX_DIM};
 use crate::raster::{Grid, Raster};
 use core::fmt;
 
@@ -144,6 +144,19 @@ impl Device {
         ..Device::H100
     };
 
+    /// The fastest rate any variant is modelled at, FLOP/s: every SM running the shipped 128x256x64 mainloop at
+    /// its fitted k-tile time, as a lone CTA (the fastest: [`MULTICAST_PAIR_COST`]). The model's ceiling, below
+    /// the tensor cores' rated peak (H100 SXM: 989 dense bf16 TFLOP/s): 868 TFLOP/s on the H100.
+    ///
+    /// ```
+    /// use swizzle_core::plan::Device;
+    /// let peak = Device::H100.peak_flops() / 1e12;
+    /// assert!(peak > 860.0 && peak < 870.0);
+    /// ```
+    pub fn peak_flops(&self) -> f64 {
+        self.sms as f64 * 2.0 * 128.0 * 256.0 * BK as f64 * MULTICAST_PAIR_COST / self.k_tile_s
+    }
+
     /// `h100` or `h200`.
     pub fn preset(name: &str) -> Option<Device> {
         match name.trim() {
@@ -190,6 +203,8 @@ impl Problem {
 pub enum PlanError {
     /// M, N or K is 0.
     Zero(&'static str),
+    /// M, N or K is above [`MAX_DIM`].
+    AboveBound(&'static str, u32),
     /// K must be a multiple of 8 (16-byte rows for the copy engine).
     KNotMultipleOf8(u32),
     /// No candidate fits (only with a restricted candidate set).
@@ -200,6 +215,12 @@ impl fmt::Display for PlanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlanError::Zero(what) => write!(f, "{what} must be >= 1"),
+            PlanError::AboveBound(what, v) => {
+                write!(
+                    f,
+                    "{what} = {v} is above {MAX_DIM} (2^20), the most a model takes"
+                )
+            }
             PlanError::KNotMultipleOf8(k) => write!(f, "K must be a multiple of 8, got {k}"),
             PlanError::NoCandidate => f.write_str("no candidate variant fits this problem"),
         }
@@ -251,8 +272,24 @@ const ONE_CONSUMER_EFFICIENCY: f64 = 0.85;
 /// to 1.070, the pair slower on all 12); the fp16 half held out (the pair slower on 10 of 12, geomean 1.008).
 pub const MULTICAST_PAIR_COST: f64 = 1.022;
 /// Block-steps (tiles x k-tiles) the L2 simulation may run per variant; larger problems are simulated on a
-/// band of rows and scaled (group-m orders repeat per band).
-const L2_SIM_STEPS: u64 = 1 << 21;
+/// part of them and scaled ([`dram_read_bytes`]).
+pub const L2_SIM_STEPS: u64 = 1 << 21;
+/// Block steps one plan simulates at [`L2_SIM_STEPS`] per variant; past them, each further variant is simulated
+/// on [`L2_SIM_STEPS_LATE`]. The LLM layers (M up to 8192, N up to 128256, K up to 28672) stay within it; a
+/// memory-bound problem of huge N and K, where every variant ties on its lower bound and all are simulated,
+/// does not (planning any problem within [`MAX_DIM`] takes well under a second).
+pub const PLAN_SIM_STEPS: u64 = 3 << 20;
+/// The per-variant simulation budget past [`PLAN_SIM_STEPS`].
+pub const L2_SIM_STEPS_LATE: u64 = L2_SIM_STEPS / 64;
+/// The most k-tiles the L2 simulation runs: past a few hundred, no chunk survives in L2 from one wave to the
+/// next (512 k-tiles of the smallest wave, 132 tiles of 64x32, touch 68 MB, over twice the L2 the model holds), so
+/// the reads grow linearly with K and a longer K is simulated on its first 512 k-tiles and scaled
+/// ([`dram_read_bytes`]).
+pub const L2_SIM_K_TILES: u64 = 512;
+/// The fewest k-tiles a part simulates when its K is cut ([`dram_read_bytes_within`] with a small budget).
+pub const L2_SIM_MIN_K_TILES: u64 = 64;
+/// The fewest waves of tiles a simulated part holds when it is cut along the columns ([`dram_read_bytes`]).
+pub const L2_SIM_MIN_WAVES: u64 = 2;
 
 /// One candidate kernel configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -493,6 +530,9 @@ fn check(p: &Problem) -> Result<(), PlanError> {
         if v == 0 {
             return Err(PlanError::Zero(what));
         }
+        if v > MAX_DIM {
+            return Err(PlanError::AboveBound(what, v));
+        }
     }
     if !p.k.is_multiple_of(8) {
         return Err(PlanError::KNotMultipleOf8(p.k));
@@ -555,29 +595,68 @@ fn oriented(p: &Problem, v: &Variant) -> (u32, u32) {
     }
 }
 
-/// DRAM bytes the variant's X and W reads cost, from the L2 model under its order; large problems are simulated
-/// on a band of whole order groups and scaled by rows.
+/// DRAM bytes the variant's X and W reads cost, from the L2 model under its order, simulating at most
+/// [`L2_SIM_STEPS`] block steps ([`dram_read_bytes_within`]).
 pub fn dram_read_bytes(p: &Problem, dev: &Device, v: &Variant) -> u64 {
+    dram_read_bytes_within(p, dev, v, L2_SIM_STEPS).0
+}
+
+/// [`dram_read_bytes`] simulating about `budget` block steps (tiles x k-tiles), and the steps it simulated. A
+/// problem above the budget is simulated on a part of it and scaled:
+/// - **K**: at most [`L2_SIM_K_TILES`] k-tiles (a budget under [`L2_SIM_STEPS`]: fewer, down to
+///   [`L2_SIM_MIN_K_TILES`]), the reads scaled by K (past them the reads grow linearly);
+/// - **a band of rows**: whole order groups of tile rows, scaled by rows (each band reads its X rows, and W
+///   again);
+/// - **and, when one group of rows is still too long, its first columns**: at least [`L2_SIM_MIN_WAVES`]
+///   waves of tiles. Along a band, X's rows are read once and then again whenever the L2 lost them between
+///   waves, and W's columns once each: the band's reads beyond its X rows grow with its columns, so the
+///   simulated part's reads beyond X are scaled by columns and X's are added once.
+///
+/// Whatever the problem, the part simulated is at most about `max(budget, waves x SMs x L2_SIM_MIN_K_TILES)`
+/// block steps; the steps returned count each tile's k-tiles and its C store.
+pub fn dram_read_bytes_within(p: &Problem, dev: &Device, v: &Variant, budget: u64) -> (u64, u64) {
     let (rows, cols) = oriented(p, v);
-    let k_tiles = p.k.div_ceil(v.bk) as u64;
+    let all_k_tiles = p.k.div_ceil(v.bk) as u64;
+    // A small budget simulates fewer k-tiles too, so that its least part (two waves) stays near the budget.
+    let k_cap = (budget / (L2_SIM_MIN_WAVES * dev.sms as u64).max(1))
+        .clamp(L2_SIM_MIN_K_TILES, L2_SIM_K_TILES);
+    let k_tiles = all_k_tiles.min(k_cap);
+    let part_k = if k_tiles == all_k_tiles {
+        p.k
+    } else {
+        (k_tiles * v.bk as u64) as u32
+    };
     let (tm, tn) = (rows.div_ceil(v.bm) as u64, cols.div_ceil(v.bn) as u64);
     let group = match v.order {
         Raster::GroupM { group } => group as u64,
         _ => 1,
     };
-    let band_tiles = if tm * tn * k_tiles <= L2_SIM_STEPS {
+    let band_tiles = if tm * tn * k_tiles <= budget {
         tm
     } else {
         let per_row = tn * k_tiles;
-        ((L2_SIM_STEPS / per_row.max(1)) / group * group).clamp(group.min(tm), tm)
+        ((budget / per_row.max(1)) / group * group).clamp(group.min(tm), tm)
     };
     let band_rows = if band_tiles == tm {
         rows
     } else {
         (band_tiles * v.bm as u64) as u32
     };
+    let band_cols = if band_tiles * tn * k_tiles <= budget {
+        tn
+    } else {
+        let least = (L2_SIM_MIN_WAVES * dev.sms as u64).div_ceil(band_tiles);
+        (budget / (band_tiles * k_tiles)).max(least).min(tn)
+    };
+    let part_cols = if band_cols == tn {
+        cols
+    } else {
+        (band_cols * v.bn as u64) as u32
+    };
+    // The work: a touch per k-tile and the C tile's store, per tile.
+    let steps = band_tiles * band_cols * (k_tiles + 1);
     let cfg = L2Config {
-        gemm: Gemm::new(band_rows, cols, p.k),
+        gemm: Gemm::new(band_rows, part_cols, part_k),
         tile: BlockTile::new(v.bm, v.bn, v.bk),
         elem_bytes: p.dtype.bytes() as u32,
         raster: v.order,
@@ -586,14 +665,24 @@ pub fn dram_read_bytes(p: &Problem, dev: &Device, v: &Variant) -> u64 {
         // stay in step (the seed kernel's blocks, launched and retired by the hardware, drift apart instead).
         schedule: l2::Schedule::LOCKSTEP,
     };
-    let compulsory = (rows as u64 + cols as u64) * p.k as u64 * p.dtype.bytes();
-    match l2::predict(&cfg) {
-        // The band reads its X rows and all of W; the rest of X adds its rows, W comes back once per band.
-        Ok(pr) if band_rows == rows => pr.dram_read_bytes,
-        Ok(pr) => (pr.dram_read_bytes as f64 * rows as f64 / band_rows as f64) as u64,
-        Err(_) => compulsory,
-    }
-    .max(compulsory)
+    let e = p.dtype.bytes();
+    let compulsory = (rows as u64 + cols as u64) * p.k as u64 * e;
+    let Ok(pr) = l2::predict(&cfg) else {
+        return (compulsory, steps);
+    };
+    // The band's reads: its X rows once, the rest scaled from the simulated columns to all of them; then from
+    // the simulated K to all of it.
+    let band_x = band_rows as u64 * part_k as u64 * e;
+    let band = if part_cols == cols {
+        pr.dram_read_bytes as f64
+    } else {
+        let beyond_x = pr.dram_read_bytes.saturating_sub(band_x) as f64;
+        band_x as f64 + beyond_x * cols as f64 / part_cols as f64
+    } * p.k as f64
+        / part_k as f64;
+    // Every band reads its own X rows and W again.
+    let all = band * rows as f64 / band_rows as f64;
+    ((all as u64).max(compulsory), steps)
 }
 
 /// Predict one variant's time (module docs). `dram_read` is [`dram_read_bytes`] for it (the slow part; the
@@ -715,6 +804,7 @@ pub fn plan(p: &Problem, dev: &Device, restrict: Restrict) -> Result<Plan, PlanE
         .collect();
     lower.sort_by(|a, b| a.0.time_s.total_cmp(&b.0.time_s).then(a.1.cmp(&b.1)));
     let mut cache: Vec<((u32, u32, bool, Raster), u64)> = Vec::new();
+    let mut simulated = 0u64;
     let mut best = f64::INFINITY;
     let mut done: Vec<(Estimate, usize)> = Vec::with_capacity(lower.len());
     for (lb, i) in lower {
@@ -728,7 +818,13 @@ pub fn plan(p: &Problem, dev: &Device, restrict: Restrict) -> Result<Plan, PlanE
         let dram = match cache.iter().find(|(k, _)| *k == key) {
             Some(&(_, d)) => d,
             None => {
-                let d = dram_read_bytes(p, dev, &v);
+                let budget = if simulated < PLAN_SIM_STEPS {
+                    L2_SIM_STEPS
+                } else {
+                    L2_SIM_STEPS_LATE
+                };
+                let (d, steps) = dram_read_bytes_within(p, dev, &v, budget);
+                simulated += steps;
                 cache.push((key, d));
                 d
             }
@@ -920,6 +1016,109 @@ mod tests {
             plan(&bf16(8, 8, 12), &d, Restrict::All),
             Err(PlanError::KNotMultipleOf8(12))
         );
+        for (p, what) in [
+            (bf16(MAX_DIM + 1, 8, 8), "M"),
+            (bf16(8, u32::MAX, 8), "N"),
+            (bf16(8, 8, u32::MAX - 7), "K"),
+        ] {
+            let e = plan(&p, &d, Restrict::All).unwrap_err();
+            assert!(matches!(e, PlanError::AboveBound(w, _) if w == what), "{e}");
+            assert!(e.to_string().contains("above 1048576"), "{e}");
+            assert!(estimate(&p, &d, &Variant::SHIPPED).is_err());
+        }
+    }
+
+    /// Every figure of every candidate of a plan is a real number in its range: no time or rate negative, not
+    /// finite or above the device's peak, no byte count wrapped (DRAM reads between the compulsory X + W and the
+    /// bytes the tiles ask L2 for; C written once), the units dealt to at least one slot.
+    fn figures_hold(p: &Problem, d: &Device) {
+        let pl = plan(p, d, Restrict::All).unwrap();
+        let c = (p.m as u64) * (p.n as u64) * p.dtype.bytes();
+        let shipped = estimate(p, d, &Variant::SHIPPED).unwrap();
+        for e in [&pl.best, &shipped].into_iter().chain(&pl.runners_up) {
+            let v = e.variant;
+            let what = format!("{}x{}x{} {v}", p.m, p.n, p.k);
+            for (t, name) in [
+                (e.time_s, "time"),
+                (e.tensor_s, "tensor"),
+                (e.tensor_even_s, "even share"),
+                (e.l2_s, "L2"),
+                (e.hbm_s, "HBM"),
+                (e.reduce_s, "reduction"),
+            ] {
+                assert!(t.is_finite() && t >= 0.0, "{what}: {name} {t}");
+            }
+            assert!(e.time_s > 0.0, "{what}");
+            assert!(
+                e.tflops(p) * 1e12 <= d.peak_flops() * (1.0 + 1e-9),
+                "{what}: {} TFLOP/s",
+                e.tflops(p)
+            );
+            let (rows, cols) = oriented(p, &v);
+            let compulsory = (rows as u64 + cols as u64) * p.k as u64 * p.dtype.bytes();
+            // What the tiles ask L2 for: every tile reads its X and W panels over all of K (sectors rounded up).
+            let (tm, tn) = (rows.div_ceil(v.bm) as u64, cols.div_ceil(v.bn) as u64);
+            let asked =
+                tm * tn * (v.bm as u64 + v.bn as u64) * (p.k as u64).next_multiple_of(64) * 2;
+            assert!(
+                e.dram_read_bytes >= compulsory && e.dram_read_bytes <= asked,
+                "{what}: read {} outside {compulsory}..={asked}",
+                e.dram_read_bytes
+            );
+            assert_eq!(e.dram_write_bytes, c, "{what}");
+            assert!(e.units >= 1 && e.slots >= 1, "{what}");
+        }
+    }
+
+    /// The corners of the accepted range, on both devices.
+    #[test]
+    fn every_figure_holds_at_the_bounds() {
+        for d in [Device::H100, Device::H200] {
+            for m in [1, 17, MAX_DIM] {
+                for n in [1, MAX_DIM] {
+                    for k in [8, MAX_DIM] {
+                        figures_hold(&bf16(m, n, k), &d);
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+        /// Anywhere in the accepted range (each side drawn log-uniformly from 1..=2^20, K a multiple of 8).
+        #[test]
+        fn every_figure_holds_over_the_accepted_range(
+            m in 0u32..=20, mf in 0.0f64..1.0,
+            n in 0u32..=20, nf in 0.0f64..1.0,
+            k in 3u32..=20, kf in 0.0f64..1.0,
+            f16 in proptest::bool::ANY,
+        ) {
+            let side = |e: u32, f: f64| ((1u64 << e) as f64 * (1.0 + f)).min(MAX_DIM as f64) as u32;
+            let kk = (side(k, kf) / 8 * 8).max(8);
+            let p = Problem::new(side(m, mf), side(n, nf), kk, if f16 { Dtype::F16 } else { Dtype::Bf16 });
+            figures_hold(&p, &Device::H100);
+        }
+    }
+
+    /// The L2 simulation's work is bounded whatever the shape: planning the largest problems stays under a second.
+    #[test]
+    fn planning_the_largest_problems_is_bounded() {
+        for p in [
+            bf16(16, MAX_DIM, MAX_DIM),
+            bf16(MAX_DIM, MAX_DIM, 8),
+            bf16(MAX_DIM, 1, MAX_DIM),
+        ] {
+            let t = std::time::Instant::now();
+            plan(&p, &Device::H100, Restrict::All).unwrap();
+            // 0.2-0.7 s on one core of the build machine; the bound leaves room for a loaded CI runner.
+            assert!(
+                t.elapsed().as_secs_f64() < 5.0,
+                "{:?}: {:?}",
+                p,
+                t.elapsed()
+            );
+        }
     }
 
     /// Over a grid of shapes (ragged, tiny, skinny, large K): the plan is valid (ring fits, split divides the

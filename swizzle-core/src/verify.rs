@@ -656,7 +656,7 @@ pub fn wavefronts_below(smem: &Smem, pattern: Pattern, limit: u64) -> Option<u64
     wavefronts_below_counting(smem, pattern, limit, &mut 0)
 }
 
-/// [`wavefronts_below`], adding the instructions it costs to `work`.
+/// [`wavefronts_below`], adding the instructions it walks to `work` (costed, or standing in for one costed).
 pub fn wavefronts_below_counting(
     smem: &Smem,
     pattern: Pattern,
@@ -671,10 +671,10 @@ pub fn wavefronts_below_counting(
     let mut sum = 0u64;
     for i in 0..period.n {
         let j = period.stand_in(i);
+        *work += 1;
         let cost = match costs.get(j as usize) {
             Some(&c) if c > 0 => c,
             _ => {
-                *work += 1;
                 let c = bank::wavefronts(op, &access.addrs(smem, j));
                 if let Some(slot) = costs.get_mut(j as usize) {
                     *slot = c;

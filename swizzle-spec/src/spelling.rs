@@ -65,6 +65,8 @@ pub enum SpellingError<'a> {
     ModeNotALayer(&'a str),
     /// Not `B,M,S`, `Sw<B,M,S>` or a mode.
     NotASwizzle(&'a str),
+    /// Not `B,M,S` or `Sw<B,M,S>` where only one layer is accepted ([`only_layer`]).
+    NotALayer(&'a str),
     /// `X+Y+Z` or an empty layer (`3,3,3++3,3,3`).
     Layers(&'a str),
     /// A field that is not a decimal integer.
@@ -157,6 +159,9 @@ impl fmt::Display for SpellingError<'_> {
                 f,
                 "expected B,M,S (e.g. 3,3,3), Sw<B,M,S>, two layers B,M,S+B,M,S, or a byte mode ({MODES}), got {t:?}"
             ),
+            SpellingError::NotALayer(t) => {
+                write!(f, "expected one layer B,M,S (e.g. 3,3,3) or Sw<B,M,S>, got {t:?}")
+            }
             SpellingError::Layers(t) => write!(
                 f,
                 "{t:?}: a swizzle has one layer or two joined by one `+` (B,M,S+B,M,S)"
@@ -311,6 +316,32 @@ fn mode(t: &str) -> Result<Option<ByteMode>, SpellingError<'_>> {
         return Err(SpellingError::UnknownMode(t));
     }
     Ok(None)
+}
+
+/// [`layer`] where a layer is all that is accepted (`swz check --then`): the errors name only the spellings
+/// accepted here (a byte mode in any case is refused as a mode, not suggested in upper case).
+///
+/// ```
+/// use swizzle_spec::spelling::only_layer;
+/// assert!(only_layer("3,3,3").is_ok());
+/// for bad in ["banana", "3,3,3+3,3,3", "SW256"] {
+///     let e = only_layer(bad).unwrap_err().to_string();
+///     assert!(e.starts_with("expected one layer B,M,S") && !e.contains("SW128"), "{e}");
+/// }
+/// assert!(only_layer("sw128").unwrap_err().to_string().contains("is a byte mode; here only B,M,S layers"));
+/// ```
+pub fn only_layer(text: &str) -> Result<Swizzle, SpellingError<'_>> {
+    // `SW256` is no mode at all: not a layer either.
+    if let Err(SpellingError::UnknownMode(t)) = mode(text.trim()) {
+        return Err(SpellingError::NotALayer(t));
+    }
+    layer(text).map_err(|e| match e {
+        SpellingError::NotASwizzle(t) | SpellingError::UnknownMode(t) => {
+            SpellingError::NotALayer(t)
+        }
+        SpellingError::ModeCase { text, .. } => SpellingError::ModeNotALayer(text),
+        e => e,
+    })
 }
 
 /// One layer: `B,M,S` or `Sw<B,M,S>`, checked against the swizzle rules. A byte mode is refused here.

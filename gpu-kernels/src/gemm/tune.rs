@@ -131,7 +131,7 @@ pub fn check_variants(gpu: &Gpu, variants: &[Variant], out: Out) -> Result<()> {
     let list: Vec<_> = variants.iter().map(|v| (v.source(), Vec::new())).collect();
     let t = Instant::now();
     gpu.precompile(&list, 16)?;
-    eprintln!(
+    note!(
         "compiled {} variants in {:.1} s",
         variants.len(),
         t.elapsed().as_secs_f64()
@@ -249,7 +249,7 @@ pub fn bench(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<Row>> {
     }
     let t = Instant::now();
     gpu.precompile(&list, 16)?;
-    eprintln!(
+    note!(
         "compiled {} variants in {:.1} s",
         list.len(),
         t.elapsed().as_secs_f64()
@@ -259,7 +259,10 @@ pub fn bench(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<Row>> {
         for &d in &plan.dtypes {
             for &b in &plan.bs {
                 let r = measure_dyn(gpu, &plan.cfg, &blas, d, shape, b, &plan.specs)?;
-                eprint!("{}", markdown(&r));
+                {
+                    use std::io::Write as _;
+                    let _ = write!(std::io::stderr(), "{}", markdown(&r));
+                }
                 rows.extend(r);
             }
         }
@@ -401,7 +404,7 @@ fn burst_of<I: HostElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<
     let mut pbuf = PeakBuffers::new(gpu, probe.input, probe.threads)?;
     let (iters, pbuf_blocks) = (probe.iters_for(pbuf.blocks, p.flops()), pbuf.blocks);
     let smi = Sampler::start(&gpu.pci_bus_id()?, 50)
-        .map_err(|e| eprintln!("burst: {e}; no clock or power"))
+        .map_err(|e| note!("burst: {e}; no clock or power"))
         .ok();
     let unix_ms = || {
         std::time::SystemTime::now()

@@ -345,7 +345,7 @@ pub fn shapes_report(
     let copy_gbps = copy
         .measure()
         .rate(time_peer(gpu, &copy, &copy_cfg)?.median_ms);
-    eprintln!(
+    note!(
         "{}; D2D copy {copy_gbps:.0} GB/s; planning for {}",
         gpu.props(),
         dev.name
@@ -360,7 +360,7 @@ pub fn shapes_report(
         if !compiled.iter().any(|g| g.spec == spec) {
             let g = HopperGemm::new(gpu, spec)
                 .map_err(|e| Error::Invalid(format!("{} ({spec}): {e}", spec_label(&spec))))?;
-            eprintln!("compiled {} {}", spec_label(&spec), spec.ty);
+            note!("compiled {} {}", spec_label(&spec), spec.ty);
             compiled.push(g);
         }
     }
@@ -429,7 +429,7 @@ pub fn shapes_report(
         let at = |s: &HopperSpec| specs.iter().position(|x| x == s).expect("measured");
         let shipped = measured[at(&shipped_spec)].clone();
         let best_ms = measured.iter().map(|o| o.ms).fold(f64::INFINITY, f64::min);
-        eprintln!(
+        note!(
             "{ty} {m}x{n}x{k}: planned {} {:.1}%, shipped {:.1}% of cuBLAS ({cublas_ms:.4} ms); predicted {:+.0}%",
             planned.spec,
             100.0 * planned.ratio.median,

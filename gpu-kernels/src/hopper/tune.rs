@@ -144,7 +144,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
         gpu.props(),
         bench::today_utc()
     );
-    eprintln!("{}", gpu.props());
+    note!("{}", gpu.props());
     let mut rows: Vec<Row> = Vec::new();
     let headline = BenchConfig {
         warmup: 5,
@@ -218,7 +218,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
                     list(&theirs),
                     100.0 * row.ratio
                 );
-                eprintln!(
+                note!(
                     "{label} {ty} {s}^3: ours {:.0} TFLOP/s, cuBLAS {:.0}, {:.1}%",
                     row.ours_tflops,
                     row.cublas_tflops,
@@ -274,7 +274,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             100.0 * cublas_ref.median_ms / st.median_ms,
             spec.smem_bytes()
         );
-        eprintln!("sweep {label}: {t:.0} TFLOP/s");
+        note!("sweep {label}: {t:.0} TFLOP/s");
         rows.push(Row::new(
             format!("sweep: {label}"),
             spec.to_string(),
@@ -331,7 +331,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             "| {r} | {t:.0} | {:.1}% |",
             100.0 * cublas_ref.median_ms / st.median_ms
         );
-        eprintln!("raster {r}: {t:.0} TFLOP/s");
+        note!("raster {r}: {t:.0} TFLOP/s");
         rows.push(Row::new(
             format!("short K 16384x16384x1024: {r}"),
             spec.to_string(),
@@ -484,7 +484,7 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
                         .collect::<Vec<_>>()
                         .join(" ")
                 );
-                eprintln!(
+                note!(
                     "{ty} {s}^3 {label}: median {:.1}% (min {:.1}%, max {:.1}%) over {rounds} rounds",
                     100.0 * sp.median,
                     100.0 * sp.min,

@@ -3,6 +3,7 @@
 
 use crate::runtime::cache;
 use crate::runtime::error::{DriverContext, Error, Result};
+use crate::runtime::library::Library;
 use crate::runtime::nvrtc::{self, Source};
 use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{
@@ -84,11 +85,10 @@ pub fn dynamic_smem_limit(optin: usize, fixed: i32) -> u32 {
     u32::try_from(optin.saturating_sub(fixed)).unwrap_or(u32::MAX)
 }
 
-/// True when an NVIDIA driver library can be loaded. Never panics (cudarc panics if libcuda is missing, so this
-/// probes first).
+/// True when the NVIDIA driver library loads and has every function the runtime calls ([`Library::check`]).
+/// Never panics (cudarc panics if libcuda or one of its functions is missing, so this probes first).
 pub fn gpu_available() -> bool {
-    // SAFETY: only dlopen-probes the driver library; it loads nothing into use and has no preconditions.
-    unsafe { sys::is_culib_present() }
+    Library::Driver.check().is_ok()
 }
 
 /// One compile of [`Gpu::precompile_jobs`]: a source, its NVRTC options and its target (`sm_90`, `sm_90a`).
@@ -108,12 +108,11 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// Open device `ordinal`. Fails with [`Error::NoDriver`] (never a panic) when there is no driver, and with
-    /// [`Error::NoDevice`] when the driver has no such GPU.
+    /// Open device `ordinal`. Fails with [`Error::NoDriver`] (never a panic) when there is no driver,
+    /// [`Error::BrokenLibrary`] when it lacks a function, and with [`Error::NoDevice`] when the driver has no such
+    /// GPU.
     pub fn open(ordinal: usize) -> Result<Gpu> {
-        if !gpu_available() {
-            return Err(Error::NoDriver);
-        }
+        Library::Driver.check()?;
         let ctx =
             CudaContext::new(ordinal).map_err(|source| Error::NoDevice { ordinal, source })?;
         let attr = |a: Attr, what: &str| ctx.attribute(a).ctx(what).map(|v| v.max(0) as usize);

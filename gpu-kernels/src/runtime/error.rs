@@ -15,6 +15,13 @@ pub enum Error {
     /// `libnvrtc.so` could not be loaded, so kernels cannot be compiled.
     #[error("NVRTC not found (libnvrtc.so.13 could not be loaded; add the CUDA toolkit's lib64 to LD_LIBRARY_PATH)")]
     NoNvrtc,
+    /// A CUDA library loads but lacks a function the runtime calls (a stub, or a broken or mismatched install):
+    /// `library` is the file loaded, `symbol` the first function missing.
+    #[error("{library} loads but lacks {symbol}: a broken or mismatched CUDA install")]
+    BrokenLibrary {
+        library: String,
+        symbol: &'static str,
+    },
     /// A driver call failed; `what` names the call.
     #[error("CUDA driver error in {what}: {source}")]
     Driver { what: String, source: DriverError },

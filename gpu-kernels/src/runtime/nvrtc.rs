@@ -8,6 +8,7 @@
 //! are checked without a device (see the `nvrtc_compile` test).
 
 use crate::runtime::error::{Error, Result};
+use crate::runtime::library::Library;
 use cudarc::nvrtc::sys;
 use std::ffi::{c_char, CStr, CString};
 
@@ -62,10 +63,9 @@ pub fn with_device_headers(src: &Source) -> Vec<Header> {
     headers
 }
 
-/// True when `libnvrtc` can be loaded. Never panics.
+/// True when `libnvrtc` loads and has every function the compile path calls ([`Library::check`]). Never panics.
 pub fn nvrtc_available() -> bool {
-    // SAFETY: only dlopen-probes the library.
-    unsafe { sys::is_culib_present() }
+    Library::Nvrtc.check().is_ok()
 }
 
 /// Compile `src` for `arch` (e.g. `"sm_90"`) with extra `options` (`-DTILE=64`, ...). Always adds
@@ -73,9 +73,7 @@ pub fn nvrtc_available() -> bool {
 /// NVRTC's own compile cache is bypassed ([`NO_CACHE`]), since a hit there returns an empty log, and a log
 /// without the report is an error.
 pub fn compile(src: &Source, arch: &str, options: &[String]) -> Result<Compiled> {
-    if !nvrtc_available() {
-        return Err(Error::NoNvrtc);
-    }
+    Library::Nvrtc.check()?;
     let cstr = |s: &str, what: &str| {
         CString::new(s).map_err(|_| Error::Invalid(format!("{what} contains a NUL byte")))
     };
