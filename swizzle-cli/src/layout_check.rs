@@ -1,4 +1,4 @@
-//! `swz check desc 0x... --operand SPEC [--arch sm_90|sm_100]` and
+//! `swz check desc 0x... --operand SPEC [--arch sm_90|sm_100]`, `swz check idesc 0x... --mma A:B:D:MxN:AMAJ:BMAJ` and
 //! `swz check tma --dtype T --dims D0,D1 --strides S1 --box B0,B1 --swizzle MODE [--interleave NONE] --smem ADDR
 //! --operand SPEC`: does the descriptor (or the `cuTensorMapEncodeTiled` arguments) your kernel builds match the
 //! operand tile it means? "matches", or every mismatch in words (mode, units, alignment, major-ness, stride, box
@@ -29,6 +29,17 @@ enum What {
     Desc(DescArgs),
     /// cuTensorMapEncodeTiled's arguments against the operand tile the kernel reads.
     Tma(TmaArgs),
+    /// A tcgen05.mma instruction descriptor against the instruction the kernel means.
+    Idesc(IdescArgs),
+}
+
+#[derive(clap::Args)]
+struct IdescArgs {
+    /// The instruction descriptor, hex.
+    value: String,
+    /// The instruction: A:B:D:MxN:AMAJOR:BMAJOR[:cta_group] (e.g. bf16:bf16:f32:128x256:K:K).
+    #[arg(long, value_name = "A:B:D:MxN:AMAJ:BMAJ")]
+    mma: String,
 }
 
 #[derive(clap::Args)]
@@ -80,7 +91,9 @@ struct TmaArgs {
 pub fn dispatch() {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let is_ours = argv.get(1).is_some_and(|a| a == "check")
-        && argv.get(2).is_some_and(|a| a == "desc" || a == "tma");
+        && argv
+            .get(2)
+            .is_some_and(|a| a == "desc" || a == "tma" || a == "idesc");
     if !is_ours {
         return;
     }
@@ -99,6 +112,7 @@ pub fn dispatch() {
     let result = match cli.what {
         What::Desc(a) => desc(a),
         What::Tma(a) => tma(a),
+        What::Idesc(a) => idesc(a),
     };
     if let Err(e) = std::io::Write::flush(&mut crate::output::stdout()) {
         crate::exit_on_stdout_error(e);
@@ -275,4 +289,42 @@ fn tma(a: TmaArgs) -> Result<Verdict, String> {
         .map(|m| m.to_string())
         .collect();
     Ok(verdict("the tensor map", found))
+}
+
+fn idesc(a: IdescArgs) -> Result<Verdict, String> {
+    use swizzle_core::tcgen05::InstrDesc;
+    let bits = crate::decode::parse_hex(&a.value, 32)? as u32;
+    let meant = swizzle_core::operand::parse_instr(&a.mma).map_err(|e| format!("--mma: {e}"))?;
+    meant.validate().map_err(|e| format!("--mma: {e}"))?;
+    let read = match InstrDesc::decode(bits, meant.kind(), meant.cta_group) {
+        Ok(d) => d,
+        Err(e) => {
+            return Ok(Verdict::Conflicts(format!(
+                "{bits:#x} is not a valid kind::{} instruction descriptor: {e}",
+                meant.kind().name()
+            )))
+        }
+    };
+    let shape = |d: &InstrDesc| {
+        format!(
+            "{}:{}:{}:{}x{}:{}:{}",
+            d.a.name(),
+            d.b.name(),
+            if d.d_f32 { "f32" } else { "f16" },
+            d.m,
+            d.n,
+            d.a_major.name(),
+            d.b_major.name()
+        )
+    };
+    let found = match read.first_difference(&meant) {
+        None => Vec::new(),
+        Some(field) => vec![format!(
+            "{field}: the descriptor encodes {}, the instruction is {} (expected {:#010x})",
+            shape(&read),
+            shape(&meant),
+            meant.encode()
+        )],
+    };
+    Ok(verdict("the instruction descriptor", found))
 }

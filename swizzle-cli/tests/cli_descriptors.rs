@@ -436,3 +436,63 @@ fn blackwell_32_byte_atoms_on_the_command_line() {
         "sm_100",
     );
 }
+
+/// An instruction-descriptor field one bit low reads as a legal but different shape: checked against the
+/// instruction the kernel means, the field is named.
+#[test]
+fn check_idesc_names_the_field() {
+    let (c, out, _) = swz(&[
+        "check",
+        "idesc",
+        "0x08400490",
+        "--mma",
+        "bf16:bf16:f32:128x256:K:K",
+    ]);
+    assert_eq!((c, out.as_str()), (0, "matches\n"));
+    // M >> 4 = 8 written at bit 23: reads M = 64.
+    let (c, out, _) = swz(&[
+        "check",
+        "idesc",
+        "0x04400490",
+        "--mma",
+        "bf16:bf16:f32:128x256:K:K",
+    ]);
+    assert_eq!(c, 1);
+    assert!(
+        out.starts_with("M (bits 24-28): the descriptor encodes bf16:bf16:f32:64x256:K:K"),
+        "{out}"
+    );
+    one_line(
+        1,
+        &[
+            "check",
+            "idesc",
+            "0x10400490",
+            "--mma",
+            "bf16:bf16:f32:128x256:K:K",
+        ],
+        "M = 256 with cta_group::1",
+    );
+    one_line(
+        2,
+        &[
+            "check",
+            "idesc",
+            "0x08400490",
+            "--mma",
+            "bf16:bf16:f32:256x256:K:K:1",
+        ],
+        "--mma",
+    );
+    one_line(
+        2,
+        &[
+            "check",
+            "idesc",
+            "0x1ffffffff",
+            "--mma",
+            "bf16:bf16:f32:128x256:K:K",
+        ],
+        "too long",
+    );
+}

@@ -540,7 +540,8 @@ pub const fn layout_type(mode: ByteMode) -> u32 {
     }
 }
 
-/// Pack a `wgmma` matrix descriptor (PTX "Matrix Descriptor Format"):
+/// Pack a `wgmma` matrix descriptor (PTX "Matrix Descriptor Format") through the encoder `tcgen05` shares,
+/// [`Descriptor::encode`](crate::descriptor::Descriptor::encode) (`layout` is the Hopper 2-bit value):
 ///
 /// ```text
 ///   bits  0-13  (start address & 0x3FFFF) >> 4
