@@ -22,7 +22,7 @@
 #   bench      swz bench FAMILY (default sizes, 50 runs)                          -> bench-FAMILY.md/.json
 #   tune       swz tune hopper headline, swz tune gemm rounds, swz tune stencil     -> tune-*.md/.json
 #   sass       swz ptxas FAMILY --cubins, then cuobjdump -sass with addresses stripped     -> sass/FAMILY/*.sass
-#   report     swz report (GPU mode)                                                          -> report.md
+#   report     swz report (GPU mode)                                             -> report.md, report.err
 #   l2         matmul-l2 GPU tests, swz l2-study, ncu L2 hit rate/DRAM bytes per (shape, order) -> l2-*.md/.csv
 #   peer       torch avg_pool1d against a D2D copy (the stencil's framework peer; needs torch)   -> peer.md
 #   bank-probe nvcc + ncu over swizzle-core/tests/data/bank_probe (the bank model's ground truth) -> bank-probe.csv
@@ -161,7 +161,7 @@ run_step() {
     ;;
   report)
     step report
-    $SWZ report >"$OUT/report.md" 2>&1
+    $SWZ report >"$OUT/report.md" 2>"$OUT/report.err" # stderr: progress, one line per family and phase
     note $? "swz report"
     grep -E "^mode|^## |wrong" "$OUT/report.md" | head -20
     ;;

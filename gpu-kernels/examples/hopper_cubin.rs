@@ -1,7 +1,8 @@
 //! Write the shipped Hopper GEMM's sm_90a CUBINs and ptxas logs (needs only libnvrtc), for `cuobjdump -sass`,
 //! and fill a CUBIN cache with every variant the tests and `swz tune hopper` build:
 //! `cargo run -p gpu-kernels --example hopper_cubin -- OUT_DIR [CACHE_DIR]` (the device run sets
-//! `SWZ_CUBIN_CACHE=CACHE_DIR`; NVRTC must be the device's version, 13.0).
+//! `SWZ_CUBIN_CACHE=CACHE_DIR`; the cache's keys hold NVRTC's and the driver's versions, so only a machine with
+//! the device's NVRTC, 13.0, and its driver fills entries the device reads).
 use gpu_kernels::hopper::{self, sweep, HopperSpec, BASE, SHIPPED};
 use gpu_kernels::Elem;
 

@@ -291,7 +291,7 @@ pub fn today_utc() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// Progress on stderr, one per family and phase (moved to its own module).
+/// Progress on stderr, one per family and phase ([`crate::progress`]).
 pub use crate::progress::Progress;
 
 #[cfg(test)]

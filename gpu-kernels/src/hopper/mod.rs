@@ -101,8 +101,8 @@ pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
     Ok(out)
 }
 
-/// [`compile_spec`] through the compile cache ([`crate::runtime::cache`]: once per process, and on disk with
-/// `SWZ_CUBIN_CACHE`, or in `dir` when given). A cached log is checked again.
+/// [`compile_spec`] through the compile cache ([`crate::runtime::cache`]: once per process, and on disk in the
+/// user's cache folder or `SWZ_CUBIN_CACHE`, or in `dir` when given). A cached log is checked again.
 pub fn compile_cached(spec: &HopperSpec, dir: Option<&std::path::Path>) -> Result<Compiled> {
     crate::elem::check_supported("the Hopper GEMM", spec.ty, &TYPES)?;
     let out = match dir {
