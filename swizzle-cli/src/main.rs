@@ -131,11 +131,17 @@ fn exit_on_stdout_error(e: std::io::Error) -> ! {
     std::process::exit(2);
 }
 
-/// clap's error as one line: the message and its indented details up to the usage block, tips dropped.
+/// clap's error as one line: the message and its indented details up to the usage block, tips dropped, and
+/// where to read more.
 fn one_line(e: &clap::Error) -> String {
     if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
         return missing_subcommand(std::env::args().skip(1));
     }
+    format!("{} (see `swz --help`)", clap_message(e))
+}
+
+/// clap's message without its usage block and tips.
+fn clap_message(e: &clap::Error) -> String {
     let text = e.to_string();
     let parts: Vec<&str> = text
         .lines()
@@ -174,9 +180,10 @@ fn missing_subcommand(args: impl Iterator<Item = String>) -> String {
         None => String::new(),
     };
     if path.is_empty() {
-        format!("a subcommand is required: {list}")
+        format!("a subcommand is required: {list} (see `swz --help`)")
     } else {
-        format!("`swz {}` needs a subcommand: {list}", path.join(" "))
+        let path = path.join(" ");
+        format!("`swz {path}` needs a subcommand: {list} (see `swz {path} --help`)")
     }
 }
 
@@ -189,7 +196,7 @@ fn main() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => e.exit(),
         Err(e) => {
-            errln!("swz: {} (see `swz --help`)", one_line(&e));
+            errln!("swz: {}", one_line(&e));
             std::process::exit(2);
         }
     };

@@ -216,6 +216,7 @@ fn a_missing_subcommand_lists_that_commands_own() {
             &["tune", "gemm"],
             "`swz tune gemm` needs a subcommand: bench, rounds",
         ),
+        (&["tune", "gemm"], "(see `swz tune gemm --help`)"),
         (
             &["profile"],
             "`swz profile` needs a subcommand: entries, metrics, builds, run or compare",

@@ -616,73 +616,91 @@ pub fn dram_read_bytes(p: &Problem, dev: &Device, v: &Variant) -> u64 {
 /// block steps; the steps returned count each tile's k-tiles and its C store.
 pub fn dram_read_bytes_within(p: &Problem, dev: &Device, v: &Variant, budget: u64) -> (u64, u64) {
     let (rows, cols) = oriented(p, v);
-    let all_k_tiles = p.k.div_ceil(v.bk) as u64;
-    // A small budget simulates fewer k-tiles too, so that its least part (two waves) stays near the budget.
-    let k_cap = (budget / (L2_SIM_MIN_WAVES * dev.sms as u64).max(1))
-        .clamp(L2_SIM_MIN_K_TILES, L2_SIM_K_TILES);
-    let k_tiles = all_k_tiles.min(k_cap);
-    let part_k = if k_tiles == all_k_tiles {
-        p.k
-    } else {
-        (k_tiles * v.bk as u64) as u32
-    };
-    let (tm, tn) = (rows.div_ceil(v.bm) as u64, cols.div_ceil(v.bn) as u64);
-    let group = match v.order {
-        Raster::GroupM { group } => group as u64,
-        _ => 1,
-    };
-    let band_tiles = if tm * tn * k_tiles <= budget {
-        tm
-    } else {
-        let per_row = tn * k_tiles;
-        ((budget / per_row.max(1)) / group * group).clamp(group.min(tm), tm)
-    };
-    let band_rows = if band_tiles == tm {
-        rows
-    } else {
-        (band_tiles * v.bm as u64) as u32
-    };
-    let band_cols = if band_tiles * tn * k_tiles <= budget {
-        tn
-    } else {
-        let least = (L2_SIM_MIN_WAVES * dev.sms as u64).div_ceil(band_tiles);
-        (budget / (band_tiles * k_tiles)).max(least).min(tn)
-    };
-    let part_cols = if band_cols == tn {
-        cols
-    } else {
-        (band_cols * v.bn as u64) as u32
-    };
-    // The work: a touch per k-tile and the C tile's store, per tile.
-    let steps = band_tiles * band_cols * (k_tiles + 1);
-    let cfg = L2Config {
-        gemm: Gemm::new(band_rows, part_cols, part_k),
-        tile: BlockTile::new(v.bm, v.bn, v.bk),
-        elem_bytes: p.dtype.bytes() as u32,
-        raster: v.order,
-        machine: dev.l2,
-        // A persistent grid: every CTA starts at once and its tiles take the same time, so the running tiles
-        // stay in step (the seed kernel's blocks, launched and retired by the hardware, drift apart instead).
-        schedule: l2::Schedule::LOCKSTEP,
-    };
+    let part = SimPart::of(p, dev, v, budget);
     let e = p.dtype.bytes();
     let compulsory = (rows as u64 + cols as u64) * p.k as u64 * e;
-    let Ok(pr) = l2::predict(&cfg) else {
-        return (compulsory, steps);
+    let Ok(pr) = l2::predict(&part.cfg) else {
+        return (compulsory, part.steps);
     };
+    let g = part.cfg.gemm;
     // The band's reads: its X rows once, the rest scaled from the simulated columns to all of them; then from
     // the simulated K to all of it.
-    let band_x = band_rows as u64 * part_k as u64 * e;
-    let band = if part_cols == cols {
+    let band_x = g.m as u64 * g.k as u64 * e;
+    let band = if g.n == cols {
         pr.dram_read_bytes as f64
     } else {
         let beyond_x = pr.dram_read_bytes.saturating_sub(band_x) as f64;
-        band_x as f64 + beyond_x * cols as f64 / part_cols as f64
+        band_x as f64 + beyond_x * cols as f64 / g.n as f64
     } * p.k as f64
-        / part_k as f64;
+        / g.k as f64;
     // Every band reads its own X rows and W again.
-    let all = band * rows as f64 / band_rows as f64;
-    ((all as u64).max(compulsory), steps)
+    let all = band * rows as f64 / g.m as f64;
+    ((all as u64).max(compulsory), part.steps)
+}
+
+/// The part of a problem the L2 simulation runs for a variant ([`dram_read_bytes_within`]): its configuration
+/// (`gemm` is the band's rows, the part's columns and K) and the work it costs.
+struct SimPart {
+    cfg: L2Config,
+    /// Tiles x (k-tiles + 1): a touch per k-tile and the C tile's store, per tile.
+    steps: u64,
+}
+
+impl SimPart {
+    fn of(p: &Problem, dev: &Device, v: &Variant, budget: u64) -> SimPart {
+        let (rows, cols) = oriented(p, v);
+        let all_k_tiles = p.k.div_ceil(v.bk) as u64;
+        // A small budget simulates fewer k-tiles too, so that its least part (two waves) stays near the budget.
+        let k_cap = (budget / (L2_SIM_MIN_WAVES * dev.sms as u64).max(1))
+            .clamp(L2_SIM_MIN_K_TILES, L2_SIM_K_TILES);
+        let k_tiles = all_k_tiles.min(k_cap);
+        let part_k = if k_tiles == all_k_tiles {
+            p.k
+        } else {
+            (k_tiles * v.bk as u64) as u32
+        };
+        let (tm, tn) = (rows.div_ceil(v.bm) as u64, cols.div_ceil(v.bn) as u64);
+        let group = match v.order {
+            Raster::GroupM { group } => group as u64,
+            _ => 1,
+        };
+        let band_tiles = if tm * tn * k_tiles <= budget {
+            tm
+        } else {
+            let per_row = tn * k_tiles;
+            ((budget / per_row.max(1)) / group * group).clamp(group.min(tm), tm)
+        };
+        let band_rows = if band_tiles == tm {
+            rows
+        } else {
+            (band_tiles * v.bm as u64) as u32
+        };
+        let band_cols = if band_tiles * tn * k_tiles <= budget {
+            tn
+        } else {
+            let least = (L2_SIM_MIN_WAVES * dev.sms as u64).div_ceil(band_tiles);
+            (budget / (band_tiles * k_tiles)).max(least).min(tn)
+        };
+        let part_cols = if band_cols == tn {
+            cols
+        } else {
+            (band_cols * v.bn as u64) as u32
+        };
+        SimPart {
+            cfg: L2Config {
+                gemm: Gemm::new(band_rows, part_cols, part_k),
+                tile: BlockTile::new(v.bm, v.bn, v.bk),
+                elem_bytes: p.dtype.bytes() as u32,
+                raster: v.order,
+                machine: dev.l2,
+                // A persistent grid: every CTA starts at once and its tiles take the same time, so the running
+                // tiles stay in step (the seed kernel's blocks, launched and retired by the hardware, drift apart
+                // instead).
+                schedule: l2::Schedule::LOCKSTEP,
+            },
+            steps: band_tiles * band_cols * (k_tiles + 1),
+        }
+    }
 }
 
 /// Predict one variant's time (module docs). `dram_read` is [`dram_read_bytes`] for it (the slow part; the
@@ -1098,6 +1116,42 @@ mod tests {
             let kk = (side(k, kf) / 8 * 8).max(8);
             let p = Problem::new(side(m, mf), side(n, nf), kk, if f16 { Dtype::F16 } else { Dtype::Bf16 });
             figures_hold(&p, &Device::H100);
+        }
+    }
+
+    /// The L2 simulation's work is bounded whatever the shape: every candidate's simulated part, at either
+    /// budget, is at most twice the budget (a band of at most one order group, at least two waves wide, of at most
+    /// the budget's k-tiles), over the corners of the accepted range and ragged shapes between.
+    #[test]
+    fn the_simulated_part_stays_within_its_budget() {
+        let sides = [1, 17, 4095, 65536, MAX_DIM - 1, MAX_DIM];
+        for d in [Device::H100, Device::H200] {
+            for m in sides {
+                for n in sides {
+                    for k in [8, 4096, 65536, MAX_DIM] {
+                        let p = bf16(m, n, k);
+                        for v in candidates(&p, &d, Restrict::All) {
+                            for budget in [L2_SIM_STEPS, L2_SIM_STEPS_LATE] {
+                                let part = SimPart::of(&p, &d, &v, budget);
+                                assert!(
+                                    part.steps <= 2 * budget,
+                                    "{m}x{n}x{k} {v}: {}",
+                                    part.steps
+                                );
+                                let g = part.cfg.gemm;
+                                assert!(
+                                    g.m >= 1 && g.n >= 1 && g.k >= 1 && g.k <= k,
+                                    "{m}x{n}x{k} {v}"
+                                );
+                                assert!(
+                                    g.m <= p.m.max(p.n) && g.n <= p.m.max(p.n),
+                                    "{m}x{n}x{k} {v}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 
