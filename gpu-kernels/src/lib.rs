@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod elem;
+pub mod fp8;
 pub mod fragments;
 pub mod frame;
 pub mod gemm;
