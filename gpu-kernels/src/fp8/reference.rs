@@ -295,15 +295,15 @@ mod tests {
             let s = random_scales(mode, size, 3);
             let rows: Vec<u32> = (0..5).collect();
             let r = host_rows(&a, &b, size, &s, &rows).unwrap();
-            for i in 0..5 {
+            for (i, row) in r.iter().enumerate() {
                 for j in [0, 1, 127, 128, 130] {
                     let want = naive(&a, &b, size, &s, i, j);
-                    let got = r[i][j].exact;
+                    let got = row[j].exact;
                     assert!(
-                        (got - want).abs() <= 1e-12 * r[i][j].abs,
+                        (got - want).abs() <= 1e-12 * row[j].abs,
                         "{mode} ({i},{j}): {got} vs {want}"
                     );
-                    assert!(r[i][j].abs >= got.abs());
+                    assert!(row[j].abs >= got.abs());
                 }
             }
         }

@@ -9,7 +9,7 @@ pub mod error;
 pub mod nvrtc;
 pub mod tma;
 
-pub use cublas::{Cublas, GemmCall};
+pub use cublas::{Cublas, CublasLt, Fp8Call, GemmCall};
 pub use device::{gpu_available, DeviceProps, Gpu, Kernel};
 pub use error::{Error, Result};
 pub use nvrtc::{compile, nvrtc_available, Compiled, Header, Source, DEVICE_HEADERS};

@@ -1,0 +1,243 @@
+//! FP8 on the GPU: the host e4m3 codec against the device's own conversions, and cuBLASLt's FP8 GEMM (the peer)
+//! against the fp64 host reference of the dequantized inputs, in every scaling mode it accepts on this GPU.
+//! Random inputs, poisoned outputs, ragged shapes.
+
+use cudarc::driver::PushKernelArg;
+use gpu_kernels::elem::e4m3::{self, E4m3};
+use gpu_kernels::fp8::reference::{compare, host_rows, random_e4m3, random_scales, Bound};
+use gpu_kernels::fp8::{ScaleMode, Scales};
+use gpu_kernels::runtime::{CublasLt, Fp8Call, Header, Source};
+use gpu_kernels::{Elem, Gpu, Size};
+
+fn gpu() -> Gpu {
+    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
+}
+
+const CODEC: &str = r#"
+#include <cuda_fp8.h>
+extern "C" __global__ void e4m3_codec(const float* in, unsigned char* enc, float* dec, unsigned n) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < 256) {
+        __nv_fp8_e4m3 v;
+        v.__x = (unsigned char)i;
+        dec[i] = float(v);
+    }
+    if (i < n) enc[i] = __nv_cvt_float_to_fp8(in[i], __NV_SATFINITE, __NV_E4M3);
+}
+"#;
+
+/// Every code decodes on the device to the host's value; random floats (every binade, ties, out of range,
+/// NaN) encode with `__nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3)` to the host's code.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn e4m3_host_codec_matches_the_device() {
+    let gpu = gpu();
+    let src = Source {
+        name: "e4m3_codec.cu".into(),
+        text: CODEC.into(),
+        headers: Vec::<Header>::new(),
+    };
+    let k = gpu.kernel(&src, &[], "e4m3_codec").unwrap();
+    let mut inputs: Vec<f32> = gpu_kernels::elem::words(20_000, 9)
+        .map(|w| {
+            let mant = (w >> 11) as f64 / (1u64 << 53) as f64;
+            let binade = (w % 24) as i32 - 13;
+            let s = if w & 1 << 10 != 0 { -1.0 } else { 1.0 };
+            (s * (1.0 + mant) * 2f64.powi(binade)) as f32
+        })
+        .collect();
+    for c in 0..e4m3::MAX_CODE {
+        let mid = (e4m3::decode(c) + e4m3::decode(c + 1)) / 2.0;
+        inputs.extend([mid as f32, -mid as f32]);
+    }
+    inputs.extend([
+        448.0,
+        460.0,
+        464.0,
+        479.0,
+        480.0,
+        1e9,
+        f32::INFINITY,
+        f32::NAN,
+    ]);
+    inputs.extend([-464.0, -f32::INFINITY, 1e-30, -1e-30, 0.0, -0.0]);
+    let n = inputs.len() as u32;
+    let d_in = gpu.upload(&inputs).unwrap();
+    let mut enc = gpu.zeros::<u8>(inputs.len()).unwrap();
+    let mut dec = gpu.zeros::<f32>(256).unwrap();
+    let cfg = cudarc::driver::LaunchConfig {
+        grid_dim: (n.div_ceil(256), 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    gpu.launch(&k, cfg, |a| {
+        a.arg(&d_in).arg(&mut enc).arg(&mut dec).arg(&n);
+    })
+    .unwrap();
+    gpu.sync().unwrap();
+    let (enc, dec) = (gpu.download(&enc).unwrap(), gpu.download(&dec).unwrap());
+    for c in 0..=255u8 {
+        let h = e4m3::decode(c);
+        let d = dec[c as usize] as f64;
+        assert!(
+            (h.is_nan() && d.is_nan()) || h.to_bits() == d.to_bits(),
+            "code 0x{c:02X}: host {h}, device {d}"
+        );
+    }
+    let mut bad = 0;
+    for (x, &d) in inputs.iter().zip(&enc) {
+        let h = e4m3::encode(*x as f64);
+        // The device may give either NaN code's sign for a NaN input.
+        let same = h == d || (x.is_nan() && h & 0x7F == 0x7F && d & 0x7F == 0x7F);
+        if !same {
+            bad += 1;
+            if bad < 8 {
+                eprintln!("{x:e}: host 0x{h:02X}, device 0x{d:02X}");
+            }
+        }
+    }
+    assert_eq!(bad, 0, "{bad} of {n} encodings differ");
+    eprintln!("e4m3 codec: 256 codes and {n} encodings agree with the device");
+}
+
+/// Shapes for the peer: ragged M (1, 3, 17, 1000) and N off every tile, K with a partial 128-block.
+const PEER_SIZES: [Size; 6] = [
+    Size::mnk(1, 256, 512),
+    Size::mnk(3, 4096, 1024),
+    Size::mnk(17, 1000, 272),
+    Size::mnk(1000, 1000, 1024),
+    Size::mnk(64, 128, 16),
+    Size::mnk(256, 512, 4096),
+];
+
+/// B's 128 x 128 scales in the other order (K block fastest -> N block fastest), to learn which one cuBLASLt
+/// reads.
+fn transpose_b_blocks(sb: &[f32], size: Size) -> Vec<f32> {
+    let (nb, kb) = (size.n.div_ceil(128) as usize, size.k.div_ceil(128) as usize);
+    let mut t = vec![0.0; sb.len()];
+    for i in 0..nb {
+        for j in 0..kb {
+            t[j * nb + i] = sb[i * kb + j];
+        }
+    }
+    t
+}
+
+/// cuBLASLt FP8 (e4m3 in, bf16 out, fp32 accumulation) against the host reference in each mode. Per-tensor
+/// must be accepted and correct on every shape; the other modes, where this GPU's cuBLASLt accepts them, must be
+/// correct too. Prints what was accepted.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn cublaslt_fp8_matches_the_host_reference_in_every_mode_it_accepts() {
+    let gpu = gpu();
+    let lt = CublasLt::new(&gpu).unwrap();
+    let mut report = Vec::new();
+    for (si, &size) in PEER_SIZES.iter().enumerate() {
+        let Size { m, n, k } = size;
+        let a = random_e4m3((m * k) as usize, 100 + si as u64);
+        let b = random_e4m3((n * k) as usize, 200 + si as u64);
+        let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
+        let rows: Vec<u32> = if m <= 64 {
+            (0..m).collect()
+        } else {
+            gpu_kernels::elem::indices(48, m, si as u64).collect()
+        };
+        for mode in ScaleMode::ALL {
+            let call = Fp8Call {
+                size,
+                mode,
+                out: Elem::BF16,
+            };
+            let plan = match lt.fp8_plan(call) {
+                Ok(p) => p,
+                Err(e) => {
+                    assert!(mode != ScaleMode::Tensor, "{call}: {e}");
+                    report.push(format!("{call}: refused ({e})"));
+                    continue;
+                }
+            };
+            let scales = random_scales(mode, size, 300 + si as u64);
+            let reference = host_rows(&a, &b, size, &scales, &rows).unwrap();
+            let bound = Bound::new(Elem::BF16, mode, k);
+            // Block mode: our B layout first, then its transpose, to learn which order cuBLASLt reads.
+            let layouts: Vec<(&str, Scales<Vec<f32>>)> = if mode == ScaleMode::Block {
+                let (sa, sb) = scales.parts();
+                vec![
+                    ("B blocks [N/128][K/128]", scales.clone()),
+                    (
+                        "B blocks [K/128][N/128]",
+                        Scales::Block {
+                            a: sa.clone(),
+                            b: transpose_b_blocks(sb, size),
+                        },
+                    ),
+                ]
+            } else {
+                vec![("", scales.clone())]
+            };
+            let mut outcome = Vec::new();
+            let mut matched = false;
+            for (label, s) in &layouts {
+                let ds = s.map(|v| gpu.upload(v)).unwrap();
+                let mut c = gpu.zeros::<half::bf16>(size.mn_len()).unwrap();
+                gpu.fill_bytes(&mut c, 0xFF).unwrap(); // NaN poison
+                let run = lt
+                    .fp8_gemm(&plan, &da, &db, &ds, &mut c)
+                    .and_then(|_| gpu.sync());
+                if let Err(e) = run {
+                    outcome.push(format!("{label} launch failed: {e}"));
+                    continue;
+                }
+                let got = gpu.download(&c).unwrap();
+                let cmp = compare(
+                    |i, j| got[i as usize * n as usize + j].to_f64(),
+                    &rows,
+                    &reference,
+                    &bound,
+                    8e-3,
+                    &format!("cuBLASLt {call} {label}"),
+                );
+                match cmp {
+                    Ok(agr) => {
+                        matched = true;
+                        outcome.push(format!(
+                            "{label} ok: worst {:.3} of the bound, normwise {:.2e}, worst rel {:.2e}",
+                            agr.worst_of_bound, agr.normwise, agr.worst_rel
+                        ));
+                    }
+                    Err(e) => outcome.push(format!("{label} WRONG: {e}")),
+                }
+            }
+            report.push(format!("{call}: accepted; {}", outcome.join("; ")));
+            assert!(matched, "{}", report.last().unwrap());
+        }
+    }
+    for line in &report {
+        eprintln!("{line}");
+    }
+    // Bad input is refused before any launch, with one line.
+    let size = Size::mnk(16, 32, 64);
+    let plan = lt
+        .fp8_plan(Fp8Call {
+            size,
+            mode: ScaleMode::Tensor,
+            out: Elem::BF16,
+        })
+        .unwrap();
+    let a = gpu.zeros::<E4m3>(16 * 64).unwrap();
+    let b = gpu.zeros::<E4m3>(32 * 64).unwrap();
+    let mut c = gpu.zeros::<half::bf16>(16 * 32).unwrap();
+    let bad = Scales::Tensor {
+        a: gpu.zeros::<f32>(2).unwrap(),
+        b: gpu.zeros::<f32>(1).unwrap(),
+    };
+    let e = lt.fp8_gemm(&plan, &a, &b, &bad, &mut c).unwrap_err();
+    assert!(e.to_string().contains("scales hold 2 values"), "{e}");
+    assert!(lt
+        .fp8_plan(Fp8Call {
+            size: Size::mnk(16, 32, 40),
+            mode: ScaleMode::Tensor,
+            out: Elem::BF16
+        })
+        .is_err());
+}
