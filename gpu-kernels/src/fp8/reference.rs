@@ -251,7 +251,7 @@ pub fn random_e4m3(n: usize, seed: u64) -> Vec<E4m3> {
 /// Seeded random positive scales in `[0.5, 2)` for `mode` and `size` (never 1, so a scale applied twice, to the
 /// wrong row or not at all shows).
 pub fn random_scales(mode: ScaleMode, size: Size, seed: u64) -> Scales<Vec<f32>> {
-    let (na, nb) = mode.lens(size);
+    let (na, nb) = super::scale::lens(mode, size);
     let gen = |n: usize, s: u64| -> Vec<f32> {
         crate::elem::unit_values(n, s)
             .map(|u| 2f64.powf(u) as f32 * 1.0001)

@@ -19,10 +19,10 @@
 //! or N block has a scale of its own.
 //!
 //! ```
-//! use gpu_kernels::fp8::{ScaleMode, Scales};
+//! use gpu_kernels::fp8::{scale::lens, ScaleMode, Scales};
 //! use gpu_kernels::Size;
 //! let size = Size::mnk(3, 300, 272);
-//! assert_eq!(ScaleMode::Block.lens(size), (3 * 3, 3 * 3)); // ceil(272/128) = 3, ceil(300/128) = 3
+//! assert_eq!(lens(ScaleMode::Block, size), (3 * 3, 3 * 3)); // ceil(272/128) = 3, ceil(300/128) = 3
 //! let s = Scales::Row { a: vec![1.0f32; 3], b: vec![0.5f32; 299] };
 //! assert_eq!(
 //!     s.validate(size).unwrap_err().to_string(),
@@ -32,78 +32,31 @@
 
 use crate::runtime::{Error, Result};
 use crate::size::Size;
-use std::fmt;
 
-/// The K extent of one scale block, and the N extent of one of B's blocks.
-pub const BLOCK: u32 = 128;
+pub use swizzle_core::scale::{ScaleMode, BLOCK};
 
-/// Which scaling an FP8 GEMM applies (the CLI's `--scale`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScaleMode {
-    /// One fp32 scale for A and one for B.
-    Tensor,
-    /// One fp32 scale per row of A (per token, M) and per row of B (per output channel, N), in the epilogue.
-    Row,
-    /// A per 1 x 128 (row, K block), B per 128 x 128 (N block, K block); partial sums promoted to fp32 per K block.
-    Block,
+/// The mode called `s`, or a one-line reason (the CLI's `--scale`).
+pub fn parse_mode(s: &str) -> Result<ScaleMode> {
+    ScaleMode::from_name(s).ok_or_else(|| {
+        Error::Invalid(format!(
+            "unknown scaling {s:?} (expected tensor, row or block)"
+        ))
+    })
 }
 
-impl ScaleMode {
-    pub const ALL: [ScaleMode; 3] = [ScaleMode::Tensor, ScaleMode::Row, ScaleMode::Block];
-
-    /// `tensor`, `row` or `block`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ScaleMode::Tensor => "tensor",
-            ScaleMode::Row => "row",
-            ScaleMode::Block => "block",
-        }
-    }
-
-    /// The mode called `s`, or a one-line reason.
-    pub fn parse(s: &str) -> Result<ScaleMode> {
-        ScaleMode::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                Error::Invalid(format!(
-                    "unknown scaling {s:?} (expected tensor, row or block)"
-                ))
-            })
-    }
-
-    /// How many fp32 scales A and B take for `size`: `(A's, B's)`.
-    pub const fn lens(self, size: Size) -> (usize, usize) {
-        let (m, n) = (size.m as usize, size.n as usize);
-        let kb = size.k.div_ceil(BLOCK) as usize;
-        match self {
-            ScaleMode::Tensor => (1, 1),
-            ScaleMode::Row => (m, n),
-            ScaleMode::Block => (kb * m, n.div_ceil(BLOCK as usize) * kb),
-        }
-    }
-
-    /// What one of A's (`b` false) or B's scales covers, for messages.
-    const fn covers(self, b: bool) -> &'static str {
-        match (self, b) {
-            (ScaleMode::Tensor, _) => "one for the whole tensor",
-            (ScaleMode::Row, false) => "one per row of A, M",
-            (ScaleMode::Row, true) => "one per row of B, N",
-            (ScaleMode::Block, false) => "one per row of A and K block of 128",
-            (ScaleMode::Block, true) => "one per 128 x 128 block of B",
-        }
-    }
-
-    /// The scale bytes a GEMM reads besides its operands: both scale vectors once, in fp32.
-    pub const fn bytes(self, size: Size) -> u64 {
-        let (a, b) = self.lens(size);
-        4 * (a as u64 + b as u64)
-    }
+/// How many fp32 scales A and B take for `size` in `mode`: `(A's, B's)` ([`ScaleMode::lens`]).
+pub const fn lens(mode: ScaleMode, size: Size) -> (usize, usize) {
+    mode.lens(size.m, size.n, size.k)
 }
 
-impl fmt::Display for ScaleMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+/// What one of A's (`b` false) or B's scales covers, for messages.
+const fn covers(mode: ScaleMode, b: bool) -> &'static str {
+    match (mode, b) {
+        (ScaleMode::Tensor, _) => "one for the whole tensor",
+        (ScaleMode::Row, false) => "one per row of A, M",
+        (ScaleMode::Row, true) => "one per row of B, N",
+        (ScaleMode::Block, false) => "one per row of A and K block of 128",
+        (ScaleMode::Block, true) => "one per 128 x 128 block of B",
     }
 }
 
@@ -180,7 +133,7 @@ impl<S: ScaleBuf> Scales<S> {
     pub fn validate(&self, size: Size) -> Result<()> {
         check_dims(size)?;
         let mode = self.mode();
-        let (want_a, want_b) = mode.lens(size);
+        let (want_a, want_b) = lens(mode, size);
         let (a, b) = self.parts();
         for (who, got, want, is_b) in [
             ("A", a.scale_len(), want_a, false),
@@ -189,7 +142,7 @@ impl<S: ScaleBuf> Scales<S> {
             if got != want {
                 return Err(Error::Invalid(format!(
                     "per-{mode} scaling of {size}: {who}'s scales hold {got} values, it needs {want} ({})",
-                    mode.covers(is_b)
+                    covers(mode, is_b)
                 )));
             }
         }
@@ -221,15 +174,15 @@ mod tests {
     #[test]
     fn each_mode_needs_its_lengths() {
         let s = Size::mnk(1000, 300, 16384);
-        assert_eq!(ScaleMode::Tensor.lens(s), (1, 1));
-        assert_eq!(ScaleMode::Row.lens(s), (1000, 300));
-        assert_eq!(ScaleMode::Block.lens(s), (128 * 1000, 3 * 128));
+        assert_eq!(lens(ScaleMode::Tensor, s), (1, 1));
+        assert_eq!(lens(ScaleMode::Row, s), (1000, 300));
+        assert_eq!(lens(ScaleMode::Block, s), (128 * 1000, 3 * 128));
         // A partial last K block has its own scale.
-        assert_eq!(ScaleMode::Block.lens(Size::mnk(1, 1, 144)), (2, 2));
-        assert_eq!(ScaleMode::Block.bytes(Size::mnk(1, 1, 144)), 16);
+        assert_eq!(lens(ScaleMode::Block, Size::mnk(1, 1, 144)), (2, 2));
+        assert_eq!(ScaleMode::Block.bytes(1, 1, 144), 16);
         for m in ScaleMode::ALL {
-            assert_eq!(ScaleMode::parse(m.name()).unwrap(), m);
-            let (a, b) = m.lens(s);
+            assert_eq!(parse_mode(m.name()).unwrap(), m);
+            let (a, b) = lens(m, s);
             let ok: Scales<Vec<f32>> = Scales::new(m, vec![1.0; a], vec![1.0; b]);
             assert!(ok.validate(s).is_ok(), "{m}");
             for (da, db) in [(1, 0), (0, 1), (usize::MAX, 0)] {
@@ -240,7 +193,7 @@ mod tests {
                 assert!(e.contains(if db == 1 { "B's" } else { "A's" }), "{m}: {e}");
             }
         }
-        let e = ScaleMode::parse("col").unwrap_err().to_string();
+        let e = parse_mode("col").unwrap_err().to_string();
         assert!(e.contains("tensor, row or block"), "{e}");
     }
 

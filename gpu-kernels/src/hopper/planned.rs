@@ -29,10 +29,12 @@ pub struct Planned {
     pub device: &'static str,
 }
 
-/// The planner's element type for a spec's (bf16, else f16: the kernel's [`super::TYPES`]).
+/// The planner's element type for a spec's (bf16, e4m3, else f16: the kernel's [`super::TYPES`]).
 pub fn dtype(ty: Elem) -> Dtype {
     if ty == Elem::BF16 {
         Dtype::Bf16
+    } else if ty == Elem::E4M3 {
+        Dtype::E4m3
     } else {
         Dtype::F16
     }
