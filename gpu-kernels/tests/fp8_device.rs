@@ -241,3 +241,217 @@ fn cublaslt_fp8_matches_the_host_reference_in_every_mode_it_accepts() {
         })
         .is_err());
 }
+
+use gpu_kernels::hopper::{fp8, HopperGemm, HopperSpec, SHIPPED};
+
+/// The e4m3 specs the kernel tests run besides the planned one: the shipped tile (clusters of 2), a 64-row
+/// tile split in K, and for block scaling the 128x128 and 64x32 tiles.
+fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
+    let e = SHIPPED.with_ty(Elem::E4M3).with_scale(mode);
+    let narrow = HopperSpec {
+        consumers: 1,
+        bn: 64,
+        stages: 8,
+        cluster: 1,
+        split: 2,
+        ..e
+    };
+    match mode {
+        ScaleMode::Block => vec![
+            HopperSpec {
+                bn: 128,
+                stages: 6,
+                ..e
+            },
+            narrow,
+            HopperSpec {
+                consumers: 1,
+                bn: 32,
+                stages: 12,
+                ..e
+            },
+        ],
+        _ => vec![e, narrow],
+    }
+}
+
+const RAGGED: [Size; 6] = [
+    Size::mnk(1, 1, 16),
+    Size::mnk(1, 256, 512),
+    Size::mnk(3, 1000, 272),
+    Size::mnk(17, 300, 48),
+    Size::mnk(129, 257, 16),
+    Size::mnk(1000, 520, 1024),
+];
+
+/// Every scaling mode on ragged shapes (M = 1, 3, 17, 129, 1000; N off every tile; K with a partial 128-block
+/// and below one stage) for the planned spec and the fixed ones: every element within the bound, no NaN left
+/// from the poison, normwise error under 8e-3.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_ragged_shapes_every_mode() {
+    let gpu = gpu();
+    for mode in ScaleMode::ALL {
+        let mut kernels: Vec<HopperGemm> = fixed_specs(mode)
+            .into_iter()
+            .map(|s| HopperGemm::new(&gpu, s).unwrap_or_else(|e| panic!("{s}: {e}")))
+            .collect();
+        for (i, &size) in RAGGED.iter().enumerate() {
+            let (planned, _) = HopperGemm::planned_fp8(&gpu, size, mode).unwrap();
+            kernels.push(planned);
+            for g in &kernels {
+                let agr = fp8::check(&gpu, g, size, 40 + i as u64, 8e-3)
+                    .unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+                eprintln!(
+                    "{} {size}: worst {:.3} of the bound, normwise {:.2e}, worst rel {:.2e}",
+                    g.spec, agr.worst_of_bound, agr.normwise, agr.worst_rel
+                );
+            }
+            kernels.pop();
+        }
+    }
+}
+
+/// The smallest cases of every mode once (what compute-sanitizer runs): tensor and row on the shipped tile, block
+/// on 128x128, at 1x1x16 and 17x300x48.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_sanitizer_small() {
+    let gpu = gpu();
+    for mode in ScaleMode::ALL {
+        let g = HopperGemm::new(&gpu, fixed_specs(mode)[0]).unwrap();
+        for (i, size) in [Size::mnk(1, 1, 16), Size::mnk(17, 300, 48)]
+            .into_iter()
+            .enumerate()
+        {
+            fp8::check(&gpu, &g, size, 90 + i as u64, 8e-3)
+                .unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+        }
+    }
+}
+
+/// 4096^3 and an LLM layer, tensor and row scaling, against the host reference on 96 sampled rows.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_large_against_sampled_host_rows() {
+    let gpu = gpu();
+    for size in [Size::mnk(4096, 4096, 4096), Size::mnk(16, 4096, 14336)] {
+        for mode in [ScaleMode::Tensor, ScaleMode::Row, ScaleMode::Block] {
+            let (g, _) = HopperGemm::planned_fp8(&gpu, size, mode).unwrap();
+            let agr =
+                fp8::check(&gpu, &g, size, 5, 8e-3).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+            eprintln!(
+                "{} {size}: worst {:.3} of the bound, normwise {:.2e}, worst rel {:.2e}",
+                g.spec, agr.worst_of_bound, agr.normwise, agr.worst_rel
+            );
+        }
+    }
+}
+
+/// The error with and without promotion at K = 16384: the same inputs, unit scales, through the per-tensor kernel
+/// (the tensor core accumulates the whole K loop) and the per-block one (promoted into fp32 every 128 of K),
+/// both against the fp64 reference. Each must hold its own bound; the numbers are printed.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_error_with_and_without_promotion_at_k16384() {
+    let gpu = gpu();
+    let size = Size::mnk(256, 256, 16384);
+    // Positive inputs: every partial sum grows, so the accumulator's lost low bits add up instead of cancelling.
+    for (label, signed) in [("signed", true), ("positive", false)] {
+        let gen = |n: usize, seed: u64| -> Vec<E4m3> {
+            random_e4m3(n, seed)
+                .into_iter()
+                .map(|v| if signed { v } else { E4m3(v.0 & 0x7F) })
+                .collect()
+        };
+        let a = gen(size.mk_len(), 1);
+        let b = gen(size.nk_len(), 2);
+        let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
+        let rows: Vec<u32> = (0..256).step_by(5).collect();
+        for mode in [ScaleMode::Tensor, ScaleMode::Block] {
+            let (la, lb) = gpu_kernels::fp8::scale::lens(mode, size);
+            let scales = Scales::new(mode, vec![1.0f32; la], vec![1.0f32; lb]);
+            let spec = fixed_specs(mode)[0];
+            let g = HopperGemm::new(&gpu, spec).unwrap();
+            let ds = scales.map(|v| gpu.upload(v)).unwrap();
+            let mut c = gpu.zeros::<half::bf16>(size.mn_len()).unwrap();
+            gpu.fill_bytes(&mut c, 0xFF).unwrap();
+            g.launch_fp8(&gpu, &da, &db, &ds, &mut c, size).unwrap();
+            gpu.sync().unwrap();
+            let got = gpu.download(&c).unwrap();
+            let r = host_rows(&a, &b, size, &scales, &rows).unwrap();
+            let agr = compare(
+                |i, j| got[i as usize * 256 + j].to_f64(),
+                &rows,
+                &r,
+                &Bound::new(Elem::BF16, mode, size.k),
+                0.1, // reported, not held: the element-wise bound is the check here
+                &format!("{spec} {size}"),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            eprintln!(
+                "K = 16384 {label} inputs, per-{mode} ({}): normwise {:.2e}, worst rel {:.2e}, worst {:.3} of the bound",
+                if mode == ScaleMode::Block { "promoted every 128" } else { "no promotion" },
+                agr.normwise, agr.worst_rel, agr.worst_of_bound
+            );
+        }
+    }
+}
+
+/// Bad input is refused before any launch, with one line: wrong scale lengths, a mode the kernel was not built
+/// for, K not a multiple of 16, the 16-bit launch on an FP8 kernel.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_refuses_bad_input_before_launch() {
+    let gpu = gpu();
+    let g = HopperGemm::new(&gpu, fixed_specs(ScaleMode::Row)[0]).unwrap();
+    let size = Size::mnk(16, 32, 64);
+    let a = gpu.zeros::<E4m3>(16 * 64).unwrap();
+    let b = gpu.zeros::<E4m3>(32 * 64).unwrap();
+    let mut c = gpu.zeros::<half::bf16>(16 * 32).unwrap();
+    let up = |n: usize| gpu.upload(&vec![1.0f32; n]).unwrap();
+    for (scales, says) in [
+        (
+            Scales::Row {
+                a: up(15),
+                b: up(32),
+            },
+            "A's scales hold 15 values",
+        ),
+        (
+            Scales::Row {
+                a: up(16),
+                b: up(33),
+            },
+            "B's scales hold 33 values",
+        ),
+        (Scales::Tensor { a: up(1), b: up(1) }, "per-tensor scales"),
+    ] {
+        let e = g
+            .launch_fp8(&gpu, &a, &b, &scales, &mut c, size)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says) && !e.contains('\n'), "{e}");
+    }
+    let e = g
+        .launch_fp8(
+            &gpu,
+            &a,
+            &b,
+            &Scales::Row {
+                a: up(16),
+                b: up(32),
+            },
+            &mut c,
+            Size::mnk(16, 32, 40),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("multiple of 16"), "{e}");
+    let mut c8 = gpu.zeros::<E4m3>(16 * 32).unwrap();
+    let e = g
+        .launch(&gpu, &a, &b, &mut c8, size)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("launch_fp8"), "{e}");
+}

@@ -13,6 +13,8 @@
 
 pub mod check;
 pub mod family;
+pub mod fp8;
+pub mod fp8_bench;
 pub mod planned;
 pub mod shapes;
 pub mod spec;
@@ -26,6 +28,9 @@ pub use spec::{HopperSpec, BASE, CLUSTER2, SHIPPED};
 /// The element types the kernel runs (inputs and output; fp32 accumulation). [`HopperSpec::validate`] refuses
 /// the others.
 pub const TYPES: [Elem; 2] = [Elem::BF16, Elem::F16];
+
+/// Every input type a spec may name: the 16-bit [`TYPES`] and e4m3 (bf16 out, scaled: [`fp8`]).
+pub const INPUT_TYPES: [Elem; 3] = [Elem::BF16, Elem::F16, Elem::E4M3];
 
 /// The cuBLAS call of [`HopperGemm::launch`]'s problem: `C = A · B^T`, B stored N x K, 16-bit in and out.
 pub const fn cublas_call(ty: Elem, size: Size) -> crate::runtime::GemmCall {
@@ -94,7 +99,7 @@ pub fn check_ptxas_log(spec: &HopperSpec, log: &str) -> Result<()> {
 
 /// Compile `spec` for sm_90a with ptxas' resource report, and refuse a lost fast path. Needs only libnvrtc.
 pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
-    crate::elem::check_supported("the Hopper GEMM", spec.ty, &TYPES)?;
+    crate::elem::check_supported("the Hopper GEMM", spec.ty, &INPUT_TYPES)?;
     let out = compile(&spec.source(), ARCH, &compile_options())?;
     check_ptxas_log(spec, &out.log)?;
     Ok(out)
@@ -103,7 +108,7 @@ pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
 /// [`compile_spec`] through the compile cache ([`crate::runtime::cache`]: once per process, and on disk with
 /// `SWZ_CUBIN_CACHE`, or in `dir` when given). A cached log is checked again.
 pub fn compile_cached(spec: &HopperSpec, dir: Option<&std::path::Path>) -> Result<Compiled> {
-    crate::elem::check_supported("the Hopper GEMM", spec.ty, &TYPES)?;
+    crate::elem::check_supported("the Hopper GEMM", spec.ty, &INPUT_TYPES)?;
     let out = match dir {
         Some(d) => cache::compile_in(Some(d), &spec.source(), ARCH, &compile_options()),
         None => cache::compile(&spec.source(), ARCH, &compile_options()),
@@ -220,6 +225,31 @@ impl HopperGemm {
         self.spec.grid(m, n, self.max_clusters)
     }
 
+    /// The tensor maps of A and B (boxes from [`HopperSpec::map_boxes_for`]), A's box rows and the launch shape
+    /// for `size`: what every launch of the spec passes (the 16-bit one below, the FP8 one in [`fp8`]).
+    fn operands<E: cudarc::driver::DeviceRepr>(
+        &self,
+        gpu: &Gpu,
+        a: &CudaSlice<E>,
+        b: &CudaSlice<E>,
+        size: Size,
+    ) -> Result<(TensorMap, TensorMap, u32, LaunchConfig)> {
+        let Size { m, n, k } = size;
+        let map = |d: &CudaSlice<E>, tile: &swizzle_core::wgmma::OperandTile, rows: u32| {
+            let (ptr, _guard) = d.device_ptr(gpu.stream());
+            TensorMap::k_major(ptr, d.len() * std::mem::size_of::<E>(), tile, rows, k)
+        };
+        let (a_box, b_box) = self.spec.map_boxes_for(m);
+        let a_map = map(a, &a_box, m)?;
+        let b_map = map(b, &b_box, n)?;
+        let cfg = LaunchConfig {
+            grid_dim: (self.grid(gpu, m, n), 1, 1),
+            block_dim: (self.spec.threads(), 1, 1),
+            shared_mem_bytes: self.spec.smem_bytes(),
+        };
+        Ok((a_map, b_map, self.spec.a_box_rows(m), cfg))
+    }
+
     /// Queue `c = a * b^T` (a: m x k, b: n x k, c: m x n, row-major, of the spec's element type). Checks the
     /// element type and the sizes before launching.
     pub fn launch<E: HostElem>(
@@ -230,12 +260,17 @@ impl HopperGemm {
         c: &mut CudaSlice<E>,
         size: Size,
     ) -> Result<()> {
-        if E::ELEM != self.spec.ty {
+        if E::ELEM != self.spec.ty || self.spec.is_fp8() {
             return Err(Error::Invalid(format!(
-                "{}: compiled for {}, called with {} buffers",
+                "{}: compiled for {}, called with {} buffers{}",
                 self.spec,
                 self.spec.ty,
-                E::ELEM
+                E::ELEM,
+                if self.spec.is_fp8() {
+                    " (an FP8 kernel takes its scales: HopperGemm::launch_fp8)"
+                } else {
+                    ""
+                }
             )));
         }
         check_dims(size)?;
@@ -252,19 +287,7 @@ impl HopperGemm {
         need("A", a.len(), m as u64 * k as u64)?;
         need("B", b.len(), n as u64 * k as u64)?;
         need("C", c.len(), m as u64 * n as u64)?;
-        let map = |d: &CudaSlice<E>, tile: &swizzle_core::wgmma::OperandTile, rows: u32| {
-            let (ptr, _guard) = d.device_ptr(gpu.stream());
-            TensorMap::k_major(ptr, d.len() * std::mem::size_of::<E>(), tile, rows, k)
-        };
-        let (a_box, b_box) = self.spec.map_boxes_for(m);
-        let a_map = map(a, &a_box, m)?;
-        let b_map = map(b, &b_box, n)?;
-        let a_rows = self.spec.a_box_rows(m);
-        let cfg = LaunchConfig {
-            grid_dim: (self.grid(gpu, m, n), 1, 1),
-            block_dim: (self.spec.threads(), 1, 1),
-            shared_mem_bytes: self.spec.smem_bytes(),
-        };
+        let (a_map, b_map, a_rows, cfg) = self.operands(gpu, a, b, size)?;
         let mut args = gpu.stream().launch_builder(&self.func);
         args.arg(&a_map)
             .arg(&b_map)
@@ -306,7 +329,7 @@ mod tests {
         ] {
             let e = e.to_string();
             assert!(
-                e.contains("element type f32 is not supported (expected bf16 or f16)"),
+                e.contains("element type f32 is not supported (expected bf16 or f16 or e4m3)"),
                 "{e}"
             );
         }

@@ -112,7 +112,7 @@ pub fn kernel_variants(ty: Elem) -> Vec<HopperSpec> {
                     stages,
                     cluster,
                     split,
-                    ..Variant::SHIPPED
+                    ..Variant::shipped_for(dtype(ty))
                 };
                 out.extend(spec_of(&v, ty).ok());
             }

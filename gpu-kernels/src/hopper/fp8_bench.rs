@@ -1,0 +1,183 @@
+//! The e4m3 Hopper GEMM against cuBLASLt's FP8 GEMM at any shape and scaling, in interleaved rounds on the same
+//! buffers (`swz bench gemm --dtype e4m3 --shapes ...`).
+//!
+//! Per problem and mode: random e4m3 inputs and fp32 scales in enough buffer sets that together they exceed
+//! twice the L2 (so small-M problems read their weights from HBM); both contestants' outputs (poisoned first)
+//! checked against the fp64 host reference on sampled rows before any timing; then `rounds` rounds, each
+//! contestant `cfg.warmup` untimed + `cfg.iters` timed launches (CUDA events, median), the order rotated every
+//! round ([`crate::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
+//! else per-tensor scaling (said in the row). Reported: the median of the per-round ratios with its range, and
+//! the planner's prediction beside the measured time.
+
+use super::fp8::{check, plan};
+use super::planned::plan_device;
+use super::HopperGemm;
+use crate::bench::{self, rounds, BenchConfig};
+use crate::elem::E4m3;
+use crate::fp8::reference::{self, compare, Bound};
+use crate::fp8::ScaleMode;
+use crate::runtime::{CublasLt, Fp8Call, Gpu, Result};
+use crate::size::Size;
+use cudarc::driver::CudaSlice;
+use swizzle_core::Elem;
+
+/// One measured problem.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Fp8Row {
+    pub size: Size,
+    pub mode: String,
+    /// The scaling the peer ran (the same, or `tensor` where cuBLASLt refused the mode).
+    pub peer_mode: String,
+    pub spec: String,
+    pub ours_us: f64,
+    pub peer_us: f64,
+    pub ours_tflops: f64,
+    pub peer_tflops: f64,
+    /// Median, min and max over rounds of peer time / ours (> 1: ours faster).
+    pub ratio: rounds::Spread,
+    pub predicted_us: f64,
+    /// Our normwise error against the host reference on the sampled rows.
+    pub normwise: f64,
+}
+
+struct Set {
+    a: CudaSlice<E4m3>,
+    b: CudaSlice<E4m3>,
+    c: CudaSlice<half::bf16>,
+}
+
+/// Measure the planned e4m3 kernel against cuBLASLt at every `shape` in every `mode`.
+pub fn run(
+    gpu: &Gpu,
+    shapes: &[Size],
+    modes: &[ScaleMode],
+    n_rounds: usize,
+    cfg: &BenchConfig,
+) -> Result<Vec<Fp8Row>> {
+    let lt = CublasLt::new(gpu)?;
+    let dev = plan_device(gpu.props());
+    let mut out = Vec::new();
+    for (si, &size) in shapes.iter().enumerate() {
+        for &mode in modes {
+            let planned = plan(size, mode, &dev)?;
+            let g = HopperGemm::new(gpu, planned.spec)?;
+            let agr = check(gpu, &g, size, 7 + si as u64, 8e-3)?;
+            let call = |m: ScaleMode| Fp8Call {
+                size,
+                mode: m,
+                out: Elem::BF16,
+            };
+            let (peer_mode, peer) = match lt.fp8_plan(call(mode)) {
+                Ok(p) => (mode, p),
+                Err(_) => (ScaleMode::Tensor, lt.fp8_plan(call(ScaleMode::Tensor))?),
+            };
+            let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
+            let count = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor.max(2));
+            let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
+            let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
+            let mut sets = Vec::with_capacity(count);
+            for _ in 0..count {
+                sets.push(Set {
+                    a: gpu.upload(&x)?,
+                    b: gpu.upload(&w)?,
+                    c: gpu.zeros::<half::bf16>(size.mn_len())?,
+                });
+            }
+            let scales = reference::random_scales(mode, size, 300 + si as u64);
+            let ours_scales = scales.map(|v| gpu.upload(v))?;
+            let peer_scales = if peer_mode == mode {
+                ours_scales.clone()
+            } else {
+                reference::random_scales(peer_mode, size, 300).map(|v| gpu.upload(v))?
+            };
+            // The peer's output on set 0, checked against the host on a few rows before timing.
+            {
+                let host_scales = if peer_mode == mode {
+                    scales.clone()
+                } else {
+                    reference::random_scales(peer_mode, size, 300)
+                };
+                let s = &mut sets[0];
+                gpu.fill_bytes(&mut s.c, 0xFF)?;
+                lt.fp8_gemm(&peer, &s.a, &s.b, &peer_scales, &mut s.c)?;
+                gpu.sync()?;
+                let got = gpu.download(&s.c)?;
+                let rows: Vec<u32> = crate::elem::indices(4, size.m, si as u64).collect();
+                let r = reference::host_rows(&x, &w, size, &host_scales, &rows)?;
+                compare(
+                    |i, j| got[i as usize * size.n as usize + j].to_f64(),
+                    &rows,
+                    &r,
+                    &Bound::new(Elem::BF16, peer_mode, size.k),
+                    8e-3,
+                    &format!("cuBLASLt {}", call(peer_mode)),
+                )?;
+            }
+            let times = rounds::interleaved(gpu, cfg, 2, n_rounds, |who, i| {
+                let s = &mut sets[i % count];
+                if who == 0 {
+                    lt.fp8_gemm(&peer, &s.a, &s.b, &peer_scales, &mut s.c)
+                } else {
+                    g.launch_fp8(gpu, &s.a, &s.b, &ours_scales, &mut s.c, size)
+                }
+            })?;
+            let med = |t: &[f64]| rounds::spread(t).median;
+            let (peer_ms, ours_ms) = (med(&times[0]), med(&times[1]));
+            let tflops = |ms: f64| size.flops() as f64 / (ms * 1e-3) / 1e12;
+            out.push(Fp8Row {
+                size,
+                mode: mode.to_string(),
+                peer_mode: peer_mode.to_string(),
+                spec: g.spec.to_string(),
+                ours_us: ours_ms * 1e3,
+                peer_us: peer_ms * 1e3,
+                ours_tflops: tflops(ours_ms),
+                peer_tflops: tflops(peer_ms),
+                ratio: rounds::spread(&rounds::ratios(&times[0], &times[1])),
+                predicted_us: planned.estimate.time_s * 1e6,
+                normwise: agr.normwise,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The rows as a markdown table, geomean of the ratios last.
+pub fn markdown(rows: &[Fp8Row], device: &str) -> String {
+    let mut s = format!(
+        "device: {device}\n\n| problem | scaling | ours (spec) | ours µs | TFLOP/s | cuBLASLt µs | TFLOP/s | ours / \
+         cuBLASLt (rounds) | predicted µs (err) |\n|---|---|---|---|---|---|---|---|---|\n"
+    );
+    for r in rows {
+        let peer = if r.peer_mode == r.mode {
+            String::new()
+        } else {
+            format!(" (peer per-{})", r.peer_mode)
+        };
+        s += &format!(
+            "| {} | {}{peer} | {} | {:.1} | {:.0} | {:.1} | {:.0} | {:.1}% [{:.1}-{:.1}] x{} | {:.1} ({:+.0}%) |\n",
+            r.size,
+            r.mode,
+            r.spec,
+            r.ours_us,
+            r.ours_tflops,
+            r.peer_us,
+            r.peer_tflops,
+            100.0 * r.ratio.median,
+            100.0 * r.ratio.min,
+            100.0 * r.ratio.max,
+            r.ratio.rounds,
+            r.predicted_us,
+            100.0 * (r.predicted_us / r.ours_us - 1.0)
+        );
+    }
+    if !rows.is_empty() {
+        let g = (rows.iter().map(|r| r.ratio.median.ln()).sum::<f64>() / rows.len() as f64).exp();
+        s += &format!(
+            "\ngeomean ours / cuBLASLt: {:.1}% over {} problems\n",
+            100.0 * g,
+            rows.len()
+        );
+    }
+    s
+}
