@@ -202,16 +202,24 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
         iters: args.iters,
         ..BenchConfig::default()
     };
-    let rows = gpu_kernels::hopper::fp8_bench::run(&gpu, &args.shapes, &modes, args.rounds, &cfg)
-        .map_err(|e| e.to_string())?;
+    let (rows, failed) =
+        gpu_kernels::hopper::fp8_bench::run(&gpu, &args.shapes, &modes, args.rounds, &cfg)
+            .map_err(|e| e.to_string())?;
     outln!(
         "{}",
-        gpu_kernels::hopper::fp8_bench::markdown(&rows, &gpu.props().to_string())
+        gpu_kernels::hopper::fp8_bench::markdown(&rows, &failed, &gpu.props().to_string())
     );
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
         crate::output::write_file("--json", path, &text)?;
         outln!("wrote {}", path.display());
+    }
+    if !failed.is_empty() {
+        return Err(format!(
+            "{} problem(s) failed, first: {}",
+            failed.len(),
+            failed[0]
+        ));
     }
     Ok(())
 }

@@ -15,7 +15,7 @@ use super::HopperGemm;
 use crate::bench::{self, rounds, BenchConfig};
 use crate::elem::E4m3;
 use crate::fp8::reference::{self, compare, Bound};
-use crate::fp8::ScaleMode;
+use crate::fp8::{ScaleMode, Scales};
 use crate::runtime::{CublasLt, Fp8Call, Gpu, Result};
 use crate::size::Size;
 use cudarc::driver::CudaSlice;
@@ -46,104 +46,135 @@ struct Set {
     c: CudaSlice<half::bf16>,
 }
 
-/// Measure the planned e4m3 kernel against cuBLASLt at every `shape` in every `mode`.
+/// Measure the planned e4m3 kernel against cuBLASLt at every `shape` in every `mode`: the rows measured, and
+/// one line for each problem that failed (its check, a launch), the others measured still.
 pub fn run(
     gpu: &Gpu,
     shapes: &[Size],
     modes: &[ScaleMode],
     n_rounds: usize,
     cfg: &BenchConfig,
-) -> Result<Vec<Fp8Row>> {
+) -> Result<(Vec<Fp8Row>, Vec<String>)> {
     let lt = CublasLt::new(gpu)?;
     let dev = plan_device(gpu.props());
-    let mut out = Vec::new();
+    let (mut out, mut failed) = (Vec::new(), Vec::new());
     for (si, &size) in shapes.iter().enumerate() {
         for &mode in modes {
-            let planned = plan(size, mode, &dev)?;
-            let g = HopperGemm::new(gpu, planned.spec)?;
-            let agr = check(gpu, &g, size, 7 + si as u64, 8e-3)?;
-            let call = |m: ScaleMode| Fp8Call {
-                size,
-                mode: m,
-                out: Elem::BF16,
-            };
-            let (peer_mode, peer) = match lt.fp8_plan(call(mode)) {
-                Ok(p) => (mode, p),
-                Err(_) => (ScaleMode::Tensor, lt.fp8_plan(call(ScaleMode::Tensor))?),
-            };
-            let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
-            let count = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor.max(2));
-            let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
-            let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
-            let mut sets = Vec::with_capacity(count);
-            for _ in 0..count {
-                sets.push(Set {
-                    a: gpu.upload(&x)?,
-                    b: gpu.upload(&w)?,
-                    c: gpu.zeros::<half::bf16>(size.mn_len())?,
-                });
-            }
-            let scales = reference::random_scales(mode, size, 300 + si as u64);
-            let ours_scales = scales.map(|v| gpu.upload(v))?;
-            let peer_scales = if peer_mode == mode {
-                ours_scales.clone()
-            } else {
-                reference::random_scales(peer_mode, size, 300).map(|v| gpu.upload(v))?
-            };
-            // The peer's output on set 0, checked against the host on a few rows before timing.
-            {
-                let host_scales = if peer_mode == mode {
-                    scales.clone()
-                } else {
-                    reference::random_scales(peer_mode, size, 300)
-                };
-                let s = &mut sets[0];
-                gpu.fill_bytes(&mut s.c, 0xFF)?;
-                lt.fp8_gemm(&peer, &s.a, &s.b, &peer_scales, &mut s.c)?;
-                gpu.sync()?;
-                let got = gpu.download(&s.c)?;
-                let rows: Vec<u32> = crate::elem::indices(4, size.m, si as u64).collect();
-                let r = reference::host_rows(&x, &w, size, &host_scales, &rows)?;
-                compare(
-                    |i, j| got[i as usize * size.n as usize + j].to_f64(),
-                    &rows,
-                    &r,
-                    &Bound::new(Elem::BF16, peer_mode, size.k),
-                    8e-3,
-                    &format!("cuBLASLt {}", call(peer_mode)),
-                )?;
-            }
-            let times = rounds::interleaved(gpu, cfg, 2, n_rounds, |who, i| {
-                let s = &mut sets[i % count];
-                if who == 0 {
-                    lt.fp8_gemm(&peer, &s.a, &s.b, &peer_scales, &mut s.c)
-                } else {
-                    g.launch_fp8(gpu, &s.a, &s.b, &ours_scales, &mut s.c, size)
+            match one(gpu, &lt, &dev, size, mode, si, n_rounds, cfg) {
+                Ok(row) => {
+                    eprintln!(
+                        "{size} per-{mode}: ours {:.1} us, cuBLASLt (per-{}) {:.1} us, {:.1}%",
+                        row.ours_us,
+                        row.peer_mode,
+                        row.peer_us,
+                        100.0 * row.ratio.median
+                    );
+                    out.push(row);
                 }
-            })?;
-            let med = |t: &[f64]| rounds::spread(t).median;
-            let (peer_ms, ours_ms) = (med(&times[0]), med(&times[1]));
-            let tflops = |ms: f64| size.flops() as f64 / (ms * 1e-3) / 1e12;
-            out.push(Fp8Row {
-                size,
-                mode: mode.to_string(),
-                peer_mode: peer_mode.to_string(),
-                spec: g.spec.to_string(),
-                ours_us: ours_ms * 1e3,
-                peer_us: peer_ms * 1e3,
-                ours_tflops: tflops(ours_ms),
-                peer_tflops: tflops(peer_ms),
-                ratio: rounds::spread(&rounds::ratios(&times[0], &times[1])),
-                predicted_us: planned.estimate.time_s * 1e6,
-                normwise: agr.normwise,
-            });
+                Err(e) => {
+                    eprintln!("{size} per-{mode}: {e}");
+                    failed.push(format!("{size} per-{mode}: {e}"));
+                }
+            }
         }
     }
-    Ok(out)
+    Ok((out, failed))
+}
+
+/// One problem in one mode (see [`run`]).
+#[allow(clippy::too_many_arguments)]
+fn one(
+    gpu: &Gpu,
+    lt: &CublasLt,
+    dev: &swizzle_core::plan::Device,
+    size: Size,
+    mode: ScaleMode,
+    si: usize,
+    n_rounds: usize,
+    cfg: &BenchConfig,
+) -> Result<Fp8Row> {
+    let planned = plan(size, mode, dev)?;
+    let g = HopperGemm::new(gpu, planned.spec)?;
+    let agr = check(gpu, &g, size, 7 + si as u64, 8e-3)?;
+    let call = |m: ScaleMode| Fp8Call {
+        size,
+        mode: m,
+        out: Elem::BF16,
+    };
+    let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
+    let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
+    let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
+    // The peer in `mode` where cuBLASLt plans it and its output checks, else per-tensor.
+    let peer_in =
+        |m: ScaleMode| -> Result<(crate::runtime::cublas::Fp8Plan, Scales<CudaSlice<f32>>)> {
+            let p = lt.fp8_plan(call(m))?;
+            let host = reference::random_scales(m, size, 300 + si as u64);
+            let dev_scales = host.map(|v| gpu.upload(v))?;
+            let mut c = gpu.zeros::<half::bf16>(size.mn_len())?;
+            gpu.fill_bytes(&mut c, 0xFF)?;
+            lt.fp8_gemm(&p, &da, &db, &dev_scales, &mut c)?;
+            gpu.sync()?;
+            let got = gpu.download(&c)?;
+            let rows: Vec<u32> = crate::elem::indices(4, size.m, si as u64).collect();
+            let r = reference::host_rows(&x, &w, size, &host, &rows)?;
+            compare(
+                |i, j| got[i as usize * size.n as usize + j].to_f64(),
+                &rows,
+                &r,
+                &Bound::new(Elem::BF16, m, size.k),
+                8e-3,
+                &format!("cuBLASLt {}", call(m)),
+            )?;
+            Ok((p, dev_scales))
+        };
+    let (peer_mode, (peer, peer_scales)) = match peer_in(mode) {
+        Ok(p) => (mode, p),
+        Err(e) => {
+            eprintln!("cuBLASLt per-{mode} at {size}: {e}; the peer runs per-tensor");
+            (ScaleMode::Tensor, peer_in(ScaleMode::Tensor)?)
+        }
+    };
+    drop((da, db));
+    let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
+    let count = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor.max(2));
+    let mut sets = Vec::with_capacity(count);
+    for _ in 0..count {
+        sets.push(Set {
+            a: gpu.upload(&x)?,
+            b: gpu.upload(&w)?,
+            c: gpu.zeros::<half::bf16>(size.mn_len())?,
+        });
+    }
+    let scales = reference::random_scales(mode, size, 300 + si as u64);
+    let ours_scales = scales.map(|v| gpu.upload(v))?;
+    let times = rounds::interleaved(gpu, cfg, 2, n_rounds, |who, i| {
+        let s = &mut sets[i % count];
+        if who == 0 {
+            lt.fp8_gemm(&peer, &s.a, &s.b, &peer_scales, &mut s.c)
+        } else {
+            g.launch_fp8(gpu, &s.a, &s.b, &ours_scales, &mut s.c, size)
+        }
+    })?;
+    let med = |t: &[f64]| rounds::spread(t).median;
+    let (peer_ms, ours_ms) = (med(&times[0]), med(&times[1]));
+    let tflops = |ms: f64| size.flops() as f64 / (ms * 1e-3) / 1e12;
+    Ok(Fp8Row {
+        size,
+        mode: mode.to_string(),
+        peer_mode: peer_mode.to_string(),
+        spec: g.spec.to_string(),
+        ours_us: ours_ms * 1e3,
+        peer_us: peer_ms * 1e3,
+        ours_tflops: tflops(ours_ms),
+        peer_tflops: tflops(peer_ms),
+        ratio: rounds::spread(&rounds::ratios(&times[0], &times[1])),
+        predicted_us: planned.estimate.time_s * 1e6,
+        normwise: agr.normwise,
+    })
 }
 
 /// The rows as a markdown table, geomean of the ratios last.
-pub fn markdown(rows: &[Fp8Row], device: &str) -> String {
+pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
     let mut s = format!(
         "device: {device}\n\n| problem | scaling | ours (spec) | ours µs | TFLOP/s | cuBLASLt µs | TFLOP/s | ours / \
          cuBLASLt (rounds) | predicted µs (err) |\n|---|---|---|---|---|---|---|---|---|\n"
@@ -178,6 +209,9 @@ pub fn markdown(rows: &[Fp8Row], device: &str) -> String {
             100.0 * g,
             rows.len()
         );
+    }
+    for f in failed {
+        s += &format!("failed: {f}\n");
     }
     s
 }
