@@ -55,6 +55,8 @@
 use crate::l2::{self, BlockTile, Gemm, L2Config};
 use crate::raster::{Grid, Raster};
 pub use crate::scale::ScaleMode;
+use crate::units::{ByteMode, Elem};
+use crate::wgmma::{epilogue_tile, GemmSmem, Major, OperandTile};
 use core::fmt;
 
 /// Input/output element type (fp32 accumulation).
@@ -91,6 +93,23 @@ impl Dtype {
     /// K must be a multiple of this (16-byte rows for the copy engine): 8 for 16-bit types, 16 for e4m3.
     pub const fn k_multiple(self) -> u32 {
         16 / self.bytes() as u32
+    }
+
+    /// The input element type.
+    pub const fn elem(self) -> Elem {
+        match self {
+            Dtype::Bf16 => Elem::BF16,
+            Dtype::F16 => Elem::F16,
+            Dtype::E4m3 => Elem::E4M3,
+        }
+    }
+
+    /// The output element type: the input's for 16-bit types, bf16 for e4m3.
+    pub const fn out_elem(self) -> Elem {
+        match self {
+            Dtype::E4m3 => Elem::BF16,
+            d => d.elem(),
+        }
     }
 
     /// The CLI spelling: `bf16` or `f16`.
@@ -361,19 +380,23 @@ impl Variant {
         (self.bm + self.bn) * self.bk * dtype.bytes() as u32
     }
 
-    /// Shared memory: the ring, its barriers, the epilogue scratch (16 x 64 outputs per consumer warp), the
-    /// split's fp32 partial tile and its two barriers, and alignment slack, as the Hopper kernel lays it out.
+    /// The shared memory the Hopper kernel lays out for this variant: its tiles in the kernel's 128-byte swizzle,
+    /// the ring, the epilogue scratch of every consumer warp (4 per consumer warpgroup), the split's partial.
+    pub const fn smem(&self, dtype: Dtype) -> GemmSmem {
+        let e = dtype.elem();
+        GemmSmem {
+            a: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bm, self.bk),
+            b: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bn, self.bk),
+            stages: self.stages,
+            epilogue_warps: 4 * self.consumers(),
+            epilogue_tile: epilogue_tile(dtype.out_elem()),
+            split: self.split > 1,
+        }
+    }
+
+    /// Bytes of [`Variant::smem`].
     pub const fn smem_bytes(&self, dtype: Dtype) -> u32 {
-        self.stages * self.stage_bytes(dtype)
-            + 16 * self.stages
-            + 4 * self.consumers() * 16 * 64 * dtype.out_bytes() as u32
-            + 128
-            + 1024
-            + if self.split > 1 {
-                self.bm * self.bn * 4 + 16
-            } else {
-                0
-            }
+        self.smem(dtype).bytes()
     }
 
     /// The deepest ring (at most [`MAX_STAGES`]) that fits `smem` bytes, or `None` below 2 stages.

@@ -4,7 +4,7 @@
 use super::{Arg, Buffer, Family, HostBuf, Launch, Role, Size};
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Kernel, Result};
-use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
+use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, PushKernelArg};
 
 /// Device buffers of one problem, in [`Family::buffers`] order.
 pub struct DeviceBufs {
@@ -77,6 +77,17 @@ pub fn random_inputs(buffers: &[Buffer], size: Size) -> Vec<HostBuf> {
 
 /// Queue one launch of `kernel` on `bufs` (checks every buffer argument exists).
 pub fn launch(gpu: &Gpu, kernel: &Kernel, l: &Launch, bufs: &mut [CudaSlice<u8>]) -> Result<()> {
+    let refs: Vec<&CudaSlice<u8>> = bufs.iter().collect();
+    launch_refs(gpu, kernel, l, &refs)
+}
+
+/// [`launch`] on typed buffers (`HopperGemm::launch`'s A, B and C).
+pub fn launch_refs<T: DeviceRepr>(
+    gpu: &Gpu,
+    kernel: &Kernel,
+    l: &Launch,
+    bufs: &[&CudaSlice<T>],
+) -> Result<()> {
     for a in &l.args {
         if let Arg::Buf(i) = a {
             if *i >= bufs.len() {
@@ -100,16 +111,16 @@ pub fn launch(gpu: &Gpu, kernel: &Kernel, l: &Launch, bufs: &mut [CudaSlice<u8>]
                 ))
             })?;
             let (ptr, _guard) = d.device_ptr(gpu.stream());
-            maps.push(TensorMap::k_major(ptr, d.len(), &tile, rows, k)?);
+            let bytes = d.len() * std::mem::size_of::<T>();
+            maps.push(TensorMap::k_major(ptr, bytes, &tile, rows, k)?);
         }
     }
-    let ptrs: Vec<&CudaSlice<u8>> = bufs.iter().collect();
     let mut next_map = maps.iter();
     gpu.launch(kernel, l.config, |b| {
         for a in &l.args {
             match a {
                 Arg::Buf(i) => {
-                    b.arg(ptrs[*i]);
+                    b.arg(bufs[*i]);
                 }
                 Arg::U32(v) => {
                     b.arg(v);
@@ -137,8 +148,7 @@ pub fn verify<F: Family>(gpu: &Gpu, family: &F, spec: &F::Spec, size: Size) -> R
     let what = || format!("{} {} on {size}", family.name(), family.spec_name(spec));
     let buffers = family.buffers(spec, size);
     let inputs = family.inputs(spec, size, &buffers);
-    let kernel = family.prepare(gpu, spec, &[])?;
-    let l = family.launch(spec, size)?;
+    let (kernel, l) = family.prepared(gpu, spec, size)?;
     let mut dev = DeviceBufs::new(gpu, buffers.clone(), &inputs)?;
     dev.poison_outputs(gpu)?;
     launch(gpu, &kernel, &l, &mut dev.bufs)?;

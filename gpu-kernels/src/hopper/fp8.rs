@@ -26,9 +26,11 @@ use super::HopperGemm;
 use crate::elem::E4m3;
 use crate::fp8::reference::{self, Agreement, Bound};
 use crate::fp8::{ScaleMode, Scales};
+use crate::frame::Arg;
+use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Result};
 use crate::size::Size;
-use cudarc::driver::{CudaSlice, PushKernelArg};
+use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
 use swizzle_core::plan::{self, Device, Dtype, Restrict};
 use swizzle_core::Elem;
 
@@ -94,27 +96,52 @@ impl HopperGemm {
                 )));
             }
         }
-        let (a_map, b_map, a_rows, cfg) = self.operands(gpu, a, b, size)?;
+        // The launch (grid, boxes, argument list) is the spec's one ([`HopperSpec::launch`]): buffers 0 and 1 are
+        // A and B (as tensor maps), 2 is C, 3 and 4 the scales.
+        let launch = self.launch_at(size)?;
+        if let Some(other) = launch.args.iter().find(|a| {
+            !matches!(
+                a,
+                Arg::TensorMap { buf: 0 | 1, .. } | Arg::Buf(2..=4) | Arg::U32(_)
+            )
+        }) {
+            return Err(Error::Invalid(format!(
+                "{}: unexpected launch argument {other:?}",
+                self.spec
+            )));
+        }
+        let mut maps = Vec::new();
+        for arg in &launch.args {
+            if let Arg::TensorMap { buf, rows, k, tile } = *arg {
+                let d = if buf == 0 { a } else { b };
+                let (ptr, _guard) = d.device_ptr(gpu.stream());
+                maps.push(TensorMap::k_major(ptr, d.len(), &tile, rows, k)?);
+            }
+        }
         let (sa, sb) = scales.parts();
-        let mut args = gpu.stream().launch_builder(&self.func);
-        args.arg(&a_map)
-            .arg(&b_map)
-            .arg(c)
-            .arg(&m)
-            .arg(&n)
-            .arg(&k)
-            .arg(&a_rows)
-            .arg(sa)
-            .arg(sb);
-        // SAFETY: the parameters match hopper_gemm's signature for an e4m3 spec (two tensor maps by value, the C
-        // pointer, four u32, the two scale pointers); the maps describe a and b with the sizes checked above, c
-        // holds m*n bf16 and the scale buffers hold exactly what the mode reads (validated).
-        unsafe { args.launch(cfg) }
-            .map(|_| ())
-            .map_err(|source| Error::Launch {
-                kernel: format!("hopper_gemm ({})", self.spec),
-                source,
-            })
+        let mut next_map = maps.iter();
+        gpu.launch(self.kernel(), launch.config, |p| {
+            for arg in &launch.args {
+                match arg {
+                    Arg::TensorMap { .. } => {
+                        p.arg(next_map.next().expect("one map per TensorMap argument"));
+                    }
+                    Arg::Buf(3) => {
+                        p.arg(sa);
+                    }
+                    Arg::Buf(4) => {
+                        p.arg(sb);
+                    }
+                    Arg::U32(v) => {
+                        p.arg(v);
+                    }
+                    // Buffer 2, C (the only other argument, checked above).
+                    _ => {
+                        p.arg(&*c);
+                    }
+                }
+            }
+        })
     }
 }
 

@@ -38,12 +38,10 @@ pub const fn cublas_call(ty: Elem, size: Size) -> crate::runtime::GemmCall {
 }
 
 use crate::elem::HostElem;
-use crate::frame::Size;
+use crate::frame::{Launch, Size};
 use crate::runtime::error::DriverContext;
-use crate::runtime::tma::TensorMap;
-use crate::runtime::{cache, compile, Compiled, Error, Gpu, Result};
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
-use std::sync::Arc;
+use crate::runtime::{cache, compile, Compiled, Error, Gpu, Kernel, Result};
+use cudarc::driver::{CudaFunction, CudaSlice};
 use swizzle_core::Elem;
 
 /// The kernel source; every layout number it uses comes from the generated headers.
@@ -165,12 +163,12 @@ fn max_active_clusters(gpu: &Gpu, func: &CudaFunction, spec: &HopperSpec) -> Res
     Ok(n as u32)
 }
 
-/// A compiled and loaded variant.
+/// A compiled and loaded variant: what every launch of a spec goes through (a user's call, the frame's
+/// verification and benchmarks, the tuning programs).
 pub struct HopperGemm {
     pub spec: HopperSpec,
     pub compiled: Compiled,
-    _module: Arc<CudaModule>,
-    func: CudaFunction,
+    kernel: Kernel,
     /// Clusters (of `spec.ctas()` CTAs) that fit on the device at once: the persistent grid's size.
     max_clusters: u32,
 }
@@ -206,8 +204,10 @@ impl HopperGemm {
         Ok(HopperGemm {
             spec,
             compiled,
-            _module: module,
-            func,
+            kernel: Kernel {
+                name: format!("hopper_gemm ({spec})"),
+                func,
+            },
             max_clusters,
         })
     }
@@ -219,35 +219,14 @@ impl HopperGemm {
         Ok((HopperGemm::new(gpu, plan.spec)?, plan))
     }
 
-    /// Blocks launched: one per SM (persistent), fewer when there are fewer raster slots.
-    pub fn grid(&self, gpu: &Gpu, m: u32, n: u32) -> u32 {
-        let _ = gpu;
-        self.spec.grid(m, n, self.max_clusters)
+    /// The loaded kernel.
+    pub fn kernel(&self) -> &Kernel {
+        &self.kernel
     }
 
-    /// The tensor maps of A and B (boxes from [`HopperSpec::map_boxes_for`]), A's box rows and the launch shape
-    /// for `size`: what every launch of the spec passes (the 16-bit one below, the FP8 one in [`fp8`]).
-    fn operands<E: cudarc::driver::DeviceRepr>(
-        &self,
-        gpu: &Gpu,
-        a: &CudaSlice<E>,
-        b: &CudaSlice<E>,
-        size: Size,
-    ) -> Result<(TensorMap, TensorMap, u32, LaunchConfig)> {
-        let Size { m, n, k } = size;
-        let map = |d: &CudaSlice<E>, tile: &swizzle_core::wgmma::OperandTile, rows: u32| {
-            let (ptr, _guard) = d.device_ptr(gpu.stream());
-            TensorMap::k_major(ptr, d.len() * std::mem::size_of::<E>(), tile, rows, k)
-        };
-        let (a_box, b_box) = self.spec.map_boxes_for(m);
-        let a_map = map(a, &a_box, m)?;
-        let b_map = map(b, &b_box, n)?;
-        let cfg = LaunchConfig {
-            grid_dim: (self.grid(gpu, m, n), 1, 1),
-            block_dim: (self.spec.threads(), 1, 1),
-            shared_mem_bytes: self.spec.smem_bytes(),
-        };
-        Ok((a_map, b_map, self.spec.a_box_rows(m), cfg))
+    /// The launch at `size` on this device ([`HopperSpec::launch`] with the clusters the device runs at once).
+    pub fn launch_at(&self, size: Size) -> Result<Launch> {
+        self.spec.launch(size, self.max_clusters)
     }
 
     /// Queue `c = a * b^T` (a: m x k, b: n x k, c: m x n, row-major, of the spec's element type). Checks the
@@ -273,7 +252,7 @@ impl HopperGemm {
                 }
             )));
         }
-        check_dims(size)?;
+        let launch = self.launch_at(size)?;
         let Size { m, n, k } = size;
         let need = |what: &str, len: usize, want: u64| {
             if (len as u64) < want {
@@ -287,23 +266,7 @@ impl HopperGemm {
         need("A", a.len(), m as u64 * k as u64)?;
         need("B", b.len(), n as u64 * k as u64)?;
         need("C", c.len(), m as u64 * n as u64)?;
-        let (a_map, b_map, a_rows, cfg) = self.operands(gpu, a, b, size)?;
-        let mut args = gpu.stream().launch_builder(&self.func);
-        args.arg(&a_map)
-            .arg(&b_map)
-            .arg(c)
-            .arg(&m)
-            .arg(&n)
-            .arg(&k)
-            .arg(&a_rows);
-        // SAFETY: the parameters match hopper_gemm's signature (two 128-byte tensor maps by value, the C pointer,
-        // four u32); the maps describe a and b with the sizes checked above, and c holds m*n elements.
-        unsafe { args.launch(cfg) }
-            .map(|_| ())
-            .map_err(|source| Error::Launch {
-                kernel: format!("hopper_gemm ({})", self.spec),
-                source,
-            })
+        crate::frame::verify::launch_refs(gpu, &self.kernel, &launch, &[a, b, c])
     }
 }
 

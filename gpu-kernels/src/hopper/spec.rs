@@ -2,11 +2,13 @@
 //! Everything the `.cu` needs is rendered from it: swizzle-core's header (operand tiles `GemmA` / `GemmB`, raster
 //! `TileOrder`) and `gemm_spec.cuh` (constants and the `wgmma` wrapper, generated for the tile's N).
 
+use crate::frame::{Arg, Launch, Size};
 use crate::runtime::{Error, Header, Result, Source};
+use cudarc::driver::LaunchConfig;
 use swizzle_core::pattern::{Pattern, Smem};
 use swizzle_core::raster::Raster;
 use swizzle_core::scale::ScaleMode;
-use swizzle_core::wgmma::{Major, OperandTile};
+use swizzle_core::wgmma::{GemmSmem, Major, OperandTile};
 use swizzle_core::{ByteMode, Elem};
 
 /// One kernel variant. Variants differ only here.
@@ -140,16 +142,6 @@ impl HopperSpec {
         self.cluster * self.split
     }
 
-    /// Bytes of the split's fp32 partial tile and its two barriers (0 without a split); + 128 for the alignment
-    /// the kernel gives it when no epilogue scratch comes first.
-    pub const fn split_bytes(&self) -> u32 {
-        if self.split > 1 {
-            self.bm() * self.bn * 4 + 16 + if self.smem_epilogue { 0 } else { 128 }
-        } else {
-            0
-        }
-    }
-
     pub const fn threads(&self) -> u32 {
         WARPGROUP * (self.consumers + 1)
     }
@@ -208,37 +200,32 @@ impl HopperSpec {
         )
     }
 
-    /// One consumer warp's epilogue scratch: 16 rows x 64 columns of the output type, swizzled for `stmatrix`
-    /// writes and 16-byte row reads (the GEMM family's derived ldmatrix swizzle for 128-byte rows).
+    /// One consumer warp's epilogue scratch ([`swizzle_core::wgmma::epilogue_tile`] of the output type).
     pub const fn epilogue_tile(&self) -> Smem {
-        let e = self.out_ty();
-        Smem::row_major(16, 64, e)
-            .with_swizzle(crate::gemm::spec::ldmatrix_swizzle(64 * e.bytes(), e))
+        swizzle_core::wgmma::epilogue_tile(self.out_ty())
     }
 
-    /// Bytes of every consumer warp's epilogue scratch (0 without `smem_epilogue`).
-    pub const fn epilogue_bytes(&self) -> u32 {
-        if self.smem_epilogue {
-            4 * self.consumers * self.epilogue_tile().footprint() + 128 // + aligning its start to 128 bytes
-        } else {
-            0
+    /// The dynamic shared memory the kernel lays out: the ring of A and B tiles, the epilogue scratch of every
+    /// consumer warp (with `smem_epilogue`), the split's partial tile (the layout the planner sizes its variants
+    /// with, [`swizzle_core::plan::Variant::smem`]).
+    pub const fn smem(&self) -> GemmSmem {
+        GemmSmem {
+            a: self.a_tile(),
+            b: self.b_tile(),
+            stages: self.stages,
+            epilogue_warps: if self.smem_epilogue {
+                4 * self.consumers
+            } else {
+                0
+            },
+            epilogue_tile: self.epilogue_tile(),
+            split: self.split > 1,
         }
     }
 
-    /// Dynamic shared memory: the ring, the barriers, the epilogue scratch, and slack to round the base up to the
-    /// tiles' alignment.
+    /// Bytes of [`HopperSpec::smem`].
     pub const fn smem_bytes(&self) -> u32 {
-        let (a, b) = (self.a_tile().params(), self.b_tile().params());
-        let align = if a.smem_align > b.smem_align {
-            a.smem_align
-        } else {
-            b.smem_align
-        };
-        self.stages * (a.tile_bytes + b.tile_bytes)
-            + 16 * self.stages
-            + self.epilogue_bytes()
-            + self.split_bytes()
-            + align
+        self.smem().bytes()
     }
 
     /// Everything the hardware and the kernel need to hold, checked before compiling.
@@ -404,6 +391,52 @@ impl HopperSpec {
         let lg = self.raster.launch_grid(tiles);
         let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
         slots.min(max_clusters).max(1) * self.ctas()
+    }
+
+    /// The kernel's launch at `size` on a device that runs `max_clusters` clusters at once (every launch of the
+    /// spec goes through here: [`HopperGemm::launch`](super::HopperGemm::launch), the frame's verification and
+    /// benchmarks): the persistent [`grid`](Self::grid), the block, the dynamic shared memory, and `hopper_gemm`'s
+    /// parameters in order: the tensor maps of A (buffer 0) and B (buffer 1) in the boxes the kernel loads
+    /// ([`map_boxes_for`](Self::map_boxes_for)), C (buffer 2), `m`, `n`, `k` and A's box rows. An error for a
+    /// size the kernel cannot take ([`check_dims`](super::check_dims)).
+    pub fn launch(&self, size: Size, max_clusters: u32) -> Result<Launch> {
+        super::check_dims(size)?;
+        let Size { m, n, k } = size;
+        let (a_box, b_box) = self.map_boxes_for(m);
+        Ok(Launch {
+            config: LaunchConfig {
+                grid_dim: (self.grid(m, n, max_clusters), 1, 1),
+                block_dim: (self.threads(), 1, 1),
+                shared_mem_bytes: self.smem_bytes(),
+            },
+            args: vec![
+                Arg::TensorMap {
+                    buf: 0,
+                    rows: m,
+                    k,
+                    tile: a_box,
+                },
+                Arg::TensorMap {
+                    buf: 1,
+                    rows: n,
+                    k,
+                    tile: b_box,
+                },
+                Arg::Buf(2),
+                Arg::U32(m),
+                Arg::U32(n),
+                Arg::U32(k),
+                Arg::U32(self.a_box_rows(m)),
+            ]
+            .into_iter()
+            // e4m3: A's and B's fp32 scales (SPEC_SCALE_PARAMS).
+            .chain(if self.is_fp8() {
+                vec![Arg::Buf(3), Arg::Buf(4)]
+            } else {
+                Vec::new()
+            })
+            .collect(),
+        })
     }
 }
 
