@@ -143,11 +143,7 @@ fn cublaslt_fp8_matches_the_host_reference_in_every_mode_it_accepts() {
             gpu_kernels::elem::indices(48, m, si as u64).collect()
         };
         for mode in ScaleMode::ALL {
-            let call = Fp8Call {
-                size,
-                mode,
-                out: Elem::BF16,
-            };
+            let call = Fp8Call::new(size, mode);
             // Per-tensor must run wherever M and N are multiples of 16; anything else is cuBLASLt's call.
             let must = mode == ScaleMode::Tensor && m % 16 == 0 && n % 16 == 0;
             let plan = match lt.fp8_plan(call) {
@@ -230,13 +226,7 @@ fn cublaslt_fp8_matches_the_host_reference_in_every_mode_it_accepts() {
     }
     // Bad input is refused before any launch, with one line.
     let size = Size::mnk(16, 32, 64);
-    let plan = lt
-        .fp8_plan(Fp8Call {
-            size,
-            mode: ScaleMode::Tensor,
-            out: Elem::BF16,
-        })
-        .unwrap();
+    let plan = lt.fp8_plan(Fp8Call::new(size, ScaleMode::Tensor)).unwrap();
     let a = gpu.zeros::<E4m3>(16 * 64).unwrap();
     let b = gpu.zeros::<E4m3>(32 * 64).unwrap();
     let mut c = gpu.zeros::<half::bf16>(16 * 32).unwrap();
@@ -247,11 +237,7 @@ fn cublaslt_fp8_matches_the_host_reference_in_every_mode_it_accepts() {
     let e = lt.fp8_gemm(&plan, &a, &b, &bad, &mut c).unwrap_err();
     assert!(e.to_string().contains("scales hold 2 values"), "{e}");
     assert!(lt
-        .fp8_plan(Fp8Call {
-            size: Size::mnk(16, 32, 40),
-            mode: ScaleMode::Tensor,
-            out: Elem::BF16
-        })
+        .fp8_plan(Fp8Call::new(Size::mnk(16, 32, 40), ScaleMode::Tensor))
         .is_err());
 }
 
@@ -398,7 +384,7 @@ fn hopper_fp8_error_with_and_without_promotion_at_k16384() {
                 &rows,
                 &r,
                 &Bound::new(Elem::BF16, mode, size.k),
-                0.1, // reported, not held: the element-wise bound is the check here
+                1.0, // reported, not held: the element-wise bound is the check here
                 &format!("{spec} {size}"),
             )
             .unwrap_or_else(|e| panic!("{e}"));
@@ -407,6 +393,10 @@ fn hopper_fp8_error_with_and_without_promotion_at_k16384() {
                 if mode == ScaleMode::Block { "promoted every 128" } else { "no promotion" },
                 agr.normwise, agr.worst_rel, agr.worst_of_bound
             );
+            // Promoted every 128 of K, the error is the output rounding's whatever the inputs' signs.
+            if mode == ScaleMode::Block {
+                assert!(agr.normwise < 4e-3, "{label}: {agr:?}");
+            }
         }
     }
 }

@@ -11,7 +11,7 @@
 
 use super::fp8::{check, plan};
 use super::planned::plan_device;
-use super::HopperGemm;
+use super::{HopperGemm, HopperSpec};
 use crate::bench::{self, rounds, BenchConfig};
 use crate::elem::E4m3;
 use crate::fp8::reference::{self, compare, Bound};
@@ -38,6 +38,14 @@ pub struct Fp8Row {
     pub predicted_us: f64,
     /// Our normwise error against the host reference on the sampled rows.
     pub normwise: f64,
+    /// cuBLASLt in the same mode with fast accumulation (no promotion, the accumulation of our per-tensor and
+    /// per-row kernels), where it plans: its median time and peer / ours over the rounds.
+    pub fast_us: Option<f64>,
+    pub fast_ratio: Option<rounds::Spread>,
+    /// The plan's tile as a multicast pair (clusters of 2), where that is not the plan: its median time and
+    /// cuBLASLt / it over the rounds.
+    pub pair_us: Option<f64>,
+    pub pair_ratio: Option<rounds::Spread>,
 }
 
 struct Set {
@@ -96,11 +104,23 @@ fn one(
     let planned = plan(size, mode, dev)?;
     let g = HopperGemm::new(gpu, planned.spec)?;
     let agr = check(gpu, &g, size, 7 + si as u64, 8e-3)?;
-    let call = |m: ScaleMode| Fp8Call {
-        size,
-        mode: m,
-        out: Elem::BF16,
+    // The multicast pair of the same tile beside the plan (the shipped 16-bit configuration in e4m3), when it is
+    // not the plan itself: FP8 asks twice the L2 bytes per second of the 16-bit kernel.
+    let pair_spec = HopperSpec {
+        cluster: 2,
+        split: 1,
+        ..planned.spec
     };
+    let pair = if pair_spec != planned.spec
+        && pair_spec.validate(gpu.props().smem_per_block_optin).is_ok()
+    {
+        let p = HopperGemm::new(gpu, pair_spec)?;
+        check(gpu, &p, size, 8 + si as u64, 8e-3)?;
+        Some(p)
+    } else {
+        None
+    };
+    let call = |m: ScaleMode| Fp8Call::new(size, m);
     let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
     let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
     let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
@@ -134,6 +154,13 @@ fn one(
             (ScaleMode::Tensor, peer_in(ScaleMode::Tensor)?)
         }
     };
+    // The same peer with fast accumulation (not checked against the bound: it does not promote).
+    let fast = lt
+        .fp8_plan(Fp8Call {
+            fast_accum: true,
+            ..call(peer_mode)
+        })
+        .ok();
     drop((da, db));
     let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
     let count = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor.max(2));
@@ -147,12 +174,30 @@ fn one(
     }
     let scales = reference::random_scales(mode, size, 300 + si as u64);
     let ours_scales = scales.map(|v| gpu.upload(v))?;
-    let times = rounds::interleaved(gpu, cfg, 2, n_rounds, |who, i| {
+    // Contestants: 0 cuBLASLt, 1 ours (planned), then the fast-accumulation peer and the pair where they exist.
+    let fast_at = fast.as_ref().map(|_| 2);
+    let pair_at = pair.as_ref().map(|_| 2 + fast.is_some() as usize);
+    let contestants = 2 + fast.is_some() as usize + pair.is_some() as usize;
+    let times = rounds::interleaved(gpu, cfg, contestants, n_rounds, |who, i| {
         let s = &mut sets[i % count];
-        if who == 0 {
-            lt.fp8_gemm(&peer, &s.a, &s.b, &peer_scales, &mut s.c)
-        } else {
-            g.launch_fp8(gpu, &s.a, &s.b, &ours_scales, &mut s.c, size)
+        match who {
+            0 => lt.fp8_gemm(&peer, &s.a, &s.b, &peer_scales, &mut s.c),
+            1 => g.launch_fp8(gpu, &s.a, &s.b, &ours_scales, &mut s.c, size),
+            w if Some(w) == fast_at => lt.fp8_gemm(
+                fast.as_ref().expect("fast peer"),
+                &s.a,
+                &s.b,
+                &peer_scales,
+                &mut s.c,
+            ),
+            _ => pair.as_ref().expect("pair").launch_fp8(
+                gpu,
+                &s.a,
+                &s.b,
+                &ours_scales,
+                &mut s.c,
+                size,
+            ),
         }
     })?;
     let med = |t: &[f64]| rounds::spread(t).median;
@@ -170,6 +215,10 @@ fn one(
         ratio: rounds::spread(&rounds::ratios(&times[0], &times[1])),
         predicted_us: planned.estimate.time_s * 1e6,
         normwise: agr.normwise,
+        fast_us: fast_at.map(|w| med(&times[w]) * 1e3),
+        fast_ratio: fast_at.map(|w| rounds::spread(&rounds::ratios(&times[w], &times[1]))),
+        pair_us: pair_at.map(|w| med(&times[w]) * 1e3),
+        pair_ratio: pair_at.map(|w| rounds::spread(&rounds::ratios(&times[0], &times[w]))),
     })
 }
 
@@ -177,16 +226,24 @@ fn one(
 pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
     let mut s = format!(
         "device: {device}\n\n| problem | scaling | ours (spec) | ours µs | TFLOP/s | cuBLASLt µs | TFLOP/s | ours / \
-         cuBLASLt (rounds) | predicted µs (err) |\n|---|---|---|---|---|---|---|---|---|\n"
+         cuBLASLt (rounds) | cuBLASLt fast-accum µs, ours / it | cluster-2 pair µs, / cuBLASLt | predicted µs (err) |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
     for r in rows {
+        let fast = match (r.fast_us, r.fast_ratio) {
+            (Some(us), Some(q)) => format!("{us:.1}, {:.1}%", 100.0 * q.median),
+            _ => "-".to_string(),
+        };
+        let pair = match (r.pair_us, r.pair_ratio) {
+            (Some(us), Some(q)) => format!("{us:.1}, {:.1}%", 100.0 * q.median),
+            _ => "-".to_string(),
+        };
         let peer = if r.peer_mode == r.mode {
             String::new()
         } else {
             format!(" (peer per-{})", r.peer_mode)
         };
         s += &format!(
-            "| {} | {}{peer} | {} | {:.1} | {:.0} | {:.1} | {:.0} | {:.1}% [{:.1}-{:.1}] x{} | {:.1} ({:+.0}%) |\n",
+            "| {} | {}{peer} | {} | {:.1} | {:.0} | {:.1} | {:.0} | {:.1}% [{:.1}-{:.1}] x{} | {fast} | {pair} | {:.1} ({:+.0}%) |\n",
             r.size,
             r.mode,
             r.spec,

@@ -15,8 +15,10 @@
 //! ```
 //!
 //! Whether a GPU runs a mode is the library's answer: [`CublasLt::fp8_plan`] asks for an algorithm and returns
-//! cuBLASLt's status when there is none. Fast accumulation (`CUBLASLT_MATMUL_DESC_FAST_ACCUM`) is off, as in
-//! torch's `_scaled_mm` default: cuBLASLt then promotes the tensor core's partial sums into fp32 as it goes.
+//! cuBLASLt's status when there is none (on an H100 with CUDA 13.0 only per-tensor planned: the row and block
+//! modes gave `CUBLAS_STATUS_INVALID_VALUE`). Fast accumulation (`CUBLASLT_MATMUL_DESC_FAST_ACCUM`) is off unless
+//! [`Fp8Call::fast_accum`] asks for it, as in torch's `_scaled_mm` default: cuBLASLt then promotes the tensor
+//! core's partial sums into fp32 as it goes.
 
 use super::blas_err_lt as lt_err;
 use crate::fp8::{ScaleMode, Scales};
@@ -38,14 +40,37 @@ pub struct Fp8Call {
     pub mode: ScaleMode,
     /// bf16, f16 or f32.
     pub out: Elem,
+    /// `CUBLASLT_MATMUL_DESC_FAST_ACCUM`: leave the partial sums in the tensor core's limited-precision
+    /// accumulator for the whole K loop (what the per-tensor and per-row kernels of this crate do) instead of
+    /// promoting them into fp32 as cuBLASLt does by default.
+    pub fast_accum: bool,
+}
+
+impl Fp8Call {
+    /// `size` in `mode`, bf16 out, cuBLASLt's default (promoting) accumulation.
+    pub const fn new(size: Size, mode: ScaleMode) -> Fp8Call {
+        Fp8Call {
+            size,
+            mode,
+            out: Elem::BF16,
+            fast_accum: false,
+        }
+    }
 }
 
 impl std::fmt::Display for Fp8Call {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} e4m3->{} per-{} scaling",
-            self.size, self.out, self.mode
+            "{} e4m3->{} per-{} scaling{}",
+            self.size,
+            self.out,
+            self.mode,
+            if self.fast_accum {
+                ", fast accumulation"
+            } else {
+                ""
+            }
         )
     }
 }
@@ -187,7 +212,11 @@ impl CublasLt {
         unsafe {
             set_desc(desc, D::CUBLASLT_MATMUL_DESC_TRANSA, &1i32)?; // CUBLAS_OP_T
             set_desc(desc, D::CUBLASLT_MATMUL_DESC_TRANSB, &0i32)?; // CUBLAS_OP_N
-            set_desc(desc, D::CUBLASLT_MATMUL_DESC_FAST_ACCUM, &0i8)?;
+            set_desc(
+                desc,
+                D::CUBLASLT_MATMUL_DESC_FAST_ACCUM,
+                &i8::from(call.fast_accum),
+            )?;
             if call.mode != ScaleMode::Tensor {
                 set_desc(desc, D::CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &(mode_a as u32))?;
                 set_desc(desc, D::CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &(mode_b as u32))?;
@@ -315,11 +344,7 @@ mod tests {
 
     #[test]
     fn calls_name_their_problem_and_modes_map_to_cublaslt() {
-        let c = Fp8Call {
-            size: Size::mnk(16, 4096, 4096),
-            mode: ScaleMode::Row,
-            out: Elem::BF16,
-        };
+        let c = Fp8Call::new(Size::mnk(16, 4096, 4096), ScaleMode::Row);
         assert_eq!(c.to_string(), "16x4096x4096 e4m3->bf16 per-row scaling");
         assert!(out_type(Elem::BF16).is_ok() && out_type(Elem::E4M3).is_err());
         use sys::cublasLtMatmulMatrixScale_t as S;
