@@ -70,12 +70,24 @@ pub fn run(
         for &mode in modes {
             match one(gpu, &lt, &dev, size, mode, si, n_rounds, cfg) {
                 Ok(row) => {
+                    // Each row as it is measured (a run cut short keeps what it measured).
+                    let opt = |us: Option<f64>, q: Option<rounds::Spread>| match (us, q) {
+                        (Some(us), Some(q)) => format!("{us:.1} us ({:.1}%)", 100.0 * q.median),
+                        _ => "-".into(),
+                    };
                     eprintln!(
-                        "{size} per-{mode}: ours {:.1} us, cuBLASLt (per-{}) {:.1} us, {:.1}%",
+                        "{size} per-{mode}: ours {:.1} us ({:.0} TFLOP/s), cuBLASLt (per-{}) {:.1} us, {:.1}% \
+                         [{:.1}-{:.1}]; fast-accum cuBLASLt {}; pair {}; predicted {:.1} us",
                         row.ours_us,
+                        row.ours_tflops,
                         row.peer_mode,
                         row.peer_us,
-                        100.0 * row.ratio.median
+                        100.0 * row.ratio.median,
+                        100.0 * row.ratio.min,
+                        100.0 * row.ratio.max,
+                        opt(row.fast_us, row.fast_ratio),
+                        opt(row.pair_us, row.pair_ratio),
+                        row.predicted_us
                     );
                     out.push(row);
                 }
