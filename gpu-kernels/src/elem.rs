@@ -1,8 +1,13 @@
 //! Element types the kernels move (swizzle-core's [`Elem`], and the host types that carry them), and the seeded
 //! random data the checks use (never zeros).
 
+pub mod e4m3;
+
 /// The host fp16 type (so users need no `half` dependency of their own).
 pub use half::f16 as F16;
+
+/// The host FP8 E4M3 type ([`e4m3`]: the codec, round to nearest even, saturating).
+pub use e4m3::E4m3;
 
 /// The element type: swizzle-core's, one type across the workspace (name, size, C type, accumulator).
 pub use swizzle_core::Elem;
@@ -101,13 +106,14 @@ pub const fn table_name(e: Elem) -> &'static str {
 }
 
 /// Unit roundoff of a float type (the relative error of one rounding to nearest): `2^-11` for fp16, `2^-8` for
-/// bf16, `2^-24` for fp32, `2^-53` for fp64; `None` for the other types.
+/// bf16, `2^-24` for fp32, `2^-53` for fp64, `2^-4` for e4m3 (normal range); `None` for the other types.
 pub const fn unit_roundoff(e: Elem) -> Option<f64> {
     match e.name().as_bytes() {
         b"f16" => Some(1.0 / 2048.0),
         b"bf16" => Some(1.0 / 256.0),
         b"f32" => Some(1.0 / 16_777_216.0),
         b"f64" => Some(1.0 / 9_007_199_254_740_992.0),
+        b"e4m3" => Some(1.0 / 16.0),
         _ => None,
     }
 }

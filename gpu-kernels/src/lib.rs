@@ -17,6 +17,7 @@ macro_rules! note {
 
 pub mod bench;
 pub mod elem;
+pub mod fp8;
 pub mod fragments;
 pub mod frame;
 pub mod gemm;

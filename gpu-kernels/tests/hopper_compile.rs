@@ -90,3 +90,29 @@ fn the_planners_candidates_on_the_llm_table_compile_on_the_fast_path() {
     println!("{} specs", seen.len());
     assert!(seen.len() >= 8);
 }
+
+/// The e4m3 kernel in each scaling mode, on every tile, cluster and split the planner may pick for it (block
+/// scaling: the N tiles that divide 128), compiles on the fast path: k32 wgmma not serialised, no local memory.
+#[test]
+#[ignore = "needs libnvrtc (CUDA 13)"]
+fn every_e4m3_variant_compiles_on_the_fast_path() {
+    assert!(
+        gpu_kernels::nvrtc_available(),
+        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
+    );
+    let only = std::env::var("SWZ_VARIANT_FILTER").unwrap_or_default();
+    let mut compiled = 0;
+    for mode in gpu_kernels::fp8::ScaleMode::ALL {
+        for s in hopper::planned::kernel_variants(gpu_kernels::Elem::E4M3) {
+            let s = s.with_scale(mode);
+            if s.validate(232_448).is_err() || !s.to_string().contains(&only) {
+                continue;
+            }
+            let out = hopper::compile_cached(&s, None).unwrap_or_else(|e| panic!("{s}: {e}"));
+            let used: Vec<&str> = out.log.lines().filter(|l| l.contains("Used")).collect();
+            println!("{s}: {}", used.join(" "));
+            compiled += 1;
+        }
+    }
+    assert!(compiled > 0, "no variant matches {only:?}");
+}

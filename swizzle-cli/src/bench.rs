@@ -27,6 +27,21 @@ pub struct Args {
     /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
     #[arg(long, value_delimiter = ',')]
     elem: Vec<String>,
+    /// `e4m3`: the FP8 GEMM (e4m3 in, bf16 out, fp32 scales) at the --shapes problems, planned per problem,
+    /// against cuBLASLt's FP8 GEMM in interleaved rounds on the same buffers (families gemm and hopper only).
+    #[arg(long, value_name = "e4m3")]
+    dtype: Option<String>,
+    /// With --dtype e4m3: the scaling modes to measure (tensor, row, block).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "tensor",
+        value_name = "tensor|row|block"
+    )]
+    scale: Vec<String>,
+    /// With --dtype e4m3: interleaved rounds (each contestant --warmup + --iters launches per round).
+    #[arg(long, default_value_t = 5, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+    rounds: usize,
     /// Only variants whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     only: Option<String>,
@@ -61,6 +76,9 @@ pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
 }
 
 pub fn run(args: Args) -> Result<(), String> {
+    if let Some(dtype) = &args.dtype {
+        return fp8(&args, dtype);
+    }
     let plan = plan(&args.family)?;
     if let Some(fam) = plan.iter().find(|f| f.size_of(2).k == 1) {
         if !args.shapes.is_empty() {
@@ -143,6 +161,76 @@ pub fn run(args: Args) -> Result<(), String> {
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
     print_report(&report);
     write_outputs(&report, args.json.as_ref(), args.csv.as_ref())
+}
+
+/// `swz bench gemm --dtype e4m3 --shapes ...`: the FP8 GEMM against cuBLASLt (`gpu_kernels::hopper::fp8_bench`).
+/// Every argument is checked before the GPU is opened.
+fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
+    if gpu_kernels::Elem::parse(dtype) != Some(gpu_kernels::Elem::E4M3) {
+        return Err(format!(
+            "--dtype: expected e4m3, got {dtype:?} (16-bit types: --elem)"
+        ));
+    }
+    if !matches!(args.family.as_str(), "gemm" | "hopper") {
+        family(&args.family)?;
+        return Err(format!(
+            "--dtype e4m3: only the gemm and hopper families run FP8, not {}",
+            args.family
+        ));
+    }
+    if args.shapes.is_empty() || !args.sizes.is_empty() {
+        return Err("--dtype e4m3 takes its problems as --shapes MxNxK".into());
+    }
+    let modes = args
+        .scale
+        .iter()
+        .map(|s| gpu_kernels::fp8::scale::parse_mode(s).map_err(|e| format!("--scale: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let dev = swizzle_core::plan::Device::H100;
+    for &size in &args.shapes {
+        for &m in &modes {
+            let p = gpu_kernels::hopper::fp8::plan(size, m, &dev)
+                .map_err(|e| format!("--shapes: {e}"))?;
+            if args.list {
+                outln!(
+                    "at {size} per-{m}: {} ({:.1} us predicted, bound: {})",
+                    p.spec,
+                    p.estimate.time_s * 1e6,
+                    p.estimate.bound
+                );
+            }
+        }
+    }
+    if args.list {
+        return Ok(());
+    }
+    check_targets(args.json.as_ref(), None)?;
+    let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
+    let cfg = BenchConfig {
+        warmup: args.warmup,
+        iters: args.iters,
+        ..BenchConfig::default()
+    };
+    let (rows, failed) =
+        gpu_kernels::hopper::fp8_bench::run(&gpu, &args.shapes, &modes, args.rounds, &cfg)
+            .map_err(|e| e.to_string())?;
+    outln!(
+        "{}",
+        gpu_kernels::hopper::fp8_bench::markdown(&rows, &failed, &gpu.props().to_string())
+    );
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
+        crate::output::write_file("--json", path, &text)?;
+        outln!("wrote {}", path.display());
+    }
+    if !failed.is_empty() {
+        return Err(format!(
+            "{} problem(s) failed, first: {}",
+            failed.len(),
+            failed[0]
+        ));
+    }
+    Ok(())
 }
 
 /// The families `swz bench <name>` runs (the registry's bench plan), or the list of names.

@@ -15,6 +15,7 @@ enum What {
     /// Plan C (MxN) = X (MxK) · Wᵀ (W: NxK) for the Hopper GEMM.
     #[command(after_help = "Examples:\n  swz plan gemm 16x4096x4096\n  \
                             swz plan gemm 8192x28672x4096 --dtype f16 --device h200\n  \
+                            swz plan gemm 16x4096x14336 --dtype e4m3 --scale row\n  \
                             swz plan gemm 128x6144x4096 --implemented --top 3 --json")]
     Gemm(GemmArgs),
 }
@@ -24,9 +25,14 @@ struct GemmArgs {
     /// The problem, MxNxK: each side 1 to 1048576 (2^20), K a multiple of 8.
     #[arg(value_name = "MxNxK")]
     shape: String,
-    /// Element type of X, W and C (fp32 accumulation): bf16 or f16.
-    #[arg(long, default_value = "bf16", value_name = "bf16|f16")]
+    /// Element type of X and W (fp32 accumulation): bf16 or f16 (C the same), or e4m3 (C in bf16; K a multiple
+    /// of 16).
+    #[arg(long, default_value = "bf16", value_name = "bf16|f16|e4m3")]
     dtype: String,
+    /// e4m3 only: the fp32 scaling, whose bytes the model counts: one scale per tensor, per row of X and of W,
+    /// or per 1x128 block of X and 128x128 block of W.
+    #[arg(long, value_name = "tensor|row|block")]
+    scale: Option<String>,
     /// Device: h100 or h200.
     #[arg(long, default_value = "h100", value_name = "h100|h200")]
     device: String,
@@ -74,22 +80,30 @@ fn json_of(e: &Estimate, p: &Problem) -> serde_json::Value {
 fn gemm(a: GemmArgs) -> Result<(), String> {
     let size = crate::args::parse_shape(&a.shape)?;
     let dtype = Dtype::from_name(&a.dtype)
-        .ok_or_else(|| format!("--dtype: expected bf16 or f16, got {:?}", a.dtype))?;
+        .ok_or_else(|| format!("--dtype: expected bf16, f16 or e4m3, got {:?}", a.dtype))?;
+    let scale = match (&a.scale, dtype) {
+        (None, _) => plan::ScaleMode::Tensor,
+        (Some(s), Dtype::E4m3) => plan::ScaleMode::from_name(s)
+            .ok_or_else(|| format!("--scale: expected tensor, row or block, got {s:?}"))?,
+        (Some(_), _) => return Err(format!("--scale applies to --dtype e4m3 only, not {dtype}")),
+    };
     let dev = Device::preset(&a.device)
         .ok_or_else(|| format!("--device: expected h100 or h200, got {:?}", a.device))?;
-    let p = size.plan(dtype);
+    let p = size.plan(dtype).with_scale(scale);
     let restrict = if a.implemented {
         Restrict::Implemented
     } else {
         Restrict::All
     };
     let pl = plan::plan(&p, &dev, restrict).map_err(|e| e.to_string())?;
-    let shipped = plan::estimate(&p, &dev, &Variant::SHIPPED).map_err(|e| e.to_string())?;
+    let shipped_variant = Variant::shipped_for(dtype);
+    let shipped = plan::estimate(&p, &dev, &shipped_variant).map_err(|e| e.to_string())?;
     let floor = p.min_bytes() as f64 / dev.hbm_bytes_per_s;
     let b = &pl.best;
     if a.json {
         let v = serde_json::json!({
             "problem": size.gemm().to_string(), "dtype": dtype.name(), "device": dev.name,
+            "scale": if dtype == Dtype::E4m3 { Some(scale.name()) } else { None },
             "hbm_floor_s": floor,
             "best": json_of(b, &p),
             "shipped": json_of(&shipped, &p),
@@ -98,7 +112,16 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
         outln!("{v}");
         return Ok(());
     }
-    outln!("gemm {} {dtype} on {}", size.gemm(), dev.name);
+    if dtype == Dtype::E4m3 {
+        outln!(
+            "gemm {} {dtype} (per-{scale} scaling, {:.1} KB of scales, bf16 out) on {}",
+            size.gemm(),
+            p.scale_bytes() as f64 / 1e3,
+            dev.name
+        );
+    } else {
+        outln!("gemm {} {dtype} on {}", size.gemm(), dev.name);
+    }
     outln!("plan: {} ({})", b.variant, status(&b.variant));
     outln!(
         "predicted: {} ({:.1} TFLOP/s), bound: {}",
@@ -126,7 +149,7 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
     );
     outln!(
         "shipped kernel ({}): {} ({:.1} TFLOP/s), bound: {}",
-        Variant::SHIPPED,
+        shipped_variant,
         us(shipped.time_s),
         shipped.tflops(&p),
         shipped.bound

@@ -138,3 +138,112 @@ fn bad_input_is_one_line_and_exit_2() {
         );
     }
 }
+
+/// e4m3: the K step is 128 (one 128-byte row), a tensor-bound square takes about half the bf16 time (twice the
+/// rate), an HBM-bound decode shape a bit over half (half the operand bytes, the same bf16 C), and per-row or
+/// per-block scaling adds its fp32 scale bytes to the read.
+#[test]
+fn e4m3_plans_at_twice_the_rate_with_half_the_bytes_and_counts_scales() {
+    let bf = json(&["plan", "gemm", "8192x8192x8192", "--implemented", "--json"]);
+    let fp8 = json(&[
+        "plan",
+        "gemm",
+        "8192x8192x8192",
+        "--implemented",
+        "--dtype",
+        "e4m3",
+        "--json",
+    ]);
+    assert_eq!(
+        (fp8["dtype"].clone(), fp8["scale"].clone()),
+        ("e4m3".into(), "tensor".into())
+    );
+    assert_eq!(fp8["best"]["bk"], 128);
+    assert_eq!(fp8["shipped"]["bk"], 128);
+    let (t8, t16) = (
+        fp8["best"]["time_s"].as_f64().unwrap(),
+        bf["best"]["time_s"].as_f64().unwrap(),
+    );
+    assert!(t8 > 0.45 * t16 && t8 < 0.55 * t16, "{t8} vs {t16}");
+    let decode = |scale: &str| {
+        json(&[
+            "plan",
+            "gemm",
+            "16x4096x14336",
+            "--dtype",
+            "e4m3",
+            "--scale",
+            scale,
+            "--json",
+        ])
+    };
+    let bf_dec = json(&["plan", "gemm", "16x4096x14336", "--json"]);
+    let (tensor, row, block) = (decode("tensor"), decode("row"), decode("block"));
+    let floor = |v: &serde_json::Value| v["hbm_floor_s"].as_f64().unwrap();
+    assert!(floor(&tensor) < 0.55 * floor(&bf_dec) && floor(&tensor) > 0.45 * floor(&bf_dec));
+    // Row: 4 (M + N) bytes more; block: 4 (M K/128 + N/128 K/128) bytes more, both over the floor's bytes.
+    let rate = 2.97e12;
+    let extra = |v: &serde_json::Value| (floor(v) - floor(&tensor)) * rate;
+    assert!(
+        (extra(&row) - 4.0 * (16.0 + 4096.0)).abs() < 64.0,
+        "{}",
+        extra(&row)
+    );
+    assert!(
+        (extra(&block) - 4.0 * (16.0 * 112.0 + 32.0 * 112.0)).abs() < 64.0,
+        "{}",
+        extra(&block)
+    );
+    let out = swz(&[
+        "plan",
+        "gemm",
+        "16x4096x14336",
+        "--dtype",
+        "e4m3",
+        "--scale",
+        "row",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "gemm 16x4096x14336 e4m3 (per-row scaling, 16.4 KB of scales, bf16 out) on h100\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn e4m3_bad_input_is_one_line_and_exit_2() {
+    for (args, says) in [
+        (
+            vec!["plan", "gemm", "16x4096x4104", "--dtype", "e4m3"],
+            "K must be a multiple of 16 for e4m3",
+        ),
+        (
+            vec![
+                "plan",
+                "gemm",
+                "16x4096x4096",
+                "--dtype",
+                "e4m3",
+                "--scale",
+                "col",
+            ],
+            "--scale: expected tensor, row or block",
+        ),
+        (
+            vec!["plan", "gemm", "16x4096x4096", "--scale", "row"],
+            "--scale applies to --dtype e4m3 only",
+        ),
+    ] {
+        let out = swz(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("swz: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+}

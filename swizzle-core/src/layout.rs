@@ -464,6 +464,42 @@ impl SmemLayout for Smem {
     }
 }
 
+/// The XOR swizzle (on element offsets) that makes 8 rows x 16 bytes at one column conflict-free (ldmatrix,
+/// stmatrix, each 8-lane phase) and keeps 16-byte chunks whole (cp.async, lds128), for rows of `row_bytes`
+/// bytes of `elem`.
+///
+/// Unit: 16-byte chunks, `M = log2(16 / elem bytes)`. A 128-byte bank line holds 8 chunks, so the chunk index
+/// within the line (3 bits, fewer if a row is shorter) is XORed with the line index (`S` above the chunk bits):
+///
+/// ```text
+///   row_bytes >= 128: Sw<3, M, log2(row_bytes / 16)>   the row's low 3 bits pick the chunk slot
+///                     (64 f16 per row: Sw<3,3,3>; 128: Sw<3,3,4>; 256: Sw<3,3,5>)
+///   row_bytes ==  64: Sw<2, M, 3>                      two rows share a line; row bits 1..2 pick the slot
+/// ```
+///
+/// ```
+/// use swizzle_core::layout::ldmatrix_swizzle;
+/// use swizzle_core::{units::Elem, Swizzle};
+/// assert_eq!(ldmatrix_swizzle(128, Elem::F16), Swizzle::new(3, 3, 3));
+/// assert_eq!(ldmatrix_swizzle(64, Elem::F16), Swizzle::new(2, 3, 3));
+/// assert_eq!(ldmatrix_swizzle(512, Elem::F16), Swizzle::new(3, 3, 5));
+/// ```
+pub const fn ldmatrix_swizzle(row_bytes: u32, elem: Elem) -> Swizzle {
+    let m = (16 / elem.bytes()).trailing_zeros();
+    let chunks = row_bytes / 16;
+    assert!(
+        chunks >= 4 && chunks.is_power_of_two(),
+        "ldmatrix_swizzle: rows must be a power of two >= 64 bytes"
+    );
+    let bits = if chunks >= 8 { 3 } else { 2 };
+    let shift = if chunks >= 8 {
+        chunks.trailing_zeros()
+    } else {
+        3
+    };
+    Swizzle::new(bits, m, shift as i32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

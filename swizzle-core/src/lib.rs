@@ -78,6 +78,7 @@ pub use swizzle_spec::{compose, convert, raster, rules, spelling, swizzle, units
 pub mod descriptor;
 pub mod layout;
 pub mod operand;
+pub mod scale;
 pub mod tcgen05;
 pub mod tile;
 pub mod tma;

@@ -54,6 +54,9 @@
 
 use crate::l2::{self, BlockTile, Gemm, L2Config, MAX_DIM};
 use crate::raster::{Grid, Raster};
+pub use crate::scale::ScaleMode;
+use crate::units::{ByteMode, Elem};
+use crate::wgmma::{epilogue_tile, GemmSmem, Major, OperandTile};
 use core::fmt;
 
 /// Input/output element type (fp32 accumulation).
@@ -63,12 +66,50 @@ pub enum Dtype {
     Bf16,
     /// IEEE half precision.
     F16,
+    /// FP8 E4M3 inputs (scaled, [`Problem::scale`]), bf16 output: twice the 16-bit tensor rate per byte of K.
+    E4m3,
 }
 
 impl Dtype {
-    /// Bytes per element (2 for both).
+    /// Bytes per input element (2 for the 16-bit types, 1 for e4m3).
     pub const fn bytes(self) -> u64 {
+        match self {
+            Dtype::E4m3 => 1,
+            _ => 2,
+        }
+    }
+
+    /// Bytes per output element: C is 16-bit for every input type (bf16 for e4m3).
+    pub const fn out_bytes(self) -> u64 {
         2
+    }
+
+    /// The K step of a variant: one 128-byte swizzled row ([`BK`] 16-bit elements, 128 e4m3). A k-tile of
+    /// e4m3 is twice the FLOPs of a 16-bit one at twice the tensor rate: the same time per k-tile.
+    pub const fn bk(self) -> u32 {
+        BK * 2 / self.bytes() as u32
+    }
+
+    /// K must be a multiple of this (16-byte rows for the copy engine): 8 for 16-bit types, 16 for e4m3.
+    pub const fn k_multiple(self) -> u32 {
+        16 / self.bytes() as u32
+    }
+
+    /// The input element type.
+    pub const fn elem(self) -> Elem {
+        match self {
+            Dtype::Bf16 => Elem::BF16,
+            Dtype::F16 => Elem::F16,
+            Dtype::E4m3 => Elem::E4M3,
+        }
+    }
+
+    /// The output element type: the input's for 16-bit types, bf16 for e4m3.
+    pub const fn out_elem(self) -> Elem {
+        match self {
+            Dtype::E4m3 => Elem::BF16,
+            d => d.elem(),
+        }
     }
 
     /// The CLI spelling: `bf16` or `f16`.
@@ -76,6 +117,7 @@ impl Dtype {
         match self {
             Dtype::Bf16 => "bf16",
             Dtype::F16 => "f16",
+            Dtype::E4m3 => "e4m3",
         }
     }
 
@@ -84,6 +126,7 @@ impl Dtype {
         match s.trim() {
             "bf16" => Some(Dtype::Bf16),
             "f16" | "fp16" => Some(Dtype::F16),
+            "e4m3" | "fp8e4m3" => Some(Dtype::E4m3),
             _ => None,
         }
     }
@@ -178,12 +221,33 @@ pub struct Problem {
     pub k: u32,
     /// Element type of X, W and C.
     pub dtype: Dtype,
+    /// How e4m3 inputs are scaled (read only for [`Dtype::E4m3`]): the scale bytes in the HBM and L2 terms.
+    pub scale: ScaleMode,
 }
 
 impl Problem {
     /// `C (m x n) = X (m x k) · Wᵀ`.
     pub const fn new(m: u32, n: u32, k: u32, dtype: Dtype) -> Problem {
-        Problem { m, n, k, dtype }
+        Problem {
+            m,
+            n,
+            k,
+            dtype,
+            scale: ScaleMode::Tensor,
+        }
+    }
+
+    /// The same problem with `scale`'s scaling (for e4m3).
+    pub const fn with_scale(self, scale: ScaleMode) -> Problem {
+        Problem { scale, ..self }
+    }
+
+    /// fp32 scale bytes read besides X and W: 0 for 16-bit types.
+    pub const fn scale_bytes(&self) -> u64 {
+        match self.dtype {
+            Dtype::E4m3 => self.scale.bytes(self.m, self.n, self.k),
+            _ => 0,
+        }
     }
 
     /// Floating-point operations: `2 m n k`.
@@ -194,7 +258,7 @@ impl Problem {
     /// X and W read once, C written once: the least DRAM traffic any kernel has.
     pub const fn min_bytes(&self) -> u64 {
         let (m, n, k) = (self.m as u64, self.n as u64, self.k as u64);
-        (m * k + n * k + m * n) * self.dtype.bytes()
+        (m * k + n * k) * self.dtype.bytes() + m * n * self.dtype.out_bytes() + self.scale_bytes()
     }
 }
 
@@ -207,6 +271,8 @@ pub enum PlanError {
     AboveBound(&'static str, u32),
     /// K must be a multiple of 8 (16-byte rows for the copy engine).
     KNotMultipleOf8(u32),
+    /// e4m3: K must be a multiple of 16 (16-byte rows for the copy engine).
+    KNotMultipleOf16(u32),
     /// No candidate fits (only with a restricted candidate set).
     NoCandidate,
 }
@@ -222,6 +288,9 @@ impl fmt::Display for PlanError {
                 )
             }
             PlanError::KNotMultipleOf8(k) => write!(f, "K must be a multiple of 8, got {k}"),
+            PlanError::KNotMultipleOf16(k) => {
+                write!(f, "K must be a multiple of 16 for e4m3, got {k}")
+            }
             PlanError::NoCandidate => f.write_str("no candidate variant fits this problem"),
         }
     }
@@ -330,6 +399,14 @@ impl Variant {
         order: Raster::GroupM { group: 8 },
     };
 
+    /// [`Variant::SHIPPED`] with `dtype`'s K step (128 e4m3 per 128-byte row).
+    pub const fn shipped_for(dtype: Dtype) -> Variant {
+        Variant {
+            bk: dtype.bk(),
+            ..Variant::SHIPPED
+        }
+    }
+
     /// Consumer warpgroups (64 rows each).
     pub const fn consumers(&self) -> u32 {
         self.bm / 64
@@ -340,19 +417,23 @@ impl Variant {
         (self.bm + self.bn) * self.bk * dtype.bytes() as u32
     }
 
-    /// Shared memory: the ring, its barriers, the epilogue scratch (16 x 64 outputs per consumer warp), the
-    /// split's fp32 partial tile and its two barriers, and alignment slack, as the Hopper kernel lays it out.
+    /// The shared memory the Hopper kernel lays out for this variant: its tiles in the kernel's 128-byte swizzle,
+    /// the ring, the epilogue scratch of every consumer warp (4 per consumer warpgroup), the split's partial.
+    pub const fn smem(&self, dtype: Dtype) -> GemmSmem {
+        let e = dtype.elem();
+        GemmSmem {
+            a: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bm, self.bk),
+            b: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bn, self.bk),
+            stages: self.stages,
+            epilogue_warps: 4 * self.consumers(),
+            epilogue_tile: epilogue_tile(dtype.out_elem()),
+            split: self.split > 1,
+        }
+    }
+
+    /// Bytes of [`Variant::smem`].
     pub const fn smem_bytes(&self, dtype: Dtype) -> u32 {
-        self.stages * self.stage_bytes(dtype)
-            + 16 * self.stages
-            + 4 * self.consumers() * 16 * 64 * dtype.bytes() as u32
-            + 128
-            + 1024
-            + if self.split > 1 {
-                self.bm * self.bn * 4 + 16
-            } else {
-                0
-            }
+        self.smem(dtype).bytes()
     }
 
     /// The deepest ring (at most [`MAX_STAGES`]) that fits `smem` bytes, or `None` below 2 stages.
@@ -373,6 +454,7 @@ impl Variant {
             bn,
             split,
             stages: MAX_STAGES,
+            bk: dtype.bk(),
             ..Variant::SHIPPED
         };
         while v.stages >= 2 {
@@ -537,13 +619,17 @@ fn check(p: &Problem) -> Result<(), PlanError> {
     if !p.k.is_multiple_of(8) {
         return Err(PlanError::KNotMultipleOf8(p.k));
     }
+    if !p.k.is_multiple_of(p.dtype.k_multiple()) {
+        return Err(PlanError::KNotMultipleOf16(p.k));
+    }
     Ok(())
 }
 
 /// Every candidate for `p` on `dev`: tiles x clusters x (splits dividing the k-tiles, at least 4 k-tiles per
 /// split, or stream-K) x orders x swap (only when M < N), each with the deepest ring that fits.
 pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant> {
-    let k_tiles = p.k.div_ceil(BK);
+    let bk = p.dtype.bk();
+    let k_tiles = p.k.div_ceil(bk);
     let mut out = Vec::new();
     for swap in [false, true] {
         if swap && p.m >= p.n {
@@ -566,7 +652,7 @@ pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant>
                             let v = Variant {
                                 bm,
                                 bn,
-                                bk: BK,
+                                bk,
                                 stages,
                                 cluster,
                                 split,
@@ -761,11 +847,18 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
         * v.bk as f64
         * e
         * (v.bm as f64 + v.bn as f64 / cluster as f64);
-    let l2_s = l2_bytes / dev.l2_bytes_per_s;
+    let scale_l2 = if p.dtype == Dtype::E4m3 && p.scale == ScaleMode::Block {
+        ctas as f64 * (k_tiles / split) as f64 * 4.0 * (v.bm as f64 + 1.0)
+    } else {
+        0.0
+    };
+    let l2_s = (l2_bytes + scale_l2) / dev.l2_bytes_per_s;
     // 3. HBM: reads through the L2 model, C written once (split partials stay in shared memory).
-    let c_bytes = p.m as u64 * p.n as u64 * p.dtype.bytes();
+    let c_bytes = p.m as u64 * p.n as u64 * p.dtype.out_bytes();
     let dram_write = c_bytes;
-    let hbm_s = (dram_read + dram_write) as f64 / dev.hbm_bytes_per_s + HBM_RAMP_S;
+    // fp32 scales (e4m3): read once from DRAM; block scaling also sends each CTA its rows' scales per k-tile.
+    let hbm_s =
+        (dram_read + dram_write + p.scale_bytes()) as f64 / dev.hbm_bytes_per_s + HBM_RAMP_S;
     // 4. The split reduction, once per unit of the busiest SM.
     let reduce_s = if split > 1 {
         units.div_ceil(slots) as f64 * split as f64 * SPLIT_PART_S
@@ -901,6 +994,59 @@ pub fn tile_grid(p: &Problem, v: &Variant) -> Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// e4m3: 128 per K step, the same ring bytes per stage as bf16 (so the same depths), half the operand bytes,
+    /// a bf16 C, scale bytes only for e4m3, and K a multiple of 16.
+    #[test]
+    fn e4m3_steps_128_of_k_in_the_same_ring_bytes() {
+        assert_eq!((Dtype::E4m3.bk(), Dtype::Bf16.bk()), (128, 64));
+        let smem = Device::H100.smem_per_block;
+        for (bm, bn) in [(128, 256), (128, 128), (64, 64), (64, 32)] {
+            assert_eq!(
+                Variant::stages_for(bm, bn, Dtype::E4m3, smem),
+                Variant::stages_for(bm, bn, Dtype::Bf16, smem),
+                "{bm}x{bn}"
+            );
+        }
+        let p8 = Problem::new(16, 4096, 4096, Dtype::E4m3);
+        let p16 = bf16(16, 4096, 4096);
+        assert_eq!(p8.min_bytes(), (16 + 4096) * 4096 + 16 * 4096 * 2 + 8);
+        assert_eq!(p16.min_bytes(), ((16 + 4096) * 4096 + 16 * 4096) * 2);
+        assert_eq!(p16.with_scale(ScaleMode::Row).scale_bytes(), 0);
+        assert_eq!(p8.with_scale(ScaleMode::Row).scale_bytes(), 4 * (16 + 4096));
+        for v in candidates(&p8, &Device::H100, Restrict::All) {
+            assert_eq!(v.bk, 128, "{v}");
+        }
+        assert_eq!(
+            check(&Problem::new(16, 16, 24, Dtype::E4m3)),
+            Err(PlanError::KNotMultipleOf16(24))
+        );
+        assert!(check(&bf16(16, 16, 24)).is_ok());
+        // Tensor-bound: half the bf16 time; block scaling costs a little more than per-tensor.
+        let big8 = Problem::new(8192, 8192, 8192, Dtype::E4m3);
+        let t8 = plan(&big8, &Device::H100, Restrict::Implemented)
+            .unwrap()
+            .best
+            .time_s;
+        let t16 = plan(
+            &bf16(8192, 8192, 8192),
+            &Device::H100,
+            Restrict::Implemented,
+        )
+        .unwrap()
+        .best
+        .time_s;
+        assert!((t8 / t16 - 0.5).abs() < 0.03, "{t8} vs {t16}");
+        let tb = plan(
+            &big8.with_scale(ScaleMode::Block),
+            &Device::H100,
+            Restrict::Implemented,
+        )
+        .unwrap()
+        .best
+        .time_s;
+        assert!(tb >= t8, "{tb} vs {t8}");
+    }
 
     fn bf16(m: u32, n: u32, k: u32) -> Problem {
         Problem::new(m, n, k, Dtype::Bf16)

@@ -41,6 +41,7 @@
 //! period ([`ByteMode::alignment`]; TMA itself wants 128 B); then the base-offset field is 0 and a k16 slice is
 //! addressed by adding its unswizzled byte offset to the descriptor's start address ([`OperandTile::k_step_bytes`]).
 
+use crate::layout::{ldmatrix_swizzle, Smem};
 use crate::units::{ByteMode, Elem};
 use core::fmt;
 
@@ -587,6 +588,93 @@ pub const fn decode_descriptor(d: u64) -> (u32, u32, u32, u32, u32) {
         ((d >> 49) & 7) as u32,
         (d >> 62) as u32,
     )
+}
+
+/// One consumer warp's epilogue scratch in the Hopper GEMM: 16 rows x 64 columns of the output type `elem`,
+/// swizzled for `stmatrix` writes and 16-byte row reads (the derived
+/// [`ldmatrix_swizzle`](crate::layout::ldmatrix_swizzle) for 128-byte rows).
+///
+/// ```
+/// use swizzle_core::wgmma::epilogue_tile;
+/// use swizzle_core::Elem;
+/// assert_eq!(epilogue_tile(Elem::BF16).footprint(), 16 * 64 * 2);
+/// ```
+pub const fn epilogue_tile(elem: Elem) -> Smem {
+    Smem::row_major(16, 64, elem).with_swizzle(ldmatrix_swizzle(64 * elem.bytes(), elem))
+}
+
+/// The Hopper GEMM's dynamic shared memory as its kernel lays it out: the operand ring (`stages` x (A tile +
+/// B tile)), one full and one empty 8-byte barrier per stage, each consumer warp's epilogue scratch
+/// ([`epilogue_tile`], its start aligned to 128 bytes), the split-K fp32 partial tile with its two barriers, and
+/// slack to round the base up to the tiles' alignment. The kernel's spec and the planner's variant
+/// ([`crate::plan::Variant::smem`]) both describe theirs with one, so the size the planner fits into the
+/// device is the size the kernel asks for.
+///
+/// ```
+/// use swizzle_core::wgmma::{epilogue_tile, GemmSmem, Major, OperandTile};
+/// use swizzle_core::{ByteMode, Elem};
+/// let tile = |rows| OperandTile::new(ByteMode::Sw128, Elem::BF16, Major::K, rows, 64);
+/// let smem = GemmSmem {
+///     a: tile(128),
+///     b: tile(256),
+///     stages: 4,
+///     epilogue_warps: 8,
+///     epilogue_tile: epilogue_tile(Elem::BF16),
+///     split: false,
+/// };
+/// // Ring, barriers, 8 warps' 2 KiB scratch + its 128-byte alignment, the ring's 1 KiB alignment.
+/// assert_eq!(smem.bytes(), 4 * (16384 + 32768) + 64 + 8 * 2048 + 128 + 1024);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmSmem {
+    /// Operand A's tile (`BM x BK`), one per stage.
+    pub a: OperandTile,
+    /// Operand B's whole tile (`BN x BK`), one per stage.
+    pub b: OperandTile,
+    /// The ring's depth.
+    pub stages: u32,
+    /// Warps with an epilogue scratch tile each; 0 without the shared-memory epilogue.
+    pub epilogue_warps: u32,
+    /// One warp's epilogue scratch.
+    pub epilogue_tile: Smem,
+    /// Whether the K loop is split (the parts' fp32 `BM x BN` partial tile lives here).
+    pub split: bool,
+}
+
+impl GemmSmem {
+    /// Bytes of every warp's epilogue scratch and the 128 bytes that align its start (0 without it).
+    pub const fn epilogue_bytes(&self) -> u32 {
+        if self.epilogue_warps > 0 {
+            self.epilogue_warps * self.epilogue_tile.footprint() + 128
+        } else {
+            0
+        }
+    }
+
+    /// Bytes of the split's fp32 partial tile and its two barriers (0 without a split); + 128 for the alignment
+    /// the kernel gives it when no epilogue scratch comes first.
+    pub const fn split_bytes(&self) -> u32 {
+        if self.split {
+            self.a.mn * self.b.mn * 4 + 16 + if self.epilogue_warps > 0 { 0 } else { 128 }
+        } else {
+            0
+        }
+    }
+
+    /// All of it: ring, barriers, epilogue scratch, split partial, alignment slack.
+    pub const fn bytes(&self) -> u32 {
+        let (a, b) = (self.a.params(), self.b.params());
+        let align = if a.smem_align > b.smem_align {
+            a.smem_align
+        } else {
+            b.smem_align
+        };
+        self.stages * (a.tile_bytes + b.tile_bytes)
+            + 16 * self.stages
+            + self.epilogue_bytes()
+            + self.split_bytes()
+            + align
+    }
 }
 
 #[cfg(test)]

@@ -177,8 +177,7 @@ pub fn time_on<F: Family>(
     cfg: &BenchConfig,
     sets: &mut [DeviceBufs],
 ) -> Result<Stats> {
-    let kernel = family.prepare(gpu, spec, &[])?;
-    let l = family.launch(spec, size)?;
+    let (kernel, l) = family.prepared(gpu, spec, size)?;
     let n = sets.len();
     bench::time(gpu, cfg, |i| {
         launch(gpu, &kernel, &l, &mut sets[i % n].bufs)

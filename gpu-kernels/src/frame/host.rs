@@ -215,7 +215,8 @@ fn encode(elem: Elem, v: f64, out: &mut Vec<u8>) {
         "f64" => out.extend(v.to_le_bytes()),
         "f16" => out.extend(half::f16::from_f64(v).to_le_bytes()),
         "bf16" => out.extend(half::bf16::from_f64(v).to_le_bytes()),
-        "e4m3" | "e5m2" => out.push(fp8(elem, v)),
+        "e4m3" => out.push(crate::elem::e4m3::encode(v)),
+        "e5m2" => out.push(fp8(elem, v)),
         _ => {
             let n = elem.bytes() as usize;
             let i = v as i128; // truncation toward zero; saturating
@@ -234,7 +235,8 @@ fn decode(elem: Elem, b: &[u8]) -> f64 {
         "f64" => f64::from_le_bytes(b.try_into().expect("8 bytes")),
         "f16" => half::f16::from_le_bytes(b.try_into().expect("2 bytes")).to_f64(),
         "bf16" => half::bf16::from_le_bytes(b.try_into().expect("2 bytes")).to_f64(),
-        "e4m3" | "e5m2" => fp8_value(elem, b[0]),
+        "e4m3" => crate::elem::e4m3::decode(b[0]),
+        "e5m2" => fp8_value(elem, b[0]),
         _ => {
             let mut buf = [0u8; 16];
             let n = b.len().min(16);

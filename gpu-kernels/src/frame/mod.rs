@@ -375,6 +375,13 @@ pub trait Family: Sync + Send + 'static {
         )
     }
 
+    /// The kernel of `spec` loaded on `gpu` and its launch at `size`: what verification and the benchmarks run.
+    /// Provided: [`Family::prepare`] and [`Family::launch`]. A family whose launch depends on the loaded kernel
+    /// overrides it (the Hopper GEMM: its persistent grid holds the clusters the device runs at once).
+    fn prepared(&self, gpu: &Gpu, spec: &Self::Spec, size: Size) -> Result<(Kernel, Launch)> {
+        Ok((self.prepare(gpu, spec, &[])?, self.launch(spec, size)?))
+    }
+
     /// Compile (cached), load, and opt the kernel in to its dynamic shared memory (provided).
     fn prepare(&self, gpu: &Gpu, spec: &Self::Spec, extra: &[String]) -> Result<Kernel> {
         let (src, mut options) = self.compile_unit(spec);

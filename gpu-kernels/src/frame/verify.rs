@@ -7,7 +7,7 @@ use super::{Arg, Buffer, Family, HostBuf, Launch, Role, Size};
 use crate::progress::Progress;
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Kernel, Result};
-use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
+use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, PushKernelArg};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -91,6 +91,17 @@ pub fn input_seed(size: Size, i: usize) -> u64 {
 
 /// Queue one launch of `kernel` on `bufs` (checks every buffer argument exists).
 pub fn launch(gpu: &Gpu, kernel: &Kernel, l: &Launch, bufs: &mut [CudaSlice<u8>]) -> Result<()> {
+    let refs: Vec<&CudaSlice<u8>> = bufs.iter().collect();
+    launch_refs(gpu, kernel, l, &refs)
+}
+
+/// [`launch`] on typed buffers (`HopperGemm::launch`'s A, B and C).
+pub fn launch_refs<T: DeviceRepr>(
+    gpu: &Gpu,
+    kernel: &Kernel,
+    l: &Launch,
+    bufs: &[&CudaSlice<T>],
+) -> Result<()> {
     for a in &l.args {
         if let Arg::Buf(i) = a {
             if *i >= bufs.len() {
@@ -114,16 +125,16 @@ pub fn launch(gpu: &Gpu, kernel: &Kernel, l: &Launch, bufs: &mut [CudaSlice<u8>]
                 ))
             })?;
             let (ptr, _guard) = d.device_ptr(gpu.stream());
-            maps.push(TensorMap::k_major(ptr, d.len(), &tile, rows, k)?);
+            let bytes = d.len() * std::mem::size_of::<T>();
+            maps.push(TensorMap::k_major(ptr, bytes, &tile, rows, k)?);
         }
     }
-    let ptrs: Vec<&CudaSlice<u8>> = bufs.iter().collect();
     let mut next_map = maps.iter();
     gpu.launch(kernel, l.config, |b| {
         for a in &l.args {
             match a {
                 Arg::Buf(i) => {
-                    b.arg(ptrs[*i]);
+                    b.arg(bufs[*i]);
                 }
                 Arg::U32(v) => {
                     b.arg(v);
@@ -189,13 +200,12 @@ fn verify_timed<F: Family>(
     let t = Instant::now();
     let buffers = family.buffers(spec, size);
     let inputs = family.inputs(spec, size, &buffers);
-    let l = family.launch(spec, size)?;
     let expected = family.reference(spec, size, &inputs);
     times.host_s += t.elapsed().as_secs_f64();
     let got = {
         let _on_gpu = gpu_lock.lock().unwrap_or_else(|e| e.into_inner());
         let t = Instant::now();
-        let kernel = family.prepare(gpu, spec, &[])?;
+        let (kernel, l) = family.prepared(gpu, spec, size)?;
         let mut dev = DeviceBufs::new(gpu, buffers.clone(), &inputs)?;
         dev.poison_outputs(gpu)?;
         launch(gpu, &kernel, &l, &mut dev.bufs)?;

@@ -1,7 +1,7 @@
 //! The Hopper GEMM as a frame [`Family`] (`swz bench hopper`, `swz report`): the shipped spec in bf16 and fp16.
 //!
 //! Differences from the other families, each through a frame hook: the kernel compiles for `sm_90a`
-//! ([`Family::arch`]), takes two TMA tensor maps ([`Arg::TensorMap`], encoded from the operand tiles'
+//! ([`Family::arch`]), takes two TMA tensor maps ([`Arg::TensorMap`](crate::frame::Arg::TensorMap), encoded from the operand tiles'
 //! derived boxes and swizzle) and a second generated header (`gemm_spec.cuh`, [`Family::extra_headers`]).
 //! Its operand ring is written by the copy engine and read by `wgmma`, neither of which issues LSU wavefronts the
 //! bank model counts (the layout's consistency is proved instead by swizzle-core's const descriptor checks); the
@@ -13,21 +13,16 @@
 
 use super::spec::{HopperSpec, SHIPPED};
 use super::TYPES;
-use super::{check, planned};
+use super::{check, planned, HopperGemm};
 use crate::elem::HostElem;
 use crate::frame::{
-    Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Plan, PlannedSpecs, Size,
-    SpecAccess, Tolerance,
+    Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Plan, PlannedSpecs, Size, SpecAccess,
+    Tolerance,
 };
-use crate::runtime::{Header, Result};
-use cudarc::driver::LaunchConfig;
+use crate::runtime::{Gpu, Header, Kernel, Result};
 use swizzle_core::bank::Op;
 use swizzle_core::pattern::{Pattern, WarpAccess};
 use swizzle_core::Elem;
-
-/// Multiprocessors the persistent grid assumes in the frame's launches (H100 SXM / H200: 132). The kernel is
-/// correct for any grid; `HopperGemm` sizes it from the device instead.
-pub const HOPPER_SMS: u32 = 132;
 
 pub struct HopperFamily;
 
@@ -103,35 +98,17 @@ impl Family for HopperFamily {
             Buffer::output("C", e, m * n),
         ]
     }
+    /// Without a device, the grid the planner's H100 runs ([`HopperSpec::launch`] on its 132 SMs); on a device
+    /// the family launches through [`HopperGemm`] ([`Family::prepared`]).
     fn launch(&self, spec: &HopperSpec, size: Size) -> Result<Launch> {
-        super::check_dims(size)?;
-        let (a_box, b_box) = spec.map_boxes_for(size.m);
-        Ok(Launch {
-            config: LaunchConfig {
-                grid_dim: (spec.grid(size.m, size.n, HOPPER_SMS / spec.ctas()), 1, 1),
-                block_dim: (spec.threads(), 1, 1),
-                shared_mem_bytes: spec.smem_bytes(),
-            },
-            args: vec![
-                Arg::TensorMap {
-                    buf: 0,
-                    rows: size.m,
-                    k: size.k,
-                    tile: a_box,
-                },
-                Arg::TensorMap {
-                    buf: 1,
-                    rows: size.n,
-                    k: size.k,
-                    tile: b_box,
-                },
-                Arg::Buf(2),
-                Arg::U32(size.m),
-                Arg::U32(size.n),
-                Arg::U32(size.k),
-                Arg::U32(spec.a_box_rows(size.m)),
-            ],
-        })
+        spec.launch(size, swizzle_core::plan::Device::H100.sms / spec.ctas())
+    }
+    /// Verification and benchmarks run the spec as [`HopperGemm`] does: compiled with the ptxas check, its grid
+    /// the clusters the device runs at once.
+    fn prepared(&self, gpu: &Gpu, spec: &HopperSpec, size: Size) -> Result<(Kernel, Launch)> {
+        let g = HopperGemm::new(gpu, *spec)?;
+        let launch = g.launch_at(size)?;
+        Ok((g.kernel().clone(), launch))
     }
     fn reference(&self, spec: &HopperSpec, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         fn rows<E: HostElem>(inputs: &[HostBuf], size: Size) -> Vec<Vec<f64>> {
@@ -271,7 +248,7 @@ impl Plan<HopperSpec> for HopperFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::DynFamily;
+    use crate::frame::{Arg, DynFamily};
 
     /// Every planner variant's epilogue accesses, as declared, cover the scratch tile: the stmatrix stores and
     /// the 16-byte row reads (loads, LDS128) are conflict-free in the bank model; the 32-column last chunk (BN not

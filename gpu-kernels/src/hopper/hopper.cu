@@ -1,5 +1,8 @@
 // Hopper GEMM: C (M x N, row-major) = A (M x K, row-major) * B^T (B is N x K, row-major: the "TN" GEMM),
-// 16-bit inputs, fp32 accumulation, 16-bit output.
+// 16-bit inputs, fp32 accumulation, 16-bit output; or e4m3 inputs (k32 wgmma, 128 e4m3 per 128-byte smem row)
+// with fp32 scales (SCALE 1: per tensor, 2: per row of A x per row of B, both applied to the fp32 sums before
+// the epilogue; 3: per 1x128 block of A and 128x128 block of B, each K block's partial sum accumulated on its own
+// and promoted into the fp32 sum with its scales) and bf16 output.
 //
 // One block = one producer warpgroup (a single thread issues TMA loads into a STAGES-deep ring) and CONSUMERS
 // consumer warpgroups (each owns 64 rows of the BM x BN block tile and runs wgmma.mma_async m64nBNk16 from shared
@@ -33,7 +36,7 @@ namespace {
 // smem_u32, the mbarrier / TMA / cluster wrappers, the wgmma fences and setmaxnreg, stmatrix, ld.shared.v4 and the
 // fp32 -> 16-bit conversion come from the device headers (swz_copy.cuh, swz_tma.cuh, swz_wgmma.cuh,
 // swz_convert.cuh); wgmma_tile (the m64nBNk16 instruction for this spec's BN) from gemm_spec.cuh.
-__device__ __forceinline__ uint32_t pack2(float lo, float hi) { return cvt_pack2<spec::IN_BF16>(lo, hi); }
+__device__ __forceinline__ uint32_t pack2(float lo, float hi) { return cvt_pack2<spec::OUT_BF16>(lo, hi); }
 
 // 4x4 transpose of 32-bit words inside a quad of lanes: lane q holds w[g] = its two columns of 8-column block g;
 // afterwards it holds o[s] = lane s's word of block q, i.e. the 8 consecutive columns of block q (16 bytes).
@@ -69,7 +72,8 @@ __device__ __forceinline__ void store_row16(u16* dst, const uint32_t (&o)[4], ui
 
 extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     hopper_gemm(const __grid_constant__ TmaMap a_map, const __grid_constant__ TmaMap b_map, u16* __restrict__ c,
-                uint32_t M, uint32_t N, uint32_t K, uint32_t a_rows) {
+                uint32_t M, uint32_t N, uint32_t K, uint32_t a_rows SPEC_SCALE_PARAMS) {
+    SPEC_SCALE_LOCALS
     using swz::GemmA;
     using swz::GemmB;
     using swz::GemmBSlice;
@@ -189,6 +193,50 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
             if (!t.active) continue;
             const uint32_t ty = t.y * CLUSTER + rank;
+            if (SCALE == 3) {
+                // ---- block scaling: each K block (one stage, BK == SCALE_BLOCK) into its own accumulator kacc, then
+                // promoted into d with its scales: sa[kb * M + row] (A's 1x128 block), sb[nb * KB + kb] (B's
+                // 128x128 block; BN divides 128, so the tile lies in one N block). The tensor core's limited
+                // accumulation precision then spans 128 of K, the fp32 sum the whole loop.
+                static_assert(SCALE != 3 || (BK == SCALE_BLOCK && SCALE_BLOCK % BN == 0), "one scale block per stage");
+                float kacc[ACC];
+                const uint32_t r0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
+                const uint32_t kbn = (K + SCALE_BLOCK - 1) / SCALE_BLOCK;
+                const float* sb_tile = sb + (t.x * BN / SCALE_BLOCK) * kbn;
+                auto scales_of = [&](uint32_t kb, float& s0, float& s1) {
+                    const float b = sb_tile[kb];
+                    s0 = r0 < M ? sa[kb * M + r0] * b : 0.f;
+                    s1 = r0 + 8 < M ? sa[kb * M + r0 + 8] * b : 0.f;
+                };
+                float s0 = 0.f, s1 = 0.f;
+                if (kb0 < kb1) scales_of(kb0, s0, s1);
+#pragma unroll
+                for (uint32_t i = 0; i < ACC; ++i) d[i] = 0.f;
+                for (uint32_t kb = kb0; kb < kb1; ++kb) {
+                    mbar_wait(full_bar + 8 * s, phase);
+                    fence_operands(kacc);
+                    wgmma_fence();
+#pragma unroll
+                    for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
+                        const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
+                        const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
+                        wgmma_tile(kacc, da, db, j > 0 ? 1u : 0u);
+                    }
+                    wgmma_commit();
+                    fence_operands(kacc);
+                    // The next K block's scales load while the MMAs run.
+                    float n0 = 0.f, n1 = 0.f;
+                    if (kb + 1 < kb1) scales_of(kb + 1, n0, n1);
+                    wgmma_wait<0>();
+                    fence_operands(kacc);
+                    if (lane == 0) release(empty_bar + 8 * s);
+#pragma unroll
+                    for (uint32_t i = 0; i < ACC; ++i) d[i] = fmaf(kacc[i], ((i / 2) % 2) ? s1 : s0, d[i]);
+                    s0 = n0;
+                    s1 = n1;
+                    if (++s == STAGES) { s = 0; phase ^= 1; }
+                }
+            } else {
             uint32_t prev = 0;
             for (uint32_t kb = kb0; kb < kb1; ++kb) {
                 mbar_wait(full_bar + 8 * s, phase);
@@ -220,6 +268,27 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 fence_operands(d);
                 if (kb1 > kb0 && lane == 0) release(empty_bar + 8 * prev);
             }
+            if (SCALE == 1) {
+                // ---- per-tensor scales on the fp32 sums ----
+                const float sc = sa[0] * sb[0];
+#pragma unroll
+                for (uint32_t i = 0; i < ACC; ++i) d[i] *= sc;
+            } else if (SCALE == 2) {
+                // ---- per-row x per-column scales: d[4j + {0,1,2,3}] sit at (row0, c), (row0, c+1), (row0+8, c),
+                // (row0+8, c+1) with c = tile column j*8 + (lane%4)*2 (the accumulator layout below) ----
+                const uint32_t r0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
+                const float a0 = r0 < M ? sa[r0] : 0.f, a1 = r0 + 8 < M ? sa[r0 + 8] : 0.f;
+#pragma unroll
+                for (uint32_t j = 0; j < BN / 8; ++j) {
+                    const uint32_t col = t.x * BN + j * 8 + (lane & 3) * 2;
+                    const float b0 = col < N ? sb[col] : 0.f, b1 = col + 1 < N ? sb[col + 1] : 0.f;
+                    d[4 * j + 0] *= a0 * b0;
+                    d[4 * j + 1] *= a0 * b1;
+                    d[4 * j + 2] *= a1 * b0;
+                    d[4 * j + 3] *= a1 * b1;
+                }
+            }
+            }  // SCALE != 3
 
             // ---- epilogue: accumulator fragment -> 16-byte row segments -> global ----
             // d[i]: row = warp*16 + lane/4 + 8*((i/2)%2), col = (i/4)*8 + (lane%4)*2 + i%2 (PTX wgmma D layout).
@@ -280,7 +349,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 // two n8 blocks per 16 columns (the m16n8 accumulator pairs are stmatrix's lane order), then each
                 // lane reads 16-byte row segments back for 16-byte global stores.
                 using Epi = swz::EpilogueTile;
-                static_assert(Epi::ROWS == 16 && Epi::COLS == 64 && Epi::ELEM_BYTES == ELEM_BYTES, "scratch shape");
+                static_assert(Epi::ROWS == 16 && Epi::COLS == 64 && Epi::ELEM_BYTES == OUT_BYTES, "scratch shape");
                 const uint32_t sc = epi_smem + (cw * 4 + warp) * Epi::BYTES;
                 const uint32_t rbase = ty * BM + cw * 64 + warp * 16;
                 const bool vec_ok = (N % 8) == 0;

@@ -13,6 +13,8 @@
 
 pub mod check;
 pub mod family;
+pub mod fp8;
+pub mod fp8_bench;
 mod layout_checks;
 pub mod planned;
 pub mod shapes;
@@ -28,18 +30,19 @@ pub use spec::{HopperSpec, BASE, CLUSTER2, SHIPPED};
 /// the others.
 pub const TYPES: [Elem; 2] = [Elem::BF16, Elem::F16];
 
+/// Every input type a spec may name: the 16-bit [`TYPES`] and e4m3 (bf16 out, scaled: [`fp8`]).
+pub const INPUT_TYPES: [Elem; 3] = [Elem::BF16, Elem::F16, Elem::E4M3];
+
 /// The cuBLAS call of [`HopperGemm::launch`]'s problem: `C = A · B^T`, B stored N x K, 16-bit in and out.
 pub const fn cublas_call(ty: Elem, size: Size) -> crate::runtime::GemmCall {
     crate::runtime::GemmCall::tn(size, ty, ty)
 }
 
 use crate::elem::HostElem;
-use crate::frame::Size;
+use crate::frame::{Launch, Size};
 use crate::runtime::error::DriverContext;
-use crate::runtime::tma::TensorMap;
-use crate::runtime::{cache, compile, Compiled, Error, Gpu, Result};
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
-use std::sync::Arc;
+use crate::runtime::{cache, compile, Compiled, Error, Gpu, Kernel, Result};
+use cudarc::driver::{CudaFunction, CudaSlice};
 use swizzle_core::Elem;
 
 /// The kernel source; every layout number it uses comes from the generated headers.
@@ -95,7 +98,7 @@ pub fn check_ptxas_log(spec: &HopperSpec, log: &str) -> Result<()> {
 
 /// Compile `spec` for sm_90a with ptxas' resource report, and refuse a lost fast path. Needs only libnvrtc.
 pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
-    crate::elem::check_supported("the Hopper GEMM", spec.ty, &TYPES)?;
+    crate::elem::check_supported("the Hopper GEMM", spec.ty, &INPUT_TYPES)?;
     let out = compile(&spec.source(), ARCH, &compile_options())?;
     check_ptxas_log(spec, &out.log)?;
     Ok(out)
@@ -104,7 +107,7 @@ pub fn compile_spec(spec: &HopperSpec) -> Result<Compiled> {
 /// [`compile_spec`] through the compile cache ([`crate::runtime::cache`]: once per process, and on disk in the
 /// user's cache folder or `SWZ_CUBIN_CACHE`, or in `dir` when given). A cached log is checked again.
 pub fn compile_cached(spec: &HopperSpec, dir: Option<&std::path::Path>) -> Result<Compiled> {
-    crate::elem::check_supported("the Hopper GEMM", spec.ty, &TYPES)?;
+    crate::elem::check_supported("the Hopper GEMM", spec.ty, &INPUT_TYPES)?;
     let out = match dir {
         Some(d) => cache::compile_in(Some(d), &spec.source(), ARCH, &compile_options()),
         None => cache::compile(&spec.source(), ARCH, &compile_options()),
@@ -161,12 +164,12 @@ fn max_active_clusters(gpu: &Gpu, func: &CudaFunction, spec: &HopperSpec) -> Res
     Ok(n as u32)
 }
 
-/// A compiled and loaded variant.
+/// A compiled and loaded variant: what every launch of a spec goes through (a user's call, the frame's
+/// verification and benchmarks, the tuning programs).
 pub struct HopperGemm {
     pub spec: HopperSpec,
     pub compiled: Compiled,
-    _module: Arc<CudaModule>,
-    func: CudaFunction,
+    kernel: Kernel,
     /// Clusters (of `spec.ctas()` CTAs) that fit on the device at once: the persistent grid's size.
     max_clusters: u32,
 }
@@ -202,8 +205,10 @@ impl HopperGemm {
         Ok(HopperGemm {
             spec,
             compiled,
-            _module: module,
-            func,
+            kernel: Kernel {
+                name: format!("hopper_gemm ({spec})"),
+                func,
+            },
             max_clusters,
         })
     }
@@ -215,10 +220,14 @@ impl HopperGemm {
         Ok((HopperGemm::new(gpu, plan.spec)?, plan))
     }
 
-    /// Blocks launched: one per SM (persistent), fewer when there are fewer raster slots.
-    pub fn grid(&self, gpu: &Gpu, m: u32, n: u32) -> u32 {
-        let _ = gpu;
-        self.spec.grid(m, n, self.max_clusters)
+    /// The loaded kernel.
+    pub fn kernel(&self) -> &Kernel {
+        &self.kernel
+    }
+
+    /// The launch at `size` on this device ([`HopperSpec::launch`] with the clusters the device runs at once).
+    pub fn launch_at(&self, size: Size) -> Result<Launch> {
+        self.spec.launch(size, self.max_clusters)
     }
 
     /// Queue `c = a * b^T` (a: m x k, b: n x k, c: m x n, row-major, of the spec's element type). Checks the
@@ -231,15 +240,20 @@ impl HopperGemm {
         c: &mut CudaSlice<E>,
         size: Size,
     ) -> Result<()> {
-        if E::ELEM != self.spec.ty {
+        if E::ELEM != self.spec.ty || self.spec.is_fp8() {
             return Err(Error::Invalid(format!(
-                "{}: compiled for {}, called with {} buffers",
+                "{}: compiled for {}, called with {} buffers{}",
                 self.spec,
                 self.spec.ty,
-                E::ELEM
+                E::ELEM,
+                if self.spec.is_fp8() {
+                    " (an FP8 kernel takes its scales: HopperGemm::launch_fp8)"
+                } else {
+                    ""
+                }
             )));
         }
-        check_dims(size)?;
+        let launch = self.launch_at(size)?;
         let Size { m, n, k } = size;
         let need = |what: &str, len: usize, want: u64| {
             if (len as u64) < want {
@@ -253,35 +267,7 @@ impl HopperGemm {
         need("A", a.len(), m as u64 * k as u64)?;
         need("B", b.len(), n as u64 * k as u64)?;
         need("C", c.len(), m as u64 * n as u64)?;
-        let map = |d: &CudaSlice<E>, tile: &swizzle_core::wgmma::OperandTile, rows: u32| {
-            let (ptr, _guard) = d.device_ptr(gpu.stream());
-            TensorMap::k_major(ptr, d.len() * std::mem::size_of::<E>(), tile, rows, k)
-        };
-        let (a_box, b_box) = self.spec.map_boxes_for(m);
-        let a_map = map(a, &a_box, m)?;
-        let b_map = map(b, &b_box, n)?;
-        let a_rows = self.spec.a_box_rows(m);
-        let cfg = LaunchConfig {
-            grid_dim: (self.grid(gpu, m, n), 1, 1),
-            block_dim: (self.spec.threads(), 1, 1),
-            shared_mem_bytes: self.spec.smem_bytes(),
-        };
-        let mut args = gpu.stream().launch_builder(&self.func);
-        args.arg(&a_map)
-            .arg(&b_map)
-            .arg(c)
-            .arg(&m)
-            .arg(&n)
-            .arg(&k)
-            .arg(&a_rows);
-        // SAFETY: the parameters match hopper_gemm's signature (two 128-byte tensor maps by value, the C pointer,
-        // four u32); the maps describe a and b with the sizes checked above, and c holds m*n elements.
-        unsafe { args.launch(cfg) }
-            .map(|_| ())
-            .map_err(|source| Error::Launch {
-                kernel: format!("hopper_gemm ({})", self.spec),
-                source,
-            })
+        crate::frame::verify::launch_refs(gpu, &self.kernel, &launch, &[a, b, c])
     }
 }
 
@@ -307,7 +293,7 @@ mod tests {
         ] {
             let e = e.to_string();
             assert!(
-                e.contains("element type f32 is not supported (expected bf16 or f16)"),
+                e.contains("element type f32 is not supported (expected bf16 or f16 or e4m3)"),
                 "{e}"
             );
         }

@@ -2,11 +2,11 @@
 //! gets the spec `swizzle_core::plan` picks among what the kernel implements ([`Restrict::Implemented`]), with
 //! the model's predicted time and bound.
 //!
-//! The mapping between the planner's [`Variant`] and [`HopperSpec`] copies fields, never numbers: tile, ring
-//! depth, cluster and block order come from the variant (the planner sized the ring to the device's shared
-//! memory with the kernel's own layout: [`Variant::smem_bytes`] equals [`HopperSpec::smem_bytes`], tested);
-//! everything the planner does not choose (byte mode, in-flight groups, register split, the stmatrix epilogue)
-//! is the shipped spec's ([`SHIPPED`]).
+//! The planner's [`Variant`] becomes a [`HopperSpec`] in one direction ([`spec_of`]), copying fields, never
+//! numbers: tile, ring depth, cluster, split and block order come from the variant (the planner sized the ring to
+//! the device's shared memory with the kernel's own layout: both describe it as a
+//! [`swizzle_core::wgmma::GemmSmem`]); everything the planner does not choose (byte mode, in-flight groups,
+//! register split, the stmatrix epilogue) is the shipped spec's ([`SHIPPED`]).
 //!
 //! The device: [`plan_device`] maps the driver's properties to the planner's presets: an H200 by name (or, for a
 //! name the driver spells otherwise, by its over 100 GiB of memory), every other GPU gets the **H100's numbers**
@@ -29,10 +29,12 @@ pub struct Planned {
     pub device: &'static str,
 }
 
-/// The planner's element type for a spec's (bf16, else f16: the kernel's [`super::TYPES`]).
+/// The planner's element type for a spec's (bf16, e4m3, else f16: the kernel's [`super::TYPES`]).
 pub fn dtype(ty: Elem) -> Dtype {
     if ty == Elem::BF16 {
         Dtype::Bf16
+    } else if ty == Elem::E4M3 {
+        Dtype::E4m3
     } else {
         Dtype::F16
     }
@@ -75,21 +77,6 @@ pub fn spec_of(v: &Variant, ty: Elem) -> Result<HopperSpec> {
     })
 }
 
-/// The planner's variant a spec runs (no stream-K, no swap: the kernel has neither).
-pub const fn variant_of(spec: &HopperSpec) -> Variant {
-    Variant {
-        bm: spec.bm(),
-        bn: spec.bn,
-        bk: spec.bk,
-        stages: spec.stages,
-        cluster: spec.cluster,
-        split: spec.split,
-        stream_k: false,
-        swap: false,
-        order: spec.raster,
-    }
-}
-
 /// One spec of every kernel shape the planner can pick on an H100: 64- and 128-row tiles x every N tile of
 /// [`plan::BNS`], each unsplit (clusters of 1 and 2) and split into 2, 4 and [`plan::MAX_SPLIT`] parts, with the
 /// deepest ring that fits (the compile and ptxas check covers each).
@@ -110,7 +97,7 @@ pub fn kernel_variants(ty: Elem) -> Vec<HopperSpec> {
                     stages,
                     cluster,
                     split,
-                    ..Variant::SHIPPED
+                    ..Variant::shipped_for(dtype(ty))
                 };
                 out.extend(spec_of(&v, ty).ok());
             }
@@ -149,21 +136,25 @@ pub fn ranked(
         if out.len() == count {
             break;
         }
-        let v = e.variant;
         let shape = |w: &Variant| (w.bm, w.bn, w.cluster, w.split);
-        if out.iter().any(|(s, _)| shape(&variant_of(s)) == shape(&v)) {
+        if out
+            .iter()
+            .any(|(_, o)| shape(&o.variant) == shape(&e.variant))
+        {
             continue;
         }
-        out.push((spec_of(&v, ty)?, e));
+        out.push((spec_of(&e.variant, ty)?, e));
     }
     Ok(out)
 }
 
-/// The planner's estimate for a given spec (the shipped one, say) at `size` on `dev`.
-pub fn estimate_spec(size: Size, spec: &HopperSpec, dev: &Device) -> Result<Estimate> {
-    let p = size.plan(dtype(spec.ty));
-    plan::estimate(&p, dev, &variant_of(spec))
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))
+/// The shipped spec in `ty` ([`Variant::SHIPPED`]) with the planner's estimate for it at `size` on `dev`: what a
+/// plan is compared with.
+pub fn shipped(size: Size, ty: Elem, dev: &Device) -> Result<(HopperSpec, Estimate)> {
+    let p = size.plan(dtype(ty));
+    let estimate = plan::estimate(&p, dev, &Variant::SHIPPED)
+        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
+    Ok((spec_of(&Variant::SHIPPED, ty)?, estimate))
 }
 
 impl HopperSpec {
@@ -201,8 +192,23 @@ mod tests {
         }
     }
 
+    /// `spec` runs `v`: the same tile, ring, cluster, split and order, and `v` is neither stream-K nor swapped.
+    fn runs(spec: &HopperSpec, v: &Variant) -> bool {
+        (
+            spec.bm(),
+            spec.bn,
+            spec.bk,
+            spec.stages,
+            spec.cluster,
+            spec.split,
+            spec.raster,
+        ) == (v.bm, v.bn, v.bk, v.stages, v.cluster, v.split, v.order)
+            && !v.stream_k
+            && !v.swap
+    }
+
     #[test]
-    fn every_implemented_variant_maps_to_a_valid_spec_and_back() {
+    fn every_implemented_variant_maps_to_a_spec_that_runs_it() {
         let mut seen = 0;
         for dev in [Device::H100, Device::H200] {
             for &(m, n, k) in &[(16, 4096, 4096), (8192, 8192, 8192), (1000, 520, 136)] {
@@ -217,7 +223,7 @@ mod tests {
                     assert!(!cands.is_empty());
                     for v in cands {
                         let spec = spec_of(&v, ty).unwrap();
-                        assert_eq!(variant_of(&spec), v, "{v}");
+                        assert!(runs(&spec, &v), "{v}: {spec}");
                         spec.validate(dev.smem_per_block as usize)
                             .unwrap_or_else(|e| panic!("{v}: {e}"));
                         // The planner's shared-memory model is the kernel's layout.
@@ -228,7 +234,7 @@ mod tests {
             }
         }
         assert!(seen >= 24, "{seen}");
-        assert_eq!(variant_of(&SHIPPED), Variant::SHIPPED);
+        assert!(runs(&SHIPPED, &Variant::SHIPPED));
         assert_eq!(spec_of(&Variant::SHIPPED, Elem::BF16).unwrap(), SHIPPED);
     }
 
@@ -251,7 +257,15 @@ mod tests {
             for s in &specs {
                 s.validate(Device::H100.smem_per_block as usize)
                     .unwrap_or_else(|e| panic!("{s}: {e}"));
-                let v = variant_of(s);
+                let v = Variant {
+                    bm: s.bm(),
+                    bn: s.bn,
+                    stages: s.stages,
+                    cluster: s.cluster,
+                    split: s.split,
+                    ..Variant::SHIPPED
+                };
+                assert!(runs(s, &v), "{s}");
                 assert_eq!(s.smem_bytes(), v.smem_bytes(dtype(ty)), "{s}");
                 assert_eq!(
                     Some(s.stages),
@@ -317,8 +331,9 @@ mod tests {
                 assert!(grid >= p.spec.cluster && grid.is_multiple_of(p.spec.cluster));
                 assert!(grid <= props.sm_count, "{size}: grid {grid}");
                 // The plan is no slower, by the model, than the shipped spec.
-                let shipped = estimate_spec(size, &SHIPPED.with_ty(ty), &plan_device(&props));
-                assert!(p.estimate.time_s <= shipped.unwrap().time_s * (1.0 + 1e-9));
+                let (spec, shipped) = shipped(size, ty, &plan_device(&props)).unwrap();
+                assert_eq!(spec, SHIPPED.with_ty(ty));
+                assert!(p.estimate.time_s <= shipped.time_s * (1.0 + 1e-9));
             }
         }
     }

@@ -13,7 +13,7 @@
 //! the roofline, so it is the floor a kernel can be held to. Geomeans over the problems close each element type's
 //! table.
 
-use super::planned::{estimate_spec, plan_device, Planned};
+use super::planned::{plan_device, shipped, Planned};
 use super::tune::{compare_with_cublas, write};
 use super::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
 use crate::bench::hbm_read::{HbmRead, ReadSets};
@@ -24,6 +24,7 @@ use crate::runtime::{Error, Gpu, Result};
 use cudarc::driver::CudaSlice;
 use std::fmt::Write as _;
 use std::path::Path;
+use swizzle_core::plan::Estimate;
 use swizzle_core::Elem;
 
 /// The linear layers of two LLMs, `(name, N, K)`: `C = X · Wᵀ`, W is `N x K`.
@@ -317,8 +318,8 @@ pub fn shapes_report(
     }
     let dev = plan_device(gpu.props());
     // Plan everything first: a shape the planner refuses fails before any GPU work.
-    // (type, problem, plan, the next candidates' specs)
-    type Contest = (Elem, Size, Planned, Vec<HopperSpec>);
+    // (type, problem, plan, the shipped spec and the next candidates, each with its estimate)
+    type Contest = (Elem, Size, Planned, Vec<(HopperSpec, Estimate)>);
     let mut plans: Vec<Contest> = Vec::new();
     for &ty in types {
         for &size in shapes {
@@ -330,7 +331,9 @@ pub fn shapes_report(
                 estimate,
                 device: dev.name,
             };
-            let others = ranked.into_iter().map(|(s, _)| s).collect();
+            let others = std::iter::once(shipped(size, ty, &dev)?)
+                .chain(ranked)
+                .collect();
             plans.push((ty, size, plan, others));
         }
     }
@@ -352,11 +355,10 @@ pub fn shapes_report(
     );
     // Every distinct spec compiled (and its ptxas log checked) before anything is measured.
     let mut compiled: Vec<HopperGemm> = Vec::new();
-    for spec in plans.iter().flat_map(|(ty, _, p, others)| {
-        [p.spec, SHIPPED.with_ty(*ty)]
-            .into_iter()
-            .chain(others.iter().copied())
-    }) {
+    for spec in plans
+        .iter()
+        .flat_map(|(_, _, p, others)| std::iter::once(p.spec).chain(others.iter().map(|o| o.0)))
+    {
         if !compiled.iter().any(|g| g.spec == spec) {
             let g = HopperGemm::new(gpu, spec)
                 .map_err(|e| Error::Invalid(format!("{} ({spec}): {e}", spec_label(&spec))))?;
@@ -370,12 +372,13 @@ pub fn shapes_report(
         let shipped_spec = SHIPPED.with_ty(ty);
         let find = |s: &HopperSpec| compiled.iter().find(|g| g.spec == *s).expect("compiled");
         // Contestants: cuBLAS, the plan, the shipped spec unless the plan is it, the other candidates.
-        let mut specs = vec![plan.spec];
-        for s in std::iter::once(shipped_spec).chain(others) {
-            if !specs.contains(&s) {
-                specs.push(s);
+        let mut contestants = vec![(plan.spec, plan.estimate)];
+        for (s, e) in others {
+            if !contestants.iter().any(|(x, _)| *x == s) {
+                contestants.push((s, e));
             }
         }
+        let specs: Vec<HopperSpec> = contestants.iter().map(|(s, _)| *s).collect();
         let ours: Vec<&HopperGemm> = specs.iter().map(find).collect();
         let mut sets = sets(gpu, &blas, ty, size, 1000 + 2 * i as u64)?;
         let diffs = ours
@@ -405,21 +408,21 @@ pub fn shapes_report(
         let read_ms = reads
             .is_some()
             .then(|| rounds::spread(&ms[specs.len() + 1]).median);
-        let ours_row = |idx: usize, spec: &HopperSpec, diff: f64| -> Result<Ours> {
-            let t = rounds::spread(&ms[idx]).median;
-            let est = estimate_spec(size, spec, &dev)?;
-            Ok(Ours {
-                spec: spec_label(spec),
-                ms: t,
-                ratio: rounds::spread(&rounds::ratios(&ms[0], &ms[idx])),
-                predicted_s: est.time_s,
-                bound: est.bound.to_string(),
-                error: prediction_error(est.time_s, t),
-                roofline: roof(t),
-                rel_diff: diff,
-            })
-        };
-        let measured = specs
+        let ours_row =
+            |idx: usize, (spec, est): &(HopperSpec, Estimate), diff: f64| -> Result<Ours> {
+                let t = rounds::spread(&ms[idx]).median;
+                Ok(Ours {
+                    spec: spec_label(spec),
+                    ms: t,
+                    ratio: rounds::spread(&rounds::ratios(&ms[0], &ms[idx])),
+                    predicted_s: est.time_s,
+                    bound: est.bound.to_string(),
+                    error: prediction_error(est.time_s, t),
+                    roofline: roof(t),
+                    rel_diff: diff,
+                })
+            };
+        let measured = contestants
             .iter()
             .zip(&diffs)
             .enumerate()

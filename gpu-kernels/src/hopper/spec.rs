@@ -2,17 +2,24 @@
 //! Everything the `.cu` needs is rendered from it: swizzle-core's header (operand tiles `GemmA` / `GemmB`, raster
 //! `TileOrder`) and `gemm_spec.cuh` (constants and the `wgmma` wrapper, generated for the tile's N).
 
+use crate::frame::{Arg, Launch, Size};
 use crate::runtime::{Error, Header, Result, Source};
+use cudarc::driver::LaunchConfig;
 use swizzle_core::pattern::{Pattern, Smem};
 use swizzle_core::raster::Raster;
-use swizzle_core::wgmma::{Major, OperandTile};
+use swizzle_core::scale::ScaleMode;
+use swizzle_core::wgmma::{GemmSmem, Major, OperandTile};
 use swizzle_core::{ByteMode, Elem};
 
 /// One kernel variant. Variants differ only here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HopperSpec {
-    /// Input and output type: bf16 or f16 ([`super::TYPES`]); fp32 accumulation.
+    /// Input type: bf16 or f16 ([`super::TYPES`], the output the same), or e4m3 (bf16 output,
+    /// [`HopperSpec::out_ty`]); fp32 accumulation.
     pub ty: Elem,
+    /// e4m3: how the fp32 scales apply ([`ScaleMode`]; per tensor and per row in the epilogue, per block by
+    /// promoting each K block's partial sum). 16-bit specs take no scales and keep [`ScaleMode::Tensor`].
+    pub scale: ScaleMode,
     /// Consumer warpgroups; each owns 64 rows, so the block tile is `64 * consumers` x `bn`.
     pub consumers: u32,
     /// Block tile N = the wgmma instruction's N (m64nBNk16).
@@ -48,6 +55,7 @@ pub struct HopperSpec {
 /// block tile, 4-stage ring, 128B swizzle, GroupM(8) order, one wgmma group kept in flight, registers 40/232.
 pub const BASE: HopperSpec = HopperSpec {
     ty: Elem::BF16,
+    scale: ScaleMode::Tensor,
     consumers: 2,
     bn: 256,
     bk: 64,
@@ -86,8 +94,40 @@ pub const MAX_SPLIT: u32 = 8;
 const SM_REGS: u32 = 65536;
 
 impl HopperSpec {
+    /// The same spec in `ty`, with the same bytes of K per stage (64 bf16 = 128 e4m3 = one 128-byte row).
     pub const fn with_ty(self, ty: Elem) -> HopperSpec {
-        HopperSpec { ty, ..self }
+        HopperSpec {
+            ty,
+            bk: self.bk * self.ty.bytes() / ty.bytes(),
+            ..self
+        }
+    }
+    /// The same spec with `scale`'s scaling (e4m3).
+    pub const fn with_scale(self, scale: ScaleMode) -> HopperSpec {
+        HopperSpec { scale, ..self }
+    }
+    /// C's element type: the input type for 16-bit inputs, bf16 for e4m3.
+    pub const fn out_ty(&self) -> Elem {
+        if self.ty.bytes() == 1 {
+            Elem::BF16
+        } else {
+            self.ty
+        }
+    }
+    /// True for the FP8 (e4m3) kernel, which takes scale buffers.
+    pub const fn is_fp8(&self) -> bool {
+        self.ty.bytes() == 1
+    }
+    /// The kernel's `SCALE` constant: 0 without scales (16-bit), 1 per tensor, 2 per row, 3 per block.
+    pub const fn scale_code(&self) -> u32 {
+        if !self.is_fp8() {
+            return 0;
+        }
+        match self.scale {
+            ScaleMode::Tensor => 1,
+            ScaleMode::Row => 2,
+            ScaleMode::Block => 3,
+        }
     }
     pub const fn with_raster(self, raster: Raster) -> HopperSpec {
         HopperSpec { raster, ..self }
@@ -100,16 +140,6 @@ impl HopperSpec {
     /// CTAs per cluster: the multicast pair, or the split's parts.
     pub const fn ctas(&self) -> u32 {
         self.cluster * self.split
-    }
-
-    /// Bytes of the split's fp32 partial tile and its two barriers (0 without a split); + 128 for the alignment
-    /// the kernel gives it when no epilogue scratch comes first.
-    pub const fn split_bytes(&self) -> u32 {
-        if self.split > 1 {
-            self.bm() * self.bn * 4 + 16 + if self.smem_epilogue { 0 } else { 128 }
-        } else {
-            0
-        }
     }
 
     pub const fn threads(&self) -> u32 {
@@ -170,43 +200,49 @@ impl HopperSpec {
         )
     }
 
-    /// One consumer warp's epilogue scratch: 16 rows x 64 columns of the output type, swizzled for `stmatrix`
-    /// writes and 16-byte row reads (the GEMM family's derived ldmatrix swizzle for 128-byte rows).
+    /// One consumer warp's epilogue scratch ([`swizzle_core::wgmma::epilogue_tile`] of the output type).
     pub const fn epilogue_tile(&self) -> Smem {
-        let e = self.ty;
-        Smem::row_major(16, 64, e)
-            .with_swizzle(crate::gemm::spec::ldmatrix_swizzle(64 * e.bytes(), e))
+        swizzle_core::wgmma::epilogue_tile(self.out_ty())
     }
 
-    /// Bytes of every consumer warp's epilogue scratch (0 without `smem_epilogue`).
-    pub const fn epilogue_bytes(&self) -> u32 {
-        if self.smem_epilogue {
-            4 * self.consumers * self.epilogue_tile().footprint() + 128 // + aligning its start to 128 bytes
-        } else {
-            0
+    /// The dynamic shared memory the kernel lays out: the ring of A and B tiles, the epilogue scratch of every
+    /// consumer warp (with `smem_epilogue`), the split's partial tile (the layout the planner sizes its variants
+    /// with, [`swizzle_core::plan::Variant::smem`]).
+    pub const fn smem(&self) -> GemmSmem {
+        GemmSmem {
+            a: self.a_tile(),
+            b: self.b_tile(),
+            stages: self.stages,
+            epilogue_warps: if self.smem_epilogue {
+                4 * self.consumers
+            } else {
+                0
+            },
+            epilogue_tile: self.epilogue_tile(),
+            split: self.split > 1,
         }
     }
 
-    /// Dynamic shared memory: the ring, the barriers, the epilogue scratch, and slack to round the base up to the
-    /// tiles' alignment.
+    /// Bytes of [`HopperSpec::smem`].
     pub const fn smem_bytes(&self) -> u32 {
-        let (a, b) = (self.a_tile().params(), self.b_tile().params());
-        let align = if a.smem_align > b.smem_align {
-            a.smem_align
-        } else {
-            b.smem_align
-        };
-        self.stages * (a.tile_bytes + b.tile_bytes)
-            + 16 * self.stages
-            + self.epilogue_bytes()
-            + self.split_bytes()
-            + align
+        self.smem().bytes()
     }
 
     /// Everything the hardware and the kernel need to hold, checked before compiling.
     pub fn validate(&self, smem_optin: usize) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("{self}: {m}")));
-        crate::elem::check_supported("the Hopper GEMM", self.ty, &super::TYPES)?;
+        crate::elem::check_supported("the Hopper GEMM", self.ty, &super::INPUT_TYPES)?;
+        if !self.is_fp8() && self.scale != ScaleMode::Tensor {
+            return bad(format!("{} inputs take no {} scales", self.ty, self.scale));
+        }
+        if self.scale_code() == 3 && (128 % self.bn != 0 || self.bk != swizzle_core::scale::BLOCK) {
+            return bad(format!(
+                "block scaling needs N tiles that divide the {}-wide scale blocks (32, 64, 128; the promoted \
+                 accumulator doubles the registers) and K stages of {} e4m3",
+                swizzle_core::scale::BLOCK,
+                swizzle_core::scale::BLOCK
+            ));
+        }
         if !(1..=2).contains(&self.consumers) {
             return bad("1 or 2 consumer warpgroups".into());
         }
@@ -266,6 +302,7 @@ impl HopperSpec {
             .u32("THREADS", self.threads())
             .u32("ACC", self.bn / 2)
             .u32("ELEM_BYTES", self.ty.bytes())
+            .u32("OUT_BYTES", self.out_ty().bytes())
             .u32("INFLIGHT", self.inflight)
             .u32("PRODUCER_REGS", self.producer_regs)
             .u32("CONSUMER_REGS", self.consumer_regs)
@@ -274,6 +311,26 @@ impl HopperSpec {
             .u32("STORE16", self.store16 as u32)
             .u32("SMEM_EPILOGUE", self.smem_epilogue as u32)
             .u32("IN_BF16", u32::from(self.ty == Elem::BF16))
+            .u32("OUT_BF16", u32::from(self.out_ty() == Elem::BF16))
+            .u32("SCALE", self.scale_code())
+            .u32("SCALE_BLOCK", swizzle_core::scale::BLOCK)
+            .define(
+                "SPEC_SCALE_PARAMS",
+                if self.is_fp8() {
+                    ", const float* __restrict__ sa, const float* __restrict__ sb"
+                } else {
+                    ""
+                },
+            )
+            // 16-bit kernels take no scale parameters; their (dead) scale branches read these instead.
+            .define(
+                "SPEC_SCALE_LOCALS",
+                if self.is_fp8() {
+                    ""
+                } else {
+                    "const float* sa = nullptr; const float* sb = nullptr;"
+                },
+            )
             .define(
                 "SPEC_CLUSTER_DIMS",
                 if self.ctas() > 1 {
@@ -335,6 +392,52 @@ impl HopperSpec {
         let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
         slots.min(max_clusters).max(1) * self.ctas()
     }
+
+    /// The kernel's launch at `size` on a device that runs `max_clusters` clusters at once (every launch of the
+    /// spec goes through here: [`HopperGemm::launch`](super::HopperGemm::launch), the frame's verification and
+    /// benchmarks): the persistent [`grid`](Self::grid), the block, the dynamic shared memory, and `hopper_gemm`'s
+    /// parameters in order: the tensor maps of A (buffer 0) and B (buffer 1) in the boxes the kernel loads
+    /// ([`map_boxes_for`](Self::map_boxes_for)), C (buffer 2), `m`, `n`, `k` and A's box rows. An error for a
+    /// size the kernel cannot take ([`check_dims`](super::check_dims)).
+    pub fn launch(&self, size: Size, max_clusters: u32) -> Result<Launch> {
+        super::check_dims(size)?;
+        let Size { m, n, k } = size;
+        let (a_box, b_box) = self.map_boxes_for(m);
+        Ok(Launch {
+            config: LaunchConfig {
+                grid_dim: (self.grid(m, n, max_clusters), 1, 1),
+                block_dim: (self.threads(), 1, 1),
+                shared_mem_bytes: self.smem_bytes(),
+            },
+            args: vec![
+                Arg::TensorMap {
+                    buf: 0,
+                    rows: m,
+                    k,
+                    tile: a_box,
+                },
+                Arg::TensorMap {
+                    buf: 1,
+                    rows: n,
+                    k,
+                    tile: b_box,
+                },
+                Arg::Buf(2),
+                Arg::U32(m),
+                Arg::U32(n),
+                Arg::U32(k),
+                Arg::U32(self.a_box_rows(m)),
+            ]
+            .into_iter()
+            // e4m3: A's and B's fp32 scales (SPEC_SCALE_PARAMS).
+            .chain(if self.is_fp8() {
+                vec![Arg::Buf(3), Arg::Buf(4)]
+            } else {
+                Vec::new()
+            })
+            .collect(),
+        })
+    }
 }
 
 impl std::fmt::Display for HopperSpec {
@@ -342,7 +445,11 @@ impl std::fmt::Display for HopperSpec {
         write!(
             f,
             "{} {}x{}x{} {}st {} {} inflight{} regs{}/{}{}{}{}",
-            self.ty,
+            if self.is_fp8() {
+                format!("{} per-{}", self.ty, self.scale)
+            } else {
+                self.ty.to_string()
+            },
             self.bm(),
             self.bn,
             self.bk,

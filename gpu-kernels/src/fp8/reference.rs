@@ -1,0 +1,371 @@
+//! The fp64 host reference of an FP8 GEMM (the exact product of the dequantized inputs) and the element-wise
+//! error bound a device result is held to.
+//!
+//! **The reference is exact before scaling.** An e4m3 product is a 4-bit by 4-bit significand product, exact in
+//! f64, with magnitude between `2^-18` and `448^2 < 2^18`; a sum of `K < 2^17` of them spans at most
+//! `18 + 18 + 17 = 53` bits, so f64 adds them without rounding. Per K block (block mode) or per element (the
+//! others) one or two multiplications by fp32 scales add a rounding of `2^-53` each: negligible.
+//!
+//! **The bound.** A device result `c` of an element whose exact value is `r` and whose absolute sum is
+//! `s = sum_k |sa sb a b|` (scales included) satisfies
+//!
+//! ```text
+//!   |c - r| <= u_out |r|  +  (1 + u_out) (chain u_mma + (K / 128) u_f32) s  +  tiny
+//! ```
+//!
+//! - `u_out |r|`: the output's one rounding to nearest (bf16: `u_out = 2^-8`, fp16 `2^-11`, fp32 `2^-24`).
+//! - `chain u_mma s`: the tensor core's accumulation. Hopper's FP8 `wgmma` adds each instruction's 32 products to
+//!   the fp32 accumulator aligned to the largest exponent among them and the accumulator, keeping about 14
+//!   significant bits (DeepSeek-V3, section 3.3.2, on the H800) and truncating the rest. So each product that
+//!   enters one accumulator may lose up to `u_mma = 2^-13` of the largest magnitude in its addition, at most `s`;
+//!   `chain` counts those products. Without promotion (per-tensor and per-row scaling) the chain is all of K;
+//!   with block scaling each 128-wide K block feeds a fresh accumulator that is then scaled and added in fp32
+//!   (the chain is 128, plus `K / 128` fp32 additions at `u_f32 = 2^-24`).
+//! - `tiny`: `2^-24` absolute, for results near zero where the relative terms vanish.
+//!
+//! Measured on an H100 (the GPU test `hopper_fp8_error_with_and_without_promotion_at_k16384`): at K = 16384
+//! with positive inputs, where every truncation points the same way, the unpromoted sum came out 25% low (3088
+//! for 4115: the per-instruction loss is real and large); promoted every 128 of K, the normwise error was that
+//! of the bf16 output rounding (1.7e-3). Without promotion the bound above says little once `K 2^-13` nears 1,
+//! and it says it honestly. With random signed inputs the errors mostly cancel, far below this worst case, so
+//! the GPU checks also bound the normwise error `|C - R|_F / |R|_F`, where a wrong index or a missed scale shows
+//! at once.
+//!
+//! ```
+//! use gpu_kernels::fp8::reference::Bound;
+//! use gpu_kernels::fp8::ScaleMode;
+//! use gpu_kernels::Elem;
+//! let b = Bound::new(Elem::BF16, ScaleMode::Tensor, 4096);
+//! assert_eq!(b.chain, 4096);
+//! let blk = Bound::new(Elem::BF16, ScaleMode::Block, 4096);
+//! assert_eq!(blk.chain, 128);
+//! assert!(blk.allows(10.0, 100.0) < b.allows(10.0, 100.0));
+//! ```
+
+use super::scale::{ScaleMode, Scales, BLOCK};
+use crate::elem::{E4m3, Elem};
+use crate::runtime::{Error, Result};
+use crate::size::Size;
+
+/// Relative loss of one product entering the FP8 `wgmma` accumulator: about 14 significant bits kept (module
+/// docs).
+pub const U_MMA: f64 = 1.0 / 8192.0;
+/// fp32's unit roundoff.
+pub const U_F32: f64 = 1.0 / 16_777_216.0;
+
+/// One reference element: the exact value and the absolute sum the bound scales with.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RefValue {
+    pub exact: f64,
+    pub abs: f64,
+}
+
+/// The element-wise error bound of an FP8 GEMM (module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bound {
+    /// Unit roundoff of the output type.
+    pub u_out: f64,
+    /// Products accumulated in the tensor core before promotion.
+    pub chain: u32,
+    /// fp32 additions of promoted partials.
+    pub promotions: u32,
+}
+
+impl Bound {
+    /// The bound of a GEMM writing `out` with `mode`'s scaling over `k`: block scaling promotes every
+    /// [`BLOCK`] of K, the other modes accumulate the whole K loop in the tensor core.
+    pub fn new(out: Elem, mode: ScaleMode, k: u32) -> Bound {
+        let u_out = crate::elem::unit_roundoff(out).unwrap_or(1.0);
+        let (chain, promotions) = match mode {
+            ScaleMode::Block => (BLOCK.min(k), k.div_ceil(BLOCK)),
+            _ => (k, 0),
+        };
+        Bound {
+            u_out,
+            chain,
+            promotions,
+        }
+    }
+
+    /// The largest `|c - r|` allowed for an element with exact value `exact` and absolute sum `abs`.
+    pub fn allows(&self, exact: f64, abs: f64) -> f64 {
+        let acc = self.chain as f64 * U_MMA + self.promotions as f64 * U_F32;
+        self.u_out * exact.abs() + (1.0 + self.u_out) * acc * abs + U_F32
+    }
+}
+
+/// Rows `rows` of the dequantized product `C = (sa . A) (sb . B)^T` in f64, split over the machine's cores. A is
+/// `M x K`, B `N x K` (row-major e4m3), `scales` as [`Scales`] describes them (checked first).
+pub fn host_rows(
+    a: &[E4m3],
+    b: &[E4m3],
+    size: Size,
+    scales: &Scales<Vec<f32>>,
+    rows: &[u32],
+) -> Result<Vec<Vec<RefValue>>> {
+    scales.validate(size)?;
+    let (m, n, k) = (size.m as usize, size.n as usize, size.k as usize);
+    if a.len() < m * k || b.len() < n * k || rows.iter().any(|&r| r as usize >= m) {
+        return Err(Error::Invalid(format!(
+            "FP8 reference of {size}: A holds {}, B {} values, rows up to {:?}",
+            a.len(),
+            b.len(),
+            rows.iter().max()
+        )));
+    }
+    let decode = |v: &[E4m3]| -> Vec<f64> { v.iter().map(|x| x.to_f64()).collect() };
+    let (af, bf) = (decode(&a[..m * k]), decode(&b[..n * k]));
+    let mode = scales.mode();
+    let (sa, sb) = scales.parts();
+    let kb_n = k.div_ceil(BLOCK as usize);
+    let threads = std::thread::available_parallelism()
+        .map_or(4, |p| p.get())
+        .min(rows.len().max(1));
+    let chunk = rows.len().div_ceil(threads).max(1);
+    let mut out = vec![Vec::new(); rows.len()];
+    std::thread::scope(|sc| {
+        for (slot, rs) in out.chunks_mut(chunk).zip(rows.chunks(chunk)) {
+            let (af, bf) = (&af, &bf);
+            sc.spawn(move || {
+                for (o, &r) in slot.iter_mut().zip(rs) {
+                    let i = r as usize;
+                    let ar = &af[i * k..(i + 1) * k];
+                    *o = (0..n)
+                        .map(|j| {
+                            let br = &bf[j * k..(j + 1) * k];
+                            // Per K block: the exact partial and its absolute sum, then the block's scales.
+                            let (mut exact, mut abs) = (0.0, 0.0);
+                            for kb in 0..kb_n {
+                                let ks = kb * BLOCK as usize..((kb + 1) * BLOCK as usize).min(k);
+                                let (mut p, mut pa) = (0.0f64, 0.0f64);
+                                for (x, y) in ar[ks.clone()].iter().zip(&br[ks]) {
+                                    p += x * y;
+                                    pa += (x * y).abs();
+                                }
+                                let s = match mode {
+                                    ScaleMode::Block => {
+                                        sa[kb * m + i] as f64
+                                            * sb[(j / BLOCK as usize) * kb_n + kb] as f64
+                                    }
+                                    _ => 1.0,
+                                };
+                                exact += s * p;
+                                abs += s.abs() * pa;
+                            }
+                            let s = match mode {
+                                ScaleMode::Tensor => sa[0] as f64 * sb[0] as f64,
+                                ScaleMode::Row => sa[i] as f64 * sb[j] as f64,
+                                ScaleMode::Block => 1.0,
+                            };
+                            RefValue {
+                                exact: s * exact,
+                                abs: s.abs() * abs,
+                            }
+                        })
+                        .collect();
+                }
+            });
+        }
+    });
+    Ok(out)
+}
+
+/// What a comparison found: elements checked, the largest error as a share of its bound, and the normwise error.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Agreement {
+    pub elements: usize,
+    /// `max |c - r| / bound`: at most 1 to pass.
+    pub worst_of_bound: f64,
+    /// `max |c - r| / |r|` over elements with `|r|` above a thousandth of the largest.
+    pub worst_rel: f64,
+    /// `|C - R|_F / |R|_F`.
+    pub normwise: f64,
+}
+
+/// Compare device results `got(row, col)` (already converted to f64) of `rows` with the reference: every element
+/// finite and within `bound`, the normwise error at most `normwise_max`. An unwritten (poisoned, NaN) element
+/// fails.
+pub fn compare(
+    got: impl Fn(u32, usize) -> f64,
+    rows: &[u32],
+    reference: &[Vec<RefValue>],
+    bound: &Bound,
+    normwise_max: f64,
+    what: &str,
+) -> Result<Agreement> {
+    let (mut num, mut den, mut worst, mut elements) = (0.0f64, 0.0f64, 0.0f64, 0usize);
+    let big = reference
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, v| m.max(v.exact.abs()));
+    let mut worst_rel = 0.0f64;
+    let mut bad = Vec::new();
+    for (&r, refrow) in rows.iter().zip(reference) {
+        for (j, v) in refrow.iter().enumerate() {
+            let g = got(r, j);
+            let e = (g - v.exact).abs();
+            let allowed = bound.allows(v.exact, v.abs);
+            elements += 1;
+            if !g.is_finite() || e > allowed {
+                if bad.len() < 6 {
+                    bad.push(format!(
+                        "({r},{j}): got {g}, want {} (bound {allowed:.3e})",
+                        v.exact
+                    ));
+                }
+                worst = f64::INFINITY;
+                continue;
+            }
+            worst = worst.max(e / allowed);
+            if v.exact.abs() > 1e-3 * big {
+                worst_rel = worst_rel.max(e / v.exact.abs());
+            }
+            num += e * e;
+            den += v.exact * v.exact;
+        }
+    }
+    let normwise = if den > 0.0 { (num / den).sqrt() } else { 0.0 };
+    if !bad.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{what}: {} element(s) outside the bound, first: {}",
+            bad.len(),
+            bad.join("; ")
+        )));
+    }
+    if normwise > normwise_max {
+        return Err(Error::Invalid(format!(
+            "{what}: normwise error {normwise:.3e} above {normwise_max:.1e}"
+        )));
+    }
+    Ok(Agreement {
+        elements,
+        worst_of_bound: worst,
+        worst_rel,
+        normwise,
+    })
+}
+
+/// Seeded random e4m3 values: uniform in (-1, 1) before quantization, so every binade from `2^-9` to 1 appears
+/// (about 0.4% round to zero, which the scales and sums never depend on).
+pub fn random_e4m3(n: usize, seed: u64) -> Vec<E4m3> {
+    crate::elem::nonzero_unit_values(n, seed)
+        .map(E4m3::from_f64)
+        .collect()
+}
+
+/// Seeded random positive scales in `[0.5, 2)` for `mode` and `size` (never 1, so a scale applied twice, to the
+/// wrong row or not at all shows).
+pub fn random_scales(mode: ScaleMode, size: Size, seed: u64) -> Scales<Vec<f32>> {
+    let (na, nb) = super::scale::lens(mode, size);
+    let gen = |n: usize, s: u64| -> Vec<f32> {
+        crate::elem::unit_values(n, s)
+            .map(|u| 2f64.powf(u) as f32 * 1.0001)
+            .collect()
+    };
+    Scales::new(mode, gen(na, seed), gen(nb, seed ^ 0x5CA1E))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(a: &[E4m3], b: &[E4m3], size: Size, s: &Scales<Vec<f32>>, i: usize, j: usize) -> f64 {
+        let k = size.k as usize;
+        let (sa, sb) = s.parts();
+        (0..k)
+            .map(|x| {
+                let (va, vb) = (a[i * k + x].to_f64(), b[j * k + x].to_f64());
+                let kb = x / 128;
+                let scale = match s.mode() {
+                    ScaleMode::Tensor => sa[0] as f64 * sb[0] as f64,
+                    ScaleMode::Row => sa[i] as f64 * sb[j] as f64,
+                    ScaleMode::Block => {
+                        sa[kb * size.m as usize + i] as f64
+                            * sb[(j / 128) * (k.div_ceil(128)) + kb] as f64
+                    }
+                };
+                scale * va * vb
+            })
+            .sum()
+    }
+
+    /// The threaded, blocked reference agrees with an element-by-element sum written from the definitions, for
+    /// every mode, on a ragged shape with a partial K block and two N blocks.
+    #[test]
+    fn reference_matches_the_definitions_of_the_three_modes() {
+        let size = Size::mnk(5, 131, 272);
+        let a = random_e4m3(5 * 272, 1);
+        let b = random_e4m3(131 * 272, 2);
+        for mode in ScaleMode::ALL {
+            let s = random_scales(mode, size, 3);
+            let rows: Vec<u32> = (0..5).collect();
+            let r = host_rows(&a, &b, size, &s, &rows).unwrap();
+            for (i, row) in r.iter().enumerate() {
+                for j in [0, 1, 127, 128, 130] {
+                    let want = naive(&a, &b, size, &s, i, j);
+                    let got = row[j].exact;
+                    assert!(
+                        (got - want).abs() <= 1e-12 * row[j].abs,
+                        "{mode} ({i},{j}): {got} vs {want}"
+                    );
+                    assert!(row[j].abs >= got.abs());
+                }
+            }
+        }
+        // Wrong lengths are refused before any work.
+        let bad = Scales::Row {
+            a: vec![1.0f32; 4],
+            b: vec![1.0f32; 131],
+        };
+        assert!(host_rows(&a, &b, size, &bad, &[0]).is_err());
+    }
+
+    /// The comparison passes the reference rounded to bf16, and fails a poisoned element, a result off by one
+    /// scale, and one row's results swapped with another's.
+    #[test]
+    fn comparison_catches_unwritten_wrongly_scaled_and_misplaced_results() {
+        let size = Size::mnk(4, 64, 512);
+        let a = random_e4m3(4 * 512, 5);
+        let b = random_e4m3(64 * 512, 6);
+        let s = random_scales(ScaleMode::Row, size, 7);
+        let rows: Vec<u32> = (0..4).collect();
+        let r = host_rows(&a, &b, size, &s, &rows).unwrap();
+        let bound = Bound::new(Elem::BF16, ScaleMode::Row, 512);
+        let bf = |v: f64| half::bf16::from_f64(v).to_f64();
+        let ok = compare(
+            |i, j| bf(r[i as usize][j].exact),
+            &rows,
+            &r,
+            &bound,
+            1e-2,
+            "ok",
+        )
+        .unwrap();
+        assert_eq!(ok.elements, 4 * 64);
+        assert!(ok.worst_of_bound <= 1.0 && ok.normwise < 4e-3, "{ok:?}");
+        let poisoned = |i: u32, j: usize| {
+            if (i, j) == (2, 7) {
+                f64::NAN
+            } else {
+                r[i as usize][j].exact
+            }
+        };
+        assert!(compare(poisoned, &rows, &r, &bound, 1e-2, "nan").is_err());
+        let unscaled = |i: u32, j: usize| r[i as usize][j].exact / s.parts().0[i as usize] as f64;
+        assert!(compare(unscaled, &rows, &r, &bound, 1e-2, "scale").is_err());
+        let swapped = |i: u32, j: usize| r[(i as usize + 1) % 4][j].exact;
+        assert!(compare(swapped, &rows, &r, &bound, 1e-2, "rows").is_err());
+    }
+
+    #[test]
+    fn block_scaling_promotes_every_128_of_k() {
+        let t = Bound::new(Elem::BF16, ScaleMode::Tensor, 16384);
+        let b = Bound::new(Elem::BF16, ScaleMode::Block, 16384);
+        assert_eq!((t.chain, t.promotions), (16384, 0));
+        assert_eq!((b.chain, b.promotions), (128, 128));
+        assert_eq!(Bound::new(Elem::BF16, ScaleMode::Block, 48).chain, 48);
+        // Output rounding alone at abs = 0; more room with a longer chain.
+        assert_eq!(t.allows(256.0, 0.0), 1.0 + U_F32);
+        assert!(t.allows(1.0, 1000.0) > 50.0 * b.allows(1.0, 1000.0));
+    }
+}

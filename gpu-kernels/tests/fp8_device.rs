@@ -1,0 +1,460 @@
+//! FP8 on the GPU: the host e4m3 codec against the device's own conversions, and cuBLASLt's FP8 GEMM (the peer)
+//! against the fp64 host reference of the dequantized inputs, in every scaling mode it accepts on this GPU.
+//! Random inputs, poisoned outputs, ragged shapes.
+
+use cudarc::driver::PushKernelArg;
+use gpu_kernels::elem::e4m3::{self, E4m3};
+use gpu_kernels::fp8::reference::{compare, host_rows, random_e4m3, random_scales, Bound};
+use gpu_kernels::fp8::{ScaleMode, Scales};
+use gpu_kernels::runtime::{CublasLt, Fp8Call, Header, Source};
+use gpu_kernels::{Elem, Gpu, Size};
+
+fn gpu() -> Gpu {
+    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
+}
+
+const CODEC: &str = r#"
+#include <cuda_fp8.h>
+extern "C" __global__ void e4m3_codec(const float* in, unsigned char* enc, float* dec, unsigned n) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < 256) {
+        __nv_fp8_e4m3 v;
+        v.__x = (unsigned char)i;
+        dec[i] = float(v);
+    }
+    if (i < n) enc[i] = __nv_cvt_float_to_fp8(in[i], __NV_SATFINITE, __NV_E4M3);
+}
+"#;
+
+/// Every code decodes on the device to the host's value; random floats (every binade, ties, out of range,
+/// NaN) encode with `__nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3)` to the host's code.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn e4m3_host_codec_matches_the_device() {
+    let gpu = gpu();
+    let src = Source {
+        name: "e4m3_codec.cu".into(),
+        text: CODEC.into(),
+        headers: Vec::<Header>::new(),
+    };
+    let k = gpu.kernel(&src, &[], "e4m3_codec").unwrap();
+    let mut inputs: Vec<f32> = gpu_kernels::elem::words(20_000, 9)
+        .map(|w| {
+            let mant = (w >> 11) as f64 / (1u64 << 53) as f64;
+            let binade = (w % 24) as i32 - 13;
+            let s = if w & 1 << 10 != 0 { -1.0 } else { 1.0 };
+            (s * (1.0 + mant) * 2f64.powi(binade)) as f32
+        })
+        .collect();
+    for c in 0..e4m3::MAX_CODE {
+        let mid = (e4m3::decode(c) + e4m3::decode(c + 1)) / 2.0;
+        inputs.extend([mid as f32, -mid as f32]);
+    }
+    inputs.extend([
+        448.0,
+        460.0,
+        464.0,
+        479.0,
+        480.0,
+        1e9,
+        f32::INFINITY,
+        f32::NAN,
+    ]);
+    inputs.extend([-464.0, -f32::INFINITY, 1e-30, -1e-30, 0.0, -0.0]);
+    let n = inputs.len() as u32;
+    let d_in = gpu.upload(&inputs).unwrap();
+    let mut enc = gpu.zeros::<u8>(inputs.len()).unwrap();
+    let mut dec = gpu.zeros::<f32>(256).unwrap();
+    let cfg = cudarc::driver::LaunchConfig {
+        grid_dim: (n.div_ceil(256), 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    gpu.launch(&k, cfg, |a| {
+        a.arg(&d_in).arg(&mut enc).arg(&mut dec).arg(&n);
+    })
+    .unwrap();
+    gpu.sync().unwrap();
+    let (enc, dec) = (gpu.download(&enc).unwrap(), gpu.download(&dec).unwrap());
+    for c in 0..=255u8 {
+        let h = e4m3::decode(c);
+        let d = dec[c as usize] as f64;
+        assert!(
+            (h.is_nan() && d.is_nan()) || h.to_bits() == d.to_bits(),
+            "code 0x{c:02X}: host {h}, device {d}"
+        );
+    }
+    let mut bad = 0;
+    for (x, &d) in inputs.iter().zip(&enc) {
+        let h = e4m3::encode(*x as f64);
+        // The device may give either NaN code's sign for a NaN input.
+        let same = h == d || (x.is_nan() && h & 0x7F == 0x7F && d & 0x7F == 0x7F);
+        if !same {
+            bad += 1;
+            if bad < 8 {
+                eprintln!("{x:e}: host 0x{h:02X}, device 0x{d:02X}");
+            }
+        }
+    }
+    assert_eq!(bad, 0, "{bad} of {n} encodings differ");
+    eprintln!("e4m3 codec: 256 codes and {n} encodings agree with the device");
+}
+
+/// Shapes for the peer: ragged M (1, 3, 17, 1000) and N off every tile, K with a partial 128-block.
+const PEER_SIZES: [Size; 6] = [
+    Size::mnk(1, 256, 512),
+    Size::mnk(3, 4096, 1024),
+    Size::mnk(17, 1000, 272),
+    Size::mnk(1000, 1000, 1024),
+    Size::mnk(64, 128, 16),
+    Size::mnk(256, 512, 4096),
+];
+
+/// B's 128 x 128 scales in the other order (K block fastest -> N block fastest), to learn which one cuBLASLt
+/// reads.
+fn transpose_b_blocks(sb: &[f32], size: Size) -> Vec<f32> {
+    let (nb, kb) = (size.n.div_ceil(128) as usize, size.k.div_ceil(128) as usize);
+    let mut t = vec![0.0; sb.len()];
+    for i in 0..nb {
+        for j in 0..kb {
+            t[j * nb + i] = sb[i * kb + j];
+        }
+    }
+    t
+}
+
+/// cuBLASLt FP8 (e4m3 in, bf16 out, fp32 accumulation) against the host reference in each mode. Per-tensor
+/// must be accepted and correct on every shape; the other modes, where this GPU's cuBLASLt accepts them, must be
+/// correct too. Prints what was accepted.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn cublaslt_fp8_matches_the_host_reference_in_every_mode_it_accepts() {
+    let gpu = gpu();
+    let lt = CublasLt::new(&gpu).unwrap();
+    let mut report = Vec::new();
+    for (si, &size) in PEER_SIZES.iter().enumerate() {
+        let Size { m, n, k } = size;
+        let a = random_e4m3((m * k) as usize, 100 + si as u64);
+        let b = random_e4m3((n * k) as usize, 200 + si as u64);
+        let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
+        let rows: Vec<u32> = if m <= 64 {
+            (0..m).collect()
+        } else {
+            gpu_kernels::elem::indices(48, m, si as u64).collect()
+        };
+        for mode in ScaleMode::ALL {
+            let call = Fp8Call::new(size, mode);
+            // Per-tensor must run wherever M and N are multiples of 16; anything else is cuBLASLt's call.
+            let must = mode == ScaleMode::Tensor && m % 16 == 0 && n % 16 == 0;
+            let plan = match lt.fp8_plan(call) {
+                Ok(p) => p,
+                Err(e) => {
+                    assert!(!must, "{call}: {e}");
+                    eprintln!("{call}: refused at planning ({e})");
+                    report.push(format!("{call}: refused at planning ({e})"));
+                    continue;
+                }
+            };
+            let scales = random_scales(mode, size, 300 + si as u64);
+            let reference = host_rows(&a, &b, size, &scales, &rows).unwrap();
+            let bound = Bound::new(Elem::BF16, mode, k);
+            // Block mode: our B layout first, then its transpose, to learn which order cuBLASLt reads.
+            let layouts: Vec<(&str, Scales<Vec<f32>>)> = if mode == ScaleMode::Block {
+                let (sa, sb) = scales.parts();
+                vec![
+                    ("B blocks [N/128][K/128]", scales.clone()),
+                    (
+                        "B blocks [K/128][N/128]",
+                        Scales::Block {
+                            a: sa.clone(),
+                            b: transpose_b_blocks(sb, size),
+                        },
+                    ),
+                ]
+            } else {
+                vec![("", scales.clone())]
+            };
+            let mut outcome = Vec::new();
+            let mut matched = false;
+            let mut refused = false;
+            for (label, s) in &layouts {
+                let ds = s.map(|v| gpu.upload(v)).unwrap();
+                let mut c = gpu.zeros::<half::bf16>(size.mn_len()).unwrap();
+                gpu.fill_bytes(&mut c, 0xFF).unwrap(); // NaN poison
+                let run = lt
+                    .fp8_gemm(&plan, &da, &db, &ds, &mut c)
+                    .and_then(|_| gpu.sync());
+                if let Err(e) = run {
+                    assert!(!must, "{call}: {e}");
+                    outcome.push(format!("{label} refused at launch: {e}"));
+                    refused = true;
+                    break;
+                }
+                let got = gpu.download(&c).unwrap();
+                let cmp = compare(
+                    |i, j| got[i as usize * n as usize + j].to_f64(),
+                    &rows,
+                    &reference,
+                    &bound,
+                    8e-3,
+                    &format!("cuBLASLt {call} {label}"),
+                );
+                match cmp {
+                    Ok(agr) => {
+                        matched = true;
+                        outcome.push(format!(
+                            "{label} ok: worst {:.3} of the bound, normwise {:.2e}, worst rel {:.2e}",
+                            agr.worst_of_bound, agr.normwise, agr.worst_rel
+                        ));
+                    }
+                    Err(e) => outcome.push(format!("{label} WRONG: {e}")),
+                }
+            }
+            let line = format!(
+                "{call}: {}; {}",
+                if refused { "planned" } else { "accepted" },
+                outcome.join("; ")
+            );
+            eprintln!("{line}");
+            report.push(line);
+            assert!(matched || refused, "{}", report.last().unwrap());
+        }
+    }
+    eprintln!("--- cuBLASLt FP8 on {} ---", gpu.props().name);
+    for line in &report {
+        eprintln!("{line}");
+    }
+    // Bad input is refused before any launch, with one line.
+    let size = Size::mnk(16, 32, 64);
+    let plan = lt.fp8_plan(Fp8Call::new(size, ScaleMode::Tensor)).unwrap();
+    let a = gpu.zeros::<E4m3>(16 * 64).unwrap();
+    let b = gpu.zeros::<E4m3>(32 * 64).unwrap();
+    let mut c = gpu.zeros::<half::bf16>(16 * 32).unwrap();
+    let bad = Scales::Tensor {
+        a: gpu.zeros::<f32>(2).unwrap(),
+        b: gpu.zeros::<f32>(1).unwrap(),
+    };
+    let e = lt.fp8_gemm(&plan, &a, &b, &bad, &mut c).unwrap_err();
+    assert!(e.to_string().contains("scales hold 2 values"), "{e}");
+    assert!(lt
+        .fp8_plan(Fp8Call::new(Size::mnk(16, 32, 40), ScaleMode::Tensor))
+        .is_err());
+}
+
+use gpu_kernels::hopper::{fp8, HopperGemm, HopperSpec, SHIPPED};
+
+/// The e4m3 specs the kernel tests run besides the planned one: the shipped tile (clusters of 2), a 64-row
+/// tile split in K, and for block scaling the 128x128 and 64x32 tiles.
+fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
+    let e = SHIPPED.with_ty(Elem::E4M3).with_scale(mode);
+    let narrow = HopperSpec {
+        consumers: 1,
+        bn: 64,
+        stages: 8,
+        cluster: 1,
+        split: 2,
+        ..e
+    };
+    match mode {
+        ScaleMode::Block => vec![
+            HopperSpec {
+                bn: 128,
+                stages: 6,
+                ..e
+            },
+            narrow,
+            HopperSpec {
+                consumers: 1,
+                bn: 32,
+                stages: 12,
+                ..e
+            },
+        ],
+        _ => vec![e, narrow],
+    }
+}
+
+const RAGGED: [Size; 6] = [
+    Size::mnk(1, 1, 16),
+    Size::mnk(1, 256, 512),
+    Size::mnk(3, 1000, 272),
+    Size::mnk(17, 300, 48),
+    Size::mnk(129, 257, 16),
+    Size::mnk(1000, 520, 1024),
+];
+
+/// Every scaling mode on ragged shapes (M = 1, 3, 17, 129, 1000; N off every tile; K with a partial 128-block
+/// and below one stage) for the planned spec and the fixed ones: every element within the bound, no NaN left
+/// from the poison, normwise error under 8e-3.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_ragged_shapes_every_mode() {
+    let gpu = gpu();
+    for mode in ScaleMode::ALL {
+        let mut kernels: Vec<HopperGemm> = fixed_specs(mode)
+            .into_iter()
+            .map(|s| HopperGemm::new(&gpu, s).unwrap_or_else(|e| panic!("{s}: {e}")))
+            .collect();
+        for (i, &size) in RAGGED.iter().enumerate() {
+            let (planned, _) = HopperGemm::planned_fp8(&gpu, size, mode).unwrap();
+            kernels.push(planned);
+            for g in &kernels {
+                let agr = fp8::check(&gpu, g, size, 40 + i as u64, 8e-3)
+                    .unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+                eprintln!(
+                    "{} {size}: worst {:.3} of the bound, normwise {:.2e}, worst rel {:.2e}",
+                    g.spec, agr.worst_of_bound, agr.normwise, agr.worst_rel
+                );
+            }
+            kernels.pop();
+        }
+    }
+}
+
+/// The smallest cases of every mode once (what compute-sanitizer runs): tensor and row on the shipped tile, block
+/// on 128x128, at 1x1x16 and 17x300x48.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_sanitizer_small() {
+    let gpu = gpu();
+    for mode in ScaleMode::ALL {
+        let g = HopperGemm::new(&gpu, fixed_specs(mode)[0]).unwrap();
+        for (i, size) in [Size::mnk(1, 1, 16), Size::mnk(17, 300, 48)]
+            .into_iter()
+            .enumerate()
+        {
+            fp8::check(&gpu, &g, size, 90 + i as u64, 8e-3)
+                .unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+        }
+    }
+}
+
+/// 4096^3 and an LLM layer, tensor and row scaling, against the host reference on 96 sampled rows.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_large_against_sampled_host_rows() {
+    let gpu = gpu();
+    for size in [Size::mnk(4096, 4096, 4096), Size::mnk(16, 4096, 14336)] {
+        for mode in [ScaleMode::Tensor, ScaleMode::Row, ScaleMode::Block] {
+            let (g, _) = HopperGemm::planned_fp8(&gpu, size, mode).unwrap();
+            let agr =
+                fp8::check(&gpu, &g, size, 5, 8e-3).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+            eprintln!(
+                "{} {size}: worst {:.3} of the bound, normwise {:.2e}, worst rel {:.2e}",
+                g.spec, agr.worst_of_bound, agr.normwise, agr.worst_rel
+            );
+        }
+    }
+}
+
+/// The error with and without promotion at K = 16384: the same inputs, unit scales, through the per-tensor kernel
+/// (the tensor core accumulates the whole K loop) and the per-block one (promoted into fp32 every 128 of K),
+/// both against the fp64 reference. Each must hold its own bound; the numbers are printed.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_error_with_and_without_promotion_at_k16384() {
+    let gpu = gpu();
+    let size = Size::mnk(256, 256, 16384);
+    // Positive inputs: every partial sum grows, so the accumulator's lost low bits add up instead of cancelling.
+    for (label, signed) in [("signed", true), ("positive", false)] {
+        let gen = |n: usize, seed: u64| -> Vec<E4m3> {
+            random_e4m3(n, seed)
+                .into_iter()
+                .map(|v| if signed { v } else { E4m3(v.0 & 0x7F) })
+                .collect()
+        };
+        let a = gen(size.mk_len(), 1);
+        let b = gen(size.nk_len(), 2);
+        let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
+        let rows: Vec<u32> = (0..256).step_by(5).collect();
+        for mode in [ScaleMode::Tensor, ScaleMode::Block] {
+            let (la, lb) = gpu_kernels::fp8::scale::lens(mode, size);
+            let scales = Scales::new(mode, vec![1.0f32; la], vec![1.0f32; lb]);
+            let spec = fixed_specs(mode)[0];
+            let g = HopperGemm::new(&gpu, spec).unwrap();
+            let ds = scales.map(|v| gpu.upload(v)).unwrap();
+            let mut c = gpu.zeros::<half::bf16>(size.mn_len()).unwrap();
+            gpu.fill_bytes(&mut c, 0xFF).unwrap();
+            g.launch_fp8(&gpu, &da, &db, &ds, &mut c, size).unwrap();
+            gpu.sync().unwrap();
+            let got = gpu.download(&c).unwrap();
+            let r = host_rows(&a, &b, size, &scales, &rows).unwrap();
+            let agr = compare(
+                |i, j| got[i as usize * 256 + j].to_f64(),
+                &rows,
+                &r,
+                &Bound::new(Elem::BF16, mode, size.k),
+                1.0, // reported, not held: the element-wise bound is the check here
+                &format!("{spec} {size}"),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            eprintln!(
+                "K = 16384 {label} inputs, per-{mode} ({}): normwise {:.2e}, worst rel {:.2e}, worst {:.3} of the bound",
+                if mode == ScaleMode::Block { "promoted every 128" } else { "no promotion" },
+                agr.normwise, agr.worst_rel, agr.worst_of_bound
+            );
+            // Promoted every 128 of K, the error is the output rounding's whatever the inputs' signs.
+            if mode == ScaleMode::Block {
+                assert!(agr.normwise < 4e-3, "{label}: {agr:?}");
+            }
+        }
+    }
+}
+
+/// Bad input is refused before any launch, with one line: wrong scale lengths, a mode the kernel was not built
+/// for, K not a multiple of 16, the 16-bit launch on an FP8 kernel.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_refuses_bad_input_before_launch() {
+    let gpu = gpu();
+    let g = HopperGemm::new(&gpu, fixed_specs(ScaleMode::Row)[0]).unwrap();
+    let size = Size::mnk(16, 32, 64);
+    let a = gpu.zeros::<E4m3>(16 * 64).unwrap();
+    let b = gpu.zeros::<E4m3>(32 * 64).unwrap();
+    let mut c = gpu.zeros::<half::bf16>(16 * 32).unwrap();
+    let up = |n: usize| gpu.upload(&vec![1.0f32; n]).unwrap();
+    for (scales, says) in [
+        (
+            Scales::Row {
+                a: up(15),
+                b: up(32),
+            },
+            "A's scales hold 15 values",
+        ),
+        (
+            Scales::Row {
+                a: up(16),
+                b: up(33),
+            },
+            "B's scales hold 33 values",
+        ),
+        (Scales::Tensor { a: up(1), b: up(1) }, "per-tensor scales"),
+    ] {
+        let e = g
+            .launch_fp8(&gpu, &a, &b, &scales, &mut c, size)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says) && !e.contains('\n'), "{e}");
+    }
+    let e = g
+        .launch_fp8(
+            &gpu,
+            &a,
+            &b,
+            &Scales::Row {
+                a: up(16),
+                b: up(32),
+            },
+            &mut c,
+            Size::mnk(16, 32, 40),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("multiple of 16"), "{e}");
+    let mut c8 = gpu.zeros::<E4m3>(16 * 32).unwrap();
+    let e = g
+        .launch(&gpu, &a, &b, &mut c8, size)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("launch_fp8"), "{e}");
+}

@@ -1,0 +1,74 @@
+//! FP8 scaling modes: how a GEMM's fp32 scales multiply its e4m3 inputs, and how many there are. The planner
+//! counts their bytes; gpu-kernels' `fp8` module takes them as typed arguments and checks their buffers.
+//!
+//! ```text
+//!   tensor:  C[i][j] = sa    * sb    * sum_k a[i][k] b[j][k]                      sa, sb: 1 value each
+//!   row:     C[i][j] = sa[i] * sb[j] * sum_k a[i][k] b[j][k]                      sa: M values, sb: N values
+//!   block:   C[i][j] = sum_kb sa[kb][i] * sb[j/128][kb] * sum_{k in kb} a[i][k] b[j][k]
+//!                                                sa: ceil(K/128) x M, sb: ceil(N/128) x ceil(K/128)
+//! ```
+//!
+//! ```
+//! use swizzle_core::scale::ScaleMode;
+//! assert_eq!(ScaleMode::Block.lens(3, 300, 272), (3 * 3, 3 * 3));
+//! assert_eq!(ScaleMode::Row.bytes(16, 4096, 4096), 4 * (16 + 4096));
+//! assert_eq!(ScaleMode::from_name("row"), Some(ScaleMode::Row));
+//! ```
+
+use core::fmt;
+
+/// The K extent of one scale block, and the N extent of one of B's blocks.
+pub const BLOCK: u32 = 128;
+
+/// Which scaling an FP8 GEMM applies (the CLI's `--scale`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScaleMode {
+    /// One fp32 scale for A and one for B.
+    Tensor,
+    /// One fp32 scale per row of A (per token, M) and per row of B (per output channel, N), in the epilogue.
+    Row,
+    /// A per 1 x 128 (row, K block), B per 128 x 128 (N block, K block); partial sums promoted to fp32 per K block.
+    Block,
+}
+
+impl ScaleMode {
+    /// Every mode, in the order the CLI lists them.
+    pub const ALL: [ScaleMode; 3] = [ScaleMode::Tensor, ScaleMode::Row, ScaleMode::Block];
+
+    /// `tensor`, `row` or `block`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ScaleMode::Tensor => "tensor",
+            ScaleMode::Row => "row",
+            ScaleMode::Block => "block",
+        }
+    }
+
+    /// The mode called `s`.
+    pub fn from_name(s: &str) -> Option<ScaleMode> {
+        ScaleMode::ALL.into_iter().find(|m| m.name() == s.trim())
+    }
+
+    /// How many fp32 scales A and B take for an `m x n x k` GEMM: `(A's, B's)`.
+    pub const fn lens(self, m: u32, n: u32, k: u32) -> (usize, usize) {
+        let (m, n) = (m as usize, n as usize);
+        let kb = k.div_ceil(BLOCK) as usize;
+        match self {
+            ScaleMode::Tensor => (1, 1),
+            ScaleMode::Row => (m, n),
+            ScaleMode::Block => (kb * m, n.div_ceil(BLOCK as usize) * kb),
+        }
+    }
+
+    /// The scale bytes a GEMM reads besides its operands: both scale vectors once, in fp32.
+    pub const fn bytes(self, m: u32, n: u32, k: u32) -> u64 {
+        let (a, b) = self.lens(m, n, k);
+        4 * (a as u64 + b as u64)
+    }
+}
+
+impl fmt::Display for ScaleMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
