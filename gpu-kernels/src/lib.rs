@@ -14,10 +14,9 @@ pub mod gemm;
 pub mod hopper;
 pub mod matmul_l2;
 pub mod runtime;
-pub mod size;
 pub mod stencil;
 pub mod transpose;
 
 pub use elem::{Elem, HostElem};
 pub use runtime::{gpu_available, nvrtc_available, DeviceProps, Error, Gpu, Result};
-pub use size::Size;
+pub use swizzle_core::Size;

@@ -9,7 +9,7 @@ use gpu_kernels::matmul_l2::bench::{profile_once, sweep};
 use gpu_kernels::matmul_l2::{MatmulL2, ORDERS, SEED_SHAPES};
 use gpu_kernels::Gpu;
 use std::path::PathBuf;
-use swizzle_core::l2::Gemm;
+use swizzle_core::Size;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,13 +40,13 @@ pub struct Args {
 }
 
 /// `--shapes` (default: the seed's six) and `--orders` (default: the study's list).
-fn cases(args: &Args) -> Result<(Vec<Gemm>, Vec<MatmulL2>), String> {
+fn cases(args: &Args) -> Result<(Vec<Size>, Vec<MatmulL2>), String> {
     let shapes = if args.shapes.is_empty() {
         SEED_SHAPES.to_vec()
     } else {
         args.shapes
             .iter()
-            .map(|s| s.parse::<Gemm>().map_err(|e| format!("--shapes: {e}")))
+            .map(|s| s.parse::<Size>().map_err(|e| format!("--shapes: {e}")))
             .collect::<Result<_, _>>()?
     };
     let orders = if args.orders.is_empty() {

@@ -3,7 +3,8 @@
 //! runners-up with why they lost. No GPU needed.
 
 use gpu_kernels::Size;
-use swizzle_core::plan::{self, why_slower, Device, Dtype, Estimate, Problem, Restrict, Variant};
+use swizzle_core::plan::{self, why_slower, Device, Estimate, Problem, Restrict, Variant};
+use swizzle_core::Elem;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -101,11 +102,12 @@ fn json_of(e: &Estimate, p: &Problem) -> serde_json::Value {
 
 fn gemm(a: GemmArgs) -> Result<(), String> {
     let size = parse_shape(&a.shape)?;
-    let dtype = Dtype::from_name(&a.dtype)
+    let dtype = Elem::parse(a.dtype.trim())
+        .filter(|e| [Elem::BF16, Elem::F16].contains(e))
         .ok_or_else(|| format!("--dtype: expected bf16 or f16, got {:?}", a.dtype))?;
     let dev = Device::preset(&a.device)
         .ok_or_else(|| format!("--device: expected h100 or h200, got {:?}", a.device))?;
-    let p = size.plan(dtype);
+    let p = Problem::new(size, dtype);
     let restrict = if a.implemented {
         Restrict::Implemented
     } else {
@@ -117,7 +119,7 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
     let b = &pl.best;
     if a.json {
         let v = serde_json::json!({
-            "problem": size.gemm().to_string(), "dtype": dtype.name(), "device": dev.name,
+            "problem": size.mnk_text(), "dtype": dtype.name(), "device": dev.name,
             "hbm_floor_s": floor,
             "best": json_of(b, &p),
             "shipped": json_of(&shipped, &p),
@@ -126,7 +128,7 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
         outln!("{v}");
         return Ok(());
     }
-    outln!("gemm {} {dtype} on {}", size.gemm(), dev.name);
+    outln!("gemm {} {dtype} on {}", size.mnk_text(), dev.name);
     outln!("plan: {} ({})", b.variant, status(&b.variant));
     outln!(
         "predicted: {} ({:.1} TFLOP/s), bound: {}",

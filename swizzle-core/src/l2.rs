@@ -52,71 +52,19 @@
 //! ranked orders of 16384x16384x128 (ranked as measured). BENCHMARKS.md has the per-case table.
 //!
 //! ```
-//! use swizzle_core::l2::{predict, Gemm, L2Config, Machine};
+//! use swizzle_core::l2::{predict, L2Config, Machine};
+//! use swizzle_core::Size;
 //! use swizzle_core::raster::Raster;
 //! // 256^3 fp32 in 32^3 tiles fits in a 50 MiB L2: DRAM reads are the compulsory A + B, once.
-//! let cfg = L2Config::new(Gemm::new(256, 256, 256), Raster::Identity, Machine::H100);
+//! let cfg = L2Config::new(Size::mnk(256, 256, 256), Raster::Identity, Machine::H100);
 //! let p = predict(&cfg).unwrap();
 //! assert_eq!(p.dram_read_bytes, 2 * 256 * 256 * 4);
 //! ```
 
 use crate::raster::{Grid, Raster, RasterError};
+use crate::size::{parse_triple, Size};
 use core::fmt;
 use core::str::FromStr;
-
-/// A GEMM shape: `C (M x N) = A (M x K) * B (K x N)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Gemm {
-    /// Rows of A and C.
-    pub m: u32,
-    /// Columns of B and C.
-    pub n: u32,
-    /// The reduction dimension.
-    pub k: u32,
-}
-
-impl Gemm {
-    /// `C (m x n) = A (m x k) * B (k x n)`.
-    pub const fn new(m: u32, n: u32, k: u32) -> Gemm {
-        Gemm { m, n, k }
-    }
-
-    /// Floating-point operations of one product, `2 M N K`.
-    pub const fn flops(&self) -> u64 {
-        2 * self.m as u64 * self.n as u64 * self.k as u64
-    }
-}
-
-impl fmt::Display for Gemm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}x{}", self.m, self.n, self.k)
-    }
-}
-
-/// Parses `AxBxC` (three positive integers) for [`Gemm`] and [`BlockTile`].
-fn parse_triple(s: &str, what: &str, example: &str) -> Result<(u32, u32, u32), String> {
-    let bad = || format!("expected {what} as {example}, got {s:?}");
-    let v: Vec<u32> = s
-        .trim()
-        .split(['x', 'X'])
-        .map(|p| p.trim().parse::<u32>().ok().filter(|&v| v > 0))
-        .collect::<Option<_>>()
-        .ok_or_else(bad)?;
-    match v[..] {
-        [a, b, c] => Ok((a, b, c)),
-        _ => Err(bad()),
-    }
-}
-
-impl FromStr for Gemm {
-    type Err = String;
-
-    /// `MxNxK`, e.g. `4096x4096x4096`.
-    fn from_str(s: &str) -> Result<Gemm, String> {
-        let (m, n, k) = parse_triple(s, "a GEMM shape", "MxNxK (e.g. 4096x4096x4096)")?;
-        Ok(Gemm::new(m, n, k))
-    }
-}
 
 /// A block tile `BM x BN x BK`: the block computes `BM x BN` outputs and steps through K by `BK`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -323,7 +271,7 @@ impl Schedule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct L2Config {
     /// The problem.
-    pub gemm: Gemm,
+    pub gemm: Size,
     /// The block tile.
     pub tile: BlockTile,
     /// Bytes per element of A and B.
@@ -338,7 +286,7 @@ pub struct L2Config {
 
 impl L2Config {
     /// The seed kernel's configuration: 32x32x32 tiles, fp32.
-    pub const fn new(gemm: Gemm, raster: Raster, machine: Machine) -> L2Config {
+    pub const fn new(gemm: Size, raster: Raster, machine: Machine) -> L2Config {
         L2Config {
             gemm,
             tile: BlockTile::SEED,
@@ -674,7 +622,7 @@ pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
 mod tests {
     use super::*;
 
-    fn cfg(gemm: Gemm, raster: Raster, sms: u32, resident: u32, l2: u64) -> L2Config {
+    fn cfg(gemm: Size, raster: Raster, sms: u32, resident: u32, l2: u64) -> L2Config {
         L2Config {
             gemm,
             tile: BlockTile::SEED,
@@ -696,9 +644,9 @@ mod tests {
     #[test]
     fn everything_fits_means_compulsory_traffic() {
         for gemm in [
-            Gemm::new(64, 64, 64),
-            Gemm::new(97, 131, 75),
-            Gemm::new(1, 1, 1),
+            Size::mnk(64, 64, 64),
+            Size::mnk(97, 131, 75),
+            Size::mnk(1, 1, 1),
         ] {
             for r in Raster::sweep(4, 2) {
                 let Ok(p) = predict(&cfg(gemm, r, 4, 2, 1 << 30)) else {
@@ -712,7 +660,7 @@ mod tests {
         // 32 columns, 128 + 128 + (11 columns = 44 B -> 64 B) = 320 B per row. B 75x131: 4 chunks of 32 columns
         // (128 B each) + 3 columns (12 B -> 32 B) = 544 B per row.
         let p = predict(&cfg(
-            Gemm::new(97, 131, 75),
+            Size::mnk(97, 131, 75),
             Raster::Identity,
             1,
             1,
@@ -726,7 +674,7 @@ mod tests {
     /// chunk (4 KiB) misses, so DRAM = L2 requests = 2 chunks per K step per block.
     #[test]
     fn tiny_l2_misses_everything() {
-        let p = predict(&cfg(Gemm::new(64, 96, 128), Raster::Identity, 1, 1, 4096)).unwrap();
+        let p = predict(&cfg(Size::mnk(64, 96, 128), Raster::Identity, 1, 1, 4096)).unwrap();
         let blocks = 2 * 3;
         let steps = 4;
         assert_eq!(p.l2_read_bytes, blocks * steps * 2 * 4096);
@@ -743,7 +691,7 @@ mod tests {
     #[test]
     fn one_wave_shares_panels() {
         let small = predict(&cfg(
-            Gemm::new(64, 64, 32),
+            Size::mnk(64, 64, 32),
             Raster::Identity,
             4,
             1,
@@ -752,7 +700,7 @@ mod tests {
         .unwrap();
         assert_eq!(small.dram_read_bytes, 6 * 4096);
         let p = predict(&cfg(
-            Gemm::new(64, 64, 32),
+            Size::mnk(64, 64, 32),
             Raster::Identity,
             4,
             1,
@@ -768,7 +716,7 @@ mod tests {
     /// superset of a smaller one. So DRAM bytes never grow with the L2 size, for every order.
     #[test]
     fn dram_is_monotone_in_l2_size() {
-        let gemm = Gemm::new(512, 384, 256);
+        let gemm = Size::mnk(512, 384, 256);
         for r in Raster::sweep(4, 2) {
             let mut last = u64::MAX;
             for l2 in [4096, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20] {
@@ -786,7 +734,7 @@ mod tests {
     /// and group-m keep a few panels hot, so they read far less.
     #[test]
     fn locality_orders_beat_identity_on_a_large_square() {
-        let gemm = Gemm::new(4096, 4096, 4096);
+        let gemm = Size::mnk(4096, 4096, 4096);
         let m = Machine::H100;
         let dram = |r| predict(&L2Config::new(gemm, r, m)).unwrap().dram_read_bytes;
         let id = dram(Raster::Identity);
@@ -803,7 +751,7 @@ mod tests {
         for gx in 1..=5u32 {
             for gy in 1..=5u32 {
                 for ks in 1..=3u32 {
-                    let gemm = Gemm::new(32 * gy - 3, 32 * gx, 32 * ks - 1);
+                    let gemm = Size::mnk(32 * gy - 3, 32 * gx, 32 * ks - 1);
                     for r in Raster::sweep(3, 2) {
                         let mut all_in_one_wave = Vec::new();
                         for l2 in [4096u64, 3 * 4096, 16 * 4096, 1 << 30] {
@@ -845,13 +793,10 @@ mod tests {
 
     #[test]
     fn bad_input_is_an_error() {
-        let z = cfg(Gemm::new(0, 4, 4), Raster::Identity, 1, 1, 1 << 20);
+        let z = cfg(Size::mnk(0, 4, 4), Raster::Identity, 1, 1, 1 << 20);
         assert_eq!(predict(&z), Err(L2Error::Zero("M")));
-        let m = cfg(Gemm::new(96, 64, 32), Raster::Morton, 1, 1, 1 << 20);
+        let m = cfg(Size::mnk(96, 64, 32), Raster::Morton, 1, 1, 1 << 20);
         assert!(matches!(predict(&m), Err(L2Error::Raster(_))));
-        assert_eq!("4x5x6".parse(), Ok(Gemm::new(4, 5, 6)));
-        assert!("4x5".parse::<Gemm>().is_err());
-        assert!("4x0x6".parse::<Gemm>().is_err());
         assert_eq!("32x32x32".parse(), Ok(BlockTile::SEED));
     }
 }

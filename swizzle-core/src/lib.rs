@@ -91,6 +91,8 @@ pub mod plan;
 #[cfg(feature = "std")]
 pub mod register_cache;
 #[cfg(feature = "std")]
+pub mod size;
+#[cfg(feature = "std")]
 pub mod synth;
 #[cfg(feature = "std")]
 pub mod verify;
@@ -100,6 +102,8 @@ pub use layout::Smem;
 #[cfg(feature = "std")]
 pub use pattern::{Pattern, WarpAccess};
 pub use rules::RuleError;
+#[cfg(feature = "std")]
+pub use size::Size;
 #[cfg(feature = "std")]
 pub use swizzle::ParseSwizzleError;
 pub use swizzle::Swizzle;

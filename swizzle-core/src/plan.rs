@@ -1,4 +1,4 @@
-//! The GEMM planner: from a problem (`M x N x K`, dtype) and a device, the Hopper GEMM variant to run, with the
+//! The GEMM planner: from a problem (`M x N x K`, element type) and a device, the Hopper GEMM variant to run, with the
 //! model's predicted time and what bounds it.
 //!
 //! The problem is `C (M x N) = X (M x K) · Wᵀ` with `W` stored `N x K` (a linear layer: X tokens, W weights),
@@ -46,64 +46,20 @@
 //! fill and epilogue (half each).
 //!
 //! ```
-//! use swizzle_core::plan::{plan, Device, Dtype, Problem, Restrict};
-//! let p = plan(&Problem::new(8192, 8192, 8192, Dtype::Bf16), &Device::H100, Restrict::All).unwrap();
+//! use swizzle_core::plan::{plan, Device, Problem, Restrict};
+//! use swizzle_core::{Elem, Size};
+//! let problem = Problem::new(Size::mnk(8192, 8192, 8192), Elem::BF16);
+//! let p = plan(&problem, &Device::H100, Restrict::All).unwrap();
 //! assert_eq!(p.best.variant.bm, 128);
 //! assert!(p.best.time_s > 1.2e-3 && p.best.time_s < 1.6e-3);
 //! ```
 
-use crate::l2::{self, BlockTile, Gemm, L2Config};
+use crate::l2::{self, BlockTile, L2Config};
 use crate::raster::{Grid, Raster};
+use crate::size::Size;
 use crate::units::{ByteMode, Elem};
 use crate::wgmma::{epilogue_tile, GemmSmem, Major, OperandTile};
 use core::fmt;
-
-/// Input/output element type (fp32 accumulation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dtype {
-    /// bfloat16.
-    Bf16,
-    /// IEEE half precision.
-    F16,
-}
-
-impl Dtype {
-    /// Bytes per element (2 for both).
-    pub const fn bytes(self) -> u64 {
-        2
-    }
-
-    /// The element type.
-    pub const fn elem(self) -> Elem {
-        match self {
-            Dtype::Bf16 => Elem::BF16,
-            Dtype::F16 => Elem::F16,
-        }
-    }
-
-    /// The CLI spelling: `bf16` or `f16`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Dtype::Bf16 => "bf16",
-            Dtype::F16 => "f16",
-        }
-    }
-
-    /// `bf16`, `f16` (or `fp16`).
-    pub fn from_name(s: &str) -> Option<Dtype> {
-        match s.trim() {
-            "bf16" => Some(Dtype::Bf16),
-            "f16" | "fp16" => Some(Dtype::F16),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Dtype {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// What the planner knows about a GPU.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -164,34 +120,31 @@ impl Device {
     }
 }
 
-/// One GEMM `C (M x N) = X (M x K) · Wᵀ (W: N x K)`.
+/// One GEMM `C (M x N) = X (M x K) · Wᵀ (W: N x K)` in one element type (X, W and C; fp32 accumulation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Problem {
-    /// Rows of X and C (tokens).
-    pub m: u32,
-    /// Rows of W, columns of C (output features).
-    pub n: u32,
-    /// The reduction length (input features).
-    pub k: u32,
+    /// M (tokens: rows of X and C), N (output features: rows of W, columns of C), K (input features).
+    pub size: Size,
     /// Element type of X, W and C.
-    pub dtype: Dtype,
+    pub elem: Elem,
 }
 
 impl Problem {
-    /// `C (m x n) = X (m x k) · Wᵀ`.
-    pub const fn new(m: u32, n: u32, k: u32, dtype: Dtype) -> Problem {
-        Problem { m, n, k, dtype }
+    /// `C (m x n) = X (m x k) · Wᵀ` in `elem`.
+    pub const fn new(size: Size, elem: Elem) -> Problem {
+        Problem { size, elem }
     }
 
     /// Floating-point operations: `2 m n k`.
     pub const fn flops(&self) -> f64 {
-        2.0 * self.m as f64 * self.n as f64 * self.k as f64
+        2.0 * self.size.m as f64 * self.size.n as f64 * self.size.k as f64
     }
 
     /// X and W read once, C written once: the least DRAM traffic any kernel has.
     pub const fn min_bytes(&self) -> u64 {
-        let (m, n, k) = (self.m as u64, self.n as u64, self.k as u64);
-        (m * k + n * k + m * n) * self.dtype.bytes()
+        let Size { m, n, k } = self.size;
+        let (m, n, k) = (m as u64, n as u64, k as u64);
+        (m * k + n * k + m * n) * self.elem.bytes() as u64
     }
 }
 
@@ -309,14 +262,13 @@ impl Variant {
     }
 
     /// Bytes of one pipeline stage: the X and W tiles.
-    pub const fn stage_bytes(&self, dtype: Dtype) -> u32 {
-        (self.bm + self.bn) * self.bk * dtype.bytes() as u32
+    pub const fn stage_bytes(&self, elem: Elem) -> u32 {
+        (self.bm + self.bn) * self.bk * elem.bytes()
     }
 
     /// The shared memory the Hopper kernel lays out for this variant: its tiles in the kernel's 128-byte swizzle,
     /// the ring, the epilogue scratch of every consumer warp (4 per consumer warpgroup), the split's partial.
-    pub const fn smem(&self, dtype: Dtype) -> GemmSmem {
-        let e = dtype.elem();
+    pub const fn smem(&self, e: Elem) -> GemmSmem {
         GemmSmem {
             a: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bm, self.bk),
             b: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bn, self.bk),
@@ -328,13 +280,13 @@ impl Variant {
     }
 
     /// Bytes of [`Variant::smem`].
-    pub const fn smem_bytes(&self, dtype: Dtype) -> u32 {
-        self.smem(dtype).bytes()
+    pub const fn smem_bytes(&self, elem: Elem) -> u32 {
+        self.smem(elem).bytes()
     }
 
     /// The deepest ring (at most [`MAX_STAGES`]) that fits `smem` bytes, or `None` below 2 stages.
-    pub const fn stages_for(bm: u32, bn: u32, dtype: Dtype, smem: u32) -> Option<u32> {
-        Variant::stages_for_split(bm, bn, 1, dtype, smem)
+    pub const fn stages_for(bm: u32, bn: u32, elem: Elem, smem: u32) -> Option<u32> {
+        Variant::stages_for_split(bm, bn, 1, elem, smem)
     }
 
     /// [`Variant::stages_for`] with `split` parts (a split keeps its partial tile in shared memory too).
@@ -342,7 +294,7 @@ impl Variant {
         bm: u32,
         bn: u32,
         split: u32,
-        dtype: Dtype,
+        elem: Elem,
         smem: u32,
     ) -> Option<u32> {
         let mut v = Variant {
@@ -353,7 +305,7 @@ impl Variant {
             ..Variant::SHIPPED
         };
         while v.stages >= 2 {
-            if v.smem_bytes(dtype) <= smem {
+            if v.smem_bytes(elem) <= smem {
                 return Some(v.stages);
             }
             v.stages -= 1;
@@ -502,14 +454,24 @@ pub enum Restrict {
     Implemented,
 }
 
-fn check(p: &Problem) -> Result<(), PlanError> {
-    for (v, what) in [(p.m, "M"), (p.n, "N"), (p.k, "K")] {
+/// The sizes the Hopper kernel takes (what the planner plans and every launch checks): no extent 0, and K a
+/// multiple of 8, so that the rows of X and W (16-bit elements) are 16-byte aligned for the copy engine.
+///
+/// ```
+/// use swizzle_core::plan::{check, PlanError};
+/// use swizzle_core::Size;
+/// assert_eq!(check(Size::mnk(16, 4096, 4096)), Ok(()));
+/// assert_eq!(check(Size::mnk(16, 4096, 4095)), Err(PlanError::KNotMultipleOf8(4095)));
+/// assert_eq!(check(Size::mnk(0, 8, 8)), Err(PlanError::Zero("M")));
+/// ```
+pub fn check(size: Size) -> Result<(), PlanError> {
+    for (v, what) in [(size.m, "M"), (size.n, "N"), (size.k, "K")] {
         if v == 0 {
             return Err(PlanError::Zero(what));
         }
     }
-    if !p.k.is_multiple_of(8) {
-        return Err(PlanError::KNotMultipleOf8(p.k));
+    if !size.k.is_multiple_of(8) {
+        return Err(PlanError::KNotMultipleOf8(size.k));
     }
     Ok(())
 }
@@ -517,10 +479,10 @@ fn check(p: &Problem) -> Result<(), PlanError> {
 /// Every candidate for `p` on `dev`: tiles x clusters x (splits dividing the k-tiles, at least 4 k-tiles per
 /// split, or stream-K) x orders x swap (only when M < N), each with the deepest ring that fits.
 pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant> {
-    let k_tiles = p.k.div_ceil(BK);
+    let k_tiles = p.size.k.div_ceil(BK);
     let mut out = Vec::new();
     for swap in [false, true] {
-        if swap && p.m >= p.n {
+        if swap && p.size.m >= p.size.n {
             continue;
         }
         for bm in BMS {
@@ -532,7 +494,7 @@ pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant>
                             continue;
                         }
                         let Some(stages) =
-                            Variant::stages_for_split(bm, bn, split, p.dtype, dev.smem_per_block)
+                            Variant::stages_for_split(bm, bn, split, p.elem, dev.smem_per_block)
                         else {
                             continue;
                         };
@@ -563,9 +525,9 @@ pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant>
 /// The grid's (rows, columns, K) for a variant: swapped, rows run over N.
 fn oriented(p: &Problem, v: &Variant) -> (u32, u32) {
     if v.swap {
-        (p.n, p.m)
+        (p.size.n, p.size.m)
     } else {
-        (p.m, p.n)
+        (p.size.m, p.size.n)
     }
 }
 
@@ -573,7 +535,7 @@ fn oriented(p: &Problem, v: &Variant) -> (u32, u32) {
 /// on a band of whole order groups and scaled by rows.
 pub fn dram_read_bytes(p: &Problem, dev: &Device, v: &Variant) -> u64 {
     let (rows, cols) = oriented(p, v);
-    let k_tiles = p.k.div_ceil(v.bk) as u64;
+    let k_tiles = p.size.k.div_ceil(v.bk) as u64;
     let (tm, tn) = (rows.div_ceil(v.bm) as u64, cols.div_ceil(v.bn) as u64);
     let group = match v.order {
         Raster::GroupM { group } => group as u64,
@@ -591,16 +553,16 @@ pub fn dram_read_bytes(p: &Problem, dev: &Device, v: &Variant) -> u64 {
         (band_tiles * v.bm as u64) as u32
     };
     let cfg = L2Config {
-        gemm: Gemm::new(band_rows, cols, p.k),
+        gemm: Size::mnk(band_rows, cols, p.size.k),
         tile: BlockTile::new(v.bm, v.bn, v.bk),
-        elem_bytes: p.dtype.bytes() as u32,
+        elem_bytes: p.elem.bytes(),
         raster: v.order,
         machine: dev.l2,
         // A persistent grid: every CTA starts at once and its tiles take the same time, so the running tiles
         // stay in step (the seed kernel's blocks, launched and retired by the hardware, drift apart instead).
         schedule: l2::Schedule::LOCKSTEP,
     };
-    let compulsory = (rows as u64 + cols as u64) * p.k as u64 * p.dtype.bytes();
+    let compulsory = (rows as u64 + cols as u64) * p.size.k as u64 * p.elem.bytes() as u64;
     match l2::predict(&cfg) {
         // The band reads its X rows and all of W; the rest of X adds its rows, W comes back once per band.
         Ok(pr) if band_rows == rows => pr.dram_read_bytes,
@@ -614,8 +576,8 @@ pub fn dram_read_bytes(p: &Problem, dev: &Device, v: &Variant) -> u64 {
 /// planner shares it between variants that differ only in cluster or split).
 pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> Estimate {
     let (rows, cols) = oriented(p, v);
-    let e = p.dtype.bytes() as f64;
-    let k_tiles = p.k.div_ceil(v.bk) as u64;
+    let e = p.elem.bytes() as u64 as f64;
+    let k_tiles = p.size.k.div_ceil(v.bk) as u64;
     let (tm, tn) = (rows.div_ceil(v.bm) as u64, cols.div_ceil(v.bn) as u64);
     let split = v.split as u64;
     let cluster = v.cluster as u64;
@@ -670,7 +632,7 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
         * (v.bm as f64 + v.bn as f64 / cluster as f64);
     let l2_s = l2_bytes / dev.l2_bytes_per_s;
     // 3. HBM: reads through the L2 model, C written once (split partials stay in shared memory).
-    let c_bytes = p.m as u64 * p.n as u64 * p.dtype.bytes();
+    let c_bytes = p.size.m as u64 * p.size.n as u64 * p.elem.bytes() as u64;
     let dram_write = c_bytes;
     let hbm_s = (dram_read + dram_write) as f64 / dev.hbm_bytes_per_s + HBM_RAMP_S;
     // 4. The split reduction, once per unit of the busiest SM.
@@ -708,7 +670,7 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
 
 /// Predict one variant's time, running the L2 model for it.
 pub fn estimate(p: &Problem, dev: &Device, v: &Variant) -> Result<Estimate, PlanError> {
-    check(p)?;
+    check(p.size)?;
     Ok(estimate_with(p, dev, v, dram_read_bytes(p, dev, v)))
 }
 
@@ -716,14 +678,14 @@ pub fn estimate(p: &Problem, dev: &Device, v: &Variant) -> Result<Estimate, Plan
 /// (tile, order, swap), and only for candidates whose estimate with compulsory DRAM reads (a lower bound) could
 /// still beat the best found so far. The order is deterministic (ties: see the sort below).
 pub fn plan(p: &Problem, dev: &Device, restrict: Restrict) -> Result<Plan, PlanError> {
-    check(p)?;
+    check(p.size)?;
     let cands = candidates(p, dev, restrict);
     let mut lower: Vec<(Estimate, usize)> = cands
         .iter()
         .enumerate()
         .map(|(i, v)| {
             let (rows, cols) = oriented(p, v);
-            let compulsory = (rows as u64 + cols as u64) * p.k as u64 * p.dtype.bytes();
+            let compulsory = (rows as u64 + cols as u64) * p.size.k as u64 * p.elem.bytes() as u64;
             (estimate_with(p, dev, v, compulsory), i)
         })
         .collect();
@@ -803,7 +765,7 @@ mod tests {
     use super::*;
 
     fn bf16(m: u32, n: u32, k: u32) -> Problem {
-        Problem::new(m, n, k, Dtype::Bf16)
+        Problem::new(Size::mnk(m, n, k), Elem::BF16)
     }
 
     /// The calibration points: the shipped kernel's measured rates (BENCHMARKS.md, H100 bf16).
@@ -831,31 +793,31 @@ mod tests {
     #[test]
     fn stages_fill_the_shared_memory() {
         let smem = Device::H100.smem_per_block;
-        assert_eq!(Variant::stages_for(128, 256, Dtype::Bf16, smem), Some(4));
-        assert_eq!(Variant::stages_for(128, 128, Dtype::Bf16, smem), Some(6));
+        assert_eq!(Variant::stages_for(128, 256, Elem::BF16, smem), Some(4));
+        assert_eq!(Variant::stages_for(128, 128, Elem::BF16, smem), Some(6));
         // 64x64: 16 KiB stages beside 8 KiB of epilogue scratch; 64x32 would take 17 and stops at the cap.
-        assert_eq!(Variant::stages_for(64, 64, Dtype::Bf16, smem), Some(13));
+        assert_eq!(Variant::stages_for(64, 64, Elem::BF16, smem), Some(13));
         assert_eq!(
-            Variant::stages_for(64, 32, Dtype::Bf16, smem),
+            Variant::stages_for(64, 32, Elem::BF16, smem),
             Some(MAX_STAGES)
         );
-        assert_eq!(Variant::stages_for(128, 256, Dtype::Bf16, 64 << 10), None);
+        assert_eq!(Variant::stages_for(128, 256, Elem::BF16, 64 << 10), None);
         // The widths between: a stage of 128 x BN is (128 + BN) x 128 bytes, beside 17.5 KiB of epilogue
         // scratch, barriers and alignment in 227 KiB.
         for (bn, stages) in [(96, 7), (160, 5), (192, 5), (224, 4)] {
             assert_eq!(
-                Variant::stages_for(128, bn, Dtype::Bf16, smem),
+                Variant::stages_for(128, bn, Elem::BF16, smem),
                 Some(stages),
                 "128x{bn}"
             );
         }
         // A split keeps its fp32 partial: 128x224 has room for 2 stages beside its 112 KiB, 128x256 for none.
         assert_eq!(
-            Variant::stages_for_split(128, 224, 2, Dtype::Bf16, smem),
+            Variant::stages_for_split(128, 224, 2, Elem::BF16, smem),
             Some(2)
         );
         assert_eq!(
-            Variant::stages_for_split(128, 256, 2, Dtype::Bf16, smem),
+            Variant::stages_for_split(128, 256, 2, Elem::BF16, smem),
             None
         );
     }
@@ -954,9 +916,9 @@ mod tests {
                     let floor = p.min_bytes() as f64 / d.hbm_bytes_per_s;
                     for e in std::iter::once(&all.best).chain(&all.runners_up) {
                         let v = e.variant;
-                        assert!(v.smem_bytes(p.dtype) <= d.smem_per_block, "{v}");
+                        assert!(v.smem_bytes(p.elem) <= d.smem_per_block, "{v}");
                         assert!(v.stages >= 2, "{v}");
-                        assert!(p.k.div_ceil(BK).is_multiple_of(v.split), "{v}");
+                        assert!(p.size.k.div_ceil(BK).is_multiple_of(v.split), "{v}");
                         assert!(e.time_s > 0.0 && e.time_s.is_finite(), "{p:?} {v}");
                         assert!(e.time_s >= floor * (1.0 - 1e-9), "{p:?} {v}");
                         assert!(e.time_s >= all.best.time_s, "{p:?} {v}");

@@ -1,31 +1,37 @@
-//! The crate's one problem-size type ([`Size`]): what every family launches at, what the cuBLAS peer, the tuning
-//! tools and `swz bench --shapes` take, and the one place GEMM shapes convert to swizzle-core's model inputs.
+//! The one problem-size type ([`Size`]): what the L2 model ([`crate::l2`]) and the planner ([`crate::plan`])
+//! take, and what every gpu-kernels family launches at.
+
+use core::fmt;
+use core::str::FromStr;
 
 /// A problem size: `m x n` (a transpose: rows x cols; a stencil: `n` alone with `m = 1`) or `m x n x k` (a
-/// GEMM: `C (m x n) = A (m x k) * B (k x n)`). Unused extents are 1 (`k` defaults to 1). The crate's one
-/// problem-size type: every family, the cuBLAS peer, the tuning tools and `swz bench --shapes` take it; GEMM
-/// shapes convert to and from swizzle-core's model inputs ([`swizzle_core::l2::Gemm`], [`Size::plan`]) here and
-/// nowhere else.
+/// GEMM: `C (m x n) = A (m x k) * B (k x n)`). Unused extents are 1 (`k` defaults to 1).
 ///
 /// ```
-/// use gpu_kernels::frame::Size;
+/// use swizzle_core::Size;
 /// let s = Size::mnk(16, 4096, 4096);
 /// assert_eq!(s.to_string(), "16x4096x4096");
 /// assert_eq!(s.flops(), 2 * 16 * 4096 * 4096);
 /// assert_eq!(Size::mn(4097, 1023).to_string(), "4097x1023");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Size {
+    /// Rows (of a GEMM's A and C).
     pub m: u32,
+    /// Columns (of a GEMM's B and C).
     pub n: u32,
+    /// A GEMM's reduction extent (1 for the others).
     pub k: u32,
 }
 
 impl Size {
+    /// `m x n` (`k = 1`).
     pub const fn mn(m: u32, n: u32) -> Size {
         Size { m, n, k: 1 }
     }
 
+    /// `m x n x k`.
     pub const fn mnk(m: u32, n: u32, k: u32) -> Size {
         Size { m, n, k }
     }
@@ -44,14 +50,14 @@ impl Size {
         2 * self.m as u64 * self.n as u64 * self.k as u64
     }
 
-    /// The GEMM shape, as swizzle-core's L2 model takes it (it prints `MxNxK` even when `k = 1`).
-    pub const fn gemm(&self) -> swizzle_core::l2::Gemm {
-        swizzle_core::l2::Gemm::new(self.m, self.n, self.k)
-    }
-
-    /// The GEMM problem in `dtype`, as swizzle-core's planner takes it.
-    pub const fn plan(&self, dtype: swizzle_core::plan::Dtype) -> swizzle_core::plan::Problem {
-        swizzle_core::plan::Problem::new(self.m, self.n, self.k, dtype)
+    /// `MxNxK` with every extent, `k = 1` included (a GEMM's shape as the L2 model and the planner print it;
+    /// [`Display`](fmt::Display) leaves out `k = 1`).
+    ///
+    /// ```
+    /// assert_eq!(swizzle_core::Size::mnk(4, 5, 1).mnk_text(), "4x5x1");
+    /// ```
+    pub fn mnk_text(&self) -> String {
+        format!("{}x{}x{}", self.m, self.n, self.k)
     }
 
     /// `m * n` (the elements of a GEMM's C, of a transpose's matrix), as `usize`.
@@ -70,29 +76,40 @@ impl Size {
     }
 
     /// Serialize as `[m, n, k]` (the JSON the tuning tools write: `#[serde(serialize_with = ...)]`).
-    pub fn serialize_mnk<S: serde::Serializer>(
-        size: &Size,
-        s: S,
-    ) -> std::result::Result<S::Ok, S::Error> {
+    #[cfg(feature = "serde")]
+    pub fn serialize_mnk<S: serde::Serializer>(size: &Size, s: S) -> Result<S::Ok, S::Error> {
         serde::Serialize::serialize(&(size.m, size.n, size.k), s)
     }
 }
 
-impl From<swizzle_core::l2::Gemm> for Size {
-    fn from(g: swizzle_core::l2::Gemm) -> Size {
-        Size::mnk(g.m, g.n, g.k)
+/// Parses `AxBxC` (three positive integers) for [`Size`] and [`crate::l2::BlockTile`].
+pub(crate) fn parse_triple(s: &str, what: &str, example: &str) -> Result<(u32, u32, u32), String> {
+    let bad = || format!("expected {what} as {example}, got {s:?}");
+    let v: Vec<u32> = s
+        .trim()
+        .split(['x', 'X'])
+        .map(|p| p.trim().parse::<u32>().ok().filter(|&v| v > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    match v[..] {
+        [a, b, c] => Ok((a, b, c)),
+        _ => Err(bad()),
     }
 }
 
-impl From<Size> for swizzle_core::l2::Gemm {
-    fn from(s: Size) -> swizzle_core::l2::Gemm {
-        s.gemm()
+impl FromStr for Size {
+    type Err = String;
+
+    /// `MxNxK`, e.g. `4096x4096x4096`.
+    fn from_str(s: &str) -> Result<Size, String> {
+        let (m, n, k) = parse_triple(s, "a GEMM shape", "MxNxK (e.g. 4096x4096x4096)")?;
+        Ok(Size::mnk(m, n, k))
     }
 }
 
-impl std::fmt::Display for Size {
+impl fmt::Display for Size {
     /// `4097x1023`, or `4096x4096x4096` when `k > 1`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{}", self.m, self.n)?;
         if self.k > 1 {
             write!(f, "x{}", self.k)?;
@@ -106,33 +123,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_convert_to_and_from_the_l2_models_gemm() {
-        for (m, n, k) in [(1, 1, 2), (4097, 1023, 129), (8192, 4096, 64)] {
-            let s = Size::mnk(m, n, k);
-            let g = swizzle_core::l2::Gemm::from(s);
-            assert_eq!((g.m, g.n, g.k), (m, n, k));
-            assert_eq!(Size::from(g), s);
-            assert_eq!(s.flops(), g.flops());
-            assert_eq!(s.to_string(), g.to_string());
-        }
-        assert_eq!(Size::mn(3, 5).to_string(), "3x5");
-    }
-
-    #[test]
-    fn a_gemm_shape_gives_the_planners_problem_and_its_operand_lengths() {
+    fn sizes_print_and_parse() {
         let s = Size::mnk(16, 4096, 1024);
-        let p = s.plan(swizzle_core::plan::Dtype::F16);
-        assert_eq!((p.m, p.n, p.k), (16, 4096, 1024));
+        assert_eq!(s.flops(), 2 * 16 * 4096 * 1024);
         assert_eq!(
             (s.mk_len(), s.nk_len(), s.mn_len()),
             (16 * 1024, 4096 * 1024, 16 * 4096)
         );
-        assert_eq!(
-            serde_json::to_string(&Size::mnk(3, 5, 8)).unwrap(),
-            r#"{"m":3,"n":5,"k":8}"#
-        );
-        let mut json = serde_json::Serializer::new(Vec::new());
-        Size::serialize_mnk(&Size::mnk(3, 5, 8), &mut json).unwrap();
-        assert_eq!(json.into_inner(), b"[3,5,8]");
+        assert_eq!(Size::mn(3, 5).to_string(), "3x5");
+        assert_eq!(Size::mn(3, 5).mnk_text(), "3x5x1");
+        assert_eq!("4x5x6".parse(), Ok(Size::mnk(4, 5, 6)));
+        assert!("4x5".parse::<Size>().is_err());
+        assert!("4x0x6".parse::<Size>().is_err());
     }
 }

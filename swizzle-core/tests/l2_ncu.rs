@@ -18,11 +18,12 @@
 //! (`cargo test --release -p swizzle-core --test l2_ncu -- --nocapture`); `-- --ignored` reruns the fit.
 
 use std::collections::BTreeMap;
-use swizzle_core::l2::{predict, Gemm, L2Config, Machine, Prediction, Schedule};
+use swizzle_core::l2::{predict, L2Config, Machine, Prediction, Schedule};
 use swizzle_core::raster::Raster;
+use swizzle_core::Size;
 
 struct Case {
-    gemm: Gemm,
+    gemm: Size,
     order: Raster,
     dram: f64,
     hit: f64,

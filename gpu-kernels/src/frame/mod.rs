@@ -55,9 +55,9 @@ pub mod profile;
 pub mod registry;
 pub mod verify;
 
-pub use crate::size::Size;
 pub use host::HostBuf;
 pub use registry::{find, DynFamily, FAMILIES};
+pub use swizzle_core::Size;
 
 use crate::runtime::{Gpu, Kernel, Result, Source};
 use cudarc::driver::LaunchConfig;

@@ -10,9 +10,9 @@ use crate::bench::rounds::{interleaved, interleaved_then, spread};
 use crate::bench::{time, BenchConfig};
 use crate::elem::{table_name, HostElem};
 use crate::runtime::{Gpu, Kernel, Result};
-use crate::size::Size;
 use cudarc::driver::CudaSlice;
 use swizzle_core::Elem;
+use swizzle_core::Size;
 
 /// The benchmark shapes.
 pub const SHAPES: [Size; 4] = [
@@ -106,7 +106,7 @@ pub fn measure<I: HostElem>(
     let row = |kernel: String, s: crate::bench::Stats, reference_ms: f64| {
         let tflops = p.flops() / (s.median_ms * 1e-3) / 1e12;
         Row {
-            shape: p.size.gemm().to_string(),
+            shape: p.size.mnk_text(),
             dtype: table_name(I::ELEM),
             b: p.b.name(),
             kernel,
@@ -244,7 +244,7 @@ pub fn rounds<I: HostElem>(
         let (pmin, pmax) = min_max(&pct);
         let (smin, smax) = min_max(&slower);
         out.push(RoundsRow {
-            shape: p.size.gemm().to_string(),
+            shape: p.size.mnk_text(),
             dtype: table_name(I::ELEM),
             b: p.b.name(),
             kernel: if x == 0 {
@@ -360,7 +360,7 @@ pub fn peak_rounds<I: HostElem>(
             .collect();
         let (pmin, pmax) = min_max(&pct);
         out.push(PeakRow {
-            shape: p.size.gemm().to_string(),
+            shape: p.size.mnk_text(),
             dtype: table_name(I::ELEM),
             kernel: match x {
                 0 => "cuBLAS".into(),

@@ -12,9 +12,9 @@ use crate::bench::smi::Sampler;
 use crate::bench::BenchConfig;
 use crate::elem::{table_name, HostElem};
 use crate::runtime::{Compiled, Error, Gpu, Result};
-use crate::size::Size;
 use std::time::{Duration, Instant};
 use swizzle_core::Elem;
+use swizzle_core::Size;
 
 /// Where each tool's text goes, one line (or block) per call.
 pub type Out<'a> = &'a mut dyn FnMut(&str);
@@ -348,7 +348,7 @@ pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) 
     })?;
     out(&format!(
         "| {} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |",
-        size.gemm()
+        size.mnk_text()
     ));
     out("|---|---|---|---|");
     let med = |t: &[f64]| crate::bench::rounds::spread(t).median;
@@ -497,7 +497,7 @@ fn burst_of<I: HostElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<
     let reference = specs.first().map_or("cuBLAS", |s| s.name);
     out(&format!(
         "\n{}, {} ms bursts\n{}",
-        p.size.gemm(),
+        p.size.mnk_text(),
         o.ms,
         super::bench::burst_markdown(&rows, reference)
     ));

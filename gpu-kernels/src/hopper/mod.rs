@@ -118,16 +118,13 @@ fn compile_options() -> Vec<String> {
 /// and K are otherwise free (TMA zero-fills boxes past the edges; the epilogue masks rows and columns).
 pub fn check_dims(size: Size) -> Result<()> {
     let Size { m, n, k } = size;
-    if m == 0 || n == 0 || k == 0 {
-        return Err(Error::Invalid(format!("empty GEMM {m}x{n}x{k}")));
-    }
-    if !k.is_multiple_of(8) {
-        return Err(Error::Invalid(format!(
+    swizzle_core::plan::check(size).map_err(|e| match e {
+        swizzle_core::plan::PlanError::KNotMultipleOf8(_) => Error::Invalid(format!(
             "K = {k} is not a multiple of 8: the rows of A and B (K 16-bit elements) must be 16-byte aligned \
              for TMA; pad K with zeros"
-        )));
-    }
-    Ok(())
+        )),
+        _ => Error::Invalid(format!("empty GEMM {m}x{n}x{k}")),
+    })
 }
 
 /// `cuOccupancyMaxActiveClusters` for the kernel's compiled-in cluster shape: GPCs need not hold a whole number

@@ -15,7 +15,7 @@
 use super::spec::{HopperSpec, SHIPPED};
 use crate::frame::Size;
 use crate::runtime::{DeviceProps, Error, Result};
-use swizzle_core::plan::{self, Device, Dtype, Estimate, Restrict, Variant};
+use swizzle_core::plan::{self, Device, Estimate, Problem, Restrict, Variant};
 use swizzle_core::Elem;
 
 /// A planned spec: what to run, and what the model predicts for it.
@@ -27,15 +27,6 @@ pub struct Planned {
     pub estimate: Estimate,
     /// The planner's device the estimate is for (`h100`, `h200`).
     pub device: &'static str,
-}
-
-/// The planner's element type for a spec's (bf16, else f16: the kernel's [`super::TYPES`]).
-pub fn dtype(ty: Elem) -> Dtype {
-    if ty == Elem::BF16 {
-        Dtype::Bf16
-    } else {
-        Dtype::F16
-    }
 }
 
 /// The planner's device for a GPU: the H200 preset for an H200 (by name, or over 100 GiB of memory), the H100's
@@ -84,8 +75,7 @@ pub fn kernel_variants(ty: Elem) -> Vec<HopperSpec> {
     for bm in plan::BMS {
         for bn in plan::BNS {
             for (cluster, split) in [(1, 1), (2, 1), (1, 2), (1, 4), (1, plan::MAX_SPLIT)] {
-                let Some(stages) =
-                    Variant::stages_for_split(bm, bn, split, dtype(ty), dev.smem_per_block)
+                let Some(stages) = Variant::stages_for_split(bm, bn, split, ty, dev.smem_per_block)
                 else {
                     continue;
                 };
@@ -126,9 +116,9 @@ pub fn ranked(
     count: usize,
 ) -> Result<Vec<(HopperSpec, Estimate)>> {
     crate::elem::check_supported("the Hopper GEMM", ty, &super::TYPES)?;
-    let p = size.plan(dtype(ty));
+    let p = Problem::new(size, ty);
     let planned = plan::plan(&p, dev, Restrict::Implemented)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
+        .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     let mut out: Vec<(HopperSpec, Estimate)> = Vec::new();
     for e in std::iter::once(planned.best).chain(planned.runners_up) {
         if out.len() == count {
@@ -149,9 +139,9 @@ pub fn ranked(
 /// The shipped spec in `ty` ([`Variant::SHIPPED`]) with the planner's estimate for it at `size` on `dev`: what a
 /// plan is compared with.
 pub fn shipped(size: Size, ty: Elem, dev: &Device) -> Result<(HopperSpec, Estimate)> {
-    let p = size.plan(dtype(ty));
+    let p = Problem::new(size, ty);
     let estimate = plan::estimate(&p, dev, &Variant::SHIPPED)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
+        .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     Ok((spec_of(&Variant::SHIPPED, ty)?, estimate))
 }
 
@@ -210,13 +200,8 @@ mod tests {
         let mut seen = 0;
         for dev in [Device::H100, Device::H200] {
             for &(m, n, k) in &[(16, 4096, 4096), (8192, 8192, 8192), (1000, 520, 136)] {
-                for dt in [Dtype::Bf16, Dtype::F16] {
-                    let ty = if dt == Dtype::Bf16 {
-                        Elem::BF16
-                    } else {
-                        Elem::F16
-                    };
-                    let p = Size::mnk(m, n, k).plan(dt);
+                for ty in [Elem::BF16, Elem::F16] {
+                    let p = Problem::new(Size::mnk(m, n, k), ty);
                     let cands = plan::candidates(&p, &dev, Restrict::Implemented);
                     assert!(!cands.is_empty());
                     for v in cands {
@@ -225,7 +210,7 @@ mod tests {
                         spec.validate(dev.smem_per_block as usize)
                             .unwrap_or_else(|e| panic!("{v}: {e}"));
                         // The planner's shared-memory model is the kernel's layout.
-                        assert_eq!(spec.smem_bytes(), v.smem_bytes(dt), "{v}");
+                        assert_eq!(spec.smem_bytes(), v.smem_bytes(ty), "{v}");
                         seen += 1;
                     }
                 }
@@ -264,16 +249,10 @@ mod tests {
                     ..Variant::SHIPPED
                 };
                 assert!(runs(s, &v), "{s}");
-                assert_eq!(s.smem_bytes(), v.smem_bytes(dtype(ty)), "{s}");
+                assert_eq!(s.smem_bytes(), v.smem_bytes(ty), "{s}");
                 assert_eq!(
                     Some(s.stages),
-                    Variant::stages_for_split(
-                        v.bm,
-                        v.bn,
-                        v.split,
-                        dtype(ty),
-                        Device::H100.smem_per_block
-                    ),
+                    Variant::stages_for_split(v.bm, v.bn, v.split, ty, Device::H100.smem_per_block),
                     "{s}"
                 );
             }

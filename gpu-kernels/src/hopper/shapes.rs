@@ -24,7 +24,7 @@ use crate::runtime::{Error, Gpu, Result};
 use cudarc::driver::CudaSlice;
 use std::fmt::Write as _;
 use std::path::Path;
-use swizzle_core::plan::Estimate;
+use swizzle_core::plan::{Estimate, Problem};
 use swizzle_core::Elem;
 
 /// The linear layers of two LLMs, `(name, N, K)`: `C = X · Wᵀ`, W is `N x K`.
@@ -385,7 +385,7 @@ pub fn shapes_report(
             .iter()
             .map(|g| sets.verify(gpu, g))
             .collect::<Result<Vec<f64>>>()?;
-        let problem = size.plan(super::planned::dtype(ty));
+        let problem = Problem::new(size, ty);
         let mut reads = (m <= ROOFLINE_MAX_M)
             .then(|| probe.sets(gpu, problem.min_bytes(), ROUND.l2_factor))
             .transpose()?;

@@ -11,11 +11,11 @@
 //! (the GPU test `cublas_sgemm_is_fp32` checks it at fp32 tolerance, which TF32 would fail).
 
 use crate::runtime::{Error, Gpu, Result};
-use crate::size::Size;
 use cudarc::cublas::{result as blas, sys, CudaBlas};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 use std::sync::Arc;
 use swizzle_core::Elem;
+use swizzle_core::Size;
 
 /// One `gemmEx` call in row-major terms: sizes, B's storage, leading dimensions (elements) and element types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
