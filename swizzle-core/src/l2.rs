@@ -381,11 +381,7 @@ fn pool_of(c: u32, cum: &[u64]) -> usize {
     if cum.len() == 1 {
         return 0;
     }
-    let mut z = (c as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    let u = z % 1000;
+    let u = crate::random::splitmix64(c as u64) % 1000;
     cum.iter().position(|&c| u < c).unwrap_or(cum.len() - 1)
 }
 

@@ -75,6 +75,7 @@ extern crate self as swizzle_core;
 
 pub use swizzle_spec::{compose, convert, raster, rules, spelling, swizzle, units};
 pub mod layout;
+pub mod random;
 pub mod tile;
 pub mod wgmma;
 
