@@ -13,6 +13,7 @@ pub mod frame;
 pub mod gemm;
 pub mod hopper;
 pub mod matmul_l2;
+pub mod registry;
 pub mod runtime;
 pub mod stencil;
 pub mod transpose;

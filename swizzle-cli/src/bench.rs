@@ -1,12 +1,13 @@
 //! `swz bench <family>`: the family's benchmark tables on this GPU (variant, block, time, rate, % of the peer
 //! measured in the same run: a device-to-device copy for bandwidth families, cuBLAS for GEMMs). The families are
-//! gpu-kernels' registry (`gpu_kernels::frame::FAMILIES`); nothing here knows one family from another. The
+//! gpu-kernels' registry (`gpu_kernels::registry::FAMILIES`); nothing here knows one family from another. The
 //! registry's bench plan may add companions (`swz bench gemm` also runs the Hopper GEMM); `--list` prints the
 //! plan without a GPU. At problems named with `--shapes`, a family that plans per problem (the Hopper GEMM: the
 //! spec swizzle-core's planner picks) runs its planned specs; `--list` shows them with the predicted time.
 
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::frame::{self, DynFamily};
+use gpu_kernels::registry;
 use gpu_kernels::{Gpu, Size};
 use std::path::PathBuf;
 
@@ -51,10 +52,10 @@ pub struct Args {
 
 /// The registered family called `name`, or the list of names.
 pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
-    frame::find(name).ok_or_else(|| {
+    registry::find(name).ok_or_else(|| {
         format!(
             "unknown kernel family {name:?}: expected one of {}",
-            frame::registry::names()
+            registry::names()
         )
     })
 }
@@ -139,7 +140,7 @@ pub fn run(args: Args) -> Result<(), String> {
 /// The families `swz bench <name>` runs (the registry's bench plan), or the list of names.
 pub fn plan(name: &str) -> Result<Vec<&'static dyn DynFamily>, String> {
     family(name)?;
-    frame::registry::bench_plan(name).ok_or_else(|| format!("no bench plan for {name:?}"))
+    registry::bench_plan(name).ok_or_else(|| format!("no bench plan for {name:?}"))
 }
 
 /// `--list`: one family's sizes and (with `specs_run`: its specs run at some size) the variants `keep` accepts,

@@ -10,7 +10,8 @@
 
 use crate::bench::{print_report, write_outputs};
 use gpu_kernels::bench::{BenchConfig, Report};
-use gpu_kernels::frame::{registry::SpecInfo, DynFamily, FAMILIES};
+use gpu_kernels::frame::{DynFamily, SpecInfo};
+use gpu_kernels::registry::FAMILIES;
 use gpu_kernels::{Error, Gpu};
 use std::path::PathBuf;
 use swizzle_core::bank::map::ascii;

@@ -21,7 +21,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<Verdict, String> {
     let fams = if args.family == "all" {
-        gpu_kernels::frame::FAMILIES.to_vec()
+        gpu_kernels::registry::FAMILIES.to_vec()
     } else {
         vec![family(&args.family)?]
     };

@@ -515,7 +515,7 @@ mod tests {
 
     #[test]
     fn stmatrix_stores_are_reported_as_not_measured_rather_than_missed() {
-        let hopper = super::super::find("hopper").unwrap();
+        let hopper = crate::registry::find("hopper").unwrap();
         let stores: Vec<Predicted> = profiled(hopper)
             .iter()
             .filter_map(|(_, p)| p.store)
@@ -545,7 +545,7 @@ mod tests {
 
     #[test]
     fn counted_accesses_are_judged_and_a_zero_instruction_count_is_an_error() {
-        let t = super::super::find("transpose").unwrap();
+        let t = crate::registry::find("transpose").unwrap();
         let exact = |p: &Predicted| [p.wavefronts as f64, p.instructions as f64, 0.0];
         let (text, ok) = compare_one(t, synthetic_csv(t, exact)).unwrap();
         assert!(ok && !text.contains("not measured"), "{text}");
@@ -590,7 +590,7 @@ mod tests {
             ]
         };
         for name in ["stencil", "matmul-l2", "transpose", "hopper"] {
-            let f = super::super::find(name).unwrap();
+            let f = crate::registry::find(name).unwrap();
             let (text, ok) = compare_one(f, synthetic_csv(f, contended)).unwrap();
             assert!(!ok && text.contains("MISS"), "{name}: {text}");
             let (text, ok) =
@@ -603,7 +603,7 @@ mod tests {
 
     #[test]
     fn a_smem_only_build_is_also_judged_on_the_hardware_counters() {
-        let t = super::super::find("transpose").unwrap();
+        let t = crate::registry::find("transpose").unwrap();
         let exact_hw = |p: &Predicted| [p.wavefronts as f64, p.instructions as f64, 0.0];
         let off_hw = |p: &Predicted| {
             let i = p.instructions as f64;
@@ -626,7 +626,7 @@ mod tests {
 
     #[test]
     fn a_csv_in_another_launch_order_is_refused() {
-        let s = super::super::find("stencil").unwrap();
+        let s = crate::registry::find("stencil").unwrap();
         let exact = |p: &Predicted| [p.wavefronts as f64, p.instructions as f64, 0.0];
         let csv = synthetic_csv(s, exact).replacen("(256, 1, 1)", "(128, 1, 1)", 1);
         let e = compare_one(s, csv).unwrap_err().to_string();
@@ -638,9 +638,12 @@ mod tests {
 
     #[test]
     fn families_without_a_smem_only_build_have_only_the_shipped_one() {
-        assert_eq!(builds(super::super::find("transpose").unwrap()), Build::ALL);
+        assert_eq!(
+            builds(crate::registry::find("transpose").unwrap()),
+            Build::ALL
+        );
         for name in ["stencil", "matmul-l2", "hopper", "gemm"] {
-            let f = super::super::find(name).unwrap();
+            let f = crate::registry::find(name).unwrap();
             assert_eq!(builds(f), [Build::Shipped], "{name}");
             let e = check_build(f, Build::OneBlock).unwrap_err().to_string();
             assert!(e.contains("no one-block build (it has: shipped)"), "{e}");
@@ -657,7 +660,7 @@ mod tests {
 
     #[test]
     fn entries_name_the_profiled_kernels() {
-        let f = super::super::find("transpose").unwrap();
+        let f = crate::registry::find("transpose").unwrap();
         let e = entries(f);
         assert!(
             e.starts_with("^(") && e.ends_with(")$") && e.len() > 4,

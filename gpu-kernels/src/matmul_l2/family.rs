@@ -8,7 +8,7 @@ use crate::frame::{
 use crate::runtime::{Result, Source};
 use swizzle_core::Elem;
 
-/// The family (registered in [`crate::frame::FAMILIES`]).
+/// The family (registered in [`crate::registry::FAMILIES`]).
 pub struct MatmulL2Family;
 
 /// The registry's instance.

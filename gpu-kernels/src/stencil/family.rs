@@ -155,7 +155,7 @@ pub const CHECKED: [Variant; 5] = {
 // the frame's one check.
 crate::assert_specs_conflict_free!(CHECKED);
 
-/// The stencil family (registered in [`crate::frame::FAMILIES`]).
+/// The stencil family (registered in [`crate::registry::FAMILIES`]).
 pub struct StencilFamily;
 
 /// The registry's instance.

@@ -26,7 +26,7 @@ impl std::fmt::Display for Variant {
     }
 }
 
-/// The transpose family (registered in [`crate::frame::FAMILIES`]).
+/// The transpose family (registered in [`crate::registry::FAMILIES`]).
 pub struct TransposeFamily;
 
 /// The registry's instance.

@@ -1,8 +1,5 @@
-//! The registry of kernel families: what `swz bench <family>`, `swz report`, `swz verify`, `swz profile` and `scripts/device.sh`
-//! iterate. Adding a family is one line in [`FAMILIES`].
-//!
-//! [`DynFamily`] is [`Family`] with its spec type erased (specs addressed by index), implemented for every
-//! `Family`, so the registry can hold families of different spec types.
+//! [`DynFamily`]: [`Family`] with its spec type erased (specs addressed by index), implemented for every
+//! `Family`, so the registry ([`crate::registry`]) can hold families of different spec types.
 
 use super::bench::{sweep, sweep_planned};
 use super::profile::{predictions, SpecPrediction};
@@ -10,47 +7,6 @@ use super::verify::{launch, verify, DeviceBufs};
 use super::{Family, Size, SpecAccess};
 use crate::bench::{BenchConfig, Table};
 use crate::runtime::{Error, Gpu, Result};
-
-/// Every kernel family, in the order the reports print them. One line per family.
-pub static FAMILIES: &[&dyn DynFamily] = &[
-    &crate::transpose::family::TRANSPOSE,
-    &crate::fragments::FRAGMENTS,
-    &crate::stencil::family::STENCIL,
-    &crate::matmul_l2::family::MATMUL_L2,
-    &crate::hopper::family::HOPPER,
-    &crate::gemm::family::GEMM,
-];
-
-/// The family called `name`.
-pub fn find(name: &str) -> Option<&'static dyn DynFamily> {
-    FAMILIES.iter().copied().find(|f| f.name() == name)
-}
-
-/// Families `swz bench <family>` runs after the named one: `gemm` brings the Hopper (TMA + `wgmma`) GEMM's rows,
-/// so one command prints every GEMM of the workspace against the cuBLAS of the same run.
-const BENCH_COMPANIONS: &[(&str, &[&str])] = &[("gemm", &["hopper"])];
-
-/// What `swz bench <name>` runs, in order: the family called `name`, then its companions.
-pub fn bench_plan(name: &str) -> Option<Vec<&'static dyn DynFamily>> {
-    let mut plan = vec![find(name)?];
-    for (_, extra) in BENCH_COMPANIONS.iter().filter(|(n, _)| *n == name) {
-        plan.extend(
-            extra
-                .iter()
-                .map(|e| find(e).expect("a companion is a registered family")),
-        );
-    }
-    Some(plan)
-}
-
-/// The names of every family, for messages (`transpose, matmul, ...`).
-pub fn names() -> String {
-    FAMILIES
-        .iter()
-        .map(|f| f.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 /// One spec's layout facts for reports: name, element type, its `Display`, and its accesses.
 pub struct SpecInfo {
@@ -275,105 +231,4 @@ fn spec_at<F: Family>(f: &F, index: usize) -> Result<F::Spec> {
             f.specs().len()
         ))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::frame::{Buffer, HostBuf, Launch};
-    use crate::transpose::family::{Variant, TRANSPOSE};
-
-    /// A family with the required core only: the transpose's specs, launches and reference, nothing optional.
-    struct CoreOnly;
-
-    impl Family for CoreOnly {
-        type Spec = Variant;
-        fn name(&self) -> &'static str {
-            "core-only"
-        }
-        fn about(&self) -> &'static str {
-            "the transpose without its optional parts"
-        }
-        fn source(&self) -> (&'static str, &'static str) {
-            TRANSPOSE.source()
-        }
-        fn specs(&self) -> Vec<Variant> {
-            TRANSPOSE.specs()
-        }
-        fn spec_name(&self, v: &Variant) -> String {
-            TRANSPOSE.spec_name(v)
-        }
-        fn elem(&self, v: &Variant) -> swizzle_core::Elem {
-            TRANSPOSE.elem(v)
-        }
-        fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
-            TRANSPOSE.header(v)
-        }
-        fn entry(&self, v: &Variant) -> &'static str {
-            TRANSPOSE.entry(v)
-        }
-        fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
-            TRANSPOSE.buffers(v, size)
-        }
-        fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
-            TRANSPOSE.launch(v, size)
-        }
-        fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
-            TRANSPOSE.reference(v, size, inputs)
-        }
-        fn verify_sizes(&self) -> Vec<Size> {
-            vec![Size::mn(97, 131)]
-        }
-    }
-
-    #[test]
-    fn a_family_with_only_the_core_is_listed_and_refuses_a_benchmark_by_name() {
-        let f: &dyn DynFamily = &CoreOnly;
-        assert!(f.bench_sizes().is_empty());
-        assert!(f.planned_list(Size::mnk(64, 64, 64)).unwrap().is_none());
-        let infos = f.spec_infos();
-        assert_eq!(infos.len(), TRANSPOSE.specs().len());
-        assert!(infos
-            .iter()
-            .all(|i| i.block.is_empty() && !i.header.is_empty()));
-        let e = super::super::bench::bench_part(&CoreOnly)
-            .err()
-            .expect("no benchmark part")
-            .to_string();
-        assert!(e.contains("core-only: no benchmark"), "{e}");
-    }
-
-    #[test]
-    fn the_registered_families_have_the_optional_parts_they_use() {
-        for f in FAMILIES {
-            let plans = f.planned_list(Size::mnk(256, 4096, 4096)).unwrap();
-            assert_eq!(plans.is_some(), f.name() == "hopper", "{}", f.name());
-        }
-        // Every registered family benchmarks against its peer; only the transpose has a smem-only build.
-        assert!(TRANSPOSE.as_bench().is_some() && TRANSPOSE.as_profile().is_some());
-        assert!(crate::fragments::FRAGMENTS.as_bench().is_some());
-        assert!(crate::stencil::family::STENCIL.as_bench().is_some());
-        assert!(crate::matmul_l2::family::MATMUL_L2.as_bench().is_some());
-        assert!(crate::hopper::family::HOPPER.as_bench().is_some());
-        let gemm = &crate::gemm::family::GEMM;
-        assert!(
-            gemm.as_bench().is_some() && gemm.as_profile().is_none() && gemm.as_plan().is_none()
-        );
-    }
-
-    #[test]
-    fn bench_plans_name_registered_families() {
-        let names =
-            |n: &str| -> Vec<&str> { bench_plan(n).unwrap().iter().map(|f| f.name()).collect() };
-        assert_eq!(names("gemm"), ["gemm", "hopper"]);
-        assert_eq!(names("hopper"), ["hopper"]);
-        assert_eq!(names("transpose"), ["transpose"]);
-        assert!(bench_plan("nope").is_none());
-        for (name, extra) in BENCH_COMPANIONS {
-            assert!(
-                find(name).is_some() && extra.iter().all(|e| find(e).is_some()),
-                "{name}"
-            );
-        }
-    }
 }
