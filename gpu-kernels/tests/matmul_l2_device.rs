@@ -67,11 +67,7 @@ fn cublas_sgemm_is_fp32() {
     let mut dc = gpu.zeros::<f32>(m * n).unwrap();
     gpu.fill_bytes(&mut dc, 0xFF).unwrap();
     let sgemm = Cublas::new(&gpu).expect("cuBLAS");
-    let call = GemmCall::row_major(
-        gemm,
-        swizzle_core::Elem::F32,
-        swizzle_core::Elem::F32,
-    );
+    let call = GemmCall::row_major(gemm, swizzle_core::Elem::F32, swizzle_core::Elem::F32);
     sgemm.gemm(&call, &da, &db, &mut dc).unwrap();
     gpu.sync().unwrap();
     let got = gpu.download(&dc).unwrap();

@@ -183,7 +183,7 @@ struct StencilArgs {
     #[arg(long, value_delimiter = ',', default_values_t = [27u64, 28])]
     n: Vec<u64>,
     /// Radii.
-    #[arg(long, value_delimiter = ',', default_values_t = gpu_kernels::stencil::bench::RADII)]
+    #[arg(long, value_delimiter = ',', default_values_t = gpu_kernels::stencil::family::RADII)]
     k: Vec<u32>,
     /// Value types: fp32, i32.
     #[arg(long, value_delimiter = ',', default_value = "fp32")]
@@ -439,7 +439,7 @@ fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
     }
     let mut problems = h.shapes.clone();
     if h.llm {
-        problems.extend(shapes::llm_shapes());
+        problems.extend(gpu_kernels::hopper::planned::llm_shapes());
     }
     if problems.is_empty() {
         return Err("shapes: name the problems with --shapes MxNxK,... or --llm".into());

@@ -18,6 +18,35 @@ use crate::runtime::{DeviceProps, Error, Result};
 use swizzle_core::plan::{self, Device, Estimate, Problem, Restrict, Variant};
 use swizzle_core::Elem;
 
+/// The linear layers of two LLMs, `(name, N, K)`: `C = X · Wᵀ`, W is `N x K`.
+pub const LLM_LAYERS: [(&str, u32, u32); 6] = [
+    ("8B qkv", 6144, 4096),
+    ("8B o", 4096, 4096),
+    ("8B gate+up", 28672, 4096),
+    ("8B down", 4096, 14336),
+    ("70B qkv", 10240, 8192),
+    ("70B down", 8192, 28672),
+];
+
+/// Token counts M: decode, small and large prefill batches.
+pub const LLM_TOKENS: [u32; 5] = [16, 128, 512, 2048, 8192];
+
+/// Every `M x N x K` of [`LLM_LAYERS`] x [`LLM_TOKENS`], layer by layer.
+pub fn llm_shapes() -> Vec<Size> {
+    LLM_LAYERS
+        .iter()
+        .flat_map(|&(_, n, k)| LLM_TOKENS.iter().map(move |&m| Size::mnk(m, n, k)))
+        .collect()
+}
+
+/// The layer name of an `N x K` weight, when it is one of [`LLM_LAYERS`].
+pub fn layer_name(n: u32, k: u32) -> Option<&'static str> {
+    LLM_LAYERS
+        .iter()
+        .find(|&&(_, ln, lk)| (ln, lk) == (n, k))
+        .map(|l| l.0)
+}
+
 /// A planned spec: what to run, and what the model predicts for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Planned {
@@ -159,9 +188,9 @@ mod tests {
     use crate::frame::{Family, Size};
     use crate::hopper::family::HOPPER;
 
-    /// The LLM layers (N x K) and token counts M: 30 problems.
+    /// The LLM layers (N x K) at every token count M: 30 problems.
     fn table() -> Vec<Size> {
-        crate::hopper::shapes::llm_shapes()
+        llm_shapes()
     }
 
     fn h100_props() -> DeviceProps {
@@ -193,6 +222,17 @@ mod tests {
         ) == (v.bm, v.bn, v.bk, v.stages, v.cluster, v.split, v.order)
             && !v.stream_k
             && !v.swap
+    }
+
+    #[test]
+    fn the_llm_table_is_thirty_problems_layer_by_layer() {
+        let s = llm_shapes();
+        assert_eq!(s.len(), 30);
+        assert_eq!(s[0], Size::mnk(16, 6144, 4096));
+        assert_eq!(s[4], Size::mnk(8192, 6144, 4096));
+        assert_eq!(s[29], Size::mnk(8192, 8192, 28672));
+        assert_eq!(layer_name(4096, 14336), Some("8B down"));
+        assert_eq!(layer_name(4096, 4097), None);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! the roofline, so it is the floor a kernel can be held to. Geomeans over the problems close each element type's
 //! table.
 
-use super::planned::{plan_device, shipped, Planned};
+use super::planned::{layer_name, plan_device, shipped, Planned};
 use super::tune::{compare_with_cublas, write};
 use super::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
 use crate::bench::hbm_read::{HbmRead, ReadSets};
@@ -27,37 +27,8 @@ use std::path::Path;
 use swizzle_core::plan::{Estimate, Problem};
 use swizzle_core::Elem;
 
-/// The linear layers of two LLMs, `(name, N, K)`: `C = X · Wᵀ`, W is `N x K`.
-pub const LLM_LAYERS: [(&str, u32, u32); 6] = [
-    ("8B qkv", 6144, 4096),
-    ("8B o", 4096, 4096),
-    ("8B gate+up", 28672, 4096),
-    ("8B down", 4096, 14336),
-    ("70B qkv", 10240, 8192),
-    ("70B down", 8192, 28672),
-];
-
-/// Token counts M: decode, small and large prefill batches.
-pub const LLM_TOKENS: [u32; 5] = [16, 128, 512, 2048, 8192];
-
 /// The roofline is reported up to this M (above it the GEMM is tensor-bound).
 pub const ROOFLINE_MAX_M: u32 = 128;
-
-/// Every `M x N x K` of [`LLM_LAYERS`] x [`LLM_TOKENS`], layer by layer.
-pub fn llm_shapes() -> Vec<Size> {
-    LLM_LAYERS
-        .iter()
-        .flat_map(|&(_, n, k)| LLM_TOKENS.iter().map(move |&m| Size::mnk(m, n, k)))
-        .collect()
-}
-
-/// The layer name of an `N x K` weight, when it is one of [`LLM_LAYERS`].
-pub fn layer_name(n: u32, k: u32) -> Option<&'static str> {
-    LLM_LAYERS
-        .iter()
-        .find(|&&(_, ln, lk)| (ln, lk) == (n, k))
-        .map(|l| l.0)
-}
 
 /// Geometric mean (of ratios); `None` for an empty list or a non-positive value.
 pub fn geomean(values: &[f64]) -> Option<f64> {
@@ -590,17 +561,6 @@ pub fn markdown(r: &ShapesReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_llm_table_is_thirty_problems_layer_by_layer() {
-        let s = llm_shapes();
-        assert_eq!(s.len(), 30);
-        assert_eq!(s[0], Size::mnk(16, 6144, 4096));
-        assert_eq!(s[4], Size::mnk(8192, 6144, 4096));
-        assert_eq!(s[29], Size::mnk(8192, 8192, 28672));
-        assert_eq!(layer_name(4096, 14336), Some("8B down"));
-        assert_eq!(layer_name(4096, 4097), None);
-    }
 
     #[test]
     fn geomean_roofline_and_error() {

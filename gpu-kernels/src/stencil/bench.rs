@@ -12,11 +12,6 @@ use cudarc::driver::CudaSlice;
 use std::fmt::Write as _;
 use swizzle_core::Elem;
 
-/// The benchmark sizes: `2^27` (the article's) and `2^28`.
-pub const SIZES: [usize; 2] = [1 << 27, 1 << 28];
-/// The benchmark radii.
-pub const RADII: [u32; 5] = [1, 2, 4, 8, 16];
-
 /// Rotating input/output buffer sets of `n` random `V`s (enough sets to exceed the L2 `l2_factor` times).
 pub struct Buffers<V: Value> {
     pub n: usize,
