@@ -5,11 +5,11 @@
 //! [`profile_once`] launches each (shape, order) exactly once and nothing else, for Nsight Compute
 //! (`ncu --kernel-name matmul_l2`): one profiled launch per case, no `--launch-skip` bookkeeping.
 
-use super::MatmulL2;
-use crate::bench::{self, BenchConfig, Progress, Stats};
-use crate::runtime::{Cublas, GemmCall};
-use crate::runtime::{Gpu, Result};
 use cudarc::driver::CudaSlice;
+use gpu_kernels::bench::{self, BenchConfig, Progress, Stats};
+use gpu_kernels::matmul_l2::MatmulL2;
+use gpu_kernels::runtime::{Cublas, GemmCall};
+use gpu_kernels::runtime::{Gpu, Result};
 use std::fmt::Write as _;
 use swizzle_core::l2::{predict, Machine};
 use swizzle_core::Elem;
@@ -82,8 +82,8 @@ struct Buffers {
 impl Buffers {
     fn new(gpu: &Gpu, gemm: Size, sets: usize) -> Result<Buffers> {
         let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
-        let ha = crate::elem::random::<f32>(m * k, 0xa);
-        let hb = crate::elem::random::<f32>(k * n, 0xb);
+        let ha = gpu_kernels::elem::random::<f32>(m * k, 0xa);
+        let hb = gpu_kernels::elem::random::<f32>(k * n, 0xb);
         Ok(Buffers {
             a: (0..sets).map(|_| gpu.upload(&ha)).collect::<Result<_>>()?,
             b: (0..sets).map(|_| gpu.upload(&hb)).collect::<Result<_>>()?,

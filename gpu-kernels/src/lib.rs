@@ -3,8 +3,9 @@
 //!
 //! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`](mod@bench) (the timing harness) ->
 //! [`frame`] (the [`Family`](frame::Family) trait, generic verification, benchmarks with a peer, profiler
-//! comparison, the registry) -> one module per family ([`transpose`], [`fragments`], [`stencil`], [`matmul_l2`],
-//! [`hopper`], [`gemm`]). The new-family checklist is in [`frame`].
+//! comparison) -> one module per family ([`transpose`], [`fragments`], [`stencil`], [`matmul_l2`], [`hopper`],
+//! [`gemm`]) -> [`registry`] (every family, by name). The new-family checklist is in [`frame`]. The tuning and
+//! measuring programs (`swz tune`, `swz l2-study`) are the gpu-bench crate beside this one.
 
 pub mod bench;
 pub mod elem;

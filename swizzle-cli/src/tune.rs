@@ -1,10 +1,11 @@
 //! `swz tune FAMILY ...`: a family's tuning tools on the GPU: sweeps over specs and sizes, cuBLAS in interleaved
-//! rounds, sustained bursts, diagnostic builds. The work is gpu-kernels' (`gemm::tune`, `hopper::tune`,
+//! rounds, sustained bursts, diagnostic builds. The work is gpu-bench's (`gemm::tune`, `hopper::tune`,
 //! `stencil::bench`); this module parses arguments and prints.
 
 use crate::bench::{check_targets, print_report, write_outputs};
+use gpu_bench::gemm::tune as gt;
 use gpu_kernels::bench::{BenchConfig, Report};
-use gpu_kernels::gemm::{self, tune as gt, BLayout};
+use gpu_kernels::gemm::{self, BLayout};
 use gpu_kernels::Elem;
 use gpu_kernels::{Gpu, Size};
 use std::path::PathBuf;
@@ -286,7 +287,7 @@ fn gemm_run(mode: GemmMode) -> Result<(), String> {
         GemmMode::Bench(l) => {
             let plan = plan(
                 &l,
-                &gemm::bench::SHAPES,
+                &gpu_bench::gemm::bench::SHAPES,
                 &[BLayout::Nk],
                 &["default", "baselines", "t128x256k32s4-identity"],
                 (10, 30, 1),
@@ -419,12 +420,12 @@ fn hopper_run(h: HopperArgs) -> Result<(), String> {
     }
     let gpu = open()?;
     let md = match h.mode.as_str() {
-        "headline" => gpu_kernels::hopper::tune::headline(
+        "headline" => gpu_bench::hopper::tune::headline(
             &gpu,
             h.rounds.unwrap_or(24) as usize,
             h.out.as_deref(),
         ),
-        _ => gpu_kernels::hopper::tune::sweep_report(&gpu, h.out.as_deref(), h.skip_cluster),
+        _ => gpu_bench::hopper::tune::sweep_report(&gpu, h.out.as_deref(), h.skip_cluster),
     }
     .map_err(|e| e.to_string())?;
     outln!("{md}");
@@ -433,7 +434,8 @@ fn hopper_run(h: HopperArgs) -> Result<(), String> {
 
 /// `swz tune hopper shapes`: the problems checked (K a multiple of 8) before the GPU is opened.
 fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
-    use gpu_kernels::hopper::{check_dims, shapes, TYPES};
+    use gpu_bench::hopper::shapes;
+    use gpu_kernels::hopper::{check_dims, TYPES};
     if h.skip_cluster || h.out.is_some() {
         return Err("shapes takes --json, not --out or --skip-cluster".into());
     }
@@ -466,8 +468,9 @@ fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
 }
 
 fn stencil_run(s: StencilArgs) -> Result<(), String> {
+    use gpu_bench::stencil as bench;
     use gpu_kernels::elem::table_name;
-    use gpu_kernels::stencil::{bench, SPECS, TYPES};
+    use gpu_kernels::stencil::{SPECS, TYPES};
     let sizes: Vec<usize> =
         s.n.iter()
             .map(|&v| match v {

@@ -1,4 +1,4 @@
-//! The Hopper GEMM at any shape against cuBLAS: the planned spec ([`super::planned`]) and the shipped one, in
+//! The Hopper GEMM at any shape against cuBLAS: the planned spec ([`gpu_kernels::hopper::planned`]) and the shipped one, in
 //! interleaved rounds on the same buffers (`swz tune hopper shapes`).
 //!
 //! Per problem: random inputs (never zeros) in enough buffer sets that together they exceed twice the L2 (so a
@@ -8,20 +8,20 @@
 //! rotated every round ([`rounds`]). Reported per problem: ours / cuBLAS for the planned and the shipped spec
 //! (median of the per-round ratios), the model's predicted time beside the measured one (error %), and for
 //! M <= 128 the HBM roofline: `X + W + C` bytes once, over the device-to-device copy rate measured at the start
-//! of the same run, beside the share a bare read of the same bytes reaches ([`crate::bench::hbm_read`], a
+//! of the same run, beside the share a bare read of the same bytes reaches ([`crate::hbm_read`], a
 //! contestant of the same rounds): at a few tens of MB a launch's start and drain keep even that probe well below
 //! the roofline, so it is the floor a kernel can be held to. Geomeans over the problems close each element type's
 //! table.
 
-use super::planned::{layer_name, plan_device, shipped, Planned};
-use super::tune::{compare_with_cublas, write};
-use super::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
-use crate::bench::hbm_read::{HbmRead, ReadSets};
-use crate::bench::{self, rounds, BenchConfig};
-use crate::elem::HostElem;
-use crate::frame::{bench::time_peer, Family, Peer, Size};
-use crate::runtime::{Error, Gpu, Result};
+use crate::hbm_read::{HbmRead, ReadSets};
+use crate::hopper::tune::{compare_with_cublas, write};
 use cudarc::driver::CudaSlice;
+use gpu_kernels::bench::{self, rounds, BenchConfig};
+use gpu_kernels::elem::HostElem;
+use gpu_kernels::frame::{bench::time_peer, Family, Peer, Size};
+use gpu_kernels::hopper::planned::{layer_name, plan_device, shipped, Planned};
+use gpu_kernels::hopper::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
+use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
 use std::path::Path;
 use swizzle_core::plan::{Estimate, Problem};
@@ -84,7 +84,7 @@ pub struct ShapeRow {
     pub cublas_ms: f64,
     /// cuBLAS's share of the HBM roofline (M <= [`ROOFLINE_MAX_M`]).
     pub cublas_roofline: Option<f64>,
-    /// A bare read of the problem's least bytes ([`crate::bench::hbm_read`]): median time over rounds, ms
+    /// A bare read of the problem's least bytes ([`crate::hbm_read`]): median time over rounds, ms
     /// (M <= [`ROOFLINE_MAX_M`]).
     pub read_ms: Option<f64>,
     /// The bare read's share of the HBM roofline: the most a launch that reads these bytes reached.
@@ -216,7 +216,13 @@ fn sets(gpu: &Gpu, blas: &Cublas, ty: Elem, size: Size, seed: u64) -> Result<Box
     Ok(match ty {
         Elem::BF16 => Box::new(Sets::<half::bf16>::new(gpu, blas, size, seed)?),
         Elem::F16 => Box::new(Sets::<half::f16>::new(gpu, blas, size, seed)?),
-        other => return Err(crate::elem::unsupported("the Hopper GEMM", other, &TYPES)),
+        other => {
+            return Err(gpu_kernels::elem::unsupported(
+                "the Hopper GEMM",
+                other,
+                &TYPES,
+            ))
+        }
     })
 }
 
@@ -270,11 +276,11 @@ impl<E: HostElem> Contest for Sets<E> {
 
 /// The spec's short name in tables: the family's name for it.
 pub fn spec_label(spec: &HopperSpec) -> String {
-    super::family::HOPPER.spec_name(spec)
+    gpu_kernels::hopper::family::HOPPER.spec_name(spec)
 }
 
 /// Measure `shapes` x `types` as the module docs say; `rounds` >= 1. With `candidates` > 0, the planner's next
-/// `candidates` kernel shapes ([`super::planned::ranked`]) run in the same rounds, so the plan can be compared
+/// `candidates` kernel shapes ([`gpu_kernels::hopper::planned::ranked`]) run in the same rounds, so the plan can be compared
 /// with the fastest measured. With `json`, writes the report there. Returns the markdown.
 pub fn shapes_report(
     gpu: &Gpu,
@@ -295,7 +301,7 @@ pub fn shapes_report(
     for &ty in types {
         for &size in shapes {
             // One planner call: its pick (what plan_for returns) and the next candidates.
-            let mut ranked = super::planned::ranked(size, ty, &dev, candidates + 1)?;
+            let mut ranked = gpu_kernels::hopper::planned::ranked(size, ty, &dev, candidates + 1)?;
             let (spec, estimate) = ranked.remove(0);
             let plan = Planned {
                 spec,

@@ -11,11 +11,9 @@
 //! order, and one struct per smem tile with `offset(row, col)` built from the same [`Smem`] values the bank
 //! checks read.
 
-pub mod bench;
 pub mod family;
 pub mod peak;
 pub mod spec;
-pub mod tune;
 
 use crate::elem::{table_name, HostElem};
 use crate::runtime::tma::TensorMap;

@@ -7,17 +7,15 @@
 //!
 //! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
 //! hopper`), [`planned`] (the spec swizzle-core's planner picks for a problem: [`HopperGemm::planned`]),
-//! [`sweep`] (the tuning variants), [`shapes`] (any shape against cuBLAS), [`check`] (random data, host reference,
-//! comparison). Tensor maps: [`crate::runtime::tma`]; the peer (cuBLAS TN, the reference for speed and for large
+//! [`sweep`] (the tuning variants), [`check`] (random data, host reference, comparison); the tuning sweep and the
+//! shape report against cuBLAS (`swz tune hopper`) are gpu-bench's. Tensor maps: [`crate::runtime::tma`]; the peer (cuBLAS TN, the reference for speed and for large
 //! sizes): [`crate::runtime::cublas`] with [`cublas_call`].
 
 pub mod check;
 pub mod family;
 pub mod planned;
-pub mod shapes;
 pub mod spec;
 pub mod sweep;
-pub mod tune;
 
 pub use crate::runtime::cublas::Cublas;
 pub use planned::Planned;

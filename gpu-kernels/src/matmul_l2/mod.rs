@@ -6,10 +6,9 @@
 //! L2 model ([`swizzle_core::l2`]) through [`MatmulL2::l2_config`].
 //!
 //! - [`family`]: the family on the frame (`swz bench matmul-l2`, `swz report`, verification, registry).
-//! - [`bench`]: the L2 study (`swz l2-study`): time and TFLOP/s per (shape, order), cuBLAS SGEMM (fp32, no TF32)
-//!   in the same run, the L2 model's prediction beside each row; `--once` for Nsight Compute.
+//! - the L2 study (`swz l2-study`, gpu-bench's `matmul_l2`): time and TFLOP/s per (shape, order), cuBLAS SGEMM
+//!   (fp32, no TF32) in the same run, the L2 model's prediction beside each row; `--once` for Nsight Compute.
 
-pub mod bench;
 pub mod family;
 
 use crate::frame::{Accesses, SpecAccess};
