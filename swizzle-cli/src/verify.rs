@@ -43,7 +43,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     for fam in fams {
         if args.first_size {
             let (text, ok) =
-                gpu_kernels::frame::ncu::verify_first_size(&gpu, fam).map_err(|e| e.to_string())?;
+                gpu_bench::ncu::verify_first_size(&gpu, fam).map_err(|e| e.to_string())?;
             out!("{text}");
             failures += usize::from(!ok);
         } else {

@@ -19,8 +19,6 @@
 //! Each [`Variant`] is a problem with its shipped layouts or the unswizzled baseline (same kernel, identity
 //! layouts): the baseline exists to show what the swizzle buys, and [`Variant::accesses`] predicts its conflicts.
 
-pub mod profile;
-
 use crate::frame::{
     Accesses, Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess,
     Tolerance,

@@ -1,7 +1,7 @@
 //! The kernel-family frame: what every family implements once ([`Family`]), and what is generic over it —
 //! compile-time conflict checks of every shipped spec ([`assert_specs_conflict_free!`](crate::assert_specs_conflict_free)),
 //! verification ([`verify`]), benchmark tables with the peer measured in the same run ([`bench`](mod@bench)),
-//! the profiler comparison ([`profile`]), and the registry `swz bench <family>` / `swz report` iterate
+//! the bank model's predictions the profiler comparison reads ([`profile`]; gpu-bench runs Nsight Compute), and the registry `swz bench <family>` / `swz report` iterate
 //! ([`crate::registry`]).
 //!
 //! ```text
@@ -51,7 +51,6 @@
 pub mod bench;
 pub mod dyn_family;
 pub mod host;
-pub mod ncu;
 pub mod profile;
 pub mod verify;
 
