@@ -1,4 +1,4 @@
-//! The seed-000 matmul under every order against the f64 host reference: random inputs in [-1, 1), output
+//! The tiled matmul under every order against the f64 host reference: random inputs in [-1, 1), output
 //! poisoned with NaN, shapes that are and are not multiples of the 32x32 tile (Morton only where the tile grid has
 //! power-of-two sides). And the cuBLAS peer: its SGEMM must be fp32 (TF32 would miss the fp32 tolerance).
 
@@ -46,7 +46,7 @@ fn every_order_on_ragged_shapes() {
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn every_order_on_tile_multiples() {
-    // 64^3: a 2x2 grid (Morton runs); 256x512x96: 16x8 tiles, a wide power-of-two grid; 1024x1024x128: a seed shape.
+    // 64^3: a 2x2 grid (Morton runs); 256x512x96: 16x8 tiles, a wide power-of-two grid; 1024x1024x128: a study shape.
     check(&[
         Size::mnk(64, 64, 64),
         Size::mnk(256, 512, 96),

@@ -47,7 +47,7 @@
 //!
 //! **What was fitted, on what** (`tests/l2_ncu.rs` holds the split and reruns the fit): the capacity share
 //! (25 MiB) on 4096^3; the crowded pool (8%, 13 MiB) on 16384x16384x256, 12288x12288x128 and 16384x16384x128
-//! without identity, strip 4 and group-m 8; the stagger (50%) earlier, with the six seed shapes in view. Held out
+//! without identity, strip 4 and group-m 8; the stagger (50%) earlier, with the study's six shapes in view. Held out
 //! of the capacity and pool fits: 8192^3 (every order within 25%), 2048^3, 1024^3, 1024x1024x128, and the three
 //! ranked orders of 16384x16384x128 (ranked as measured). BENCHMARKS.md has the per-case table.
 //!
@@ -78,7 +78,7 @@ pub struct BlockTile {
 }
 
 impl BlockTile {
-    /// The seed kernel's tile: 32 x 32 outputs, K steps of 32.
+    /// The tiled matmul's tile: 32 x 32 outputs, K steps of 32.
     pub const SEED: BlockTile = BlockTile::new(32, 32, 32);
 
     /// A `bm x bn` output tile stepping through K by `bk`.
@@ -123,7 +123,7 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// H100 SXM: 132 SMs, 50 MiB L2; 2 resident blocks (the seed kernel's 1024-thread blocks, 2048 threads/SM).
+    /// H100 SXM: 132 SMs, 50 MiB L2; 2 resident blocks (the tiled matmul's 1024-thread blocks, 2048 threads/SM).
     pub const H100: Machine = Machine {
         sms: 132,
         resident: 2,
@@ -189,8 +189,8 @@ impl Machine {
     }
 }
 
-/// The orders of the L2 study (and what `swz l2 --order all` ranks): identity (the seed's matmul_smem),
-/// strip 2/4/8 (strip 4 is the seed's matmul_swizzle), Triton's group-m 4/8/16, serpentine 4/8, morton (power-of-two
+/// The orders of the L2 study (and what `swz l2 --order all` ranks): identity (the article's matmul_smem),
+/// strip 2/4/8 (strip 4 is the article's matmul_swizzle), Triton's group-m 4/8/16, serpentine 4/8, morton (power-of-two
 /// grids only), diagonal, CUTLASS log_tile 1/2/3.
 pub const STUDY_ORDERS: [Raster; 14] = [
     Raster::Identity,
@@ -285,7 +285,7 @@ pub struct L2Config {
 }
 
 impl L2Config {
-    /// The seed kernel's configuration: 32x32x32 tiles, fp32.
+    /// The tiled matmul's configuration: 32x32x32 tiles, fp32.
     pub const fn new(gemm: Size, raster: Raster, machine: Machine) -> L2Config {
         L2Config {
             gemm,
@@ -726,7 +726,7 @@ mod tests {
         }
     }
 
-    /// The seed's claim on a big square: with an L2 too small for B, identity re-reads B every wave while strip
+    /// The article's claim on a big square: with an L2 too small for B, identity re-reads B every wave while strip
     /// and group-m keep a few panels hot, so they read far less.
     #[test]
     fn locality_orders_beat_identity_on_a_large_square() {

@@ -559,7 +559,7 @@ pub fn dram_read_bytes(p: &Problem, dev: &Device, v: &Variant) -> u64 {
         raster: v.order,
         machine: dev.l2,
         // A persistent grid: every CTA starts at once and its tiles take the same time, so the running tiles
-        // stay in step (the seed kernel's blocks, launched and retired by the hardware, drift apart instead).
+        // stay in step (the tiled matmul's blocks, launched and retired by the hardware, drift apart instead).
         schedule: l2::Schedule::LOCKSTEP,
     };
     let compulsory = (rows as u64 + cols as u64) * p.size.k as u64 * p.elem.bytes() as u64;

@@ -137,7 +137,7 @@ impl Bench<MatmulL2> for MatmulL2Family {
             c: Elem::F32,
         }
     }
-    /// The seed's 2048^3 and 4096^3 (the L2 study with every shape is `swz l2-study`).
+    /// The study's 2048^3 and 4096^3 (the L2 study with every shape is `swz l2-study`).
     fn bench_sizes(&self) -> Vec<Size> {
         vec![Size::mnk(2048, 2048, 2048), Size::mnk(4096, 4096, 4096)]
     }

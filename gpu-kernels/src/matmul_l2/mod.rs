@@ -24,13 +24,14 @@ use swizzle_core::{Elem, Smem, WarpAccess};
 /// The `.cu` source, embedded (the device machine runs binaries only).
 pub const SOURCE: &str = include_str!("matmul_l2.cu");
 
-/// Output tile side, threads per block side and K step (the seed's `BLOCK_SIZE`): passed as `-DTILE`.
+/// Output tile side, threads per block side and K step (the article's `BLOCK_SIZE`): the `.cu` reads it as
+/// `Spec::TILE` from the generated header.
 pub const TILE: u32 = 32;
 
 /// The block tile the L2 model sees.
 pub const BLOCK_TILE: BlockTile = BlockTile::new(TILE, TILE, TILE);
 
-/// The shared-memory tiles `As` and `Bs`: plain row-major `TILE x TILE` fp32 (the seed's `__shared__ float
+/// The shared-memory tiles `As` and `Bs`: plain row-major `TILE x TILE` fp32 (the article's `__shared__ float
 /// s[32][32]`): every access below is conflict-free on it, so it needs no padding or swizzle.
 pub const SMEM: Smem = Smem::row_major(TILE, TILE, Elem::F32);
 
@@ -71,7 +72,7 @@ pub const ACCESSES: Accesses = Accesses::new()
         conflict_free: true,
     });
 
-/// One variant: the seed kernel with a block order.
+/// One variant: the tiled matmul with a block order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MatmulL2 {
     pub order: Raster,
@@ -94,8 +95,8 @@ crate::assert_specs_conflict_free!(SPECS);
 /// The orders of the study (swizzle-core's list, shared with `swz l2 --order all`).
 pub use swizzle_core::l2::STUDY_ORDERS as ORDERS;
 
-/// The seed's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
-pub const SEED_SHAPES: [Size; 6] = [
+/// The L2 study's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
+pub const STUDY_SHAPES: [Size; 6] = [
     Size::mnk(1024, 1024, 1024),
     Size::mnk(2048, 2048, 2048),
     Size::mnk(4096, 4096, 4096),
