@@ -14,7 +14,7 @@
 #
 # Steps (each writes its full output under $OUT and prints a summary):
 #   info       nvidia-smi, libraries and tools found
-#   tests      every gpu-kernels test binary, GPU (ignored) tests included                     -> tests.log
+#   tests      every gpu-kernels and gpu-bench test binary, GPU (ignored) tests included      -> tests.log
 #   verify     the registry verification: every spec of every family at every size      -> verify.log
 #   sanitize   compute-sanitizer memcheck and racecheck over `swz verify FAMILY --first-size` -> sanitize.log
 #   ncu        Nsight Compute smem counters of every profiled spec (each build the family has), the bank model's
@@ -68,7 +68,7 @@ run_step() {
     : >"$OUT/tests.log"
     local skip=() t
     [ -n "${TEST_SKIP:-}" ] && skip=(--skip "$TEST_SKIP")
-    for t in "$B"/test-gpu-kernels-*; do
+    for t in "$B"/test-gpu-kernels-* "$B"/test-gpu-bench-*; do
       "$t" --include-ignored --test-threads=1 "${skip[@]}" >>"$OUT/tests.log" 2>&1
       note $? "$t"
     done

@@ -11,9 +11,7 @@
 //! 5. **Reference in the same process.** Bandwidth kernels are compared with a device-to-device copy of the
 //!    same byte count (`cuMemcpyDtoDAsync`) timed the same way, in the same run: `% of D2D`.
 
-pub mod hbm_read;
 pub mod rounds;
-pub mod smi;
 
 use crate::runtime::error::DriverContext;
 use crate::runtime::{DeviceProps, Gpu, Result};

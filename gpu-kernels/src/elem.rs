@@ -12,6 +12,8 @@ pub use e4m3::E4m3;
 /// The element type: swizzle-core's, one type across the workspace (name, size, C type, accumulator).
 pub use swizzle_core::Elem;
 
+use swizzle_core::random::{splitmix64, STEP};
+
 /// A host element type with a device representation: the one trait every typed buffer of the crate is written
 /// against (`CudaSlice<E>`, `Vec<E>`). Values convert through `f64` (exact for every implementing type), so a host
 /// reference is written once whatever the element type; [`HostElem::ELEM`] names the type the way the specs and
@@ -137,7 +139,7 @@ pub fn unsupported(what: &str, elem: Elem, allowed: &[Elem]) -> crate::Error {
     ))
 }
 
-/// `n` seeded pseudo-random 64-bit words (SplitMix64), the same on every machine: the one generator behind every
+/// `n` seeded pseudo-random 64-bit words ([`swizzle_core::random`]'s SplitMix64), the same on every machine: the one generator behind every
 /// family's random inputs and sampled positions ([`unit_values`], [`random`], [`indices`], the frame's
 /// `HostBuf::random`).
 pub fn words(n: usize, seed: u64) -> impl Iterator<Item = u64> {
@@ -153,14 +155,11 @@ pub fn words(n: usize, seed: u64) -> impl Iterator<Item = u64> {
 /// assert_eq!(words_from(4, 6, 7).collect::<Vec<_>>(), all[4..]);
 /// ```
 pub fn words_from(start: usize, n: usize, seed: u64) -> impl Iterator<Item = u64> {
-    let mut state = (seed ^ 0x9E37_79B9_7F4A_7C15)
-        .wrapping_add((start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut state = (seed ^ STEP).wrapping_add((start as u64).wrapping_mul(STEP));
     (0..n).map(move |_| {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let z = splitmix64(state);
+        state = state.wrapping_add(STEP);
+        z
     })
 }
 

@@ -3,7 +3,8 @@
 //! cuBLAS gemmEx) time.
 use gpu_kernels::bench::BenchConfig;
 use gpu_kernels::frame::bench::time_peer;
-use gpu_kernels::frame::{find, Buffer, DynFamily, Family, HostBuf, Launch, Peer, Size, FAMILIES};
+use gpu_kernels::frame::{Buffer, DynFamily, Family, HostBuf, Launch, Peer, Size};
+use gpu_kernels::registry::{find, FAMILIES};
 use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
 use gpu_kernels::{Elem, Gpu, Result};
 
@@ -23,7 +24,7 @@ fn selected_families() -> Vec<&'static dyn DynFamily> {
                 find(name.trim()).unwrap_or_else(|| {
                     panic!(
                         "FRAME_FAMILIES names {name:?}; registered: {}",
-                        gpu_kernels::frame::registry::names()
+                        gpu_kernels::registry::names()
                     )
                 })
             })

@@ -78,7 +78,7 @@ fn the_planners_candidates_on_the_llm_table_compile_on_the_fast_path() {
     let dev = swizzle_core::plan::Device::H100;
     let mut seen = Vec::new();
     for ty in TYPES {
-        for size in hopper::shapes::llm_shapes() {
+        for size in hopper::planned::llm_shapes() {
             for (s, _) in hopper::planned::ranked(size, ty, &dev, 4).unwrap() {
                 if !seen.contains(&s) {
                     hopper::compile_cached(&s, None).unwrap_or_else(|e| panic!("{s}: {e}"));

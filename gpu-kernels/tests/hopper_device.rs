@@ -225,7 +225,7 @@ fn hopper_smem_epilogue_sanitizer_small() {
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_planned_specs_of_the_llm_table() {
-    use gpu_kernels::hopper::shapes::llm_shapes;
+    use gpu_kernels::hopper::planned::llm_shapes;
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
     let mut seen = Vec::new();

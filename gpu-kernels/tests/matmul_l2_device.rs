@@ -1,17 +1,17 @@
-//! The seed-000 matmul under every order against the f64 host reference: random inputs in [-1, 1), output
+//! The tiled matmul under every order against the f64 host reference: random inputs in [-1, 1), output
 //! poisoned with NaN, shapes that are and are not multiples of the 32x32 tile (Morton only where the tile grid has
 //! power-of-two sides). And the cuBLAS peer: its SGEMM must be fp32 (TF32 would miss the fp32 tolerance).
 
 use gpu_kernels::matmul_l2::{self, matmul_host, MatmulL2};
 use gpu_kernels::runtime::{Cublas, GemmCall};
 use gpu_kernels::Gpu;
-use swizzle_core::l2::Gemm;
+use swizzle_core::Size;
 
 fn gpu() -> Gpu {
     Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
 }
 
-fn check(shapes: &[Gemm]) {
+fn check(shapes: &[Size]) {
     let gpu = gpu();
     let mut failures = Vec::new();
     for &gemm in shapes {
@@ -34,23 +34,23 @@ fn check(shapes: &[Gemm]) {
 #[ignore = "needs an NVIDIA GPU"]
 fn every_order_on_ragged_shapes() {
     check(&[
-        Gemm::new(1, 1, 1),
-        Gemm::new(97, 131, 75),
-        Gemm::new(33, 65, 1),
-        Gemm::new(257, 255, 129),
-        Gemm::new(1000, 600, 300),
-        Gemm::new(31, 2049, 40),
+        Size::mnk(1, 1, 1),
+        Size::mnk(97, 131, 75),
+        Size::mnk(33, 65, 1),
+        Size::mnk(257, 255, 129),
+        Size::mnk(1000, 600, 300),
+        Size::mnk(31, 2049, 40),
     ]);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn every_order_on_tile_multiples() {
-    // 64^3: a 2x2 grid (Morton runs); 256x512x96: 16x8 tiles, a wide power-of-two grid; 1024x1024x128: a seed shape.
+    // 64^3: a 2x2 grid (Morton runs); 256x512x96: 16x8 tiles, a wide power-of-two grid; 1024x1024x128: a study shape.
     check(&[
-        Gemm::new(64, 64, 64),
-        Gemm::new(256, 512, 96),
-        Gemm::new(1024, 1024, 128),
+        Size::mnk(64, 64, 64),
+        Size::mnk(256, 512, 96),
+        Size::mnk(1024, 1024, 128),
     ]);
 }
 
@@ -58,7 +58,7 @@ fn every_order_on_tile_multiples() {
 #[ignore = "needs an NVIDIA GPU"]
 fn cublas_sgemm_is_fp32() {
     let gpu = gpu();
-    let gemm = Gemm::new(300, 200, 1024);
+    let gemm = Size::mnk(300, 200, 1024);
     let (m, n, k) = (300usize, 200usize, 1024usize);
     let a = gpu_kernels::elem::random::<f32>(m * k, 1);
     let b = gpu_kernels::elem::random::<f32>(k * n, 2);
@@ -67,11 +67,7 @@ fn cublas_sgemm_is_fp32() {
     let mut dc = gpu.zeros::<f32>(m * n).unwrap();
     gpu.fill_bytes(&mut dc, 0xFF).unwrap();
     let sgemm = Cublas::new(&gpu).expect("cuBLAS");
-    let call = GemmCall::row_major(
-        gemm.into(),
-        swizzle_core::Elem::F32,
-        swizzle_core::Elem::F32,
-    );
+    let call = GemmCall::row_major(gemm, swizzle_core::Elem::F32, swizzle_core::Elem::F32);
     sgemm.gemm(&call, &da, &db, &mut dc).unwrap();
     gpu.sync().unwrap();
     let got = gpu.download(&dc).unwrap();

@@ -90,7 +90,7 @@ fn stencil_other_radii_fp32() {
     assert_none(check::<f32>(&gpu(), &[77_777, 1_000_003], &radii, &SPECS));
 }
 
-/// The largest size, 2^27 + 13 (the seed's 2^27, not a multiple of any block's outputs).
+/// The largest size, 2^27 + 13 (the article's 2^27, not a multiple of any block's outputs).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn stencil_2e27_plus_13() {

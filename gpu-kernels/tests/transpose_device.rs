@@ -4,7 +4,7 @@
 //! Sizes are `rows x cols`. Every kernel runs at every size, 16384x16384 (1 GiB per fp32 matrix) included: the
 //! whole file took 51 s on an H200 (2026-11-22, with two of the article's block shapes at 16384x16384).
 
-use gpu_kernels::transpose::{self, Transpose, SEED_BLOCKS};
+use gpu_kernels::transpose::{self, Transpose, CLASSIC_BLOCKS};
 use gpu_kernels::{Elem, Gpu, HostElem};
 
 fn gpu() -> Gpu {
@@ -16,14 +16,14 @@ fn check_all<E: HostElem>(gpu: &Gpu, rows: u32, cols: u32, kernels: &[Transpose]
         .unwrap_or_else(|e| panic!("{rows}x{cols} setup: {e}"))
 }
 
-fn check_size(rows: u32, cols: u32, seed_blocks: &[(u32, u32)]) {
+fn check_size(rows: u32, cols: u32, classic_blocks: &[(u32, u32)]) {
     let gpu = gpu();
     let t0 = std::time::Instant::now();
     let mut failures = Vec::new();
     for elem in [Elem::F32, Elem::F16] {
         let kernels: Vec<Transpose> = Transpose::all_for(elem)
             .into_iter()
-            .filter(|k| matches!(k, Transpose::Smem(_)) || seed_blocks.contains(&k.block()))
+            .filter(|k| matches!(k, Transpose::Smem(_)) || classic_blocks.contains(&k.block()))
             .collect();
         let f = match elem {
             Elem::F32 => check_all::<f32>(&gpu, rows, cols, &kernels),
@@ -49,44 +49,44 @@ fn check_size(rows: u32, cols: u32, seed_blocks: &[(u32, u32)]) {
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn transpose_1x1() {
-    check_size(1, 1, &SEED_BLOCKS);
+    check_size(1, 1, &CLASSIC_BLOCKS);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn transpose_31x33() {
-    check_size(31, 33, &SEED_BLOCKS);
+    check_size(31, 33, &CLASSIC_BLOCKS);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn transpose_1000x1000() {
-    check_size(1000, 1000, &SEED_BLOCKS);
+    check_size(1000, 1000, &CLASSIC_BLOCKS);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn transpose_2048x2048() {
-    check_size(2048, 2048, &SEED_BLOCKS);
+    check_size(2048, 2048, &CLASSIC_BLOCKS);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn transpose_4097x1023() {
-    check_size(4097, 1023, &SEED_BLOCKS);
+    check_size(4097, 1023, &CLASSIC_BLOCKS);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn transpose_16384x16384() {
-    check_size(16384, 16384, &SEED_BLOCKS);
+    check_size(16384, 16384, &CLASSIC_BLOCKS);
 }
 
 /// One launch of every kernel at a small odd size: the run compute-sanitizer (memcheck, racecheck) watches.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn sanitizer_pass_97x131() {
-    check_size(97, 131, &SEED_BLOCKS);
+    check_size(97, 131, &CLASSIC_BLOCKS);
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn device_properties_are_read() {
 fn modules_are_cached_per_source_and_options() {
     let gpu = gpu();
     let before = gpu.cached_modules();
-    let t = Transpose::Seed(gpu_kernels::transpose::Seed::NaiveRow, (32, 8));
+    let t = Transpose::Classic(gpu_kernels::transpose::Classic::NaiveRow, (32, 8));
     let (src, opts) = t.source(Elem::F32);
     let a = gpu.module(&src, &opts).unwrap();
     let b = gpu.module(&src, &opts).unwrap();
@@ -128,12 +128,12 @@ fn bad_requests_are_errors_not_panics() {
     let gpu = gpu();
     let input = gpu.upload(&[1.0f32; 16]).unwrap();
     let mut output = gpu.zeros::<f32>(16).unwrap();
-    let t = Transpose::Seed(gpu_kernels::transpose::Seed::NaiveRow, (64, 32)); // 2048 threads
+    let t = Transpose::Classic(gpu_kernels::transpose::Classic::NaiveRow, (64, 32)); // 2048 threads
     assert!(t.launch(&gpu, &input, &mut output, 4, 4).is_err());
     let wrong_elem = Transpose::Smem(gpu_kernels::transpose::smem::VEC_SWIZZLED_F16);
     assert!(wrong_elem.launch(&gpu, &input, &mut output, 4, 4).is_err());
     assert!(
-        Transpose::Seed(gpu_kernels::transpose::Seed::CopyRow, (32, 8))
+        Transpose::Classic(gpu_kernels::transpose::Classic::CopyRow, (32, 8))
             .launch(&gpu, &input, &mut output, 8, 8)
             .is_err()
     );

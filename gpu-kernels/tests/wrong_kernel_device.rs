@@ -2,8 +2,8 @@
 //! runner, [`DynFamily::verify_with`], after the parallel compile): the transpose's shared-memory kernel with the
 //! store of one output element moved to its neighbour, so that element is never written. The same family built
 //! from the unbroken source passes, so the test tells the two apart rather than failing on anything.
-use gpu_kernels::frame::registry::precompile;
 use gpu_kernels::frame::{Buffer, DynFamily, Family, HostBuf, Launch, Size};
+use gpu_kernels::registry::precompile;
 use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
 use gpu_kernels::transpose::Transpose;
 use gpu_kernels::{Elem, Gpu, Result};

@@ -24,12 +24,10 @@ pub fn parse_tile_dims(text: &str) -> Result<(u32, u32), String> {
     Ok((dim("ROWS", r)?, dim("COLS", c)?))
 }
 
-/// A problem `MxNxK`, e.g. `8192x8192x1024`: swizzle-core's one shape parser ([`swizzle_core::l2::parse_dims`]),
-/// each side `1..=`[`swizzle_core::l2::MAX_DIM`].
+/// A problem `MxNxK`, e.g. `8192x8192x1024`: [`Size`]'s parser, swizzle-core's one shape parser
+/// ([`swizzle_core::l2::parse_dims`]), each side `1..=`[`swizzle_core::l2::MAX_DIM`].
 pub fn parse_shape(s: &str) -> Result<Size, String> {
-    s.parse::<swizzle_core::l2::Gemm>()
-        .map(Size::from)
-        .map_err(|e| e.to_string())
+    s.parse::<Size>().map_err(|e| e.to_string())
 }
 
 /// `--shapes` as given, each problem once (the first time it is named): a shape named twice is planned and run

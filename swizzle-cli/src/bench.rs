@@ -1,12 +1,13 @@
 //! `swz bench <family>`: the family's benchmark tables on this GPU (variant, block, time, rate, % of the peer
 //! measured in the same run: a device-to-device copy for bandwidth families, cuBLAS for GEMMs). The families are
-//! gpu-kernels' registry (`gpu_kernels::frame::FAMILIES`); nothing here knows one family from another. The
+//! gpu-kernels' registry (`gpu_kernels::registry::FAMILIES`); nothing here knows one family from another. The
 //! registry's bench plan may add companions (`swz bench gemm` also runs the Hopper GEMM); `--list` prints the
 //! plan without a GPU. At problems named with `--shapes`, a family that plans per problem (the Hopper GEMM: the
 //! spec swizzle-core's planner picks) runs its planned specs; `--list` shows them with the predicted time.
 
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::frame::{self, DynFamily};
+use gpu_kernels::registry;
 use gpu_kernels::{Gpu, Size};
 use std::path::PathBuf;
 
@@ -67,10 +68,10 @@ pub struct Args {
 
 /// The registered family called `name`, or the list of names.
 pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
-    frame::find(name).ok_or_else(|| {
+    registry::find(name).ok_or_else(|| {
         format!(
             "unknown kernel family {name:?}: expected one of {}",
-            frame::registry::names()
+            registry::names()
         )
     })
 }
@@ -163,7 +164,7 @@ pub fn run(args: Args) -> Result<(), String> {
     write_outputs(&report, args.json.as_ref(), args.csv.as_ref())
 }
 
-/// `swz bench gemm --dtype e4m3 --shapes ...`: the FP8 GEMM against cuBLASLt (`gpu_kernels::hopper::fp8_bench`).
+/// `swz bench gemm --dtype e4m3 --shapes ...`: the FP8 GEMM against cuBLASLt (`gpu_bench::hopper::fp8_bench`).
 /// Every argument is checked before the GPU is opened.
 fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     if gpu_kernels::Elem::parse(dtype) != Some(gpu_kernels::Elem::E4M3) {
@@ -212,11 +213,11 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
         ..BenchConfig::default()
     };
     let (rows, failed) =
-        gpu_kernels::hopper::fp8_bench::run(&gpu, &args.shapes, &modes, args.rounds, &cfg)
+        gpu_bench::hopper::fp8_bench::run(&gpu, &args.shapes, &modes, args.rounds, &cfg)
             .map_err(|e| e.to_string())?;
     outln!(
         "{}",
-        gpu_kernels::hopper::fp8_bench::markdown(&rows, &failed, &gpu.props().to_string())
+        gpu_bench::hopper::fp8_bench::markdown(&rows, &failed, &gpu.props().to_string())
     );
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
@@ -236,7 +237,7 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
 /// The families `swz bench <name>` runs (the registry's bench plan), or the list of names.
 pub fn plan(name: &str) -> Result<Vec<&'static dyn DynFamily>, String> {
     family(name)?;
-    frame::registry::bench_plan(name).ok_or_else(|| format!("no bench plan for {name:?}"))
+    registry::bench_plan(name).ok_or_else(|| format!("no bench plan for {name:?}"))
 }
 
 /// `--list`: one family's sizes and (with `specs_run`: its specs run at some size) the variants `keep` accepts,

@@ -9,9 +9,7 @@
 
 use crate::plot::{bars_svg, Bar};
 use std::path::PathBuf;
-use swizzle_core::l2::{
-    predict, BlockTile, Gemm, L2Config, Machine, Prediction, Schedule, STUDY_ORDERS,
-};
+use swizzle_core::l2::{predict, BlockTile, L2Config, Machine, Prediction, Schedule, STUDY_ORDERS};
 use swizzle_core::raster::Raster;
 
 #[derive(clap::Args)]
@@ -124,7 +122,7 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
 }
 
 fn config(args: &Args) -> Result<(L2Config, Vec<Raster>), String> {
-    let gemm: Gemm = args.gemm.parse().map_err(|e| format!("--gemm: {e}"))?;
+    let gemm: swizzle_core::Size = args.gemm.parse().map_err(|e| format!("--gemm: {e}"))?;
     let tile: BlockTile = args.tile.parse().map_err(|e| format!("--tile: {e}"))?;
     let elem = crate::args::parse_elem(&args.elem)?;
     let mut machine = Machine::preset(&args.device)

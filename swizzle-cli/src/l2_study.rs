@@ -4,16 +4,16 @@
 //! run it under `ncu --kernel-name matmul_l2` (what `scripts/device.sh l2` does).
 //! (`swz bench matmul-l2` is the frame's generic table of the same family.)
 
+use gpu_bench::matmul_l2::{profile_once, sweep};
 use gpu_kernels::bench::{today_utc, BenchConfig};
-use gpu_kernels::matmul_l2::bench::{profile_once, sweep};
-use gpu_kernels::matmul_l2::{MatmulL2, ORDERS, SEED_SHAPES};
+use gpu_kernels::matmul_l2::{MatmulL2, ORDERS, STUDY_SHAPES};
 use gpu_kernels::Gpu;
 use std::path::PathBuf;
-use swizzle_core::l2::Gemm;
+use swizzle_core::Size;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// GEMM shapes MxNxK (default: the seed's six).
+    /// GEMM shapes MxNxK (default: the L2 study's six).
     #[arg(long, value_delimiter = ',', value_name = "MxNxK")]
     shapes: Vec<String>,
     /// Block orders, e.g. identity,strip:4,group-m:8 (default: the study's fourteen).
@@ -39,14 +39,14 @@ pub struct Args {
     device: usize,
 }
 
-/// `--shapes` (default: the seed's six) and `--orders` (default: the study's list).
-fn cases(args: &Args) -> Result<(Vec<Gemm>, Vec<MatmulL2>), String> {
+/// `--shapes` (default: the L2 study's six) and `--orders` (default: the study's list).
+fn cases(args: &Args) -> Result<(Vec<Size>, Vec<MatmulL2>), String> {
     let shapes = if args.shapes.is_empty() {
-        SEED_SHAPES.to_vec()
+        STUDY_SHAPES.to_vec()
     } else {
         args.shapes
             .iter()
-            .map(|s| s.parse::<Gemm>().map_err(|e| format!("--shapes: {e}")))
+            .map(|s| s.parse::<Size>().map_err(|e| format!("--shapes: {e}")))
             .collect::<Result<_, _>>()?
     };
     let orders = if args.orders.is_empty() {

@@ -2,7 +2,8 @@
 //! model picks, its predicted time and what bounds it, the shipped kernel's prediction beside it, and the
 //! runners-up with why they lost. No GPU needed.
 
-use swizzle_core::plan::{self, why_slower, Device, Dtype, Estimate, Problem, Restrict, Variant};
+use swizzle_core::plan::{self, why_slower, Device, Estimate, Problem, Restrict, Variant};
+use swizzle_core::Elem;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -79,17 +80,21 @@ fn json_of(e: &Estimate, p: &Problem) -> serde_json::Value {
 
 fn gemm(a: GemmArgs) -> Result<(), String> {
     let size = crate::args::parse_shape(&a.shape)?;
-    let dtype = Dtype::from_name(&a.dtype)
+    let dtype = Elem::parse(a.dtype.trim())
+        .filter(|e| plan::ELEMS.contains(e))
         .ok_or_else(|| format!("--dtype: expected bf16, f16 or e4m3, got {:?}", a.dtype))?;
-    let scale = match (&a.scale, dtype) {
+    let e4m3 = dtype == Elem::E4M3;
+    let scale = match (&a.scale, e4m3) {
         (None, _) => plan::ScaleMode::Tensor,
-        (Some(s), Dtype::E4m3) => plan::ScaleMode::from_name(s)
+        (Some(s), true) => plan::ScaleMode::from_name(s)
             .ok_or_else(|| format!("--scale: expected tensor, row or block, got {s:?}"))?,
-        (Some(_), _) => return Err(format!("--scale applies to --dtype e4m3 only, not {dtype}")),
+        (Some(_), false) => {
+            return Err(format!("--scale applies to --dtype e4m3 only, not {dtype}"))
+        }
     };
     let dev = Device::preset(&a.device)
         .ok_or_else(|| format!("--device: expected h100 or h200, got {:?}", a.device))?;
-    let p = size.plan(dtype).with_scale(scale);
+    let p = Problem::new(size, dtype).with_scale(scale);
     let restrict = if a.implemented {
         Restrict::Implemented
     } else {
@@ -102,8 +107,8 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
     let b = &pl.best;
     if a.json {
         let v = serde_json::json!({
-            "problem": size.gemm().to_string(), "dtype": dtype.name(), "device": dev.name,
-            "scale": if dtype == Dtype::E4m3 { Some(scale.name()) } else { None },
+            "problem": size.mnk_text(), "dtype": dtype.name(), "device": dev.name,
+            "scale": if e4m3 { Some(scale.name()) } else { None },
             "hbm_floor_s": floor,
             "best": json_of(b, &p),
             "shipped": json_of(&shipped, &p),
@@ -112,15 +117,15 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
         outln!("{v}");
         return Ok(());
     }
-    if dtype == Dtype::E4m3 {
+    if e4m3 {
         outln!(
             "gemm {} {dtype} (per-{scale} scaling, {:.1} KB of scales, bf16 out) on {}",
-            size.gemm(),
+            size.mnk_text(),
             p.scale_bytes() as f64 / 1e3,
             dev.name
         );
     } else {
-        outln!("gemm {} {dtype} on {}", size.gemm(), dev.name);
+        outln!("gemm {} {dtype} on {}", size.mnk_text(), dev.name);
     }
     outln!("plan: {} ({})", b.variant, status(&b.variant));
     outln!(

@@ -1,12 +1,12 @@
 //! `swz profile FAMILY ACTION`: the bank model's predicted shared-memory wavefronts against Nsight Compute.
 //! `entries` and `metrics` print what to hand `ncu --kernel-name` and `--metrics`; `run` launches what ncu
 //! profiles; `compare` reads ncu's CSVs and prints the prediction beside each count (exit 1 on a miss).
-//! The work is gpu-kernels' (`frame::ncu` for every family; the tensor-core fragment problems have their own
-//! comparison, `fragments::profile`, because ncu's per-instruction counters do not see ldmatrix/stmatrix).
+//! The work is gpu-bench's (`ncu` for every family; the tensor-core fragment problems have their own
+//! comparison, `fragments`, because ncu's per-instruction counters do not see ldmatrix/stmatrix).
 
 use crate::bench::family;
 use crate::Verdict;
-use gpu_kernels::frame::ncu::{self, Build};
+use gpu_bench::ncu::{self, Build};
 use gpu_kernels::frame::DynFamily;
 use gpu_kernels::progress::Progress;
 use gpu_kernels::Gpu;
@@ -78,7 +78,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         }
         Action::Metrics { sass } => {
             let m = match (own, sass) {
-                (true, _) => gpu_kernels::fragments::profile::METRICS,
+                (true, _) => gpu_bench::fragments::METRICS,
                 (false, false) => ncu::METRICS,
                 (false, true) => ncu::SASS_METRICS,
             };
@@ -108,7 +108,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             };
             let progress = Progress::new(launches, &format!("profile {} run", fam.name()));
             let text = if own {
-                gpu_kernels::fragments::profile::run(&gpu)
+                gpu_bench::fragments::run(&gpu)
             } else {
                 let n = size.unwrap_or(fam.profile_side());
                 ncu::run_with(&gpu, fam, n, build, Some(&progress))
@@ -128,7 +128,7 @@ fn compare(fam: &dyn DynFamily, own: bool, paths: &[PathBuf]) -> Result<Verdict,
         .map(|p| crate::output::read_text(p).map(|t| (p.display().to_string(), t)))
         .collect::<Result<Vec<_>, _>>()?;
     let (text, ok) = if own {
-        gpu_kernels::fragments::profile::compare(&csvs)
+        gpu_bench::fragments::compare(&csvs)
     } else {
         ncu::compare(fam, &csvs)
     }

@@ -65,7 +65,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     let keep = |name: &str| args.filter.as_deref().is_none_or(|f| name.contains(f));
     // (name, compiled) per variant, in order.
     let compiled: Vec<(String, Compiled)> = if fam.name() == "gemm" {
-        use gpu_kernels::gemm::tune;
+        use gpu_bench::gemm::tune;
         let variants = tune::variants(args.filter.as_deref());
         let compiled = tune::ptxas(&variants).map_err(|e| e.to_string())?;
         variants.iter().map(tune::file_name).zip(compiled).collect()

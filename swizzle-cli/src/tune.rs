@@ -1,10 +1,11 @@
 //! `swz tune FAMILY ...`: a family's tuning tools on the GPU: sweeps over specs and sizes, cuBLAS in interleaved
-//! rounds, sustained bursts, diagnostic builds. The work is gpu-kernels' (`gemm::tune`, `hopper::tune`,
+//! rounds, sustained bursts, diagnostic builds. The work is gpu-bench's (`gemm::tune`, `hopper::tune`,
 //! `stencil::bench`); this module parses arguments and prints.
 
 use crate::bench::{check_targets, print_report, write_outputs};
+use gpu_bench::gemm::tune as gt;
 use gpu_kernels::bench::{BenchConfig, Report};
-use gpu_kernels::gemm::{self, tune as gt, BLayout};
+use gpu_kernels::gemm::{self, BLayout};
 use gpu_kernels::progress::Progress;
 use gpu_kernels::Elem;
 use gpu_kernels::{Gpu, Size};
@@ -184,7 +185,7 @@ struct StencilArgs {
     #[arg(long, value_delimiter = ',', default_values_t = [27u64, 28])]
     n: Vec<u64>,
     /// Radii.
-    #[arg(long, value_delimiter = ',', default_values_t = gpu_kernels::stencil::bench::RADII)]
+    #[arg(long, value_delimiter = ',', default_values_t = gpu_kernels::stencil::family::RADII)]
     k: Vec<u32>,
     /// Value types: fp32, i32.
     #[arg(long, value_delimiter = ',', default_value = "fp32")]
@@ -305,7 +306,7 @@ fn gemm_run(mode: GemmMode, progress: &Progress) -> Result<(), String> {
         GemmMode::Bench(l) => {
             let plan = plan(
                 &l,
-                &gemm::bench::SHAPES,
+                &gpu_bench::gemm::bench::SHAPES,
                 &[BLayout::Nk],
                 &["default", "baselines", "t128x256k32s4-identity"],
                 (10, 30, 1),
@@ -445,12 +446,12 @@ fn hopper_run(h: HopperArgs) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
     }
     let md = match h.mode.as_str() {
-        "headline" => gpu_kernels::hopper::tune::headline(
+        "headline" => gpu_bench::hopper::tune::headline(
             &gpu,
             h.rounds.unwrap_or(24) as usize,
             h.out.as_deref(),
         ),
-        _ => gpu_kernels::hopper::tune::sweep_report(&gpu, h.out.as_deref(), h.skip_cluster),
+        _ => gpu_bench::hopper::tune::sweep_report(&gpu, h.out.as_deref(), h.skip_cluster),
     }
     .map_err(|e| e.to_string())?;
     outln!("{md}");
@@ -459,13 +460,14 @@ fn hopper_run(h: HopperArgs) -> Result<(), String> {
 
 /// `swz tune hopper shapes`: the problems checked (K a multiple of 8) before the GPU is opened.
 fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
-    use gpu_kernels::hopper::{check_dims, shapes, TYPES};
+    use gpu_bench::hopper::shapes;
+    use gpu_kernels::hopper::{check_dims, TYPES};
     if h.skip_cluster || h.out.is_some() {
         return Err("shapes takes --json, not --out or --skip-cluster".into());
     }
     let mut problems = h.shapes.clone();
     if h.llm {
-        problems.extend(shapes::llm_shapes());
+        problems.extend(gpu_kernels::hopper::planned::llm_shapes());
     }
     let problems = crate::args::distinct(&problems);
     if problems.is_empty() {
@@ -493,8 +495,9 @@ fn hopper_shapes(h: &HopperArgs) -> Result<(), String> {
 }
 
 fn stencil_run(s: StencilArgs) -> Result<(), String> {
+    use gpu_bench::stencil as bench;
     use gpu_kernels::elem::table_name;
-    use gpu_kernels::stencil::{bench, SPECS, TYPES};
+    use gpu_kernels::stencil::{SPECS, TYPES};
     let sizes: Vec<usize> =
         s.n.iter()
             .map(|&v| match v {

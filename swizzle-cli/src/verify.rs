@@ -29,7 +29,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<Verdict, String> {
     let fams = if args.family == "all" {
-        gpu_kernels::frame::FAMILIES.to_vec()
+        gpu_kernels::registry::FAMILIES.to_vec()
     } else {
         vec![family(&args.family)?]
     };
@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         for fam in fams {
             p.step(fam.name());
             let (text, ok) =
-                gpu_kernels::frame::ncu::verify_first_size(&gpu, fam).map_err(|e| e.to_string())?;
+                gpu_bench::ncu::verify_first_size(&gpu, fam).map_err(|e| e.to_string())?;
             out!("{text}");
             failures += usize::from(!ok);
         }
@@ -89,7 +89,7 @@ pub fn compile_all(gpu: &Gpu, fams: &[&dyn DynFamily]) -> Result<(), String> {
     let total: usize = fams.iter().map(|f| f.compile_jobs(&arch).len()).sum();
     let p = Progress::new(total as u64, "compile");
     let (loaded, compiled, from_disk) =
-        gpu_kernels::frame::registry::precompile(gpu, fams, Some(&p)).map_err(|e| e.to_string())?;
+        gpu_kernels::registry::precompile(gpu, fams, Some(&p)).map_err(|e| e.to_string())?;
     let cache = match gpu_kernels::runtime::cache::disk_dir() {
         Some(d) => format!("CUBIN cache {}", d.display()),
         None => "no CUBIN cache".to_string(),

@@ -32,7 +32,7 @@ fn verify_list_names_every_registered_family_without_a_gpu() {
     assert!(o.status.success());
     let text = stdout(&o);
     let names: Vec<&str> = text.lines().filter_map(|l| l.split(':').next()).collect();
-    let want: Vec<&str> = gpu_kernels::frame::FAMILIES
+    let want: Vec<&str> = gpu_kernels::registry::FAMILIES
         .iter()
         .map(|f| f.name())
         .collect();
@@ -228,7 +228,7 @@ fn profile_compare_reads_csvs_without_a_gpu_and_refuses_bad_ones() {
 #[test]
 fn profile_lists_and_runs_only_the_builds_a_family_has() {
     // Only the transpose has a shared-memory-only build; the others are profiled as shipped.
-    for f in gpu_kernels::frame::FAMILIES {
+    for f in gpu_kernels::registry::FAMILIES {
         let name = f.name();
         let want = if name == "transpose" {
             "shipped smem-only one-block"

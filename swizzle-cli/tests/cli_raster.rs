@@ -1,6 +1,6 @@
 //! `swz raster` through the real binary: every order is a bijection on non-square grids (read back from the
-//! printed lines), strip follows the seed algorithm (with its `/ gridDim.x` fix), errors are one line and exit 2.
-// The seed listing the workspace tests transcribe once, shared rather than copied.
+//! printed lines), strip follows the article's algorithm (with its `/ gridDim.x` fix), errors are one line and exit 2.
+// The article's listing the workspace tests transcribe once, shared rather than copied.
 #[path = "../../tests/tests/common/swizzle_idx.rs"]
 mod swizzle_idx;
 use std::collections::HashSet;
@@ -93,14 +93,13 @@ fn every_order_is_a_bijection_on_non_square_grids() {
 }
 
 /// The threadblock-swizzling article's `get_swizzle_idx` with the last line as `/ gridDim.x` (the published `/ gridDim.y` is a bug).
-fn seed_strip(block_idx: u32, gx: u32, gy: u32, tile_size: u32) -> (u32, u32) {
-    let (x, y) =
-        swizzle_idx::seed_strip_fixed(block_idx as u64, gx as u64, gy as u64, tile_size as u64);
+fn article_strip(block_idx: u32, gx: u32, gy: u32, tile_size: u32) -> (u32, u32) {
+    let (x, y) = swizzle_idx::strip_fixed(block_idx as u64, gx as u64, gy as u64, tile_size as u64);
     (x as u32, y as u32)
 }
 
 #[test]
-fn strip_matches_the_seed_algorithm() {
+fn strip_matches_the_articles_algorithm() {
     for (gx, gy, tile) in [(8, 8, 4), (10, 3, 4), (3, 10, 2), (13, 6, 5), (9, 2, 3)] {
         let lines = raster(&[
             "--order",
@@ -114,7 +113,7 @@ fn strip_matches_the_seed_algorithm() {
         for (bid, t) in lines {
             assert_eq!(
                 t,
-                Some(seed_strip(bid, gx, gy, tile)),
+                Some(article_strip(bid, gx, gy, tile)),
                 "strip:{tile} on {gx}x{gy}, bid {bid}"
             );
         }

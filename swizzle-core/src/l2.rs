@@ -47,51 +47,24 @@
 //!
 //! **What was fitted, on what** (`tests/l2_ncu.rs` holds the split and reruns the fit): the capacity share
 //! (25 MiB) on 4096^3; the crowded pool (8%, 13 MiB) on 16384x16384x256, 12288x12288x128 and 16384x16384x128
-//! without identity, strip 4 and group-m 8; the stagger (50%) earlier, with the six seed shapes in view. Held out
+//! without identity, strip 4 and group-m 8; the stagger (50%) earlier, with the study's six shapes in view. Held out
 //! of the capacity and pool fits: 8192^3 (every order within 25%), 2048^3, 1024^3, 1024x1024x128, and the three
 //! ranked orders of 16384x16384x128 (ranked as measured). BENCHMARKS.md has the per-case table.
 //!
 //! ```
-//! use swizzle_core::l2::{predict, Gemm, L2Config, Machine};
+//! use swizzle_core::l2::{predict, L2Config, Machine};
+//! use swizzle_core::Size;
 //! use swizzle_core::raster::Raster;
 //! // 256^3 fp32 in 32^3 tiles fits in a 50 MiB L2: DRAM reads are the compulsory A + B, once.
-//! let cfg = L2Config::new(Gemm::new(256, 256, 256), Raster::Identity, Machine::H100);
+//! let cfg = L2Config::new(Size::mnk(256, 256, 256), Raster::Identity, Machine::H100);
 //! let p = predict(&cfg).unwrap();
 //! assert_eq!(p.dram_read_bytes, 2 * 256 * 256 * 4);
 //! ```
 
 use crate::raster::{Grid, Raster, RasterError};
+use crate::size::Size;
 use core::fmt;
 use core::str::FromStr;
-
-/// A GEMM shape: `C (M x N) = A (M x K) * B (K x N)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Gemm {
-    /// Rows of A and C.
-    pub m: u32,
-    /// Columns of B and C.
-    pub n: u32,
-    /// The reduction dimension.
-    pub k: u32,
-}
-
-impl Gemm {
-    /// `C (m x n) = A (m x k) * B (k x n)`.
-    pub const fn new(m: u32, n: u32, k: u32) -> Gemm {
-        Gemm { m, n, k }
-    }
-
-    /// Floating-point operations of one product, `2 M N K`.
-    pub const fn flops(&self) -> u64 {
-        2 * self.m as u64 * self.n as u64 * self.k as u64
-    }
-}
-
-impl fmt::Display for Gemm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}x{}", self.m, self.n, self.k)
-    }
-}
 
 /// The largest M, N or K a model takes (and the largest side of an [`l2`](self) block tile): 2^20 = 1,048,576.
 /// Every figure of a problem within it fits without wrap-around (`2 M N K` <= 2^61 flops, `M N` elements of 8
@@ -111,7 +84,7 @@ impl fmt::Display for ParseDimsError {
 
 impl std::error::Error for ParseDimsError {}
 
-/// The one parser of `AxBxC` triples: a GEMM's `MxNxK` ([`Gemm`]'s `FromStr`) and a block tile's `BMxBNxBK`
+/// The one parser of `AxBxC` triples: a problem's `MxNxK` ([`Size`]'s `FromStr`) and a block tile's `BMxBNxBK`
 /// ([`BlockTile`]'s). Three plain decimal fields separated by `x` (or `X`), spaces around a field allowed, each
 /// `1..=`[`MAX_DIM`]; `names` name the fields in errors and `example` is the spelling a message shows.
 ///
@@ -149,16 +122,6 @@ pub fn parse_dims(text: &str, names: [&str; 3], example: &str) -> Result<[u32; 3
     Ok(dims)
 }
 
-impl FromStr for Gemm {
-    type Err = ParseDimsError;
-
-    /// `MxNxK`, e.g. `4096x4096x4096`, each `1..=`[`MAX_DIM`] ([`parse_dims`]).
-    fn from_str(s: &str) -> Result<Gemm, ParseDimsError> {
-        let [m, n, k] = parse_dims(s, ["M", "N", "K"], "MxNxK (e.g. 4096x4096x4096)")?;
-        Ok(Gemm::new(m, n, k))
-    }
-}
-
 /// A block tile `BM x BN x BK`: the block computes `BM x BN` outputs and steps through K by `BK`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlockTile {
@@ -171,7 +134,7 @@ pub struct BlockTile {
 }
 
 impl BlockTile {
-    /// The seed kernel's tile: 32 x 32 outputs, K steps of 32.
+    /// The tiled matmul's tile: 32 x 32 outputs, K steps of 32.
     pub const SEED: BlockTile = BlockTile::new(32, 32, 32);
 
     /// A `bm x bn` output tile stepping through K by `bk`.
@@ -216,7 +179,7 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// H100 SXM: 132 SMs, 50 MiB L2; 2 resident blocks (the seed kernel's 1024-thread blocks, 2048 threads/SM).
+    /// H100 SXM: 132 SMs, 50 MiB L2; 2 resident blocks (the tiled matmul's 1024-thread blocks, 2048 threads/SM).
     pub const H100: Machine = Machine {
         sms: 132,
         resident: 2,
@@ -282,8 +245,8 @@ impl Machine {
     }
 }
 
-/// The orders of the L2 study (and what `swz l2 --order all` ranks): identity (the seed's matmul_smem),
-/// strip 2/4/8 (strip 4 is the seed's matmul_swizzle), Triton's group-m 4/8/16, serpentine 4/8, morton (power-of-two
+/// The orders of the L2 study (and what `swz l2 --order all` ranks): identity (the article's matmul_smem),
+/// strip 2/4/8 (strip 4 is the article's matmul_swizzle), Triton's group-m 4/8/16, serpentine 4/8, morton (power-of-two
 /// grids only), diagonal, CUTLASS log_tile 1/2/3.
 pub const STUDY_ORDERS: [Raster; 14] = [
     Raster::Identity,
@@ -364,7 +327,7 @@ impl Schedule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct L2Config {
     /// The problem.
-    pub gemm: Gemm,
+    pub gemm: Size,
     /// The block tile.
     pub tile: BlockTile,
     /// Bytes per element of A and B.
@@ -378,8 +341,8 @@ pub struct L2Config {
 }
 
 impl L2Config {
-    /// The seed kernel's configuration: 32x32x32 tiles, fp32.
-    pub const fn new(gemm: Gemm, raster: Raster, machine: Machine) -> L2Config {
+    /// The tiled matmul's configuration: 32x32x32 tiles, fp32.
+    pub const fn new(gemm: Size, raster: Raster, machine: Machine) -> L2Config {
         L2Config {
             gemm,
             tile: BlockTile::SEED,
@@ -482,11 +445,7 @@ fn pool_of(c: u32, cum: &[u64]) -> usize {
     if cum.len() == 1 {
         return 0;
     }
-    let mut z = (c as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    let u = z % 1000;
+    let u = crate::random::splitmix64(c as u64) % 1000;
     cum.iter().position(|&c| u < c).unwrap_or(cum.len() - 1)
 }
 
@@ -739,7 +698,7 @@ pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
 mod tests {
     use super::*;
 
-    fn cfg(gemm: Gemm, raster: Raster, sms: u32, resident: u32, l2: u64) -> L2Config {
+    fn cfg(gemm: Size, raster: Raster, sms: u32, resident: u32, l2: u64) -> L2Config {
         L2Config {
             gemm,
             tile: BlockTile::SEED,
@@ -761,9 +720,9 @@ mod tests {
     #[test]
     fn everything_fits_means_compulsory_traffic() {
         for gemm in [
-            Gemm::new(64, 64, 64),
-            Gemm::new(97, 131, 75),
-            Gemm::new(1, 1, 1),
+            Size::mnk(64, 64, 64),
+            Size::mnk(97, 131, 75),
+            Size::mnk(1, 1, 1),
         ] {
             for r in Raster::sweep(4, 2) {
                 let Ok(p) = predict(&cfg(gemm, r, 4, 2, 1 << 30)) else {
@@ -777,7 +736,7 @@ mod tests {
         // 32 columns, 128 + 128 + (11 columns = 44 B -> 64 B) = 320 B per row. B 75x131: 4 chunks of 32 columns
         // (128 B each) + 3 columns (12 B -> 32 B) = 544 B per row.
         let p = predict(&cfg(
-            Gemm::new(97, 131, 75),
+            Size::mnk(97, 131, 75),
             Raster::Identity,
             1,
             1,
@@ -791,7 +750,7 @@ mod tests {
     /// chunk (4 KiB) misses, so DRAM = L2 requests = 2 chunks per K step per block.
     #[test]
     fn tiny_l2_misses_everything() {
-        let p = predict(&cfg(Gemm::new(64, 96, 128), Raster::Identity, 1, 1, 4096)).unwrap();
+        let p = predict(&cfg(Size::mnk(64, 96, 128), Raster::Identity, 1, 1, 4096)).unwrap();
         let blocks = 2 * 3;
         let steps = 4;
         assert_eq!(p.l2_read_bytes, blocks * steps * 2 * 4096);
@@ -808,7 +767,7 @@ mod tests {
     #[test]
     fn one_wave_shares_panels() {
         let small = predict(&cfg(
-            Gemm::new(64, 64, 32),
+            Size::mnk(64, 64, 32),
             Raster::Identity,
             4,
             1,
@@ -817,7 +776,7 @@ mod tests {
         .unwrap();
         assert_eq!(small.dram_read_bytes, 6 * 4096);
         let p = predict(&cfg(
-            Gemm::new(64, 64, 32),
+            Size::mnk(64, 64, 32),
             Raster::Identity,
             4,
             1,
@@ -833,7 +792,7 @@ mod tests {
     /// superset of a smaller one. So DRAM bytes never grow with the L2 size, for every order.
     #[test]
     fn dram_is_monotone_in_l2_size() {
-        let gemm = Gemm::new(512, 384, 256);
+        let gemm = Size::mnk(512, 384, 256);
         for r in Raster::sweep(4, 2) {
             let mut last = u64::MAX;
             for l2 in [4096, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20] {
@@ -847,11 +806,11 @@ mod tests {
         }
     }
 
-    /// The seed's claim on a big square: with an L2 too small for B, identity re-reads B every wave while strip
+    /// The article's claim on a big square: with an L2 too small for B, identity re-reads B every wave while strip
     /// and group-m keep a few panels hot, so they read far less.
     #[test]
     fn locality_orders_beat_identity_on_a_large_square() {
-        let gemm = Gemm::new(4096, 4096, 4096);
+        let gemm = Size::mnk(4096, 4096, 4096);
         let m = Machine::H100;
         let dram = |r| predict(&L2Config::new(gemm, r, m)).unwrap().dram_read_bytes;
         let id = dram(Raster::Identity);
@@ -868,7 +827,7 @@ mod tests {
         for gx in 1..=5u32 {
             for gy in 1..=5u32 {
                 for ks in 1..=3u32 {
-                    let gemm = Gemm::new(32 * gy - 3, 32 * gx, 32 * ks - 1);
+                    let gemm = Size::mnk(32 * gy - 3, 32 * gx, 32 * ks - 1);
                     for r in Raster::sweep(3, 2) {
                         let mut all_in_one_wave = Vec::new();
                         for l2 in [4096u64, 3 * 4096, 16 * 4096, 1 << 30] {
@@ -910,17 +869,14 @@ mod tests {
 
     #[test]
     fn bad_input_is_an_error() {
-        let z = cfg(Gemm::new(0, 4, 4), Raster::Identity, 1, 1, 1 << 20);
+        let z = cfg(Size::mnk(0, 4, 4), Raster::Identity, 1, 1, 1 << 20);
         assert_eq!(predict(&z), Err(L2Error::Zero("M")));
-        let m = cfg(Gemm::new(96, 64, 32), Raster::Morton, 1, 1, 1 << 20);
+        let m = cfg(Size::mnk(96, 64, 32), Raster::Morton, 1, 1, 1 << 20);
         assert!(matches!(predict(&m), Err(L2Error::Raster(_))));
-        assert_eq!("4x5x6".parse(), Ok(Gemm::new(4, 5, 6)));
-        assert!("4x5".parse::<Gemm>().is_err());
-        assert!("4x0x6".parse::<Gemm>().is_err());
         assert_eq!("32x32x32".parse(), Ok(BlockTile::SEED));
         // Beyond the bound: refused by the parser and by the model, whatever the field.
         let big = cfg(
-            Gemm::new(4, MAX_DIM + 1, 4),
+            Size::mnk(4, MAX_DIM + 1, 4),
             Raster::Identity,
             1,
             1,
@@ -929,7 +885,7 @@ mod tests {
         assert_eq!(predict(&big), Err(L2Error::AboveBound("N", MAX_DIM + 1)));
         let tile = L2Config {
             tile: BlockTile::new(32, 32, u32::MAX),
-            ..cfg(Gemm::new(4, 4, 4), Raster::Identity, 1, 1, 1 << 20)
+            ..cfg(Size::mnk(4, 4, 4), Raster::Identity, 1, 1, 1 << 20)
         };
         assert_eq!(predict(&tile), Err(L2Error::AboveBound("BK", u32::MAX)));
         for (text, says) in [
@@ -944,8 +900,8 @@ mod tests {
             ("1x1x1x1", "expected MxNxK"),
             ("1 x 1 x 1", ""),
         ] {
-            match text.parse::<Gemm>() {
-                Ok(g) => assert!(says.is_empty() && g == Gemm::new(1, 1, 1), "{text}"),
+            match text.parse::<Size>() {
+                Ok(g) => assert!(says.is_empty() && g == Size::mnk(1, 1, 1), "{text}"),
                 Err(e) => assert!(
                     !says.is_empty() && e.to_string().contains(says),
                     "{text}: {e}"
@@ -954,7 +910,7 @@ mod tests {
         }
         assert_eq!(
             "1048576x1x1048576".parse(),
-            Ok(Gemm::new(MAX_DIM, 1, MAX_DIM))
+            Ok(Size::mnk(MAX_DIM, 1, MAX_DIM))
         );
         let e = "32x2000000x32"
             .parse::<BlockTile>()
@@ -962,7 +918,7 @@ mod tests {
             .to_string();
         assert!(e.starts_with("BN = 2000000 is above"), "{e}");
         // An L2 of any size is modelled without wrap-around (its capacity is a share of it).
-        let huge = cfg(Gemm::new(256, 256, 256), Raster::Identity, 1, 1, u64::MAX);
+        let huge = cfg(Size::mnk(256, 256, 256), Raster::Identity, 1, 1, u64::MAX);
         assert_eq!(predict(&huge).unwrap().dram_read_bytes, 2 * 256 * 256 * 4);
     }
 }

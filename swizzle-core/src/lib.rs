@@ -78,6 +78,7 @@ pub use swizzle_spec::{compose, convert, raster, rules, spelling, swizzle, units
 pub mod descriptor;
 pub mod layout;
 pub mod operand;
+pub mod random;
 pub mod scale;
 pub mod tcgen05;
 pub mod tile;
@@ -97,6 +98,8 @@ pub mod plan;
 #[cfg(feature = "std")]
 pub mod register_cache;
 #[cfg(feature = "std")]
+pub mod size;
+#[cfg(feature = "std")]
 pub mod synth;
 #[cfg(feature = "std")]
 pub mod verify;
@@ -106,6 +109,8 @@ pub use layout::Smem;
 #[cfg(feature = "std")]
 pub use pattern::{Pattern, WarpAccess};
 pub use rules::RuleError;
+#[cfg(feature = "std")]
+pub use size::Size;
 #[cfg(feature = "std")]
 pub use swizzle::ParseSwizzleError;
 pub use swizzle::Swizzle;

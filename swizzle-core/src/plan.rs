@@ -1,4 +1,4 @@
-//! The GEMM planner: from a problem (`M x N x K`, dtype) and a device, the Hopper GEMM variant to run, with the
+//! The GEMM planner: from a problem (`M x N x K`, element type) and a device, the Hopper GEMM variant to run, with the
 //! model's predicted time and what bounds it.
 //!
 //! The problem is `C (M x N) = X (M x K) · Wᵀ` with `W` stored `N x K` (a linear layer: X tokens, W weights),
@@ -46,96 +46,55 @@
 //! fill and epilogue (half each).
 //!
 //! ```
-//! use swizzle_core::plan::{plan, Device, Dtype, Problem, Restrict};
-//! let p = plan(&Problem::new(8192, 8192, 8192, Dtype::Bf16), &Device::H100, Restrict::All).unwrap();
+//! use swizzle_core::plan::{plan, Device, Problem, Restrict};
+//! use swizzle_core::{Elem, Size};
+//! let problem = Problem::new(Size::mnk(8192, 8192, 8192), Elem::BF16);
+//! let p = plan(&problem, &Device::H100, Restrict::All).unwrap();
 //! assert_eq!(p.best.variant.bm, 128);
 //! assert!(p.best.time_s > 1.2e-3 && p.best.time_s < 1.6e-3);
 //! ```
 
-use crate::l2::{self, BlockTile, Gemm, L2Config, MAX_DIM};
+use crate::l2::{self, BlockTile, L2Config, MAX_DIM};
 use crate::raster::{Grid, Raster};
 pub use crate::scale::ScaleMode;
-use crate::units::{ByteMode, Elem};
+use crate::size::Size;
+use crate::units::{names::str_eq, ByteMode, Elem};
 use crate::wgmma::{epilogue_tile, GemmSmem, Major, OperandTile};
 use core::fmt;
 
-/// Input/output element type (fp32 accumulation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dtype {
-    /// bfloat16.
-    Bf16,
-    /// IEEE half precision.
-    F16,
-    /// FP8 E4M3 inputs (scaled, [`Problem::scale`]), bf16 output: twice the 16-bit tensor rate per byte of K.
-    E4m3,
+/// The element types the planner plans: `bf16`, `f16` and `e4m3` (X and W; fp32 accumulation).
+pub const ELEMS: [Elem; 3] = [Elem::BF16, Elem::F16, Elem::E4M3];
+
+/// FP8 E4M3 inputs (scaled, [`Problem::scale`]) with a bf16 C: twice the 16-bit tensor rate per byte of K.
+const fn is_e4m3(elem: Elem) -> bool {
+    str_eq(elem.name(), Elem::E4M3.name())
 }
 
-impl Dtype {
-    /// Bytes per input element (2 for the 16-bit types, 1 for e4m3).
-    pub const fn bytes(self) -> u64 {
-        match self {
-            Dtype::E4m3 => 1,
-            _ => 2,
-        }
-    }
-
-    /// Bytes per output element: C is 16-bit for every input type (bf16 for e4m3).
-    pub const fn out_bytes(self) -> u64 {
-        2
-    }
-
-    /// The K step of a variant: one 128-byte swizzled row ([`BK`] 16-bit elements, 128 e4m3). A k-tile of
-    /// e4m3 is twice the FLOPs of a 16-bit one at twice the tensor rate: the same time per k-tile.
-    pub const fn bk(self) -> u32 {
-        BK * 2 / self.bytes() as u32
-    }
-
-    /// K must be a multiple of this (16-byte rows for the copy engine): 8 for 16-bit types, 16 for e4m3.
-    pub const fn k_multiple(self) -> u32 {
-        16 / self.bytes() as u32
-    }
-
-    /// The input element type.
-    pub const fn elem(self) -> Elem {
-        match self {
-            Dtype::Bf16 => Elem::BF16,
-            Dtype::F16 => Elem::F16,
-            Dtype::E4m3 => Elem::E4M3,
-        }
-    }
-
-    /// The output element type: the input's for 16-bit types, bf16 for e4m3.
-    pub const fn out_elem(self) -> Elem {
-        match self {
-            Dtype::E4m3 => Elem::BF16,
-            d => d.elem(),
-        }
-    }
-
-    /// The CLI spelling: `bf16` or `f16`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Dtype::Bf16 => "bf16",
-            Dtype::F16 => "f16",
-            Dtype::E4m3 => "e4m3",
-        }
-    }
-
-    /// `bf16`, `f16` (or `fp16`).
-    pub fn from_name(s: &str) -> Option<Dtype> {
-        match s.trim() {
-            "bf16" => Some(Dtype::Bf16),
-            "f16" | "fp16" => Some(Dtype::F16),
-            "e4m3" | "fp8e4m3" => Some(Dtype::E4m3),
-            _ => None,
-        }
+/// C's element type for inputs of `elem`: the input's for the 16-bit types, bf16 for e4m3.
+///
+/// ```
+/// use swizzle_core::{plan::out_elem, Elem};
+/// assert_eq!(out_elem(Elem::F16), Elem::F16);
+/// assert_eq!(out_elem(Elem::E4M3), Elem::BF16);
+/// ```
+pub const fn out_elem(elem: Elem) -> Elem {
+    if is_e4m3(elem) {
+        Elem::BF16
+    } else {
+        elem
     }
 }
 
-impl fmt::Display for Dtype {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
+/// The K step of a variant for inputs of `elem`: one 128-byte swizzled row ([`BK`] 16-bit elements, 128 e4m3).
+/// A k-tile of e4m3 is twice the FLOPs of a 16-bit one at twice the tensor rate: the same time per k-tile.
+pub const fn bk_for(elem: Elem) -> u32 {
+    BK * 2 / elem.bytes()
+}
+
+/// K must be a multiple of this for inputs of `elem` (16-byte rows for the copy engine): 8 for 16-bit types, 16
+/// for e4m3.
+pub const fn k_multiple(elem: Elem) -> u32 {
+    16 / elem.bytes()
 }
 
 /// What the planner knows about a GPU.
@@ -210,29 +169,24 @@ impl Device {
     }
 }
 
-/// One GEMM `C (M x N) = X (M x K) · Wᵀ (W: N x K)`.
+/// One GEMM `C (M x N) = X (M x K) · Wᵀ (W: N x K)`: X and W in one element type, fp32 accumulation, C in
+/// [`out_elem`] (the input's for 16-bit types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Problem {
-    /// Rows of X and C (tokens).
-    pub m: u32,
-    /// Rows of W, columns of C (output features).
-    pub n: u32,
-    /// The reduction length (input features).
-    pub k: u32,
-    /// Element type of X, W and C.
-    pub dtype: Dtype,
-    /// How e4m3 inputs are scaled (read only for [`Dtype::E4m3`]): the scale bytes in the HBM and L2 terms.
+    /// M (tokens: rows of X and C), N (output features: rows of W, columns of C), K (input features).
+    pub size: Size,
+    /// Element type of X and W (one of [`ELEMS`]).
+    pub elem: Elem,
+    /// How e4m3 inputs are scaled (read only for [`Elem::E4M3`]): the scale bytes in the HBM and L2 terms.
     pub scale: ScaleMode,
 }
 
 impl Problem {
-    /// `C (m x n) = X (m x k) · Wᵀ`.
-    pub const fn new(m: u32, n: u32, k: u32, dtype: Dtype) -> Problem {
+    /// `C (m x n) = X (m x k) · Wᵀ` in `elem` (per-tensor scaling for e4m3).
+    pub const fn new(size: Size, elem: Elem) -> Problem {
         Problem {
-            m,
-            n,
-            k,
-            dtype,
+            size,
+            elem,
             scale: ScaleMode::Tensor,
         }
     }
@@ -244,21 +198,26 @@ impl Problem {
 
     /// fp32 scale bytes read besides X and W: 0 for 16-bit types.
     pub const fn scale_bytes(&self) -> u64 {
-        match self.dtype {
-            Dtype::E4m3 => self.scale.bytes(self.m, self.n, self.k),
-            _ => 0,
+        if is_e4m3(self.elem) {
+            let Size { m, n, k } = self.size;
+            self.scale.bytes(m, n, k)
+        } else {
+            0
         }
     }
 
     /// Floating-point operations: `2 m n k`.
     pub const fn flops(&self) -> f64 {
-        2.0 * self.m as f64 * self.n as f64 * self.k as f64
+        2.0 * self.size.m as f64 * self.size.n as f64 * self.size.k as f64
     }
 
     /// X and W read once, C written once: the least DRAM traffic any kernel has.
     pub const fn min_bytes(&self) -> u64 {
-        let (m, n, k) = (self.m as u64, self.n as u64, self.k as u64);
-        (m * k + n * k) * self.dtype.bytes() + m * n * self.dtype.out_bytes() + self.scale_bytes()
+        let Size { m, n, k } = self.size;
+        let (m, n, k) = (m as u64, n as u64, k as u64);
+        (m * k + n * k) * self.elem.bytes() as u64
+            + m * n * out_elem(self.elem).bytes() as u64
+            + self.scale_bytes()
     }
 }
 
@@ -399,10 +358,10 @@ impl Variant {
         order: Raster::GroupM { group: 8 },
     };
 
-    /// [`Variant::SHIPPED`] with `dtype`'s K step (128 e4m3 per 128-byte row).
-    pub const fn shipped_for(dtype: Dtype) -> Variant {
+    /// [`Variant::SHIPPED`] with `elem`'s K step ([`bk_for`]: 128 e4m3 per 128-byte row).
+    pub const fn shipped_for(elem: Elem) -> Variant {
         Variant {
-            bk: dtype.bk(),
+            bk: bk_for(elem),
             ..Variant::SHIPPED
         }
     }
@@ -413,32 +372,31 @@ impl Variant {
     }
 
     /// Bytes of one pipeline stage: the X and W tiles.
-    pub const fn stage_bytes(&self, dtype: Dtype) -> u32 {
-        (self.bm + self.bn) * self.bk * dtype.bytes() as u32
+    pub const fn stage_bytes(&self, elem: Elem) -> u32 {
+        (self.bm + self.bn) * self.bk * elem.bytes()
     }
 
     /// The shared memory the Hopper kernel lays out for this variant: its tiles in the kernel's 128-byte swizzle,
     /// the ring, the epilogue scratch of every consumer warp (4 per consumer warpgroup), the split's partial.
-    pub const fn smem(&self, dtype: Dtype) -> GemmSmem {
-        let e = dtype.elem();
+    pub const fn smem(&self, e: Elem) -> GemmSmem {
         GemmSmem {
             a: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bm, self.bk),
             b: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bn, self.bk),
             stages: self.stages,
             epilogue_warps: 4 * self.consumers(),
-            epilogue_tile: epilogue_tile(dtype.out_elem()),
+            epilogue_tile: epilogue_tile(out_elem(e)),
             split: self.split > 1,
         }
     }
 
     /// Bytes of [`Variant::smem`].
-    pub const fn smem_bytes(&self, dtype: Dtype) -> u32 {
-        self.smem(dtype).bytes()
+    pub const fn smem_bytes(&self, elem: Elem) -> u32 {
+        self.smem(elem).bytes()
     }
 
     /// The deepest ring (at most [`MAX_STAGES`]) that fits `smem` bytes, or `None` below 2 stages.
-    pub const fn stages_for(bm: u32, bn: u32, dtype: Dtype, smem: u32) -> Option<u32> {
-        Variant::stages_for_split(bm, bn, 1, dtype, smem)
+    pub const fn stages_for(bm: u32, bn: u32, elem: Elem, smem: u32) -> Option<u32> {
+        Variant::stages_for_split(bm, bn, 1, elem, smem)
     }
 
     /// [`Variant::stages_for`] with `split` parts (a split keeps its partial tile in shared memory too).
@@ -446,7 +404,7 @@ impl Variant {
         bm: u32,
         bn: u32,
         split: u32,
-        dtype: Dtype,
+        elem: Elem,
         smem: u32,
     ) -> Option<u32> {
         let mut v = Variant {
@@ -454,11 +412,11 @@ impl Variant {
             bn,
             split,
             stages: MAX_STAGES,
-            bk: dtype.bk(),
+            bk: bk_for(elem),
             ..Variant::SHIPPED
         };
         while v.stages >= 2 {
-            if v.smem_bytes(dtype) <= smem {
+            if v.smem_bytes(elem) <= smem {
                 return Some(v.stages);
             }
             v.stages -= 1;
@@ -607,8 +565,42 @@ pub enum Restrict {
     Implemented,
 }
 
-fn check(p: &Problem) -> Result<(), PlanError> {
-    for (v, what) in [(p.m, "M"), (p.n, "N"), (p.k, "K")] {
+/// The sizes the Hopper kernel takes (what the planner plans and every launch checks): no extent 0, and K a
+/// multiple of 8, so that the rows of X and W (16-bit elements) are 16-byte aligned for the copy engine.
+///
+/// ```
+/// use swizzle_core::plan::{check, PlanError};
+/// use swizzle_core::Size;
+/// assert_eq!(check(Size::mnk(16, 4096, 4096)), Ok(()));
+/// assert_eq!(check(Size::mnk(16, 4096, 4095)), Err(PlanError::KNotMultipleOf8(4095)));
+/// assert_eq!(check(Size::mnk(0, 8, 8)), Err(PlanError::Zero("M")));
+/// ```
+pub fn check(size: Size) -> Result<(), PlanError> {
+    for (v, what) in [(size.m, "M"), (size.n, "N"), (size.k, "K")] {
+        if v == 0 {
+            return Err(PlanError::Zero(what));
+        }
+    }
+    if !size.k.is_multiple_of(8) {
+        return Err(PlanError::KNotMultipleOf8(size.k));
+    }
+    Ok(())
+}
+
+/// What the planner plans: [`check`], every extent within [`MAX_DIM`] (checked before K's multiple), and K a
+/// multiple of [`k_multiple`] for the element type (16 for e4m3).
+///
+/// ```
+/// use swizzle_core::plan::{check_problem, PlanError, Problem};
+/// use swizzle_core::{Elem, Size};
+/// let e4m3 = |k| Problem::new(Size::mnk(16, 16, k), Elem::E4M3);
+/// assert_eq!(check_problem(&e4m3(24)), Err(PlanError::KNotMultipleOf16(24)));
+/// let wide = Problem::new(Size::mnk(16, 1 << 21, 8), Elem::BF16);
+/// assert_eq!(check_problem(&wide), Err(PlanError::AboveBound("N", 1 << 21)));
+/// ```
+pub fn check_problem(p: &Problem) -> Result<(), PlanError> {
+    let size = p.size;
+    for (v, what) in [(size.m, "M"), (size.n, "N"), (size.k, "K")] {
         if v == 0 {
             return Err(PlanError::Zero(what));
         }
@@ -616,11 +608,9 @@ fn check(p: &Problem) -> Result<(), PlanError> {
             return Err(PlanError::AboveBound(what, v));
         }
     }
-    if !p.k.is_multiple_of(8) {
-        return Err(PlanError::KNotMultipleOf8(p.k));
-    }
-    if !p.k.is_multiple_of(p.dtype.k_multiple()) {
-        return Err(PlanError::KNotMultipleOf16(p.k));
+    check(size)?;
+    if !size.k.is_multiple_of(k_multiple(p.elem)) {
+        return Err(PlanError::KNotMultipleOf16(size.k));
     }
     Ok(())
 }
@@ -628,11 +618,11 @@ fn check(p: &Problem) -> Result<(), PlanError> {
 /// Every candidate for `p` on `dev`: tiles x clusters x (splits dividing the k-tiles, at least 4 k-tiles per
 /// split, or stream-K) x orders x swap (only when M < N), each with the deepest ring that fits.
 pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant> {
-    let bk = p.dtype.bk();
-    let k_tiles = p.k.div_ceil(bk);
+    let bk = bk_for(p.elem);
+    let k_tiles = p.size.k.div_ceil(bk);
     let mut out = Vec::new();
     for swap in [false, true] {
-        if swap && p.m >= p.n {
+        if swap && p.size.m >= p.size.n {
             continue;
         }
         for bm in BMS {
@@ -644,7 +634,7 @@ pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant>
                             continue;
                         }
                         let Some(stages) =
-                            Variant::stages_for_split(bm, bn, split, p.dtype, dev.smem_per_block)
+                            Variant::stages_for_split(bm, bn, split, p.elem, dev.smem_per_block)
                         else {
                             continue;
                         };
@@ -675,9 +665,9 @@ pub fn candidates(p: &Problem, dev: &Device, restrict: Restrict) -> Vec<Variant>
 /// The grid's (rows, columns, K) for a variant: swapped, rows run over N.
 fn oriented(p: &Problem, v: &Variant) -> (u32, u32) {
     if v.swap {
-        (p.n, p.m)
+        (p.size.n, p.size.m)
     } else {
-        (p.m, p.n)
+        (p.size.m, p.size.n)
     }
 }
 
@@ -703,8 +693,8 @@ pub fn dram_read_bytes(p: &Problem, dev: &Device, v: &Variant) -> u64 {
 pub fn dram_read_bytes_within(p: &Problem, dev: &Device, v: &Variant, budget: u64) -> (u64, u64) {
     let (rows, cols) = oriented(p, v);
     let part = SimPart::of(p, dev, v, budget);
-    let e = p.dtype.bytes();
-    let compulsory = (rows as u64 + cols as u64) * p.k as u64 * e;
+    let e = p.elem.bytes() as u64;
+    let compulsory = (rows as u64 + cols as u64) * p.size.k as u64 * e;
     let Ok(pr) = l2::predict(&part.cfg) else {
         return (compulsory, part.steps);
     };
@@ -717,7 +707,7 @@ pub fn dram_read_bytes_within(p: &Problem, dev: &Device, v: &Variant, budget: u6
     } else {
         let beyond_x = pr.dram_read_bytes.saturating_sub(band_x) as f64;
         band_x as f64 + beyond_x * cols as f64 / g.n as f64
-    } * p.k as f64
+    } * p.size.k as f64
         / g.k as f64;
     // Every band reads its own X rows and W again.
     let all = band * rows as f64 / g.m as f64;
@@ -735,13 +725,13 @@ struct SimPart {
 impl SimPart {
     fn of(p: &Problem, dev: &Device, v: &Variant, budget: u64) -> SimPart {
         let (rows, cols) = oriented(p, v);
-        let all_k_tiles = p.k.div_ceil(v.bk) as u64;
+        let all_k_tiles = p.size.k.div_ceil(v.bk) as u64;
         // A small budget simulates fewer k-tiles too, so that its least part (two waves) stays near the budget.
         let k_cap = (budget / (L2_SIM_MIN_WAVES * dev.sms as u64).max(1))
             .clamp(L2_SIM_MIN_K_TILES, L2_SIM_K_TILES);
         let k_tiles = all_k_tiles.min(k_cap);
         let part_k = if k_tiles == all_k_tiles {
-            p.k
+            p.size.k
         } else {
             (k_tiles * v.bk as u64) as u32
         };
@@ -774,14 +764,14 @@ impl SimPart {
         };
         SimPart {
             cfg: L2Config {
-                gemm: Gemm::new(band_rows, part_cols, part_k),
+                gemm: Size::mnk(band_rows, part_cols, part_k),
                 tile: BlockTile::new(v.bm, v.bn, v.bk),
-                elem_bytes: p.dtype.bytes() as u32,
+                elem_bytes: p.elem.bytes(),
                 raster: v.order,
                 machine: dev.l2,
                 // A persistent grid: every CTA starts at once and its tiles take the same time, so the running
-                // tiles stay in step (the seed kernel's blocks, launched and retired by the hardware, drift apart
-                // instead).
+                // tiles stay in step (the tiled matmul's blocks, launched and retired by the hardware, drift
+                // apart instead).
                 schedule: l2::Schedule::LOCKSTEP,
             },
             steps: band_tiles * band_cols * (k_tiles + 1),
@@ -793,8 +783,8 @@ impl SimPart {
 /// planner shares it between variants that differ only in cluster or split).
 pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> Estimate {
     let (rows, cols) = oriented(p, v);
-    let e = p.dtype.bytes() as f64;
-    let k_tiles = p.k.div_ceil(v.bk) as u64;
+    let e = p.elem.bytes() as f64;
+    let k_tiles = p.size.k.div_ceil(v.bk) as u64;
     let (tm, tn) = (rows.div_ceil(v.bm) as u64, cols.div_ceil(v.bn) as u64);
     let split = v.split as u64;
     let cluster = v.cluster as u64;
@@ -847,14 +837,14 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
         * v.bk as f64
         * e
         * (v.bm as f64 + v.bn as f64 / cluster as f64);
-    let scale_l2 = if p.dtype == Dtype::E4m3 && p.scale == ScaleMode::Block {
+    let scale_l2 = if is_e4m3(p.elem) && p.scale == ScaleMode::Block {
         ctas as f64 * (k_tiles / split) as f64 * 4.0 * (v.bm as f64 + 1.0)
     } else {
         0.0
     };
     let l2_s = (l2_bytes + scale_l2) / dev.l2_bytes_per_s;
     // 3. HBM: reads through the L2 model, C written once (split partials stay in shared memory).
-    let c_bytes = p.m as u64 * p.n as u64 * p.dtype.out_bytes();
+    let c_bytes = p.size.m as u64 * p.size.n as u64 * out_elem(p.elem).bytes() as u64;
     let dram_write = c_bytes;
     // fp32 scales (e4m3): read once from DRAM; block scaling also sends each CTA its rows' scales per k-tile.
     let hbm_s =
@@ -894,7 +884,7 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
 
 /// Predict one variant's time, running the L2 model for it.
 pub fn estimate(p: &Problem, dev: &Device, v: &Variant) -> Result<Estimate, PlanError> {
-    check(p)?;
+    check_problem(p)?;
     Ok(estimate_with(p, dev, v, dram_read_bytes(p, dev, v)))
 }
 
@@ -902,14 +892,14 @@ pub fn estimate(p: &Problem, dev: &Device, v: &Variant) -> Result<Estimate, Plan
 /// (tile, order, swap), and only for candidates whose estimate with compulsory DRAM reads (a lower bound) could
 /// still beat the best found so far. The order is deterministic (ties: see the sort below).
 pub fn plan(p: &Problem, dev: &Device, restrict: Restrict) -> Result<Plan, PlanError> {
-    check(p)?;
+    check_problem(p)?;
     let cands = candidates(p, dev, restrict);
     let mut lower: Vec<(Estimate, usize)> = cands
         .iter()
         .enumerate()
         .map(|(i, v)| {
             let (rows, cols) = oriented(p, v);
-            let compulsory = (rows as u64 + cols as u64) * p.k as u64 * p.dtype.bytes();
+            let compulsory = (rows as u64 + cols as u64) * p.size.k as u64 * p.elem.bytes() as u64;
             (estimate_with(p, dev, v, compulsory), i)
         })
         .collect();
@@ -999,16 +989,16 @@ mod tests {
     /// a bf16 C, scale bytes only for e4m3, and K a multiple of 16.
     #[test]
     fn e4m3_steps_128_of_k_in_the_same_ring_bytes() {
-        assert_eq!((Dtype::E4m3.bk(), Dtype::Bf16.bk()), (128, 64));
+        assert_eq!((bk_for(Elem::E4M3), bk_for(Elem::BF16)), (128, 64));
         let smem = Device::H100.smem_per_block;
         for (bm, bn) in [(128, 256), (128, 128), (64, 64), (64, 32)] {
             assert_eq!(
-                Variant::stages_for(bm, bn, Dtype::E4m3, smem),
-                Variant::stages_for(bm, bn, Dtype::Bf16, smem),
+                Variant::stages_for(bm, bn, Elem::E4M3, smem),
+                Variant::stages_for(bm, bn, Elem::BF16, smem),
                 "{bm}x{bn}"
             );
         }
-        let p8 = Problem::new(16, 4096, 4096, Dtype::E4m3);
+        let p8 = Problem::new(Size::mnk(16, 4096, 4096), Elem::E4M3);
         let p16 = bf16(16, 4096, 4096);
         assert_eq!(p8.min_bytes(), (16 + 4096) * 4096 + 16 * 4096 * 2 + 8);
         assert_eq!(p16.min_bytes(), ((16 + 4096) * 4096 + 16 * 4096) * 2);
@@ -1018,12 +1008,12 @@ mod tests {
             assert_eq!(v.bk, 128, "{v}");
         }
         assert_eq!(
-            check(&Problem::new(16, 16, 24, Dtype::E4m3)),
+            check_problem(&Problem::new(Size::mnk(16, 16, 24), Elem::E4M3)),
             Err(PlanError::KNotMultipleOf16(24))
         );
-        assert!(check(&bf16(16, 16, 24)).is_ok());
+        assert!(check_problem(&bf16(16, 16, 24)).is_ok());
         // Tensor-bound: half the bf16 time; block scaling costs a little more than per-tensor.
-        let big8 = Problem::new(8192, 8192, 8192, Dtype::E4m3);
+        let big8 = Problem::new(Size::mnk(8192, 8192, 8192), Elem::E4M3);
         let t8 = plan(&big8, &Device::H100, Restrict::Implemented)
             .unwrap()
             .best
@@ -1049,7 +1039,7 @@ mod tests {
     }
 
     fn bf16(m: u32, n: u32, k: u32) -> Problem {
-        Problem::new(m, n, k, Dtype::Bf16)
+        Problem::new(Size::mnk(m, n, k), Elem::BF16)
     }
 
     /// The calibration points: the shipped kernel's measured rates (BENCHMARKS.md, H100 bf16).
@@ -1077,31 +1067,31 @@ mod tests {
     #[test]
     fn stages_fill_the_shared_memory() {
         let smem = Device::H100.smem_per_block;
-        assert_eq!(Variant::stages_for(128, 256, Dtype::Bf16, smem), Some(4));
-        assert_eq!(Variant::stages_for(128, 128, Dtype::Bf16, smem), Some(6));
+        assert_eq!(Variant::stages_for(128, 256, Elem::BF16, smem), Some(4));
+        assert_eq!(Variant::stages_for(128, 128, Elem::BF16, smem), Some(6));
         // 64x64: 16 KiB stages beside 8 KiB of epilogue scratch; 64x32 would take 17 and stops at the cap.
-        assert_eq!(Variant::stages_for(64, 64, Dtype::Bf16, smem), Some(13));
+        assert_eq!(Variant::stages_for(64, 64, Elem::BF16, smem), Some(13));
         assert_eq!(
-            Variant::stages_for(64, 32, Dtype::Bf16, smem),
+            Variant::stages_for(64, 32, Elem::BF16, smem),
             Some(MAX_STAGES)
         );
-        assert_eq!(Variant::stages_for(128, 256, Dtype::Bf16, 64 << 10), None);
+        assert_eq!(Variant::stages_for(128, 256, Elem::BF16, 64 << 10), None);
         // The widths between: a stage of 128 x BN is (128 + BN) x 128 bytes, beside 17.5 KiB of epilogue
         // scratch, barriers and alignment in 227 KiB.
         for (bn, stages) in [(96, 7), (160, 5), (192, 5), (224, 4)] {
             assert_eq!(
-                Variant::stages_for(128, bn, Dtype::Bf16, smem),
+                Variant::stages_for(128, bn, Elem::BF16, smem),
                 Some(stages),
                 "128x{bn}"
             );
         }
         // A split keeps its fp32 partial: 128x224 has room for 2 stages beside its 112 KiB, 128x256 for none.
         assert_eq!(
-            Variant::stages_for_split(128, 224, 2, Dtype::Bf16, smem),
+            Variant::stages_for_split(128, 224, 2, Elem::BF16, smem),
             Some(2)
         );
         assert_eq!(
-            Variant::stages_for_split(128, 256, 2, Dtype::Bf16, smem),
+            Variant::stages_for_split(128, 256, 2, Elem::BF16, smem),
             None
         );
     }
@@ -1197,11 +1187,11 @@ mod tests {
     /// bytes the tiles ask L2 for; C written once), the units dealt to at least one slot.
     fn figures_hold(p: &Problem, d: &Device) {
         let pl = plan(p, d, Restrict::All).unwrap();
-        let c = (p.m as u64) * (p.n as u64) * p.dtype.bytes();
+        let c = (p.size.m as u64) * (p.size.n as u64) * p.elem.bytes() as u64;
         let shipped = estimate(p, d, &Variant::SHIPPED).unwrap();
         for e in [&pl.best, &shipped].into_iter().chain(&pl.runners_up) {
             let v = e.variant;
-            let what = format!("{}x{}x{} {v}", p.m, p.n, p.k);
+            let what = format!("{} {v}", p.size.mnk_text());
             for (t, name) in [
                 (e.time_s, "time"),
                 (e.tensor_s, "tensor"),
@@ -1219,11 +1209,11 @@ mod tests {
                 e.tflops(p)
             );
             let (rows, cols) = oriented(p, &v);
-            let compulsory = (rows as u64 + cols as u64) * p.k as u64 * p.dtype.bytes();
+            let compulsory = (rows as u64 + cols as u64) * p.size.k as u64 * p.elem.bytes() as u64;
             // What the tiles ask L2 for: every tile reads its X and W panels over all of K (sectors rounded up).
             let (tm, tn) = (rows.div_ceil(v.bm) as u64, cols.div_ceil(v.bn) as u64);
             let asked =
-                tm * tn * (v.bm as u64 + v.bn as u64) * (p.k as u64).next_multiple_of(64) * 2;
+                tm * tn * (v.bm as u64 + v.bn as u64) * (p.size.k as u64).next_multiple_of(64) * 2;
             assert!(
                 e.dram_read_bytes >= compulsory && e.dram_read_bytes <= asked,
                 "{what}: read {} outside {compulsory}..={asked}",
@@ -1260,7 +1250,7 @@ mod tests {
         ) {
             let side = |e: u32, f: f64| ((1u64 << e) as f64 * (1.0 + f)).min(MAX_DIM as f64) as u32;
             let kk = (side(k, kf) / 8 * 8).max(8);
-            let p = Problem::new(side(m, mf), side(n, nf), kk, if f16 { Dtype::F16 } else { Dtype::Bf16 });
+            let p = Problem::new(Size::mnk(side(m, mf), side(n, nf), kk), if f16 { Elem::F16 } else { Elem::BF16 });
             figures_hold(&p, &Device::H100);
         }
     }
@@ -1290,7 +1280,7 @@ mod tests {
                                     "{m}x{n}x{k} {v}"
                                 );
                                 assert!(
-                                    g.m <= p.m.max(p.n) && g.n <= p.m.max(p.n),
+                                    g.m <= p.size.m.max(p.size.n) && g.n <= p.size.m.max(p.size.n),
                                     "{m}x{n}x{k} {v}"
                                 );
                             }
@@ -1339,9 +1329,9 @@ mod tests {
                     let floor = p.min_bytes() as f64 / d.hbm_bytes_per_s;
                     for e in std::iter::once(&all.best).chain(&all.runners_up) {
                         let v = e.variant;
-                        assert!(v.smem_bytes(p.dtype) <= d.smem_per_block, "{v}");
+                        assert!(v.smem_bytes(p.elem) <= d.smem_per_block, "{v}");
                         assert!(v.stages >= 2, "{v}");
-                        assert!(p.k.div_ceil(BK).is_multiple_of(v.split), "{v}");
+                        assert!(p.size.k.div_ceil(BK).is_multiple_of(v.split), "{v}");
                         assert!(e.time_s > 0.0 && e.time_s.is_finite(), "{p:?} {v}");
                         assert!(e.time_s >= floor * (1.0 - 1e-9), "{p:?} {v}");
                         assert!(e.time_s >= all.best.time_s, "{p:?} {v}");

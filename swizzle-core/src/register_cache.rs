@@ -493,7 +493,7 @@ mod tests {
     /// The register-cache article's listing (`P = 1, k = 1`): read lane `(local_id + i) % warpSize`; lanes `local_id < i` publish
     /// `rc[1]`, the others `rc[0]`.
     #[test]
-    fn seed_listing_is_the_p1_k1_cache() {
+    fn the_articles_listing_is_the_p1_k1_cache() {
         let rc = RegisterCache::new(1, 1);
         assert_eq!((rc.registers(), rc.halo_lanes(), rc.steps()), (2, 2, 3));
         for i in 0..3 {
@@ -511,7 +511,7 @@ mod tests {
         let good = rc.schedule();
         let good = &good[..rc.steps() as usize];
         assert_eq!(rc.check_schedule(good), Ok(()));
-        // The seed's __activemask()-era mistake in another guise: forgetting the wrap (delta one too small).
+        // The article's __activemask()-era mistake in another guise: forgetting the wrap (delta one too small).
         let mut off = good.to_vec();
         off[5].delta -= 1;
         let e = rc.check_schedule(&off).unwrap_err();

@@ -489,7 +489,7 @@ mod tests {
     /// Fragment problem 2.1: a 16x256 f16 buffer read by ldmatrix.x4 as 16x16 blocks (16 columns each) and as
     /// "each 256-element row is a 16x16 block" (the same memory viewed as 256x16).
     #[test]
-    fn seed_002_needs_two_layers() {
+    fn the_fragment_article_needs_two_layers() {
         let smem = Smem::row_major(16, 256, Elem::F16);
         let pats = [Pattern::LDMATRIX_X4, Pattern::LDMATRIX_X4.viewed_as(16)];
         for p in pats {

@@ -1,12 +1,12 @@
 //! The L2 model against Nsight Compute on an H100: `dram__bytes_read.sum` and `lts__t_sector_hit_rate.pct` of
 //! gpu-kernels' matmul_l2 (fp32, 32x32 tiles), one profiled launch per (shape, order), L2 flushed before each
 //! (collected by `scripts/device.sh l2`).
-//! `tests/data/l2_ncu_h100.json`: the seed's six shapes x 14 orders. `tests/data/l2_ncu_h100_short_k.json`:
+//! `tests/data/l2_ncu_h100.json`: the L2 study's six shapes x 14 orders. `tests/data/l2_ncu_h100_short_k.json`:
 //! 16384x16384x256 and 12288x12288x128 (short K, wide C: the stores of C dominate the L2 traffic).
 //!
 //! **Fit set and held-out set.** Four numbers of the model were chosen by comparing with measurements: the LRU
 //! capacity (25 MiB) on 4096^3, and the crowded pool (8% of the chunks, 13 MiB) on the short-K cases below
-//! ([`fit_set`]). The stagger (50%) predates this split: it was chosen with all six seed shapes in view, so
+//! ([`fit_set`]). The stagger (50%) predates this split: it was chosen with all six study shapes in view, so
 //! 8192^3 is held out of the capacity and crowded-pool fits but not of the stagger's. Everything else is held out and checked here without having been fitted on:
 //! 8192^3 (all 14 orders read over 1 GB), 2048^3, 1024^3, 1024x1024x128, and on 16384x16384x128 the three orders
 //! whose ranking the model must get right (identity, strip 4, group-m 8).
@@ -18,11 +18,12 @@
 //! (`cargo test --release -p swizzle-core --test l2_ncu -- --nocapture`); `-- --ignored` reruns the fit.
 
 use std::collections::BTreeMap;
-use swizzle_core::l2::{predict, Gemm, L2Config, Machine, Prediction, Schedule};
+use swizzle_core::l2::{predict, L2Config, Machine, Prediction, Schedule};
 use swizzle_core::raster::Raster;
+use swizzle_core::Size;
 
 struct Case {
-    gemm: Gemm,
+    gemm: Size,
     order: Raster,
     dram: f64,
     hit: f64,

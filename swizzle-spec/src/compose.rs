@@ -1,4 +1,4 @@
-//! Two swizzles in sequence (the "multi-layer swizzle" of the seed article on tensor-core fragments): `first`, then `second`.
+//! Two swizzles in sequence (the "multi-layer swizzle" of the article on tensor-core fragments): `first`, then `second`.
 //!
 //! Every XOR swizzle is a linear map over GF(2) on the bits of the offset: `apply = I + N`, where `N` copies the
 //! YYY bits onto the ZZZ bits (bit `i` in YYY goes to bit `i - S`) and `N * N = 0`. So the sequence is linear too:

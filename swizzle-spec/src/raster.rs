@@ -444,9 +444,9 @@ pub const CUDA_IDENTITY: &str = r#"SWZ_HD constexpr Tile raster_identity(uint32_
 /// strip is the residual one, `gx % tile` wide, numbered row-major over its own width. A `tile >= gx` is the
 /// identity, `tile == 1` is column-major.
 ///
-/// The listing in the seed ends with `y = strip_flat_idx / gridDim.y`; the flat index is row-major over `gx`
+/// The article's listing ends with `y = strip_flat_idx / gridDim.y`; the flat index is row-major over `gx`
 /// columns, so it must be `/ gridDim.x`. The two agree on square grids only; on others the listing maps two blocks
-/// to one tile (tests/tests/raster_seed.rs shows it).
+/// to one tile (tests/tests/raster_listing.rs shows it).
 ///
 /// ```text
 ///   gx = 5, gy = 2, tile = 2:   0 1 | 4 5 | 8        tile (x, y) <- launch bid
@@ -910,7 +910,7 @@ impl FromStr for Raster {
 }
 
 // Small, self-contained checks next to the code. The exhaustive sweeps (every grid up to 32x32, every parameter up
-// to 16, against independent references: the seed listing, CUTLASS, Triton) live in `tests/tests/raster_*.rs`.
+// to 16, against independent references: the article's listing, CUTLASS, Triton) live in `tests/tests/raster_*.rs`.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -958,7 +958,7 @@ mod tests {
     }
 
     /// Worked example of the strip order on a grid whose width is not a multiple of the strip: 5x2 tiles, strips
-    /// 2 wide, so the last strip is 1 wide (the seed's "residual strip").
+    /// 2 wide, so the last strip is 1 wide (the article's "residual strip").
     #[test]
     fn strip_walks_strips_then_the_residual() {
         let g = Grid::new(5, 2);

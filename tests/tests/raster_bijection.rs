@@ -1,6 +1,6 @@
 //! Exhaustive raster properties: on every tile grid up to 32x32 and every parameter up to 16, each order maps the
 //! active launch bids one-to-one onto the tile grid, `bid_of` inverts `tile_of`, and `tile_of` agrees with an
-//! independent reference written from the sources (CUTLASS, Triton, the seed articles) or by plain enumeration.
+//! independent reference written from the sources (CUTLASS, Triton, the articles) or by plain enumeration.
 //!
 //! Grids are spread over threads so the debug build stays within a few seconds.
 mod common;
@@ -84,7 +84,7 @@ fn reference(r: Raster, bid: u32, g: Grid, order: &[(u32, u32)]) -> Option<(u32,
     let narrow = |(x, y): (u64, u64)| Some((x as u32, y as u32));
     match r {
         Raster::Identity => narrow((b % gx, b / gx)),
-        Raster::Strip { tile } => narrow(swizzle_idx::seed_strip_fixed(b, gx, gy, tile as u64)),
+        Raster::Strip { tile } => narrow(swizzle_idx::strip_fixed(b, gx, gy, tile as u64)),
         Raster::Cutlass { log_tile } => {
             let launch_x = gx << log_tile;
             cutlass_ref(b % launch_x, b / launch_x, gy, log_tile as u64).and_then(narrow)

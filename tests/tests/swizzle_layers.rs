@@ -66,7 +66,7 @@ fn distinct_chunks(offsets: impl Iterator<Item = u32>) -> bool {
 /// into bit 3, as in problem 1.1. The shifts differ, so the result is two layers; it is still a bijection of the
 /// tile, and both patterns are conflict-free.
 #[test]
-fn seed_002_two_layers() {
+fn the_fragment_article_two_layers() {
     let layers = then(Swizzle::new(3, 3, 5), Swizzle::new(1, 3, 3));
     assert!(matches!(layers, SwizzleFn::Composed(_)), "{layers}");
     assert_eq!(layers.to_string(), "Sw<3,3,5> then Sw<1,3,3>");

@@ -45,7 +45,7 @@
 use super::scale::{ScaleMode, Scales, BLOCK};
 use crate::elem::{E4m3, Elem};
 use crate::runtime::{Error, Result};
-use crate::size::Size;
+use crate::Size;
 
 /// Relative loss of one product entering the FP8 `wgmma` accumulator: about 14 significant bits kept (module
 /// docs).

@@ -31,7 +31,7 @@
 //! ```
 
 use crate::runtime::{Error, Result};
-use crate::size::Size;
+use crate::Size;
 
 pub use swizzle_core::scale::{ScaleMode, BLOCK};
 

@@ -9,7 +9,7 @@
 //! | 3.1 the interleaving variant | `fragments_interleaved` | `P31Mode1`, `P31Mode2` | `Sw<3,3,5>`, then `Sw<1,3,3>` |
 //!
 //! Every layout is what `swz synth` prints for the problem's access patterns (the tests below re-run the search).
-//! The seed's repository writes `swizzle<S,B,M>`; in our (CuTe) order its 1.1 is `Sw<1,3,3>`. For 2.1 the seed's
+//! The article's repository writes `swizzle<S,B,M>`; in our (CuTe) order its 1.1 is `Sw<1,3,3>`. For 2.1 the article's
 //! code composes `Sw<3,3,5>` then `Sw<2,3,3>` (5 bits) and its blog figure `Sw<3,3,5>` then `Sw<1,3,3>` (4 bits);
 //! the bank model accepts both (and the synthesised `Sw<1,6,-2>` then `Sw<3,3,5>`, also 4 bits, which the kernel
 //! uses): `Sw<3,3,5>` alone serves mode 1 and leaves mode 2 2-way conflicted (rows of a 16x16 view are 32 bytes, so
@@ -18,8 +18,6 @@
 //!
 //! Each [`Variant`] is a problem with its shipped layouts or the unswizzled baseline (same kernel, identity
 //! layouts): the baseline exists to show what the swizzle buys, and [`Variant::accesses`] predicts its conflicts.
-
-pub mod profile;
 
 use crate::frame::{
     Accesses, Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess,
@@ -741,7 +739,7 @@ mod tests {
             .sum()
     }
 
-    /// The unswizzled baselines conflict where the seed's author measured it: 1.1's ldmatrix, 2.1's A+B.
+    /// The unswizzled baselines conflict where the article's author measured it: 1.1's ldmatrix, 2.1's A+B.
     #[test]
     fn baselines_conflict_as_predicted() {
         // 1.1 with n = 2: one .trans load and one plain load, each 2 wavefronts a phase instead of 1.
@@ -829,10 +827,10 @@ mod tests {
         assert_eq!(found(P31_MODE2, &mode2), P31_MODE2.swizzle());
     }
 
-    /// The seed's own two-layer choices for 2.1 (its code: Sw<3,3,5> then Sw<2,3,3>; its blog figure: Sw<3,3,5>
+    /// The article's own two-layer choices for 2.1 (its code: Sw<3,3,5> then Sw<2,3,3>; its blog figure: Sw<3,3,5>
     /// then Sw<1,3,3>) are accepted by the model too; one layer of either is not enough.
     #[test]
-    fn seed_two_layer_choices() {
+    fn the_articles_two_layer_choices() {
         let both = [
             Pattern::LDMATRIX_X4,
             Pattern::LDMATRIX_X4_B,

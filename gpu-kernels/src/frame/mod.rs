@@ -1,8 +1,8 @@
 //! The kernel-family frame: what every family implements once ([`Family`]), and what is generic over it —
 //! compile-time conflict checks of every shipped spec ([`assert_specs_conflict_free!`](crate::assert_specs_conflict_free)),
 //! verification ([`verify`]), benchmark tables with the peer measured in the same run ([`bench`](mod@bench)),
-//! the profiler comparison ([`profile`]), and the registry `swz bench <family>` / `swz report` iterate
-//! ([`registry`]).
+//! the bank model's predictions the profiler comparison reads ([`profile`]; gpu-bench runs Nsight Compute), and the registry `swz bench <family>` / `swz report` iterate
+//! ([`crate::registry`]).
 //!
 //! ```text
 //!   Family (one module per family)             generic (this module)
@@ -43,21 +43,20 @@
 //!    launch, buffers, reference, verify sizes; tolerance and accesses where they are not the defaults), then the
 //!    optional parts the family has: `impl Bench` (measure, peer, bench sizes) with `fn as_bench` returning
 //!    `Some(self)`, likewise [`Plan`] and [`Profile`]. See `transpose/family.rs` for a complete one.
-//! 5. **One registry line** in [`registry::FAMILIES`]. `swz bench <family>`, `swz report`, `swz verify`, `swz profile`
+//! 5. **One registry line** in [`crate::registry::FAMILIES`]. `swz bench <family>`, `swz report`, `swz verify`, `swz profile`
 //!    and `scripts/device.sh` then include it; nothing else changes.
 //! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all`] for the family; host tests check the
 //!    accesses against an independent derivation of the kernel's index math.
 
 pub mod bench;
+pub mod dyn_family;
 pub mod host;
-pub mod ncu;
 pub mod profile;
-pub mod registry;
 pub mod verify;
 
-pub use crate::size::Size;
+pub use dyn_family::{DynFamily, SpecInfo};
 pub use host::HostBuf;
-pub use registry::{find, DynFamily, FAMILIES};
+pub use swizzle_core::Size;
 
 use crate::runtime::{Gpu, Kernel, Result, Source};
 use cudarc::driver::LaunchConfig;

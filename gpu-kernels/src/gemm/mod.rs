@@ -11,20 +11,18 @@
 //! order, and one struct per smem tile with `offset(row, col)` built from the same [`Smem`] values the bank
 //! checks read.
 
-pub mod bench;
 pub mod family;
 pub mod peak;
 pub mod spec;
-pub mod tune;
 
 use crate::elem::{table_name, HostElem};
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, GemmCall, Gpu, Header, Kernel, Result, Source};
-use crate::size::Size;
 use cudarc::driver::{CudaSlice, DevicePtr, LaunchConfig, PushKernelArg};
 pub use spec::{BLayout, GemmSpec, OutWidth, SmemKind};
 use swizzle_core::raster::Grid;
 use swizzle_core::Elem;
+use swizzle_core::Size;
 
 /// The kernel source, compiled per variant with its generated header.
 pub const SOURCE: &str = include_str!("gemm.cu");

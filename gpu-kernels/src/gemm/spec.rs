@@ -17,12 +17,12 @@
 //! Assumption (labelled, not measured): a 16-byte `cp.async` costs what an `sts128` to the same addresses costs.
 //! Nsight Compute has no wavefront count for cp.async fills.
 
-use crate::size::Size;
 use swizzle_core::layout::ldmatrix_swizzle;
 use swizzle_core::pattern::{Pattern, Smem, TileReport};
 use swizzle_core::raster::Raster;
 use swizzle_core::units::Elem;
 use swizzle_core::wgmma::{Major, OperandTile};
+use swizzle_core::Size;
 use swizzle_core::{ByteMode, Swizzle};
 
 /// Alignment of the ring with [`GemmSpec::tma_fill`]: the 128B swizzle's period (TMA swizzles address bits).

@@ -140,7 +140,7 @@ fn check_as<E: HostElem>(
     let Size { m, n, k } = size;
     let ty = E::ELEM;
     let a: Vec<E> = random(m as usize * k as usize, seed);
-    let b: Vec<E> = random(n as usize * k as usize, seed ^ 0x9e37_79b9_7f4a_7c15);
+    let b: Vec<E> = random(n as usize * k as usize, seed ^ swizzle_core::random::STEP);
     let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
     let mut dc = gpu.zeros::<E>(m as usize * n as usize)?;
     gpu.fill_bytes(&mut dc, 0xFF)?;

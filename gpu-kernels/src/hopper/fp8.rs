@@ -29,18 +29,18 @@ use crate::fp8::{ScaleMode, Scales};
 use crate::frame::Arg;
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Result};
-use crate::size::Size;
+use crate::Size;
 use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
-use swizzle_core::plan::{self, Device, Dtype, Restrict};
+use swizzle_core::plan::{self, Device, Problem, Restrict};
 use swizzle_core::Elem;
 
 /// The fastest spec the planner's model finds for `size` in e4m3 with `mode`'s scaling among what the kernel
 /// implements (for block scaling: N tiles that divide 128). One line for an empty problem or K not a multiple
 /// of 16.
 pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
-    let p = size.plan(Dtype::E4m3).with_scale(mode);
+    let p = Problem::new(size, Elem::E4M3).with_scale(mode);
     let planned = plan::plan(&p, dev, Restrict::Implemented)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
+        .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     for e in std::iter::once(planned.best).chain(planned.runners_up) {
         let spec = spec_of(&e.variant, Elem::E4M3)?.with_scale(mode);
         if spec.validate(dev.smem_per_block as usize).is_ok() {
@@ -53,7 +53,7 @@ pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     }
     Err(Error::Invalid(format!(
         "{}: no implemented e4m3 variant for per-{mode} scaling",
-        size.gemm()
+        size.mnk_text()
     )))
 }
 

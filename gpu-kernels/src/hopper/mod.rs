@@ -7,20 +7,17 @@
 //!
 //! Modules: [`spec`] (the variant and its generated header), [`family`] (the frame's `Family`: `swz bench
 //! hopper`), [`planned`] (the spec swizzle-core's planner picks for a problem: [`HopperGemm::planned`]),
-//! [`sweep`] (the tuning variants), [`shapes`] (any shape against cuBLAS), [`check`] (random data, host reference,
-//! comparison). Tensor maps: [`crate::runtime::tma`]; the peer (cuBLAS TN, the reference for speed and for large
+//! [`sweep`] (the tuning variants), [`check`] (random data, host reference, comparison); the tuning sweep and the
+//! shape report against cuBLAS (`swz tune hopper`) are gpu-bench's. Tensor maps: [`crate::runtime::tma`]; the peer (cuBLAS TN, the reference for speed and for large
 //! sizes): [`crate::runtime::cublas`] with [`cublas_call`].
 
 pub mod check;
 pub mod family;
 pub mod fp8;
-pub mod fp8_bench;
 mod layout_checks;
 pub mod planned;
-pub mod shapes;
 pub mod spec;
 pub mod sweep;
-pub mod tune;
 
 pub use crate::runtime::cublas::Cublas;
 pub use planned::Planned;
@@ -124,16 +121,13 @@ fn compile_options() -> Vec<String> {
 /// and K are otherwise free (TMA zero-fills boxes past the edges; the epilogue masks rows and columns).
 pub fn check_dims(size: Size) -> Result<()> {
     let Size { m, n, k } = size;
-    if m == 0 || n == 0 || k == 0 {
-        return Err(Error::Invalid(format!("empty GEMM {m}x{n}x{k}")));
-    }
-    if !k.is_multiple_of(8) {
-        return Err(Error::Invalid(format!(
+    swizzle_core::plan::check(size).map_err(|e| match e {
+        swizzle_core::plan::PlanError::KNotMultipleOf8(_) => Error::Invalid(format!(
             "K = {k} is not a multiple of 8: the rows of A and B (K 16-bit elements) must be 16-byte aligned \
              for TMA; pad K with zeros"
-        )));
-    }
-    Ok(())
+        )),
+        _ => Error::Invalid(format!("empty GEMM {m}x{n}x{k}")),
+    })
 }
 
 /// `cuOccupancyMaxActiveClusters` for the kernel's compiled-in cluster shape: GPCs need not hold a whole number

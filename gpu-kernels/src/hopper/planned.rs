@@ -15,8 +15,37 @@
 use super::spec::{HopperSpec, SHIPPED};
 use crate::frame::Size;
 use crate::runtime::{DeviceProps, Error, Result};
-use swizzle_core::plan::{self, Device, Dtype, Estimate, Restrict, Variant};
+use swizzle_core::plan::{self, Device, Estimate, Problem, Restrict, Variant};
 use swizzle_core::Elem;
+
+/// The linear layers of two LLMs, `(name, N, K)`: `C = X · Wᵀ`, W is `N x K`.
+pub const LLM_LAYERS: [(&str, u32, u32); 6] = [
+    ("8B qkv", 6144, 4096),
+    ("8B o", 4096, 4096),
+    ("8B gate+up", 28672, 4096),
+    ("8B down", 4096, 14336),
+    ("70B qkv", 10240, 8192),
+    ("70B down", 8192, 28672),
+];
+
+/// Token counts M: decode, small and large prefill batches.
+pub const LLM_TOKENS: [u32; 5] = [16, 128, 512, 2048, 8192];
+
+/// Every `M x N x K` of [`LLM_LAYERS`] x [`LLM_TOKENS`], layer by layer.
+pub fn llm_shapes() -> Vec<Size> {
+    LLM_LAYERS
+        .iter()
+        .flat_map(|&(_, n, k)| LLM_TOKENS.iter().map(move |&m| Size::mnk(m, n, k)))
+        .collect()
+}
+
+/// The layer name of an `N x K` weight, when it is one of [`LLM_LAYERS`].
+pub fn layer_name(n: u32, k: u32) -> Option<&'static str> {
+    LLM_LAYERS
+        .iter()
+        .find(|&&(_, ln, lk)| (ln, lk) == (n, k))
+        .map(|l| l.0)
+}
 
 /// A planned spec: what to run, and what the model predicts for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,17 +56,6 @@ pub struct Planned {
     pub estimate: Estimate,
     /// The planner's device the estimate is for (`h100`, `h200`).
     pub device: &'static str,
-}
-
-/// The planner's element type for a spec's (bf16, e4m3, else f16: the kernel's [`super::TYPES`]).
-pub fn dtype(ty: Elem) -> Dtype {
-    if ty == Elem::BF16 {
-        Dtype::Bf16
-    } else if ty == Elem::E4M3 {
-        Dtype::E4m3
-    } else {
-        Dtype::F16
-    }
 }
 
 /// The planner's device for a GPU: the H200 preset for an H200 (by name, or over 100 GiB of memory), the H100's
@@ -86,8 +104,7 @@ pub fn kernel_variants(ty: Elem) -> Vec<HopperSpec> {
     for bm in plan::BMS {
         for bn in plan::BNS {
             for (cluster, split) in [(1, 1), (2, 1), (1, 2), (1, 4), (1, plan::MAX_SPLIT)] {
-                let Some(stages) =
-                    Variant::stages_for_split(bm, bn, split, dtype(ty), dev.smem_per_block)
+                let Some(stages) = Variant::stages_for_split(bm, bn, split, ty, dev.smem_per_block)
                 else {
                     continue;
                 };
@@ -97,7 +114,7 @@ pub fn kernel_variants(ty: Elem) -> Vec<HopperSpec> {
                     stages,
                     cluster,
                     split,
-                    ..Variant::shipped_for(dtype(ty))
+                    ..Variant::shipped_for(ty)
                 };
                 out.extend(spec_of(&v, ty).ok());
             }
@@ -128,9 +145,9 @@ pub fn ranked(
     count: usize,
 ) -> Result<Vec<(HopperSpec, Estimate)>> {
     crate::elem::check_supported("the Hopper GEMM", ty, &super::TYPES)?;
-    let p = size.plan(dtype(ty));
+    let p = Problem::new(size, ty);
     let planned = plan::plan(&p, dev, Restrict::Implemented)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
+        .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     let mut out: Vec<(HopperSpec, Estimate)> = Vec::new();
     for e in std::iter::once(planned.best).chain(planned.runners_up) {
         if out.len() == count {
@@ -151,9 +168,9 @@ pub fn ranked(
 /// The shipped spec in `ty` ([`Variant::SHIPPED`]) with the planner's estimate for it at `size` on `dev`: what a
 /// plan is compared with.
 pub fn shipped(size: Size, ty: Elem, dev: &Device) -> Result<(HopperSpec, Estimate)> {
-    let p = size.plan(dtype(ty));
+    let p = Problem::new(size, ty);
     let estimate = plan::estimate(&p, dev, &Variant::SHIPPED)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.gemm())))?;
+        .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     Ok((spec_of(&Variant::SHIPPED, ty)?, estimate))
 }
 
@@ -171,9 +188,9 @@ mod tests {
     use crate::frame::{Family, Size};
     use crate::hopper::family::HOPPER;
 
-    /// The LLM layers (N x K) and token counts M: 30 problems.
+    /// The LLM layers (N x K) at every token count M: 30 problems.
     fn table() -> Vec<Size> {
-        crate::hopper::shapes::llm_shapes()
+        llm_shapes()
     }
 
     fn h100_props() -> DeviceProps {
@@ -208,17 +225,23 @@ mod tests {
     }
 
     #[test]
+    fn the_llm_table_is_thirty_problems_layer_by_layer() {
+        let s = llm_shapes();
+        assert_eq!(s.len(), 30);
+        assert_eq!(s[0], Size::mnk(16, 6144, 4096));
+        assert_eq!(s[4], Size::mnk(8192, 6144, 4096));
+        assert_eq!(s[29], Size::mnk(8192, 8192, 28672));
+        assert_eq!(layer_name(4096, 14336), Some("8B down"));
+        assert_eq!(layer_name(4096, 4097), None);
+    }
+
+    #[test]
     fn every_implemented_variant_maps_to_a_spec_that_runs_it() {
         let mut seen = 0;
         for dev in [Device::H100, Device::H200] {
             for &(m, n, k) in &[(16, 4096, 4096), (8192, 8192, 8192), (1000, 520, 136)] {
-                for dt in [Dtype::Bf16, Dtype::F16] {
-                    let ty = if dt == Dtype::Bf16 {
-                        Elem::BF16
-                    } else {
-                        Elem::F16
-                    };
-                    let p = Size::mnk(m, n, k).plan(dt);
+                for ty in [Elem::BF16, Elem::F16] {
+                    let p = Problem::new(Size::mnk(m, n, k), ty);
                     let cands = plan::candidates(&p, &dev, Restrict::Implemented);
                     assert!(!cands.is_empty());
                     for v in cands {
@@ -227,7 +250,7 @@ mod tests {
                         spec.validate(dev.smem_per_block as usize)
                             .unwrap_or_else(|e| panic!("{v}: {e}"));
                         // The planner's shared-memory model is the kernel's layout.
-                        assert_eq!(spec.smem_bytes(), v.smem_bytes(dt), "{v}");
+                        assert_eq!(spec.smem_bytes(), v.smem_bytes(ty), "{v}");
                         seen += 1;
                     }
                 }
@@ -266,16 +289,10 @@ mod tests {
                     ..Variant::SHIPPED
                 };
                 assert!(runs(s, &v), "{s}");
-                assert_eq!(s.smem_bytes(), v.smem_bytes(dtype(ty)), "{s}");
+                assert_eq!(s.smem_bytes(), v.smem_bytes(ty), "{s}");
                 assert_eq!(
                     Some(s.stages),
-                    Variant::stages_for_split(
-                        v.bm,
-                        v.bn,
-                        v.split,
-                        dtype(ty),
-                        Device::H100.smem_per_block
-                    ),
+                    Variant::stages_for_split(v.bm, v.bn, v.split, ty, Device::H100.smem_per_block),
                     "{s}"
                 );
             }

@@ -8,7 +8,7 @@ use crate::frame::{
 use crate::runtime::{Result, Source};
 use swizzle_core::Elem;
 
-/// The family (registered in [`crate::frame::FAMILIES`]).
+/// The family (registered in [`crate::registry::FAMILIES`]).
 pub struct MatmulL2Family;
 
 /// The registry's instance.
@@ -65,7 +65,7 @@ impl Family for MatmulL2Family {
 
     /// `matmul_l2(A, B, C, M, N, K)`.
     fn launch(&self, s: &MatmulL2, size: Size) -> Result<Launch> {
-        let config = s.launch_config(size.gemm())?;
+        let config = s.launch_config(size)?;
         Ok(Launch {
             config,
             args: vec![
@@ -82,7 +82,7 @@ impl Family for MatmulL2Family {
     fn reference(&self, _s: &MatmulL2, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         let a: Vec<f32> = inputs[0].to_f64().into_iter().map(|v| v as f32).collect();
         let b: Vec<f32> = inputs[1].to_f64().into_iter().map(|v| v as f32).collect();
-        let c = matmul_host(&a, &b, size.gemm());
+        let c = matmul_host(&a, &b, size);
         let c: Vec<f64> = c.into_iter().map(f64::from).collect();
         vec![HostBuf::from_f64(Elem::F32, &c)]
     }
@@ -137,7 +137,7 @@ impl Bench<MatmulL2> for MatmulL2Family {
             c: Elem::F32,
         }
     }
-    /// The seed's 2048^3 and 4096^3 (the L2 study with every shape is `swz l2-study`).
+    /// The study's 2048^3 and 4096^3 (the L2 study with every shape is `swz l2-study`).
     fn bench_sizes(&self) -> Vec<Size> {
         vec![Size::mnk(2048, 2048, 2048), Size::mnk(4096, 4096, 4096)]
     }

@@ -6,10 +6,9 @@
 //! L2 model ([`swizzle_core::l2`]) through [`MatmulL2::l2_config`].
 //!
 //! - [`family`]: the family on the frame (`swz bench matmul-l2`, `swz report`, verification, registry).
-//! - [`bench`]: the L2 study (`swz l2-study`): time and TFLOP/s per (shape, order), cuBLAS SGEMM (fp32, no TF32)
-//!   in the same run, the L2 model's prediction beside each row; `--once` for Nsight Compute.
+//! - the L2 study (`swz l2-study`, gpu-bench's `matmul_l2`): time and TFLOP/s per (shape, order), cuBLAS SGEMM
+//!   (fp32, no TF32) in the same run, the L2 model's prediction beside each row; `--once` for Nsight Compute.
 
-pub mod bench;
 pub mod family;
 
 use crate::frame::{Accesses, SpecAccess};
@@ -17,20 +16,22 @@ use crate::runtime::error::DriverContext;
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use swizzle_core::bank::Op;
-use swizzle_core::l2::{BlockTile, Gemm, L2Config, Machine};
+use swizzle_core::l2::{BlockTile, L2Config, Machine};
 use swizzle_core::raster::{Grid, Raster};
+use swizzle_core::Size;
 use swizzle_core::{Elem, Smem, WarpAccess};
 
 /// The `.cu` source, embedded (the device machine runs binaries only).
 pub const SOURCE: &str = include_str!("matmul_l2.cu");
 
-/// Output tile side, threads per block side and K step (the seed's `BLOCK_SIZE`): passed as `-DTILE`.
+/// Output tile side, threads per block side and K step (the article's `BLOCK_SIZE`): the `.cu` reads it as
+/// `Spec::TILE` from the generated header.
 pub const TILE: u32 = 32;
 
 /// The block tile the L2 model sees.
 pub const BLOCK_TILE: BlockTile = BlockTile::new(TILE, TILE, TILE);
 
-/// The shared-memory tiles `As` and `Bs`: plain row-major `TILE x TILE` fp32 (the seed's `__shared__ float
+/// The shared-memory tiles `As` and `Bs`: plain row-major `TILE x TILE` fp32 (the article's `__shared__ float
 /// s[32][32]`): every access below is conflict-free on it, so it needs no padding or swizzle.
 pub const SMEM: Smem = Smem::row_major(TILE, TILE, Elem::F32);
 
@@ -71,7 +72,7 @@ pub const ACCESSES: Accesses = Accesses::new()
         conflict_free: true,
     });
 
-/// One variant: the seed kernel with a block order.
+/// One variant: the tiled matmul with a block order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MatmulL2 {
     pub order: Raster,
@@ -94,14 +95,14 @@ crate::assert_specs_conflict_free!(SPECS);
 /// The orders of the study (swizzle-core's list, shared with `swz l2 --order all`).
 pub use swizzle_core::l2::STUDY_ORDERS as ORDERS;
 
-/// The seed's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
-pub const SEED_SHAPES: [Gemm; 6] = [
-    Gemm::new(1024, 1024, 1024),
-    Gemm::new(2048, 2048, 2048),
-    Gemm::new(4096, 4096, 4096),
-    Gemm::new(8192, 8192, 8192),
-    Gemm::new(1024, 1024, 128),
-    Gemm::new(16384, 16384, 128),
+/// The L2 study's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
+pub const STUDY_SHAPES: [Size; 6] = [
+    Size::mnk(1024, 1024, 1024),
+    Size::mnk(2048, 2048, 2048),
+    Size::mnk(4096, 4096, 4096),
+    Size::mnk(8192, 8192, 8192),
+    Size::mnk(1024, 1024, 128),
+    Size::mnk(16384, 16384, 128),
 ];
 
 impl MatmulL2 {
@@ -147,17 +148,17 @@ impl MatmulL2 {
     }
 
     /// The output tile grid of `gemm` (x along N, y along M).
-    pub fn tile_grid(gemm: Gemm) -> Grid {
+    pub fn tile_grid(gemm: Size) -> Grid {
         Grid::new(gemm.n.div_ceil(TILE), gemm.m.div_ceil(TILE))
     }
 
     /// Can this order run on `gemm`'s tile grid (Morton needs power-of-two sides)?
-    pub fn runs_on(&self, gemm: Gemm) -> bool {
+    pub fn runs_on(&self, gemm: Size) -> bool {
         gemm.m > 0 && gemm.n > 0 && self.order.validate(Self::tile_grid(gemm)).is_ok()
     }
 
     /// The L2 model's configuration for this kernel on `machine`.
-    pub fn l2_config(&self, gemm: Gemm, machine: Machine) -> L2Config {
+    pub fn l2_config(&self, gemm: Size, machine: Machine) -> L2Config {
         L2Config {
             gemm,
             tile: BLOCK_TILE,
@@ -185,7 +186,7 @@ impl MatmulL2 {
     }
 
     /// The launch: the order's launch grid over the tile grid, `TILE x TILE` threads.
-    pub fn launch_config(&self, gemm: Gemm) -> Result<LaunchConfig> {
+    pub fn launch_config(&self, gemm: Size) -> Result<LaunchConfig> {
         if gemm.m == 0 || gemm.n == 0 || gemm.k == 0 {
             return Err(Error::Invalid(format!(
                 "{}: empty GEMM {gemm}",
@@ -230,7 +231,7 @@ impl MatmulL2 {
         a: &CudaSlice<f32>,
         b: &CudaSlice<f32>,
         c: &mut CudaSlice<f32>,
-        gemm: Gemm,
+        gemm: Size,
     ) -> Result<()> {
         let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
         if a.len() < m * k || b.len() < k * n || c.len() < m * n {
@@ -265,7 +266,7 @@ impl std::fmt::Display for MatmulL2 {
 }
 
 /// The host reference `C = A * B` (row-major), accumulated in f64.
-pub fn matmul_host(a: &[f32], b: &[f32], gemm: Gemm) -> Vec<f32> {
+pub fn matmul_host(a: &[f32], b: &[f32], gemm: Size) -> Vec<f32> {
     let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
     assert!(
         a.len() == m * k && b.len() == k * n,
@@ -289,7 +290,7 @@ pub fn matmul_host(a: &[f32], b: &[f32], gemm: Gemm) -> Vec<f32> {
 /// sum (`|err| <= 2 K eps max|a||b|`, loose enough for any summation order, tight enough to catch a wrong
 /// element: a missing or doubled product moves the sum by up to 1, hundreds of times more).
 pub struct Check {
-    pub gemm: Gemm,
+    pub gemm: Size,
     expect: Vec<f32>,
     a: CudaSlice<f32>,
     b: CudaSlice<f32>,
@@ -297,7 +298,7 @@ pub struct Check {
 }
 
 impl Check {
-    pub fn new(gpu: &Gpu, gemm: Gemm) -> Result<Check> {
+    pub fn new(gpu: &Gpu, gemm: Size) -> Result<Check> {
         let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
         let seed = ((gemm.m as u64) << 40) ^ ((gemm.n as u64) << 20) ^ gemm.k as u64;
         let ha = crate::elem::random::<f32>(m * k, seed);
@@ -346,7 +347,7 @@ impl Check {
 }
 
 /// Check every variant of `variants` that runs on `gemm`; the failures, one line each.
-pub fn check_all(gpu: &Gpu, gemm: Gemm, variants: &[MatmulL2]) -> Result<Vec<String>> {
+pub fn check_all(gpu: &Gpu, gemm: Size, variants: &[MatmulL2]) -> Result<Vec<String>> {
     let mut check = Check::new(gpu, gemm)?;
     Ok(variants
         .iter()
@@ -365,7 +366,7 @@ mod tests {
         let a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
         let b = [7.0, 8.0, 9.0, 10.0, 11.0, 12.0];
         assert_eq!(
-            matmul_host(&a, &b, Gemm::new(2, 2, 3)),
+            matmul_host(&a, &b, Size::mnk(2, 2, 3)),
             [58.0, 64.0, 139.0, 154.0]
         );
     }
@@ -374,10 +375,10 @@ mod tests {
     #[test]
     fn launch_configs_cover_the_output() {
         for gemm in [
-            Gemm::new(1, 1, 1),
-            Gemm::new(97, 131, 75),
-            Gemm::new(1024, 1024, 128),
-            Gemm::new(16384, 16384, 128),
+            Size::mnk(1, 1, 1),
+            Size::mnk(97, 131, 75),
+            Size::mnk(1024, 1024, 128),
+            Size::mnk(16384, 16384, 128),
         ] {
             for v in MatmulL2::all() {
                 let Ok(cfg) = v.launch_config(gemm) else {
@@ -396,7 +397,7 @@ mod tests {
             }
         }
         assert!(MatmulL2::new(Raster::Identity)
-            .launch_config(Gemm::new(0, 4, 4))
+            .launch_config(Size::mnk(0, 4, 4))
             .is_err());
     }
 

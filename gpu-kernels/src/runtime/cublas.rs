@@ -15,11 +15,11 @@ pub mod lt;
 pub use lt::{CublasLt, Fp8Call, Fp8Plan};
 
 use crate::runtime::{Error, Gpu, Result};
-use crate::size::Size;
 use cudarc::cublas::{result as blas, sys, CudaBlas};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 use std::sync::Arc;
 use swizzle_core::Elem;
+use swizzle_core::Size;
 
 /// One `gemmEx` call in row-major terms: sizes, B's storage, leading dimensions (elements) and element types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

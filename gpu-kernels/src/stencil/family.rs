@@ -15,7 +15,9 @@ use swizzle_core::bank::{Op, Width};
 use swizzle_core::{Elem, Smem, WarpAccess};
 
 /// The radii the family ships (and `swz bench stencil` measures).
-pub const RADII: [u32; 5] = super::bench::RADII;
+pub const RADII: [u32; 5] = [1, 2, 4, 8, 16];
+/// The benchmark sizes: `2^27` (the article's) and `2^28`.
+pub const SIZES: [usize; 2] = [1 << 27, 1 << 28];
 
 pub use super::TYPES;
 
@@ -155,7 +157,7 @@ pub const CHECKED: [Variant; 5] = {
 // the frame's one check.
 crate::assert_specs_conflict_free!(CHECKED);
 
-/// The stencil family (registered in [`crate::frame::FAMILIES`]).
+/// The stencil family (registered in [`crate::registry::FAMILIES`]).
 pub struct StencilFamily;
 
 /// The registry's instance.
@@ -281,10 +283,7 @@ impl Bench<Variant> for StencilFamily {
     }
     /// The benchmark sizes: 2^27 (the article's) and 2^28.
     fn bench_sizes(&self) -> Vec<Size> {
-        super::bench::SIZES
-            .iter()
-            .map(|&n| Size::mn(1, n as u32))
-            .collect()
+        SIZES.iter().map(|&n| Size::mn(1, n as u32)).collect()
     }
 }
 

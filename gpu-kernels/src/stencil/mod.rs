@@ -14,7 +14,6 @@
 //! Sums run in input order and divide once, on the GPU and in [`stencil_host`], so fp32 results compare bit for
 //! bit.
 
-pub mod bench;
 pub mod family;
 pub mod smem;
 

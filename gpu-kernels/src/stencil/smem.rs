@@ -275,7 +275,7 @@ mod tests {
             (fixed.conflicts(), fixed.instructions),
             (0, base.instructions)
         );
-        // The seed's one-output-per-thread kernel: 4-byte reads of consecutive words, 1 wavefront each.
+        // The article's one-output-per-thread kernel: 4-byte reads of consecutive words, 1 wavefront each.
         let seed = SMEM_P1.smem_cost(Access::Read, 2);
         assert_eq!((seed.wavefronts, seed.instructions), (5 * 8, 5 * 8));
         // And the same bank map through swizzle-core's report, for the first read of warp 0.

@@ -3,14 +3,14 @@
 
 use super::Transpose;
 
-/// The seed block shapes of the article's tables.
+/// The block shapes of the article's tables.
 pub const ARTICLE_BLOCKS: [(u32, u32); 4] = [(8, 32), (16, 16), (32, 8), (32, 32)];
 
-/// The default benchmark set for `elem`: the 16-byte copy, the seeds at `seed_blocks`, then every shared-memory
+/// The default benchmark set for `elem`: the 16-byte copy, the article's kernels at `classic_blocks`, then every shared-memory
 /// spec for `elem`.
-pub fn default_kernels(elem: crate::Elem, seed_blocks: &[(u32, u32)]) -> Vec<Transpose> {
+pub fn default_kernels(elem: crate::Elem, classic_blocks: &[(u32, u32)]) -> Vec<Transpose> {
     let mut v = vec![Transpose::COPY_VEC16];
-    v.extend(seed_blocks.iter().flat_map(|b| Transpose::seeds(*b)));
+    v.extend(classic_blocks.iter().flat_map(|b| Transpose::classics(*b)));
     v.extend(
         Transpose::all_for(elem)
             .into_iter()

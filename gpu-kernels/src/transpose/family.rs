@@ -21,12 +21,12 @@ impl std::fmt::Display for Variant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.kernel {
             Transpose::Smem(s) => write!(f, "{s}"),
-            Transpose::Seed(..) => write!(f, "{} {}", self.kernel, self.elem),
+            Transpose::Classic(..) => write!(f, "{} {}", self.kernel, self.elem),
         }
     }
 }
 
-/// The transpose family (registered in [`crate::frame::FAMILIES`]).
+/// The transpose family (registered in [`crate::registry::FAMILIES`]).
 pub struct TransposeFamily;
 
 /// The registry's instance.
@@ -43,7 +43,7 @@ impl Family for TransposeFamily {
     }
 
     fn about(&self) -> &'static str {
-        "matrix transpose: the seed-004 kernels and the shared-memory tiled transposes"
+        "matrix transpose: the transpose article's kernels and the shared-memory tiled transposes"
     }
 
     fn source(&self) -> (&'static str, &'static str) {
@@ -81,7 +81,7 @@ impl Family for TransposeFamily {
 
     fn entry(&self, v: &Variant) -> &'static str {
         match v.kernel {
-            Transpose::Seed(s, _) => s.cuda_name(),
+            Transpose::Classic(s, _) => s.cuda_name(),
             Transpose::Smem(_) => "transposeSmem",
         }
     }
@@ -89,7 +89,7 @@ impl Family for TransposeFamily {
     fn smem_bytes(&self, v: &Variant) -> u32 {
         match v.kernel {
             Transpose::Smem(s) => s.smem_bytes(),
-            Transpose::Seed(..) => 0,
+            Transpose::Classic(..) => 0,
         }
     }
 
@@ -134,7 +134,7 @@ impl Family for TransposeFamily {
     fn accesses(&self, v: &Variant) -> Vec<SpecAccess> {
         match v.kernel {
             Transpose::Smem(s) => s.accesses().to_vec(),
-            Transpose::Seed(..) => Vec::new(),
+            Transpose::Classic(..) => Vec::new(),
         }
     }
 
@@ -177,7 +177,7 @@ impl Profile<Variant> for TransposeFamily {
     fn smem_only_options(&self, v: &Variant) -> Vec<String> {
         match v.kernel {
             Transpose::Smem(_) => vec!["-DSMEM_ONLY=1".to_string()],
-            Transpose::Seed(..) => Vec::new(),
+            Transpose::Classic(..) => Vec::new(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! `transpose.cu` beside this file.
 //!
 //! Convention: the input is `rows x cols` row-major (`ny = rows`, `nx = cols` in the CUDA source); the output is
-//! its transpose, `cols x rows`. A variant is a [`Transpose`] value: a seed kernel with a block shape, or a
+//! its transpose, `cols x rows`. A variant is a [`Transpose`] value: one of the article's kernels with a block shape, or a
 //! [`SmemSpec`] (tile, vector width, padding, swizzle). Specs become `-D` options and the generated header; the
 //! `.cu` file is shared by all of them.
 
@@ -21,7 +21,7 @@ pub const SOURCE: &str = include_str!("transpose.cu");
 
 /// The article's kernels. `Row` kernels read rows and write columns; `Col` kernels read columns and write rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum Seed {
+pub enum Classic {
     CopyRow,
     CopyCol,
     NaiveRow,
@@ -34,59 +34,66 @@ pub enum Seed {
     CopyVec16,
 }
 
-impl Seed {
-    pub const ALL: [Seed; 8] = [
-        Seed::CopyRow,
-        Seed::CopyCol,
-        Seed::NaiveRow,
-        Seed::NaiveCol,
-        Seed::Unroll4Row,
-        Seed::Unroll4Col,
-        Seed::DiagonalRow,
-        Seed::DiagonalCol,
+impl Classic {
+    pub const ALL: [Classic; 8] = [
+        Classic::CopyRow,
+        Classic::CopyCol,
+        Classic::NaiveRow,
+        Classic::NaiveCol,
+        Classic::Unroll4Row,
+        Classic::Unroll4Col,
+        Classic::DiagonalRow,
+        Classic::DiagonalCol,
     ];
 
     /// The `extern "C"` name in `transpose.cu` (also the name the tables print).
     pub const fn cuda_name(self) -> &'static str {
         match self {
-            Seed::CopyRow => "copyRow",
-            Seed::CopyCol => "copyCol",
-            Seed::NaiveRow => "naiveRow",
-            Seed::NaiveCol => "naiveCol",
-            Seed::Unroll4Row => "unroll4Row",
-            Seed::Unroll4Col => "unroll4Col",
-            Seed::DiagonalRow => "diagonalRow",
-            Seed::DiagonalCol => "diagonalCol",
-            Seed::CopyVec16 => "copyVec16",
+            Classic::CopyRow => "copyRow",
+            Classic::CopyCol => "copyCol",
+            Classic::NaiveRow => "naiveRow",
+            Classic::NaiveCol => "naiveCol",
+            Classic::Unroll4Row => "unroll4Row",
+            Classic::Unroll4Col => "unroll4Col",
+            Classic::DiagonalRow => "diagonalRow",
+            Classic::DiagonalCol => "diagonalCol",
+            Classic::CopyVec16 => "copyVec16",
         }
     }
 
     /// The copy kernels are the bounds: their output is the input, not its transpose.
     pub const fn is_copy(self) -> bool {
-        matches!(self, Seed::CopyRow | Seed::CopyCol | Seed::CopyVec16)
+        matches!(
+            self,
+            Classic::CopyRow | Classic::CopyCol | Classic::CopyVec16
+        )
     }
 
     /// Threads span the output (`Col` transposes) rather than the input.
     const fn over_output(self) -> bool {
-        matches!(self, Seed::NaiveCol | Seed::Unroll4Col | Seed::DiagonalCol)
+        matches!(
+            self,
+            Classic::NaiveCol | Classic::Unroll4Col | Classic::DiagonalCol
+        )
     }
 
     const fn unroll(self) -> u32 {
         match self {
-            Seed::Unroll4Row | Seed::Unroll4Col => 4,
+            Classic::Unroll4Row | Classic::Unroll4Col => 4,
             _ => 1,
         }
     }
 }
 
 /// The article's block shapes, and two more.
-pub const SEED_BLOCKS: [(u32, u32); 6] = [(8, 32), (16, 16), (32, 8), (32, 32), (16, 32), (32, 16)];
+pub const CLASSIC_BLOCKS: [(u32, u32); 6] =
+    [(8, 32), (16, 16), (32, 8), (32, 32), (16, 32), (32, 16)];
 
 /// One kernel variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Transpose {
     /// An article kernel with its `(blockDim.x, blockDim.y)`.
-    Seed(Seed, (u32, u32)),
+    Classic(Classic, (u32, u32)),
     /// A shared-memory tiled transpose.
     Smem(SmemSpec),
 }
@@ -95,7 +102,7 @@ impl Transpose {
     /// The table name: `naiveRow`, `smem.swizzled.t64v4`, ...
     pub fn name(&self) -> String {
         match self {
-            Transpose::Seed(s, _) => s.cuda_name().to_string(),
+            Transpose::Classic(s, _) => s.cuda_name().to_string(),
             Transpose::Smem(spec) => spec.name.to_string(),
         }
     }
@@ -103,29 +110,29 @@ impl Transpose {
     /// The block shape as `(x,y)`.
     pub fn block(&self) -> (u32, u32) {
         match self {
-            Transpose::Seed(_, b) => *b,
+            Transpose::Classic(_, b) => *b,
             Transpose::Smem(spec) => spec.block(),
         }
     }
 
     /// True for the copy bounds (output == input).
     pub fn is_copy(&self) -> bool {
-        matches!(self, Transpose::Seed(s, _) if s.is_copy())
+        matches!(self, Transpose::Classic(s, _) if s.is_copy())
     }
 
     /// `None` when the variant works on any element type, else the one its spec is for.
     pub fn elem(&self) -> Option<Elem> {
         match self {
-            Transpose::Seed(..) => None,
+            Transpose::Classic(..) => None,
             Transpose::Smem(spec) => Some(spec.elem),
         }
     }
 
     /// The generated header this variant compiles with: swizzle-core's header with the variant's
-    /// `struct swz::Spec` (for a seed kernel, just its element type `T`).
+    /// `struct swz::Spec` (for one of the article's kernels, just its element type `T`).
     pub fn header(&self, elem: Elem) -> swizzle_core::cuda::Header {
         let spec = match self {
-            Transpose::Seed(..) => swizzle_core::cuda::Spec::new("Spec")
+            Transpose::Classic(..) => swizzle_core::cuda::Spec::new("Spec")
                 .doc(format!("transpose seed kernels on {elem}"))
                 .bits_of("T", elem),
             Transpose::Smem(spec) => spec.cuda_spec(),
@@ -136,7 +143,7 @@ impl Transpose {
     /// The NVRTC source (with its generated header) and options for element type `elem`.
     pub fn source(&self, elem: Elem) -> (Source, Vec<String>) {
         let options = match self {
-            Transpose::Seed(..) => Vec::new(),
+            Transpose::Classic(..) => Vec::new(),
             Transpose::Smem(spec) => spec.options(),
         };
         let header = Header {
@@ -158,14 +165,14 @@ impl Transpose {
         let (nx, ny) = (cols, rows);
         let (bx, by) = self.block();
         let grid = match self {
-            Transpose::Seed(Seed::CopyVec16, _) => {
+            Transpose::Classic(Classic::CopyVec16, _) => {
                 let vectors = (nx as u64 * ny as u64).div_ceil(16 / elem.bytes() as u64);
                 (
                     vectors.div_ceil((bx * by) as u64).min(u32::MAX as u64) as u32,
                     1,
                 )
             }
-            Transpose::Seed(s, _) => {
+            Transpose::Classic(s, _) => {
                 let (w, h) = if s.over_output() { (ny, nx) } else { (nx, ny) };
                 (w.div_ceil(bx * s.unroll()), h.div_ceil(by))
             }
@@ -198,7 +205,7 @@ impl Transpose {
         }
         let shared_mem_bytes = match self {
             Transpose::Smem(spec) => spec.smem_bytes(),
-            Transpose::Seed(..) => 0,
+            Transpose::Classic(..) => 0,
         };
         Ok(LaunchConfig {
             grid_dim: (grid.0, grid.1, 1),
@@ -247,7 +254,7 @@ impl Transpose {
         let (src, mut options) = self.source(elem);
         options.extend(extra.iter().map(|o| o.to_string()));
         let func = match self {
-            Transpose::Seed(s, _) => s.cuda_name(),
+            Transpose::Classic(s, _) => s.cuda_name(),
             Transpose::Smem(_) => "transposeSmem",
         };
         let kernel = gpu.kernel(&src, &options, func)?;
@@ -284,22 +291,22 @@ impl Transpose {
     }
 
     /// The simple 16-byte copy kernel, the in-process reference beside the D2D copy.
-    pub const COPY_VEC16: Transpose = Transpose::Seed(Seed::CopyVec16, (256, 1));
+    pub const COPY_VEC16: Transpose = Transpose::Classic(Classic::CopyVec16, (256, 1));
 
     /// The article's eight kernels at one block shape.
-    pub fn seeds(block: (u32, u32)) -> Vec<Transpose> {
-        Seed::ALL
+    pub fn classics(block: (u32, u32)) -> Vec<Transpose> {
+        Classic::ALL
             .iter()
-            .map(|s| Transpose::Seed(*s, block))
+            .map(|s| Transpose::Classic(*s, block))
             .collect()
     }
 
-    /// Every shipped variant that runs on `elem`: the seeds at every block shape of [`SEED_BLOCKS`], the 16-byte
+    /// Every shipped variant that runs on `elem`: the seeds at every block shape of [`CLASSIC_BLOCKS`], the 16-byte
     /// copy, then the shared-memory specs for `elem`.
     pub fn all_for(elem: Elem) -> Vec<Transpose> {
-        let mut v: Vec<Transpose> = SEED_BLOCKS
+        let mut v: Vec<Transpose> = CLASSIC_BLOCKS
             .iter()
-            .flat_map(|b| Transpose::seeds(*b))
+            .flat_map(|b| Transpose::classics(*b))
             .collect();
         v.push(Transpose::COPY_VEC16);
         v.extend(
@@ -477,7 +484,7 @@ mod tests {
         for (elem, t) in all {
             for (rows, cols) in [(1u32, 1u32), (31, 33), (4097, 1023), (16384, 16384)] {
                 let cfg = t.launch_config(elem, rows, cols).unwrap();
-                if let Transpose::Seed(Seed::CopyVec16, _) = t {
+                if let Transpose::Classic(Classic::CopyVec16, _) = t {
                     let threads =
                         cfg.grid_dim.0 as u64 * (cfg.block_dim.0 * cfg.block_dim.1) as u64;
                     let vectors = (rows as u64 * cols as u64).div_ceil(16 / elem.bytes() as u64);
@@ -490,15 +497,15 @@ mod tests {
                 let (gx, gy, _) = cfg.grid_dim;
                 let (bx, by, _) = cfg.block_dim;
                 let (w, h) = match t {
-                    Transpose::Seed(s, _) if s.over_output() => (rows, cols),
+                    Transpose::Classic(s, _) if s.over_output() => (rows, cols),
                     _ => (cols, rows),
                 };
                 let per_x = match t {
-                    Transpose::Seed(s, _) => bx * s.unroll(),
+                    Transpose::Classic(s, _) => bx * s.unroll(),
                     Transpose::Smem(spec) => spec.tile,
                 };
                 let per_y = match t {
-                    Transpose::Seed(..) => by,
+                    Transpose::Classic(..) => by,
                     Transpose::Smem(spec) => spec.tile,
                 };
                 assert!(

@@ -5,7 +5,8 @@
 //! `conflict-free`; `conflicts by design` for the deliberate baselines (specs whose family marks an access as
 //! conflicting on purpose, e.g. the unpadded transpose tiles and the unswizzled fragment kernels); `CONFLICTS` for
 //! anything else (a shipped layout that should be conflict-free and is not).
-use gpu_kernels::frame::{registry::SpecInfo, FAMILIES};
+use gpu_kernels::frame::SpecInfo;
+use gpu_kernels::registry::FAMILIES;
 use serde_json::{json, Value};
 use swizzle_core::pattern::TileReport;
 

@@ -3,7 +3,7 @@
 //!
 //! The listing ends with `ret.x = strip_flat_idx % gridDim.x; ret.y = strip_flat_idx / gridDim.y;`. The row of a
 //! row-major index over `gridDim.x` columns is `strip_flat_idx / gridDim.x`: the published `/ gridDim.y` is the
-//! seed's bug. Callers finish the last line themselves, as published or fixed.
+//! article's bug. Callers finish the last line themselves, as published or fixed.
 
 /// `strip_flat_idx` of launch block `block_idx` (row-major launch order) on a `grid_x` x `grid_y` grid.
 pub fn strip_flat_idx(block_idx: u64, grid_x: u64, grid_y: u64, tile_size: u64) -> u64 {
@@ -24,19 +24,14 @@ pub fn strip_flat_idx(block_idx: u64, grid_x: u64, grid_y: u64, tile_size: u64) 
 
 /// The listing with its last line fixed: `(flat % gridDim.x, flat / gridDim.x)`.
 #[allow(dead_code)] // not every test file that includes this module uses both forms
-pub fn seed_strip_fixed(block_idx: u64, grid_x: u64, grid_y: u64, tile_size: u64) -> (u64, u64) {
+pub fn strip_fixed(block_idx: u64, grid_x: u64, grid_y: u64, tile_size: u64) -> (u64, u64) {
     let flat = strip_flat_idx(block_idx, grid_x, grid_y, tile_size);
     (flat % grid_x, flat / grid_x)
 }
 
 /// The listing exactly as published, bug included: `(flat % gridDim.x, flat / gridDim.y)`.
 #[allow(dead_code)]
-pub fn seed_strip_published(
-    block_idx: u64,
-    grid_x: u64,
-    grid_y: u64,
-    tile_size: u64,
-) -> (u64, u64) {
+pub fn strip_published(block_idx: u64, grid_x: u64, grid_y: u64, tile_size: u64) -> (u64, u64) {
     let flat = strip_flat_idx(block_idx, grid_x, grid_y, tile_size);
     (flat % grid_x, flat / grid_y) // <- the published line: should be `/ grid_x`
 }

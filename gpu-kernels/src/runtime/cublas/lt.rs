@@ -23,7 +23,7 @@
 use super::blas_err_lt as lt_err;
 use crate::fp8::{ScaleMode, Scales};
 use crate::runtime::{Error, Gpu, Result};
-use crate::size::Size;
+use crate::Size;
 use cudarc::cublaslt::{result as lt, sys};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 use std::ffi::c_void;

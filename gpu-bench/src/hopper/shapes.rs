@@ -1,4 +1,4 @@
-//! The Hopper GEMM at any shape against cuBLAS: the planned spec ([`super::planned`]) and the shipped one, in
+//! The Hopper GEMM at any shape against cuBLAS: the planned spec ([`gpu_kernels::hopper::planned`]) and the shipped one, in
 //! interleaved rounds on the same buffers (`swz tune hopper shapes`).
 //!
 //! Per problem: random inputs (never zeros) in enough buffer sets that together they exceed twice the L2 (so a
@@ -8,56 +8,27 @@
 //! rotated every round ([`rounds`]). Reported per problem: ours / cuBLAS for the planned and the shipped spec
 //! (median of the per-round ratios), the model's predicted time beside the measured one (error %), and for
 //! M <= 128 the HBM roofline: `X + W + C` bytes once, over the device-to-device copy rate measured at the start
-//! of the same run, beside the share a bare read of the same bytes reaches ([`crate::bench::hbm_read`], a
+//! of the same run, beside the share a bare read of the same bytes reaches ([`crate::hbm_read`], a
 //! contestant of the same rounds): at a few tens of MB a launch's start and drain keep even that probe well below
 //! the roofline, so it is the floor a kernel can be held to. Geomeans over the problems close each element type's
 //! table.
 
-use super::planned::{plan_device, shipped, Planned};
-use super::tune::{compare_with_cublas, write};
-use super::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
-use crate::bench::hbm_read::{HbmRead, ReadSets};
-use crate::bench::{self, rounds, BenchConfig};
-use crate::elem::HostElem;
-use crate::frame::{bench::time_peer, Family, Peer, Size};
-use crate::runtime::{Error, Gpu, Result};
+use crate::hbm_read::{HbmRead, ReadSets};
+use crate::hopper::tune::{compare_with_cublas, write};
 use cudarc::driver::CudaSlice;
+use gpu_kernels::bench::{self, rounds, BenchConfig};
+use gpu_kernels::elem::HostElem;
+use gpu_kernels::frame::{bench::time_peer, Family, Peer, Size};
+use gpu_kernels::hopper::planned::{layer_name, plan_device, shipped, Planned};
+use gpu_kernels::hopper::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
+use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
 use std::path::Path;
-use swizzle_core::plan::Estimate;
+use swizzle_core::plan::{Estimate, Problem};
 use swizzle_core::Elem;
-
-/// The linear layers of two LLMs, `(name, N, K)`: `C = X · Wᵀ`, W is `N x K`.
-pub const LLM_LAYERS: [(&str, u32, u32); 6] = [
-    ("8B qkv", 6144, 4096),
-    ("8B o", 4096, 4096),
-    ("8B gate+up", 28672, 4096),
-    ("8B down", 4096, 14336),
-    ("70B qkv", 10240, 8192),
-    ("70B down", 8192, 28672),
-];
-
-/// Token counts M: decode, small and large prefill batches.
-pub const LLM_TOKENS: [u32; 5] = [16, 128, 512, 2048, 8192];
 
 /// The roofline is reported up to this M (above it the GEMM is tensor-bound).
 pub const ROOFLINE_MAX_M: u32 = 128;
-
-/// Every `M x N x K` of [`LLM_LAYERS`] x [`LLM_TOKENS`], layer by layer.
-pub fn llm_shapes() -> Vec<Size> {
-    LLM_LAYERS
-        .iter()
-        .flat_map(|&(_, n, k)| LLM_TOKENS.iter().map(move |&m| Size::mnk(m, n, k)))
-        .collect()
-}
-
-/// The layer name of an `N x K` weight, when it is one of [`LLM_LAYERS`].
-pub fn layer_name(n: u32, k: u32) -> Option<&'static str> {
-    LLM_LAYERS
-        .iter()
-        .find(|&&(_, ln, lk)| (ln, lk) == (n, k))
-        .map(|l| l.0)
-}
 
 /// Geometric mean (of ratios); `None` for an empty list or a non-positive value.
 pub fn geomean(values: &[f64]) -> Option<f64> {
@@ -113,7 +84,7 @@ pub struct ShapeRow {
     pub cublas_ms: f64,
     /// cuBLAS's share of the HBM roofline (M <= [`ROOFLINE_MAX_M`]).
     pub cublas_roofline: Option<f64>,
-    /// A bare read of the problem's least bytes ([`crate::bench::hbm_read`]): median time over rounds, ms
+    /// A bare read of the problem's least bytes ([`crate::hbm_read`]): median time over rounds, ms
     /// (M <= [`ROOFLINE_MAX_M`]).
     pub read_ms: Option<f64>,
     /// The bare read's share of the HBM roofline: the most a launch that reads these bytes reached.
@@ -245,7 +216,13 @@ fn sets(gpu: &Gpu, blas: &Cublas, ty: Elem, size: Size, seed: u64) -> Result<Box
     Ok(match ty {
         Elem::BF16 => Box::new(Sets::<half::bf16>::new(gpu, blas, size, seed)?),
         Elem::F16 => Box::new(Sets::<half::f16>::new(gpu, blas, size, seed)?),
-        other => return Err(crate::elem::unsupported("the Hopper GEMM", other, &TYPES)),
+        other => {
+            return Err(gpu_kernels::elem::unsupported(
+                "the Hopper GEMM",
+                other,
+                &TYPES,
+            ))
+        }
     })
 }
 
@@ -299,11 +276,11 @@ impl<E: HostElem> Contest for Sets<E> {
 
 /// The spec's short name in tables: the family's name for it.
 pub fn spec_label(spec: &HopperSpec) -> String {
-    super::family::HOPPER.spec_name(spec)
+    gpu_kernels::hopper::family::HOPPER.spec_name(spec)
 }
 
 /// Measure `shapes` x `types` as the module docs say; `rounds` >= 1. With `candidates` > 0, the planner's next
-/// `candidates` kernel shapes ([`super::planned::ranked`]) run in the same rounds, so the plan can be compared
+/// `candidates` kernel shapes ([`gpu_kernels::hopper::planned::ranked`]) run in the same rounds, so the plan can be compared
 /// with the fastest measured. With `json`, writes the report there. Returns the markdown.
 pub fn shapes_report(
     gpu: &Gpu,
@@ -324,7 +301,7 @@ pub fn shapes_report(
     for &ty in types {
         for &size in shapes {
             // One planner call: its pick (what plan_for returns) and the next candidates.
-            let mut ranked = super::planned::ranked(size, ty, &dev, candidates + 1)?;
+            let mut ranked = gpu_kernels::hopper::planned::ranked(size, ty, &dev, candidates + 1)?;
             let (spec, estimate) = ranked.remove(0);
             let plan = Planned {
                 spec,
@@ -385,7 +362,7 @@ pub fn shapes_report(
             .iter()
             .map(|g| sets.verify(gpu, g))
             .collect::<Result<Vec<f64>>>()?;
-        let problem = size.plan(super::planned::dtype(ty));
+        let problem = Problem::new(size, ty);
         let mut reads = (m <= ROOFLINE_MAX_M)
             .then(|| probe.sets(gpu, problem.min_bytes(), ROUND.l2_factor))
             .transpose()?;
@@ -590,17 +567,6 @@ pub fn markdown(r: &ShapesReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_llm_table_is_thirty_problems_layer_by_layer() {
-        let s = llm_shapes();
-        assert_eq!(s.len(), 30);
-        assert_eq!(s[0], Size::mnk(16, 6144, 4096));
-        assert_eq!(s[4], Size::mnk(8192, 6144, 4096));
-        assert_eq!(s[29], Size::mnk(8192, 8192, 28672));
-        assert_eq!(layer_name(4096, 14336), Some("8B down"));
-        assert_eq!(layer_name(4096, 4097), None);
-    }
 
     #[test]
     fn geomean_roofline_and_error() {

@@ -7,14 +7,14 @@
 //! Inputs are random (never zeros). At 4096^3 one input set (2 x 32 MiB) is not larger than the 50 MiB L2;
 //! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
 
-use super::{
+use gpu_kernels::bench::rounds;
+use gpu_kernels::bench::{self, BenchConfig, Stats};
+use gpu_kernels::elem::HostElem;
+use gpu_kernels::frame::{Measure, Size};
+use gpu_kernels::hopper::{
     check, cublas_call, sweep, Cublas, HopperGemm, HopperSpec, BASE, CLUSTER2, SHIPPED, TYPES,
 };
-use crate::bench::rounds;
-use crate::bench::{self, BenchConfig, Stats};
-use crate::elem::HostElem;
-use crate::frame::{Measure, Size};
-use crate::runtime::{Error, Gpu, Result};
+use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
 use std::path::Path;
 use swizzle_core::raster::Raster;
@@ -74,7 +74,13 @@ fn problem(gpu: &Gpu, blas: &Cublas, ty: Elem, size: Size, seed: u64) -> Result<
     Ok(match ty {
         Elem::BF16 => Box::new(Operands::<half::bf16>::new(gpu, blas, size, seed)?),
         Elem::F16 => Box::new(Operands::<half::f16>::new(gpu, blas, size, seed)?),
-        other => return Err(crate::elem::unsupported("the Hopper GEMM", other, &TYPES)),
+        other => {
+            return Err(gpu_kernels::elem::unsupported(
+                "the Hopper GEMM",
+                other,
+                &TYPES,
+            ))
+        }
     })
 }
 

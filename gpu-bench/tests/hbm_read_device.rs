@@ -2,7 +2,7 @@
 //! per-warp outputs (poisoned first) equals the host's XOR of the buffer, at lengths that are not multiples of
 //! the grid's stride or of 16 bytes.
 
-use gpu_kernels::bench::hbm_read::{xor_words, HbmRead};
+use gpu_bench::hbm_read::{xor_words, HbmRead};
 use gpu_kernels::frame::HostBuf;
 use gpu_kernels::{Elem, Gpu};
 

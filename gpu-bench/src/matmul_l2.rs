@@ -5,14 +5,15 @@
 //! [`profile_once`] launches each (shape, order) exactly once and nothing else, for Nsight Compute
 //! (`ncu --kernel-name matmul_l2`): one profiled launch per case, no `--launch-skip` bookkeeping.
 
-use super::MatmulL2;
-use crate::bench::{self, BenchConfig, Progress, Stats};
-use crate::runtime::{Cublas, GemmCall};
-use crate::runtime::{Gpu, Result};
 use cudarc::driver::CudaSlice;
+use gpu_kernels::bench::{self, BenchConfig, Progress, Stats};
+use gpu_kernels::matmul_l2::MatmulL2;
+use gpu_kernels::runtime::{Cublas, GemmCall};
+use gpu_kernels::runtime::{Gpu, Result};
 use std::fmt::Write as _;
-use swizzle_core::l2::{predict, Gemm, Machine};
+use swizzle_core::l2::{predict, Machine};
 use swizzle_core::Elem;
+use swizzle_core::Size;
 
 /// One measured row.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -79,10 +80,10 @@ struct Buffers {
 }
 
 impl Buffers {
-    fn new(gpu: &Gpu, gemm: Gemm, sets: usize) -> Result<Buffers> {
+    fn new(gpu: &Gpu, gemm: Size, sets: usize) -> Result<Buffers> {
         let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
-        let ha = crate::elem::random::<f32>(m * k, 0xa);
-        let hb = crate::elem::random::<f32>(k * n, 0xb);
+        let ha = gpu_kernels::elem::random::<f32>(m * k, 0xa);
+        let hb = gpu_kernels::elem::random::<f32>(k * n, 0xb);
         Ok(Buffers {
             a: (0..sets).map(|_| gpu.upload(&ha)).collect::<Result<_>>()?,
             b: (0..sets).map(|_| gpu.upload(&hb)).collect::<Result<_>>()?,
@@ -114,7 +115,7 @@ fn time_budgeted(
 /// Measure cuBLAS and `variants` (those that run on `gemm`) on one shape.
 pub fn table(
     gpu: &Gpu,
-    gemm: Gemm,
+    gemm: Size,
     variants: &[MatmulL2],
     cfg: &BenchConfig,
     budget_ms: f64,
@@ -125,7 +126,7 @@ pub fn table(
     let sets = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
     let mut buf = Buffers::new(gpu, gemm, sets)?;
     let sgemm = Cublas::new(gpu)?;
-    let call = GemmCall::row_major(gemm.into(), Elem::F32, Elem::F32);
+    let call = GemmCall::row_major(gemm, Elem::F32, Elem::F32);
     let peer = time_budgeted(gpu, cfg, budget_ms, |i| {
         let s = i % sets;
         sgemm.gemm(&call, &buf.a[s], &buf.b[s], &mut buf.c[s])
@@ -180,7 +181,7 @@ pub fn table(
 /// One table per shape.
 pub fn sweep(
     gpu: &Gpu,
-    shapes: &[Gemm],
+    shapes: &[Size],
     variants: &[MatmulL2],
     cfg: &BenchConfig,
     budget_ms: f64,
@@ -200,7 +201,7 @@ pub fn sweep(
 
 /// Launch each variant once per shape (nothing else), in order, synchronising after each: the cases Nsight
 /// Compute profiles. Prints one line per launch (`shape order`) so ncu's rows can be matched to cases.
-pub fn profile_once(gpu: &Gpu, shapes: &[Gemm], variants: &[MatmulL2]) -> Result<Vec<String>> {
+pub fn profile_once(gpu: &Gpu, shapes: &[Size], variants: &[MatmulL2]) -> Result<Vec<String>> {
     let mut cases = Vec::new();
     for &gemm in shapes {
         let mut buf = Buffers::new(gpu, gemm, 1)?;

@@ -5,20 +5,21 @@
 //! twice the L2 (so small-M problems read their weights from HBM); both contestants' outputs (poisoned first)
 //! checked against the fp64 host reference on sampled rows before any timing; then `rounds` rounds, each
 //! contestant `cfg.warmup` untimed + `cfg.iters` timed launches (CUDA events, median), the order rotated every
-//! round ([`crate::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
+//! round ([`gpu_kernels::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
 //! else per-tensor scaling (said in the row). Reported: the median of the per-round ratios with its range, and
 //! the planner's prediction beside the measured time.
 
-use super::fp8::{check, plan};
-use super::planned::plan_device;
-use super::{HopperGemm, HopperSpec};
-use crate::bench::{self, rounds, BenchConfig};
-use crate::elem::E4m3;
-use crate::fp8::reference::{self, compare, Bound};
-use crate::fp8::{ScaleMode, Scales};
-use crate::runtime::{CublasLt, Fp8Call, Gpu, Result};
-use crate::size::Size;
 use cudarc::driver::CudaSlice;
+use gpu_kernels::bench::{self, rounds, BenchConfig};
+use gpu_kernels::elem::E4m3;
+use gpu_kernels::fp8::reference::{self, compare, Bound};
+use gpu_kernels::fp8::{ScaleMode, Scales};
+use gpu_kernels::hopper::fp8::{check, plan};
+use gpu_kernels::hopper::planned::plan_device;
+use gpu_kernels::hopper::{HopperGemm, HopperSpec};
+use gpu_kernels::runtime::cublas::Fp8Plan;
+use gpu_kernels::runtime::{CublasLt, Fp8Call, Gpu, Result};
+use gpu_kernels::Size;
 use swizzle_core::Elem;
 
 /// One measured problem.
@@ -137,28 +138,27 @@ fn one(
     let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
     let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
     // The peer in `mode` where cuBLASLt plans it and its output checks, else per-tensor.
-    let peer_in =
-        |m: ScaleMode| -> Result<(crate::runtime::cublas::Fp8Plan, Scales<CudaSlice<f32>>)> {
-            let p = lt.fp8_plan(call(m))?;
-            let host = reference::random_scales(m, size, 300 + si as u64);
-            let dev_scales = host.map(|v| gpu.upload(v))?;
-            let mut c = gpu.zeros::<half::bf16>(size.mn_len())?;
-            gpu.fill_bytes(&mut c, 0xFF)?;
-            lt.fp8_gemm(&p, &da, &db, &dev_scales, &mut c)?;
-            gpu.sync()?;
-            let got = gpu.download(&c)?;
-            let rows: Vec<u32> = crate::elem::indices(4, size.m, si as u64).collect();
-            let r = reference::host_rows(&x, &w, size, &host, &rows)?;
-            compare(
-                |i, j| got[i as usize * size.n as usize + j].to_f64(),
-                &rows,
-                &r,
-                &Bound::new(Elem::BF16, m, size.k),
-                8e-3,
-                &format!("cuBLASLt {}", call(m)),
-            )?;
-            Ok((p, dev_scales))
-        };
+    let peer_in = |m: ScaleMode| -> Result<(Fp8Plan, Scales<CudaSlice<f32>>)> {
+        let p = lt.fp8_plan(call(m))?;
+        let host = reference::random_scales(m, size, 300 + si as u64);
+        let dev_scales = host.map(|v| gpu.upload(v))?;
+        let mut c = gpu.zeros::<half::bf16>(size.mn_len())?;
+        gpu.fill_bytes(&mut c, 0xFF)?;
+        lt.fp8_gemm(&p, &da, &db, &dev_scales, &mut c)?;
+        gpu.sync()?;
+        let got = gpu.download(&c)?;
+        let rows: Vec<u32> = gpu_kernels::elem::indices(4, size.m, si as u64).collect();
+        let r = reference::host_rows(&x, &w, size, &host, &rows)?;
+        compare(
+            |i, j| got[i as usize * size.n as usize + j].to_f64(),
+            &rows,
+            &r,
+            &Bound::new(Elem::BF16, m, size.k),
+            8e-3,
+            &format!("cuBLASLt {}", call(m)),
+        )?;
+        Ok((p, dev_scales))
+    };
     let (peer_mode, (peer, peer_scales)) = match peer_in(mode) {
         Ok(p) => (mode, p),
         Err(e) => {

@@ -4,18 +4,13 @@
 //! Bytes per run count the input read once and the output written once: `n * 4 + (n - 2k) * 4`. The copy moves
 //! `n` elements (`2 * n * 4` bytes); both are GB/s, and `% of D2D` is their ratio.
 
-use super::{Method, StencilSpec, Value, TYPES};
-use crate::bench::{self, BenchConfig, Progress, Row, Table};
-use crate::elem::table_name;
-use crate::runtime::{Gpu, Result};
 use cudarc::driver::CudaSlice;
+use gpu_kernels::bench::{self, BenchConfig, Progress, Row, Table};
+use gpu_kernels::elem::table_name;
+use gpu_kernels::runtime::{Gpu, Result};
+use gpu_kernels::stencil::{Method, StencilSpec, Value, TYPES};
 use std::fmt::Write as _;
 use swizzle_core::Elem;
-
-/// The benchmark sizes: `2^27` (the article's) and `2^28`.
-pub const SIZES: [usize; 2] = [1 << 27, 1 << 28];
-/// The benchmark radii.
-pub const RADII: [u32; 5] = [1, 2, 4, 8, 16];
 
 /// Rotating input/output buffer sets of `n` random `V`s (enough sets to exceed the L2 `l2_factor` times).
 pub struct Buffers<V: Value> {
@@ -95,7 +90,7 @@ pub fn table<V: Value>(
         })?;
         table.rows.push(row::<V>(
             s.name,
-            &format!("{}x{}", super::BLOCK, s.per_thread),
+            &format!("{}x{}", gpu_kernels::stencil::BLOCK, s.per_thread),
             n,
             bytes,
             &stats,
@@ -144,7 +139,7 @@ pub fn sweep(
     let mut tables = Vec::new();
     for &n in sizes {
         for &v in types {
-            crate::elem::check_supported("stencil", v, &TYPES)?;
+            gpu_kernels::elem::check_supported("stencil", v, &TYPES)?;
             if v == Elem::I32 {
                 let mut buf = Buffers::<i32>::new(gpu, n, cfg)?;
                 for &k in radii {

@@ -1,5 +1,5 @@
 //! Predicted vs measured shared-memory wavefronts under Nsight Compute, for any family of the registry: what
-//! `swz profile FAMILY` runs. The bank model reads the family's accesses as data ([`super::profile`]); this module
+//! `swz profile FAMILY` runs. The bank model reads the family's accesses as data ([`gpu_kernels::frame::profile`]); this module
 //! launches the profiled specs for ncu and compares ncu's CSV with the predictions.
 //!
 //! On the device (`scripts/device.sh ncu` runs exactly this):
@@ -9,9 +9,9 @@
 //! swz profile transpose compare kernel.csv
 //! ```
 
-use super::profile::{Predicted, SpecPrediction};
-use super::DynFamily;
-use crate::runtime::{Error, Gpu, Result};
+use gpu_kernels::frame::profile::{Predicted, SpecPrediction};
+use gpu_kernels::frame::DynFamily;
+use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -69,7 +69,7 @@ impl Build {
 }
 
 /// The builds `f` has, in [`Build::ALL`] order: all three for a family with a shared-memory-only build
-/// ([`Family::as_profile`](super::Family::as_profile)), the shipped one alone otherwise.
+/// ([`Family::as_profile`](gpu_kernels::frame::Family::as_profile)), the shipped one alone otherwise.
 pub fn builds(f: &dyn DynFamily) -> &'static [Build] {
     if f.has_smem_only() {
         &Build::ALL
@@ -137,7 +137,7 @@ pub fn verify_first_size(gpu: &Gpu, f: &dyn DynFamily) -> Result<(String, bool)>
 
 /// Launch every profiled spec once at the family's size of side `n` with `build`, in [`profiled`] order (what
 /// [`compare`] expects from ncu); one line per launch. The family's profile side
-/// ([`Family::profile_side`](super::Family::profile_side)) keeps to full tiles, so every block issues exactly the
+/// ([`Family::profile_side`](gpu_kernels::frame::Family::profile_side)) keeps to full tiles, so every block issues exactly the
 /// modelled instructions.
 pub fn run(gpu: &Gpu, f: &dyn DynFamily, n: u32, build: Build) -> Result<String> {
     run_with(gpu, f, n, build, None)
@@ -149,7 +149,7 @@ pub fn run_with(
     f: &dyn DynFamily,
     n: u32,
     build: Build,
-    progress: Option<&crate::progress::Progress>,
+    progress: Option<&gpu_kernels::progress::Progress>,
 ) -> Result<String> {
     check_build(f, build)?;
     let size = f.size_of(n);
@@ -529,7 +529,7 @@ mod tests {
 
     #[test]
     fn stmatrix_stores_are_reported_as_not_measured_rather_than_missed() {
-        let hopper = super::super::find("hopper").unwrap();
+        let hopper = gpu_kernels::registry::find("hopper").unwrap();
         let stores: Vec<Predicted> = profiled(hopper)
             .iter()
             .filter_map(|(_, p)| p.store)
@@ -559,7 +559,7 @@ mod tests {
 
     #[test]
     fn counted_accesses_are_judged_and_a_zero_instruction_count_is_an_error() {
-        let t = super::super::find("transpose").unwrap();
+        let t = gpu_kernels::registry::find("transpose").unwrap();
         let exact = |p: &Predicted| [p.wavefronts as f64, p.instructions as f64, 0.0];
         let (text, ok) = compare_one(t, synthetic_csv(t, exact)).unwrap();
         assert!(ok && !text.contains("not measured"), "{text}");
@@ -604,7 +604,7 @@ mod tests {
             ]
         };
         for name in ["stencil", "matmul-l2", "transpose", "hopper"] {
-            let f = super::super::find(name).unwrap();
+            let f = gpu_kernels::registry::find(name).unwrap();
             let (text, ok) = compare_one(f, synthetic_csv(f, contended)).unwrap();
             assert!(!ok && text.contains("MISS"), "{name}: {text}");
             let (text, ok) =
@@ -617,7 +617,7 @@ mod tests {
 
     #[test]
     fn a_smem_only_build_is_also_judged_on_the_hardware_counters() {
-        let t = super::super::find("transpose").unwrap();
+        let t = gpu_kernels::registry::find("transpose").unwrap();
         let exact_hw = |p: &Predicted| [p.wavefronts as f64, p.instructions as f64, 0.0];
         let off_hw = |p: &Predicted| {
             let i = p.instructions as f64;
@@ -640,7 +640,7 @@ mod tests {
 
     #[test]
     fn a_csv_in_another_launch_order_is_refused() {
-        let s = super::super::find("stencil").unwrap();
+        let s = gpu_kernels::registry::find("stencil").unwrap();
         let exact = |p: &Predicted| [p.wavefronts as f64, p.instructions as f64, 0.0];
         let csv = synthetic_csv(s, exact).replacen("(256, 1, 1)", "(128, 1, 1)", 1);
         let e = compare_one(s, csv).unwrap_err().to_string();
@@ -652,9 +652,12 @@ mod tests {
 
     #[test]
     fn families_without_a_smem_only_build_have_only_the_shipped_one() {
-        assert_eq!(builds(super::super::find("transpose").unwrap()), Build::ALL);
+        assert_eq!(
+            builds(gpu_kernels::registry::find("transpose").unwrap()),
+            Build::ALL
+        );
         for name in ["stencil", "matmul-l2", "hopper", "gemm"] {
-            let f = super::super::find(name).unwrap();
+            let f = gpu_kernels::registry::find(name).unwrap();
             assert_eq!(builds(f), [Build::Shipped], "{name}");
             let e = check_build(f, Build::OneBlock).unwrap_err().to_string();
             assert!(e.contains("no one-block build (it has: shipped)"), "{e}");
@@ -671,7 +674,7 @@ mod tests {
 
     #[test]
     fn entries_name_the_profiled_kernels() {
-        let f = super::super::find("transpose").unwrap();
+        let f = gpu_kernels::registry::find("transpose").unwrap();
         let e = entries(f);
         assert!(
             e.starts_with("^(") && e.ends_with(")$") && e.len() > 4,

@@ -58,7 +58,7 @@ pub struct Sampler {
 }
 
 impl Sampler {
-    /// Start sampling the GPU `id` (as `nvidia-smi --id` takes it: [`crate::Gpu::pci_bus_id`]) every
+    /// Start sampling the GPU `id` (as `nvidia-smi --id` takes it: [`gpu_kernels::Gpu::pci_bus_id`]) every
     /// `period_ms`. `Err` with a one-line reason when `nvidia-smi` cannot be started.
     pub fn start(id: &str, period_ms: u32) -> Result<Sampler, String> {
         let mut child = Command::new("nvidia-smi")

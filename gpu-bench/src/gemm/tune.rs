@@ -5,16 +5,16 @@
 //!
 //! Text goes to `out` one line at a time (the tables are markdown); progress notes go to stderr.
 
-use super::bench::{markdown, measure_dyn, BurstRow, Lineup, Row};
-use super::peak::{PeakBuffers, PeakProbe, PROBES};
-use super::{spec, BLayout, Cublas, GemmSpec, Problem, Variant, INPUTS};
-use crate::bench::smi::Sampler;
-use crate::bench::BenchConfig;
-use crate::elem::{table_name, HostElem};
-use crate::runtime::{Compiled, Error, Gpu, Result};
-use crate::size::Size;
+use crate::gemm::bench::{markdown, measure_dyn, BurstRow, Lineup, Row};
+use crate::smi::Sampler;
+use gpu_kernels::bench::BenchConfig;
+use gpu_kernels::elem::{table_name, HostElem};
+use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe, PROBES};
+use gpu_kernels::gemm::{spec, BLayout, Cublas, GemmSpec, Problem, Variant, INPUTS};
+use gpu_kernels::runtime::{Compiled, Error, Gpu, Result};
 use std::time::{Duration, Instant};
 use swizzle_core::Elem;
+use swizzle_core::Size;
 
 /// Where each tool's text goes, one line (or block) per call.
 pub type Out<'a> = &'a mut dyn FnMut(&str);
@@ -108,7 +108,7 @@ pub fn ptxas(variants: &[Variant]) -> Result<Vec<Compiled>> {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(v) = variants.get(i) else { break };
-                let r = crate::runtime::compile(
+                let r = gpu_kernels::runtime::compile(
                     &v.source(),
                     "sm_90",
                     &["--ptxas-options=-v".to_string()],
@@ -140,11 +140,17 @@ pub fn check_variants(gpu: &Gpu, variants: &[Variant], out: Out) -> Result<()> {
     for v in variants {
         let p = Problem::new(Size::mnk(300, 500, 264), v.b).padded(8, 8);
         let r = match (v.input, v.out) {
-            (Elem::F16, Elem::F32) => super::check::<half::f16, f32>(gpu, v, &p, None, None),
-            (Elem::F16, Elem::F16) => super::check::<half::f16, half::f16>(gpu, v, &p, None, None),
-            (Elem::BF16, Elem::F32) => super::check::<half::bf16, f32>(gpu, v, &p, None, None),
+            (Elem::F16, Elem::F32) => {
+                gpu_kernels::gemm::check::<half::f16, f32>(gpu, v, &p, None, None)
+            }
+            (Elem::F16, Elem::F16) => {
+                gpu_kernels::gemm::check::<half::f16, half::f16>(gpu, v, &p, None, None)
+            }
+            (Elem::BF16, Elem::F32) => {
+                gpu_kernels::gemm::check::<half::bf16, f32>(gpu, v, &p, None, None)
+            }
             (Elem::BF16, Elem::BF16) => {
-                super::check::<half::bf16, half::bf16>(gpu, v, &p, None, None)
+                gpu_kernels::gemm::check::<half::bf16, half::bf16>(gpu, v, &p, None, None)
             }
             _ => v.check_types().and(Err(Error::Invalid(format!(
                 "{v}: the tools check same-type or fp32 outputs"
@@ -182,8 +188,8 @@ fn ncu_launches<O: HostElem>(
     model: impl Fn(&GemmSpec, BLayout, &Problem) -> serde_json::Value,
 ) -> Result<()> {
     let p = Problem::new(Size::mnk(n, n, n), b);
-    let a = gpu.upload(&crate::elem::random::<half::f16>(p.a_len(), 1))?;
-    let bb = gpu.upload(&crate::elem::random::<half::f16>(p.b_len(), 2))?;
+    let a = gpu.upload(&gpu_kernels::elem::random::<half::f16>(p.a_len(), 1))?;
+    let bb = gpu.upload(&gpu_kernels::elem::random::<half::f16>(p.b_len(), 2))?;
     let mut c = gpu.zeros::<O>(p.c_len())?;
     for s in specs {
         let v = Variant::new(*s, b, Elem::F16, O::ELEM);
@@ -273,7 +279,7 @@ pub fn bench(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<Row>> {
 
 /// cuBLAS and the specs in `plan.rounds` interleaved rounds (order rotated each round) per shape, type and B
 /// layout: per kernel the median over rounds of the per-round ratio to cuBLAS and to the first spec.
-pub fn rounds(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::RoundsRow>> {
+pub fn rounds(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<crate::gemm::bench::RoundsRow>> {
     let blas = Cublas::new(gpu)?;
     let mut all = Vec::new();
     for &size in &plan.shapes {
@@ -282,11 +288,15 @@ pub fn rounds(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::Roun
                 let p = Problem::new(size, b);
                 let (cfg, specs, r) = (&plan.cfg, &plan.specs, plan.rounds);
                 let rows = match d {
-                    Elem::F16 => super::bench::rounds::<half::f16>(gpu, cfg, &blas, &p, specs, r),
-                    Elem::BF16 => super::bench::rounds::<half::bf16>(gpu, cfg, &blas, &p, specs, r),
-                    other => Err(crate::elem::unsupported("gemm input", other, &INPUTS)),
+                    Elem::F16 => {
+                        crate::gemm::bench::rounds::<half::f16>(gpu, cfg, &blas, &p, specs, r)
+                    }
+                    Elem::BF16 => {
+                        crate::gemm::bench::rounds::<half::bf16>(gpu, cfg, &blas, &p, specs, r)
+                    }
+                    other => Err(gpu_kernels::elem::unsupported("gemm input", other, &INPUTS)),
                 }?;
-                out(&super::bench::rounds_markdown(&rows));
+                out(&crate::gemm::bench::rounds_markdown(&rows));
                 all.extend(rows);
             }
         }
@@ -296,7 +306,7 @@ pub fn rounds(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::Roun
 
 /// cuBLAS, the specs (B stored N x K) and the `mma.sync` probes ([`PROBES`]) in interleaved rounds: the measured
 /// `mma.sync` ceiling beside cuBLAS, with the probes' SM clock.
-pub fn peak(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::PeakRow>> {
+pub fn peak(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<crate::gemm::bench::PeakRow>> {
     let blas = Cublas::new(gpu)?;
     let mut all = Vec::new();
     for &size in &plan.shapes {
@@ -308,22 +318,22 @@ pub fn peak(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<super::bench::PeakRo
                 .collect();
             let (cfg, specs, r) = (&plan.cfg, &plan.specs, plan.rounds);
             let rows = match d {
-                Elem::F16 => {
-                    super::bench::peak_rounds::<half::f16>(gpu, cfg, &blas, &p, specs, &probes, r)
-                }
-                Elem::BF16 => {
-                    super::bench::peak_rounds::<half::bf16>(gpu, cfg, &blas, &p, specs, &probes, r)
-                }
-                other => Err(crate::elem::unsupported("gemm input", other, &INPUTS)),
+                Elem::F16 => crate::gemm::bench::peak_rounds::<half::f16>(
+                    gpu, cfg, &blas, &p, specs, &probes, r,
+                ),
+                Elem::BF16 => crate::gemm::bench::peak_rounds::<half::bf16>(
+                    gpu, cfg, &blas, &p, specs, &probes, r,
+                ),
+                other => Err(gpu_kernels::elem::unsupported("gemm input", other, &INPUTS)),
             }?;
-            out(&super::bench::peak_markdown(&rows));
+            out(&crate::gemm::bench::peak_markdown(&rows));
             all.extend(rows);
         }
     }
     Ok(all)
 }
 
-/// fp16 TN on `size`: each spec as shipped, without its mma and without its fill ([`Diagnostic`](super::Diagnostic), feature
+/// fp16 TN on `size`: each spec as shipped, without its mma and without its fill ([`Diagnostic`](gpu_kernels::gemm::Diagnostic), feature
 /// `experiments`), beside cuBLAS, in `rounds` interleaved rounds: where the main loop's time goes. The two cut-down
 /// builds compute wrong results by design and are only timed.
 #[cfg(feature = "experiments")]
@@ -333,7 +343,7 @@ pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) 
     let (mut names, mut kernels) = (Vec::new(), Vec::new());
     for s in specs {
         let v = Variant::new(*s, BLayout::Nk, Elem::F16, Elem::F16);
-        for d in std::iter::once(None).chain(super::Diagnostic::ALL.map(Some)) {
+        for d in std::iter::once(None).chain(gpu_kernels::gemm::Diagnostic::ALL.map(Some)) {
             let src = d.map_or_else(|| v.source(), |d| v.diagnostic_source(d));
             kernels.push((v, v.prepare_from(gpu, &src)?));
             let what = d.map_or("as shipped", |d| d.define());
@@ -346,15 +356,16 @@ pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) 
         iters: 10,
         l2_factor: 1,
     };
-    let times = crate::bench::rounds::interleaved(gpu, &cfg, lineup.count(), rounds, |x, _| {
-        lineup.launch(gpu, &blas, x)
-    })?;
+    let times =
+        gpu_kernels::bench::rounds::interleaved(gpu, &cfg, lineup.count(), rounds, |x, _| {
+            lineup.launch(gpu, &blas, x)
+        })?;
     out(&format!(
         "| {} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |",
-        size.gemm()
+        size.mnk_text()
     ));
     out("|---|---|---|---|");
-    let med = |t: &[f64]| crate::bench::rounds::spread(t).median;
+    let med = |t: &[f64]| gpu_kernels::bench::rounds::spread(t).median;
     let cub = med(&times[0]);
     for (x, t) in times.iter().enumerate() {
         let name = if x == 0 { "cuBLAS" } else { &names[x - 1] };
@@ -384,14 +395,14 @@ pub struct Burst {
 
 /// Each kernel of the lineup back to back for `o.ms`, `o.repeat` passes over the lineup (even passes in order, odd
 /// passes reversed, so that no kernel always follows the same one) after one untimed burst of the first kernel;
-/// one JSON line per burst, then the table ([`super::bench::burst_markdown`], against the first spec). Clock and
+/// one JSON line per burst, then the table ([`crate::gemm::bench::burst_markdown`], against the first spec). Clock and
 /// power come from `nvidia-smi` when it runs.
 pub fn burst(gpu: &Gpu, o: &Burst, out: Out) -> Result<Vec<BurstRow>> {
     let p = Problem::new(o.shape, o.b);
     match o.dtype {
         Elem::F16 => burst_of::<half::f16>(gpu, &p, o, out),
         Elem::BF16 => burst_of::<half::bf16>(gpu, &p, o, out),
-        other => Err(crate::elem::unsupported("gemm input", other, &INPUTS)),
+        other => Err(gpu_kernels::elem::unsupported("gemm input", other, &INPUTS)),
     }
 }
 
@@ -500,9 +511,9 @@ fn burst_of<I: HostElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<
     let reference = specs.first().map_or("cuBLAS", |s| s.name);
     out(&format!(
         "\n{}, {} ms bursts\n{}",
-        p.size.gemm(),
+        p.size.mnk_text(),
         o.ms,
-        super::bench::burst_markdown(&rows, reference)
+        crate::gemm::bench::burst_markdown(&rows, reference)
     ));
     Ok(rows)
 }

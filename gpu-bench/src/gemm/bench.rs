@@ -1,18 +1,18 @@
 //! The GEMM benchmark: per shape, input type and B layout, cuBLAS and every listed spec on the same buffers, in the
-//! same run, timed with the crate's harness ([`crate::bench::time`]: warm-up, CUDA events per run, median).
+//! same run, timed with the crate's harness ([`gpu_kernels::bench::time`]: warm-up, CUDA events per run, median).
 //!
 //! Reported per row: TFLOP/s (`2 M N K / median`), % of cuBLAS measured in this run, and % of the mma.sync
-//! ceiling measured in this run ([`super::peak::measure`]: a kernel that does nothing but mma.sync).
+//! ceiling measured in this run ([`gpu_kernels::gemm::peak::measure`]: a kernel that does nothing but mma.sync).
 
-use super::peak::{PeakBuffers, PeakProbe};
-use super::{BLayout, Cublas, GemmSpec, Problem, Variant};
-use crate::bench::rounds::{interleaved, interleaved_then, spread};
-use crate::bench::{time, BenchConfig};
-use crate::elem::{table_name, HostElem};
-use crate::runtime::{Gpu, Kernel, Result};
-use crate::size::Size;
 use cudarc::driver::CudaSlice;
+use gpu_kernels::bench::rounds::{interleaved, interleaved_then, spread};
+use gpu_kernels::bench::{time, BenchConfig};
+use gpu_kernels::elem::{table_name, HostElem};
+use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe};
+use gpu_kernels::gemm::{BLayout, Cublas, GemmSpec, Problem, Variant};
+use gpu_kernels::runtime::{Gpu, Kernel, Result};
 use swizzle_core::Elem;
+use swizzle_core::Size;
 
 /// The benchmark shapes.
 pub const SHAPES: [Size; 4] = [
@@ -53,8 +53,8 @@ impl<I: HostElem> Lineup<I> {
     pub fn new(gpu: &Gpu, p: &Problem, kernels: Vec<(Variant, Kernel)>) -> Result<Lineup<I>> {
         Ok(Lineup {
             p: *p,
-            a: gpu.upload(&crate::elem::random::<I>(p.a_len(), 1))?,
-            b: gpu.upload(&crate::elem::random::<I>(p.b_len(), 2))?,
+            a: gpu.upload(&gpu_kernels::elem::random::<I>(p.a_len(), 1))?,
+            b: gpu.upload(&gpu_kernels::elem::random::<I>(p.b_len(), 2))?,
             c: gpu.zeros::<I>(p.c_len())?,
             kernels,
         })
@@ -102,11 +102,11 @@ pub fn measure<I: HostElem>(
     specs: &[GemmSpec],
 ) -> Result<Vec<Row>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
-    let ceiling = super::peak::measure(gpu, cfg, I::ELEM, p.flops())?;
-    let row = |kernel: String, s: crate::bench::Stats, reference_ms: f64| {
+    let ceiling = gpu_kernels::gemm::peak::measure(gpu, cfg, I::ELEM, p.flops())?;
+    let row = |kernel: String, s: gpu_kernels::bench::Stats, reference_ms: f64| {
         let tflops = p.flops() / (s.median_ms * 1e-3) / 1e12;
         Row {
-            shape: p.size.gemm().to_string(),
+            shape: p.size.mnk_text(),
             dtype: table_name(I::ELEM),
             b: p.b.name(),
             kernel,
@@ -147,10 +147,10 @@ pub fn measure_dyn(
     match input {
         Elem::F16 => measure::<half::f16>(gpu, cfg, blas, &p, specs),
         Elem::BF16 => measure::<half::bf16>(gpu, cfg, blas, &p, specs),
-        other => Err(crate::elem::unsupported(
+        other => Err(gpu_kernels::elem::unsupported(
             "gemm input",
             other,
-            &super::INPUTS,
+            &gpu_kernels::gemm::INPUTS,
         )),
     }
 }
@@ -244,7 +244,7 @@ pub fn rounds<I: HostElem>(
         let (pmin, pmax) = min_max(&pct);
         let (smin, smax) = min_max(&slower);
         out.push(RoundsRow {
-            shape: p.size.gemm().to_string(),
+            shape: p.size.mnk_text(),
             dtype: table_name(I::ELEM),
             b: p.b.name(),
             kernel: if x == 0 {
@@ -360,7 +360,7 @@ pub fn peak_rounds<I: HostElem>(
             .collect();
         let (pmin, pmax) = min_max(&pct);
         out.push(PeakRow {
-            shape: p.size.gemm().to_string(),
+            shape: p.size.mnk_text(),
             dtype: table_name(I::ELEM),
             kernel: match x {
                 0 => "cuBLAS".into(),

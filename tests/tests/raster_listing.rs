@@ -11,8 +11,8 @@ use std::collections::HashSet;
 use swizzle_core::raster::{Grid, Raster};
 
 /// The threadblock-swizzling article's `get_swizzle_idx`, exactly as published (the bug included). `block_idx` is the row-major launch bid.
-fn seed_listing(block_idx: u32, grid_x: u32, grid_y: u32, tile_size: u32) -> (u32, u32) {
-    let (x, y) = swizzle_idx::seed_strip_published(
+fn article_listing(block_idx: u32, grid_x: u32, grid_y: u32, tile_size: u32) -> (u32, u32) {
+    let (x, y) = swizzle_idx::strip_published(
         block_idx as u64,
         grid_x as u64,
         grid_y as u64,
@@ -27,7 +27,7 @@ fn is_bijection(tiles: &[(u32, u32)], g: Grid) -> bool {
 }
 
 #[test]
-fn seed_listing_matches_on_square_grids() {
+fn article_listing_matches_on_square_grids() {
     for side in 1..=32 {
         let g = Grid::new(side, side);
         for tile in 1..=16 {
@@ -35,7 +35,7 @@ fn seed_listing_matches_on_square_grids() {
             for bid in 0..side * side {
                 assert_eq!(
                     r.tile_of(bid, g),
-                    Some(seed_listing(bid, side, side, tile)),
+                    Some(article_listing(bid, side, side, tile)),
                     "{r} on {g} bid {bid}"
                 );
             }
@@ -44,13 +44,13 @@ fn seed_listing_matches_on_square_grids() {
 }
 
 #[test]
-fn seed_listing_is_not_a_bijection_on_non_square_grids() {
-    // The seed article's own example shape, 8 x 8 tiles with tile 4, is square and fine; make it 8 x 4.
+fn article_listing_is_not_a_bijection_on_non_square_grids() {
+    // The article's own example shape, 8 x 8 tiles with tile 4, is square and fine; make it 8 x 4.
     let g = Grid::new(8, 4);
-    let seed: Vec<_> = (0..32).map(|bid| seed_listing(bid, 8, 4, 4)).collect();
-    assert!(!is_bijection(&seed, g));
+    let listed: Vec<_> = (0..32).map(|bid| article_listing(bid, 8, 4, 4)).collect();
+    assert!(!is_bijection(&listed, g));
     // bid 4 is strip 0, row 1: flat index 8 on an 8-wide grid is row 1, but the listing says 8 / 4 = 2.
-    assert_eq!(seed_listing(4, 8, 4, 4), (0, 2));
+    assert_eq!(article_listing(4, 8, 4, 4), (0, 2));
     assert_eq!(Raster::Strip { tile: 4 }.tile_of(4, g), Some((0, 1)));
 
     // On every non-square grid up to 32x32, ours is a bijection and the listing is not.
@@ -62,14 +62,14 @@ fn seed_listing_is_not_a_bijection_on_non_square_grids() {
             }
             let g = Grid::new(gx, gy);
             for tile in 1..=16 {
-                let seed: Vec<_> = (0..gx * gy)
-                    .map(|bid| seed_listing(bid, gx, gy, tile))
+                let listed: Vec<_> = (0..gx * gy)
+                    .map(|bid| article_listing(bid, gx, gy, tile))
                     .collect();
                 let ours: Vec<_> = (0..gx * gy)
                     .map(|bid| Raster::Strip { tile }.tile_of(bid, g).unwrap())
                     .collect();
                 assert!(is_bijection(&ours, g), "strip(tile={tile}) on {g}");
-                if !is_bijection(&seed, g) {
+                if !is_bijection(&listed, g) {
                     broken += 1;
                 }
             }
@@ -80,7 +80,7 @@ fn seed_listing_is_not_a_bijection_on_non_square_grids() {
 }
 
 #[test]
-fn diagonal_is_seed_004_and_a_bijection_on_any_grid() {
+fn diagonal_is_the_transpose_articles_and_a_bijection_on_any_grid() {
     // The transpose article: `block_y = blockIdx.y; block_x = (blockIdx.x + blockIdx.y) % gridDim.x` (its kernels write
     // `% gridDim.y`, which equals it on the square grids it runs on).
     for gy in 1..=32u32 {

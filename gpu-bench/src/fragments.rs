@@ -3,10 +3,10 @@
 //! launch order) with the bank model's predictions from the same variants' declared accesses. What
 //! `swz profile fragments` runs.
 
-use super::{Variant, FRAGMENTS};
-use crate::frame::ncu::split_csv;
-use crate::frame::{verify::verify, Family, Size};
-use crate::runtime::{Error, Gpu, Result};
+use crate::ncu::split_csv;
+use gpu_kernels::fragments::{Variant, FRAGMENTS};
+use gpu_kernels::frame::{verify::verify, Family, Size};
+use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use swizzle_core::bank::Op;

@@ -1,0 +1,35 @@
+//! The tuning and measuring programs beside gpu-kernels (what `swz tune` runs): sweeps of the GEMM and Hopper
+//! variants against cuBLAS in interleaved rounds, the Hopper shape report, the e4m3 GEMM against cuBLASLt's FP8
+//! (`swz bench gemm --dtype e4m3`), the peak-probe rounds, the HBM read probe, the nvidia-smi clock sampler, the
+//! matmul-L2 and stencil sweeps, and the Nsight Compute runs that hold the bank model against the hardware
+//! (`swz profile`). gpu-kernels itself is the runtime, the frame and the kernel families; a user who depends on it
+//! compiles none of this.
+
+/// `eprintln!` for the tuning tools' progress lines, without its panic: a stderr that cannot be written
+/// (`2>/dev/full`) loses the line, not the run or its exit status.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// The mma.sync GEMM's measurement programs.
+pub mod gemm {
+    pub mod bench;
+    pub mod tune;
+}
+
+/// The Hopper GEMM's tuning sweep and shape report, and the e4m3 GEMM against cuBLASLt's FP8.
+pub mod hopper {
+    pub mod fp8_bench;
+    pub mod shapes;
+    pub mod tune;
+}
+
+pub mod fragments;
+pub mod hbm_read;
+pub mod matmul_l2;
+pub mod ncu;
+pub mod smi;
+pub mod stencil;

@@ -1,0 +1,173 @@
+//! The registry of kernel families: what `swz bench <family>`, `swz report`, `swz verify`, `swz profile` and
+//! `scripts/device.sh` iterate. Adding a family is one line in [`FAMILIES`]. It sits above the families (it
+//! lists them) and the frame (it holds them as [`DynFamily`]s).
+
+use crate::frame::DynFamily;
+use crate::progress::Progress;
+use crate::runtime::{CompileJob, Gpu, Result};
+
+/// Every kernel family, in the order the reports print them. One line per family.
+pub static FAMILIES: &[&dyn DynFamily] = &[
+    &crate::transpose::family::TRANSPOSE,
+    &crate::fragments::FRAGMENTS,
+    &crate::stencil::family::STENCIL,
+    &crate::matmul_l2::family::MATMUL_L2,
+    &crate::hopper::family::HOPPER,
+    &crate::gemm::family::GEMM,
+];
+
+/// The family called `name`.
+pub fn find(name: &str) -> Option<&'static dyn DynFamily> {
+    FAMILIES.iter().copied().find(|f| f.name() == name)
+}
+
+/// Compile every spec of `families` as shipped, on every core, before the first launch (a kernel already loaded
+/// on `gpu`, or in the compile cache, costs nothing); `progress` steps once per compile. Returns `(kernels,
+/// compiled by NVRTC, read from the disk cache)` of this call.
+pub fn precompile(
+    gpu: &Gpu,
+    families: &[&dyn DynFamily],
+    progress: Option<&Progress>,
+) -> Result<(usize, usize, usize)> {
+    let arch = gpu.props().arch();
+    let jobs: Vec<CompileJob> = families
+        .iter()
+        .flat_map(|f| f.compile_jobs(&arch))
+        .collect();
+    let before = crate::runtime::cache::counts();
+    let step = |j: &CompileJob| {
+        if let Some(p) = progress {
+            p.step(&j.src.name);
+        }
+    };
+    let loaded = gpu.precompile_jobs(&jobs, crate::frame::host_threads(), &step)?;
+    let after = crate::runtime::cache::counts();
+    Ok((loaded, after.0 - before.0, after.1 - before.1))
+}
+
+/// Families `swz bench <family>` runs after the named one: `gemm` brings the Hopper (TMA + `wgmma`) GEMM's rows,
+/// so one command prints every GEMM of the workspace against the cuBLAS of the same run.
+const BENCH_COMPANIONS: &[(&str, &[&str])] = &[("gemm", &["hopper"])];
+
+/// What `swz bench <name>` runs, in order: the family called `name`, then its companions.
+pub fn bench_plan(name: &str) -> Option<Vec<&'static dyn DynFamily>> {
+    let mut plan = vec![find(name)?];
+    for (_, extra) in BENCH_COMPANIONS.iter().filter(|(n, _)| *n == name) {
+        plan.extend(
+            extra
+                .iter()
+                .map(|e| find(e).expect("a companion is a registered family")),
+        );
+    }
+    Some(plan)
+}
+
+/// The names of every family, for messages (`transpose, matmul, ...`).
+pub fn names() -> String {
+    FAMILIES
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::{Buffer, Family, HostBuf, Launch, Size};
+    use crate::transpose::family::{Variant, TRANSPOSE};
+
+    /// A family with the required core only: the transpose's specs, launches and reference, nothing optional.
+    struct CoreOnly;
+
+    impl Family for CoreOnly {
+        type Spec = Variant;
+        fn name(&self) -> &'static str {
+            "core-only"
+        }
+        fn about(&self) -> &'static str {
+            "the transpose without its optional parts"
+        }
+        fn source(&self) -> (&'static str, &'static str) {
+            TRANSPOSE.source()
+        }
+        fn specs(&self) -> Vec<Variant> {
+            TRANSPOSE.specs()
+        }
+        fn spec_name(&self, v: &Variant) -> String {
+            TRANSPOSE.spec_name(v)
+        }
+        fn elem(&self, v: &Variant) -> swizzle_core::Elem {
+            TRANSPOSE.elem(v)
+        }
+        fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
+            TRANSPOSE.header(v)
+        }
+        fn entry(&self, v: &Variant) -> &'static str {
+            TRANSPOSE.entry(v)
+        }
+        fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
+            TRANSPOSE.buffers(v, size)
+        }
+        fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
+            TRANSPOSE.launch(v, size)
+        }
+        fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
+            TRANSPOSE.reference(v, size, inputs)
+        }
+        fn verify_sizes(&self) -> Vec<Size> {
+            vec![Size::mn(97, 131)]
+        }
+    }
+
+    #[test]
+    fn a_family_with_only_the_core_is_listed_and_refuses_a_benchmark_by_name() {
+        let f: &dyn DynFamily = &CoreOnly;
+        assert!(f.bench_sizes().is_empty());
+        assert!(f.planned_list(Size::mnk(64, 64, 64)).unwrap().is_none());
+        let infos = f.spec_infos();
+        assert_eq!(infos.len(), TRANSPOSE.specs().len());
+        assert!(infos
+            .iter()
+            .all(|i| i.block.is_empty() && !i.header.is_empty()));
+        let e = crate::frame::bench::bench_part(&CoreOnly)
+            .err()
+            .expect("no benchmark part")
+            .to_string();
+        assert!(e.contains("core-only: no benchmark"), "{e}");
+    }
+
+    #[test]
+    fn the_registered_families_have_the_optional_parts_they_use() {
+        for f in FAMILIES {
+            let plans = f.planned_list(Size::mnk(256, 4096, 4096)).unwrap();
+            assert_eq!(plans.is_some(), f.name() == "hopper", "{}", f.name());
+        }
+        // Every registered family benchmarks against its peer; only the transpose has a smem-only build.
+        assert!(TRANSPOSE.as_bench().is_some() && TRANSPOSE.as_profile().is_some());
+        assert!(crate::fragments::FRAGMENTS.as_bench().is_some());
+        assert!(crate::stencil::family::STENCIL.as_bench().is_some());
+        assert!(crate::matmul_l2::family::MATMUL_L2.as_bench().is_some());
+        assert!(crate::hopper::family::HOPPER.as_bench().is_some());
+        let gemm = &crate::gemm::family::GEMM;
+        assert!(
+            gemm.as_bench().is_some() && gemm.as_profile().is_none() && gemm.as_plan().is_none()
+        );
+    }
+
+    #[test]
+    fn bench_plans_name_registered_families() {
+        let names =
+            |n: &str| -> Vec<&str> { bench_plan(n).unwrap().iter().map(|f| f.name()).collect() };
+        assert_eq!(names("gemm"), ["gemm", "hopper"]);
+        assert_eq!(names("hopper"), ["hopper"]);
+        assert_eq!(names("transpose"), ["transpose"]);
+        assert!(bench_plan("nope").is_none());
+        for (name, extra) in BENCH_COMPANIONS {
+            assert!(
+                find(name).is_some() && extra.iter().all(|e| find(e).is_some()),
+                "{name}"
+            );
+        }
+    }
+}
