@@ -162,18 +162,7 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
     if !pl.runners_up.is_empty() && a.top > 0 {
         outln!("runners-up:");
         // One line per kernel shape: variants that differ only in block order show their best order.
-        let mut seen = Vec::new();
-        let distinct = pl.runners_up.iter().filter(|e| {
-            let v = e.variant;
-            let key = (v.bm, v.bn, v.cluster, v.split, v.stream_k, v.swap);
-            let b = b.variant;
-            if key == (b.bm, b.bn, b.cluster, b.split, b.stream_k, b.swap) || seen.contains(&key) {
-                return false;
-            }
-            seen.push(key);
-            true
-        });
-        for e in distinct.take(a.top) {
+        for e in pl.by_shape().into_iter().skip(1).take(a.top) {
             outln!(
                 "  {:<44} {:>10}  {}{}",
                 e.variant.to_string(),

@@ -366,6 +366,19 @@ impl Variant {
         }
     }
 
+    /// The kernel shape: the variant without its block order (tile, cluster, split, stream-K, swap). Variants of
+    /// one shape run alike, so reports list one per shape.
+    pub const fn shape(&self) -> (u32, u32, u32, u32, bool, bool) {
+        (
+            self.bm,
+            self.bn,
+            self.cluster,
+            self.split,
+            self.stream_k,
+            self.swap,
+        )
+    }
+
     /// Consumer warpgroups (64 rows each).
     pub const fn consumers(&self) -> u32 {
         self.bm / 64
@@ -554,6 +567,20 @@ pub struct Plan {
     pub best: Estimate,
     /// Every other candidate, fastest first.
     pub runners_up: Vec<Estimate>,
+}
+
+impl Plan {
+    /// The best estimate, then the runners-up one per kernel shape ([`Variant::shape`]), each shape at its
+    /// fastest block order, fastest first: what a report lists as the plan and its alternatives.
+    pub fn by_shape(&self) -> Vec<&Estimate> {
+        let mut out: Vec<&Estimate> = Vec::new();
+        for e in std::iter::once(&self.best).chain(&self.runners_up) {
+            if !out.iter().any(|o| o.variant.shape() == e.variant.shape()) {
+                out.push(e);
+            }
+        }
+        out
+    }
 }
 
 /// Which candidates to consider.

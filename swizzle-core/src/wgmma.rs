@@ -592,7 +592,7 @@ pub const fn decode_descriptor(d: u64) -> (u32, u32, u32, u32, u32) {
 
 /// One consumer warp's epilogue scratch in the Hopper GEMM: 16 rows x 64 columns of the output type `elem`,
 /// swizzled for `stmatrix` writes and 16-byte row reads (the derived
-/// [`ldmatrix_swizzle`](crate::layout::ldmatrix_swizzle) for 128-byte rows).
+/// [`ldmatrix_swizzle`] for 128-byte rows).
 ///
 /// ```
 /// use swizzle_core::wgmma::epilogue_tile;

@@ -148,21 +148,12 @@ pub fn ranked(
     let p = Problem::new(size, ty);
     let planned = plan::plan(&p, dev, Restrict::Implemented)
         .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
-    let mut out: Vec<(HopperSpec, Estimate)> = Vec::new();
-    for e in std::iter::once(planned.best).chain(planned.runners_up) {
-        if out.len() == count {
-            break;
-        }
-        let shape = |w: &Variant| (w.bm, w.bn, w.cluster, w.split);
-        if out
-            .iter()
-            .any(|(_, o)| shape(&o.variant) == shape(&e.variant))
-        {
-            continue;
-        }
-        out.push((spec_of(&e.variant, ty)?, e));
-    }
-    Ok(out)
+    planned
+        .by_shape()
+        .into_iter()
+        .take(count)
+        .map(|e| Ok((spec_of(&e.variant, ty)?, *e)))
+        .collect()
 }
 
 /// The shipped spec in `ty` ([`Variant::SHIPPED`]) with the planner's estimate for it at `size` on `dev`: what a
