@@ -9,7 +9,7 @@
 //! else per-tensor scaling (said in the row). Reported: the median of the per-round ratios with its range, and
 //! the planner's prediction beside the measured time.
 
-use super::fp8::{check, plan};
+use super::fp8::{check_on, plan};
 use super::planned::plan_device;
 use super::{HopperGemm, HopperSpec};
 use crate::bench::{self, rounds, BenchConfig};
@@ -115,7 +115,14 @@ fn one(
 ) -> Result<Fp8Row> {
     let planned = plan(size, mode, dev)?;
     let g = HopperGemm::new(gpu, planned.spec)?;
-    let agr = check(gpu, &g, size, 7 + si as u64, 8e-3)?;
+    let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
+    let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
+    // 16 sampled rows (the first, the last, random ones): every column, K and tile edge of them.
+    let rows: Vec<u32> = [0, size.m - 1]
+        .into_iter()
+        .chain(crate::elem::indices(14, size.m, si as u64))
+        .collect();
+    let agr = check_on(gpu, &g, size, (&x, &w), &rows, 7 + si as u64, 8e-3)?;
     // The multicast pair of the same tile beside the plan (the shipped 16-bit configuration in e4m3), when it is
     // not the plan itself: FP8 asks twice the L2 bytes per second of the 16-bit kernel.
     let pair_spec = HopperSpec {
@@ -127,14 +134,12 @@ fn one(
         && pair_spec.validate(gpu.props().smem_per_block_optin).is_ok()
     {
         let p = HopperGemm::new(gpu, pair_spec)?;
-        check(gpu, &p, size, 8 + si as u64, 8e-3)?;
+        check_on(gpu, &p, size, (&x, &w), &rows, 8 + si as u64, 8e-3)?;
         Some(p)
     } else {
         None
     };
     let call = |m: ScaleMode| Fp8Call::new(size, m);
-    let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
-    let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
     let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
     // The peer in `mode` where cuBLASLt plans it and its output checks, else per-tensor.
     let peer_in =
