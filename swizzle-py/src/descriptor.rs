@@ -65,8 +65,7 @@ fn operand(obj: &Bound<'_, PyAny>, arch: Arch) -> PyResult<Operand> {
         (Operand::of(t.get().0), t.get().0.to_string())
     } else if obj.is_instance_of::<PyString>() {
         let t = args::text("operand", obj)?;
-        let op =
-            swizzle_core::operand::parse_operand(&t).map_err(|e| err_in("operand", e))?;
+        let op = swizzle_core::operand::parse_operand(&t).map_err(|e| err_in("operand", e))?;
         (op, t.trim().to_string())
     } else {
         return Err(PyTypeError::new_err(
@@ -206,7 +205,10 @@ impl PyDescriptor {
     ) -> PyResult<Self> {
         let arch = arch.map(self::arch).transpose()?.unwrap_or(Arch::Sm90);
         let op = self::operand(operand, arch)?;
-        let start = start.map(|s| byte_field("start", s)).transpose()?.unwrap_or(0);
+        let start = start
+            .map(|s| byte_field("start", s))
+            .transpose()?
+            .unwrap_or(0);
         let slice = self::mma_mn(mma_mn, &op)?;
         Ok(PyDescriptor(op.descriptor(arch, slice, start)))
     }
@@ -745,9 +747,10 @@ fn u64_list(param: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
         )));
     }
     let mut v = Vec::new();
-    for item in obj.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!("{param} must be a sequence of integers"))
-    })? {
+    for item in obj
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err(format!("{param} must be a sequence of integers")))?
+    {
         if v.len() == MAX_LIST {
             return Err(SwizzleError::new_err(format!(
                 "{param}: more than {MAX_LIST} values; a tensor map has at most 5 dimensions"
@@ -809,9 +812,7 @@ pub fn check_tma(
         Some(i) => {
             let t = args::text("interleave", i)?;
             TmaInterleave::parse(&t).ok_or_else(|| {
-                SwizzleError::new_err(format!(
-                    "interleave: expected NONE, 16B or 32B, got {t:?}"
-                ))
+                SwizzleError::new_err(format!("interleave: expected NONE, 16B or 32B, got {t:?}"))
             })?
         }
     };
