@@ -5,6 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 use swizzle_core::spelling::{self, SwizzleSpelling};
+use swizzle_core::wgmma::Major;
 use swizzle_core::{Composed, Elem, Swizzle, SwizzleFn, Unit};
 
 pyo3::create_exception!(
@@ -88,6 +89,23 @@ pub fn text(field: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
 pub fn elem(obj: &Bound<'_, PyAny>) -> PyResult<Elem> {
     let t = text("elem", obj)?;
     spelling::elem(&t).map_err(|e| err_in("elem", e))
+}
+
+/// An element type name given as parameter `param` (`dtype`, ...).
+pub fn elem_named(param: &str, obj: &Bound<'_, PyAny>) -> PyResult<Elem> {
+    let t = text(param, obj)?;
+    spelling::elem(&t).map_err(|e| err_in(param, e))
+}
+
+/// An operand's major: `"K"` (K contiguous) or `"MN"` (also `"k"`, `"mn"`, `"M"`, `"N"`).
+pub fn major(obj: &Bound<'_, PyAny>) -> PyResult<Major> {
+    match text("major", obj)?.as_str() {
+        "K" | "k" => Ok(Major::K),
+        "MN" | "mn" | "M" | "N" => Ok(Major::MN),
+        other => Err(SwizzleError::new_err(format!(
+            "major: {other:?} is not K or MN"
+        ))),
+    }
 }
 
 /// A unit name (`bytes` or an element type).

@@ -1,10 +1,11 @@
 //! `swz`, the Python package: swizzle-core's specs, conversions, bank checker, synthesis, rasters, header and
-//! wgmma/TMA descriptor math, with the CLI's one-line error messages as `swz.SwizzleError`. Each module wraps one
+//! wgmma/TMA descriptor math, the sm_90 / sm_100 descriptor decoders and checks, with the CLI's one-line error messages as `swz.SwizzleError`. Each module wraps one
 //! job of the core and computes nothing of its own.
 #![forbid(unsafe_code)]
 
 mod args;
 mod check;
+mod descriptor;
 mod header;
 mod raster;
 mod spec;
@@ -36,5 +37,11 @@ fn _swz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<wgmma::PyOperandTile>()?;
     m.add_function(wrap_pyfunction!(wgmma::encode_descriptor, m)?)?;
     m.add_function(wrap_pyfunction!(wgmma::decode_descriptor, m)?)?;
+    m.add_class::<descriptor::PyDescriptor>()?;
+    m.add_class::<descriptor::PyInstrDesc>()?;
+    m.add_class::<descriptor::LayoutCheck>()?;
+    m.add_function(wrap_pyfunction!(descriptor::check_desc, m)?)?;
+    m.add_function(wrap_pyfunction!(descriptor::check_idesc, m)?)?;
+    m.add_function(wrap_pyfunction!(descriptor::check_tma, m)?)?;
     Ok(())
 }

@@ -4,7 +4,7 @@ use crate::args::{self, err, uint};
 use crate::spec::{byte_mode, PySwizzle};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use swizzle_core::wgmma::{self, Major, OperandTile};
+use swizzle_core::wgmma::{self, OperandTile};
 
 /// One wgmma operand's shared-memory tile as TMA writes it and wgmma reads it: byte mode, element type,
 /// majorness (`"K"` or `"MN"`) and extent (`mn x k` elements). Everything else is derived from it.
@@ -26,15 +26,7 @@ impl PyOperandTile {
     ) -> PyResult<Self> {
         let mode = byte_mode(mode)?;
         let elem = args::elem(elem)?;
-        let major = match args::text("major", major)?.as_str() {
-            "K" | "k" => Major::K,
-            "MN" | "mn" | "M" | "N" => Major::MN,
-            other => {
-                return Err(args::SwizzleError::new_err(format!(
-                    "major: {other:?} is not K or MN"
-                )))
-            }
-        };
+        let major = args::major(major)?;
         let t = OperandTile::new(mode, elem, major, uint("mn", mn)?, uint("k", k)?);
         t.validate().map_err(err)?;
         Ok(PyOperandTile(t))

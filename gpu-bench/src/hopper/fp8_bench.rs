@@ -14,7 +14,7 @@ use gpu_kernels::bench::{self, rounds, BenchConfig};
 use gpu_kernels::elem::E4m3;
 use gpu_kernels::fp8::reference::{self, compare, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
-use gpu_kernels::hopper::fp8::{check, plan};
+use gpu_kernels::hopper::fp8::{check_on, plan};
 use gpu_kernels::hopper::planned::plan_device;
 use gpu_kernels::hopper::{HopperGemm, HopperSpec};
 use gpu_kernels::runtime::cublas::Fp8Plan;
@@ -116,7 +116,14 @@ fn one(
 ) -> Result<Fp8Row> {
     let planned = plan(size, mode, dev)?;
     let g = HopperGemm::new(gpu, planned.spec)?;
-    let agr = check(gpu, &g, size, 7 + si as u64, 8e-3)?;
+    let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
+    let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
+    // 16 sampled rows (the first, the last, random ones): every column, K and tile edge of them.
+    let rows: Vec<u32> = [0, size.m - 1]
+        .into_iter()
+        .chain(gpu_kernels::elem::indices(14, size.m, si as u64))
+        .collect();
+    let agr = check_on(gpu, &g, size, (&x, &w), &rows, 7 + si as u64, 8e-3)?;
     // The multicast pair of the same tile beside the plan (the shipped 16-bit configuration in e4m3), when it is
     // not the plan itself: FP8 asks twice the L2 bytes per second of the 16-bit kernel.
     let pair_spec = HopperSpec {
@@ -128,14 +135,12 @@ fn one(
         && pair_spec.validate(gpu.props().smem_per_block_optin).is_ok()
     {
         let p = HopperGemm::new(gpu, pair_spec)?;
-        check(gpu, &p, size, 8 + si as u64, 8e-3)?;
+        check_on(gpu, &p, size, (&x, &w), &rows, 8 + si as u64, 8e-3)?;
         Some(p)
     } else {
         None
     };
     let call = |m: ScaleMode| Fp8Call::new(size, m);
-    let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
-    let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
     let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
     // The peer in `mode` where cuBLASLt plans it and its output checks, else per-tensor.
     let peer_in = |m: ScaleMode| -> Result<(Fp8Plan, Scales<CudaSlice<f32>>)> {

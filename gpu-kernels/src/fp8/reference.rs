@@ -113,23 +113,43 @@ pub fn host_rows(
             rows.iter().max()
         )));
     }
-    let decode = |v: &[E4m3]| -> Vec<f64> { v.iter().map(|x| x.to_f64()).collect() };
-    let (af, bf) = (decode(&a[..m * k]), decode(&b[..n * k]));
-    let mode = scales.mode();
-    let (sa, sb) = scales.parts();
-    let kb_n = k.div_ceil(BLOCK as usize);
     let threads = std::thread::available_parallelism()
         .map_or(4, |p| p.get())
         .min(rows.len().max(1));
+    // B decoded once, in parallel (all of it is read for every row); A only in the rows asked for.
+    let mut bf = vec![0.0f64; n * k];
+    let part = (n * k).div_ceil(threads).max(1);
+    std::thread::scope(|sc| {
+        for (dst, src) in bf.chunks_mut(part).zip(b[..n * k].chunks(part)) {
+            sc.spawn(move || {
+                for (d, x) in dst.iter_mut().zip(src) {
+                    *d = x.to_f64();
+                }
+            });
+        }
+    });
+    let af: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|&r| {
+            let r = r as usize;
+            a[r * k..(r + 1) * k].iter().map(|x| x.to_f64()).collect()
+        })
+        .collect();
+    let mode = scales.mode();
+    let (sa, sb) = scales.parts();
+    let kb_n = k.div_ceil(BLOCK as usize);
     let chunk = rows.len().div_ceil(threads).max(1);
     let mut out = vec![Vec::new(); rows.len()];
     std::thread::scope(|sc| {
-        for (slot, rs) in out.chunks_mut(chunk).zip(rows.chunks(chunk)) {
-            let (af, bf) = (&af, &bf);
+        for ((slot, rs), ars) in out
+            .chunks_mut(chunk)
+            .zip(rows.chunks(chunk))
+            .zip(af.chunks(chunk))
+        {
+            let bf = &bf;
             sc.spawn(move || {
-                for (o, &r) in slot.iter_mut().zip(rs) {
+                for ((o, &r), ar) in slot.iter_mut().zip(rs).zip(ars) {
                     let i = r as usize;
-                    let ar = &af[i * k..(i + 1) * k];
                     *o = (0..n)
                         .map(|j| {
                             let br = &bf[j * k..(j + 1) * k];

@@ -158,20 +158,34 @@ pub fn check(
     let Size { m, n, k } = size;
     let a = reference::random_e4m3(m as usize * k as usize, seed);
     let b = reference::random_e4m3(n as usize * k as usize, seed ^ 0x9e37_79b9);
+    let rows = super::check::sample_rows(m, seed);
+    check_on(gpu, g, size, (&a, &b), &rows, seed, normwise_max)
+}
+
+/// [`check`] on given inputs `(a, b)` and host rows `rows` (fresh random scales from `seed`).
+pub fn check_on(
+    gpu: &Gpu,
+    g: &HopperGemm,
+    size: Size,
+    (a, b): (&[E4m3], &[E4m3]),
+    rows: &[u32],
+    seed: u64,
+    normwise_max: f64,
+) -> Result<Agreement> {
+    let Size { n, k, .. } = size;
     let scales = reference::random_scales(g.spec.scale, size, seed ^ 0x5ca1e);
-    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+    let (da, db) = (gpu.upload(a)?, gpu.upload(b)?);
     let ds = scales.map(|v| gpu.upload(v))?;
     let mut dc = gpu.zeros::<half::bf16>(size.mn_len())?;
     gpu.fill_bytes(&mut dc, 0xFF)?; // NaN poison
     g.launch_fp8(gpu, &da, &db, &ds, &mut dc, size)?;
     gpu.sync()?;
     let got = gpu.download(&dc)?;
-    let rows = super::check::sample_rows(m, seed);
-    let r = reference::host_rows(&a, &b, size, &scales, &rows)?;
+    let r = reference::host_rows(a, b, size, &scales, rows)?;
     let bound = Bound::new(Elem::BF16, g.spec.scale, k);
     reference::compare(
         |i, j| got[i as usize * n as usize + j].to_f64(),
-        &rows,
+        rows,
         &r,
         &bound,
         normwise_max,

@@ -12,7 +12,12 @@ command line and the Rust crates (``swizzle-core``):
 - threadblock orders: :class:`Raster`;
 - the CUDA / C++17 header: :class:`Header`, :func:`header`;
 - Hopper operand tiles: :class:`OperandTile` (TMA box, wgmma descriptor), :func:`encode_descriptor`,
-  :func:`decode_descriptor`.
+  :func:`decode_descriptor`;
+- the descriptors a kernel builds, decoded and checked against the operand it means (what ``swz decode desc|idesc``
+  and ``swz check desc|tma|idesc`` do): :class:`Descriptor` (the shared-memory descriptor of sm_90 ``wgmma`` and
+  sm_100 ``tcgen05.mma``), :class:`InstrDesc` (the tcgen05 instruction descriptor), :func:`check_desc`,
+  :func:`check_tma` (``cuTensorMapEncodeTiled``'s arguments), :func:`check_idesc`; each check returns a
+  :class:`LayoutCheck` naming every mismatch.
 
 Bad input raises :class:`SwizzleError` (a ``ValueError``) with the one-line reason ``swz`` prints, or ``TypeError``
 for a value of the wrong type.
@@ -28,7 +33,10 @@ from ._swz import (
     BankReport,
     CheckReport,
     Composed,
+    Descriptor,
     Header,
+    InstrDesc,
+    LayoutCheck,
     OperandTile,
     PatternReport,
     Raster,
@@ -38,6 +46,9 @@ from ._swz import (
     Synthesis,
     __version__,
     check,
+    check_desc,
+    check_idesc,
+    check_tma,
     decode_descriptor,
     encode_descriptor,
     header,
@@ -53,7 +64,10 @@ __all__ = [
     "BankReport",
     "CheckReport",
     "Composed",
+    "Descriptor",
     "Header",
+    "InstrDesc",
+    "LayoutCheck",
     "OperandTile",
     "PatternReport",
     "Raster",
@@ -63,6 +77,9 @@ __all__ = [
     "Synthesis",
     "__version__",
     "check",
+    "check_desc",
+    "check_idesc",
+    "check_tma",
     "decode_descriptor",
     "encode_descriptor",
     "header",
