@@ -147,7 +147,7 @@ pub fn words(n: usize, seed: u64) -> impl Iterator<Item = u64> {
 }
 
 /// Words `start..start + n` of [`words`]`(.., seed)`, computed without the first `start` (SplitMix64's state
-/// after `i` steps is the seed plus `i` times its increment): the generator split over threads.
+/// after `i` steps is its starting state plus `i` times its increment): the generator split over threads.
 ///
 /// ```
 /// use gpu_kernels::elem::{words, words_from};

@@ -84,7 +84,7 @@ pub fn random_inputs(buffers: &[Buffer], size: Size) -> Vec<HostBuf> {
         .collect()
 }
 
-/// The seed of the `i`-th input buffer at `size`.
+/// The random-number seed of the `i`-th input buffer at `size`.
 pub fn input_seed(size: Size, i: usize) -> u64 {
     ((size.m as u64) << 40) ^ ((size.n as u64) << 20) ^ size.k as u64 ^ (i as u64) << 60
 }
