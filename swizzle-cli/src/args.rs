@@ -1,7 +1,6 @@
 //! Argument parsers shared by several subcommands (one message per mistake, the same everywhere).
 use gpu_kernels::Size;
 use swizzle_core::spelling::SwizzleSpelling;
-use swizzle_core::tile::MAX_SMEM_BYTES;
 use swizzle_core::{Elem, Tile};
 
 /// `--elem NAME`: an element type such as f16, bf16, f32, f64, u8 (`fp32`, `fp16` accepted as aliases).
@@ -52,16 +51,9 @@ pub fn parse_bytes(text: &str) -> Result<u32, String> {
 /// `show`, `check` and `synth` walk a tile element by element or instruction by instruction: refuse tiles that
 /// could not be a block's shared memory anyway, instead of running for minutes.
 pub fn fits_smem(tile: &Tile) -> Result<(), String> {
-    if tile.bytes() > MAX_SMEM_BYTES {
-        return Err(format!(
-            "--tile: {}x{} {} is {} bytes; one block's shared memory holds at most {MAX_SMEM_BYTES} (227 KiB on sm_90)",
-            tile.rows,
-            tile.cols,
-            tile.elem.name(),
-            tile.bytes()
-        ));
-    }
-    Ok(())
+    swizzle_core::layout::tile_fits_smem(*tile)
+        .map(|_| ())
+        .map_err(|e| format!("--tile: {e}"))
 }
 
 #[cfg(test)]

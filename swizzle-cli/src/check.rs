@@ -18,7 +18,7 @@ use swizzle_core::bank::map;
 use swizzle_core::compose::{Composed, SwizzleFn};
 use swizzle_core::pattern::{Layout, Pattern, Smem};
 use swizzle_core::spelling::SwizzleSpelling;
-use swizzle_core::tile::{Order, Tile, MAX_SMEM_BYTES};
+use swizzle_core::tile::{Order, Tile};
 use swizzle_core::units::{Elem, Unit};
 use swizzle_core::Swizzle;
 
@@ -138,12 +138,7 @@ pub fn run(args: Args) -> Result<crate::Verdict, String> {
     let (plain, patterns) = args.tile.parse()?;
     let smem = plain.with_layout(layout(&args, plain.tile().elem)?);
     smem.validate().map_err(|e| format!("--swizzle: {e}"))?;
-    if smem.bytes() > MAX_SMEM_BYTES as u64 {
-        return Err(format!(
-            "--pad: {smem} occupies {} bytes; one block's shared memory holds at most {MAX_SMEM_BYTES} (227 KiB on sm_90)",
-            smem.bytes()
-        ));
-    }
+    let smem = smem.fits_smem().map_err(|e| format!("--pad: {e}"))?;
     let mut worst: Option<(u64, String, swizzle_core::bank::Report)> = None;
     let mut conflicting: Vec<String> = Vec::new();
     outln!("{smem}");

@@ -331,6 +331,59 @@ impl Smem {
     }
 }
 
+/// A tile or a layout (padding included) larger than one block's shared memory
+/// ([`MAX_SMEM_BYTES`](crate::tile::MAX_SMEM_BYTES), 227 KiB on sm_90): what [`Smem::fits_smem`] and
+/// [`tile_fits_smem`] refuse, in the words every caller prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TooLargeForSmem {
+    /// The tile alone does not fit.
+    Tile(Tile),
+    /// The layout does not fit once its padding is added.
+    Layout(Smem),
+}
+
+impl fmt::Display for TooLargeForSmem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let max = crate::tile::MAX_SMEM_BYTES;
+        match self {
+            TooLargeForSmem::Tile(t) => write!(
+                f,
+                "{}x{} {} is {} bytes; one block's shared memory holds at most {max} (227 KiB on sm_90)",
+                t.rows,
+                t.cols,
+                t.elem.name(),
+                t.bytes()
+            ),
+            TooLargeForSmem::Layout(s) => write!(
+                f,
+                "{s} occupies {} bytes; one block's shared memory holds at most {max} (227 KiB on sm_90)",
+                s.bytes()
+            ),
+        }
+    }
+}
+
+/// `tile` if one block's shared memory can hold it.
+pub const fn tile_fits_smem(tile: Tile) -> Result<Tile, TooLargeForSmem> {
+    if tile.bytes() > crate::tile::MAX_SMEM_BYTES {
+        Err(TooLargeForSmem::Tile(tile))
+    } else {
+        Ok(tile)
+    }
+}
+
+impl Smem {
+    /// The layout if one block's shared memory can hold it, padding included (measured in u64: a layout no
+    /// block could hold is refused, not wrapped).
+    pub const fn fits_smem(self) -> Result<Smem, TooLargeForSmem> {
+        if self.bytes() > crate::tile::MAX_SMEM_BYTES as u64 {
+            Err(TooLargeForSmem::Layout(self))
+        } else {
+            Ok(self)
+        }
+    }
+}
+
 impl fmt::Display for Smem {
     /// `64x64 f16 row-major, Sw<3,3,3> on f16` / `32x32 f32 row-major, padded +4 B per row` / both, joined by
     /// `, `.
@@ -435,15 +488,7 @@ impl core::str::FromStr for Smem {
             .with_swizzle_fn_in(swizzle, unit.unwrap_or(default_unit))
             .with_padding(pad);
         smem.validate().map_err(|e| format!("{text:?}: {e}"))?;
-        // Padding included, measured in u64: a layout no block could hold is refused, not wrapped.
-        if smem.bytes() > crate::tile::MAX_SMEM_BYTES as u64 {
-            return Err(format!(
-                "{text:?}: {smem} occupies {} bytes; one block's shared memory holds at most {} (227 KiB on sm_90)",
-                smem.bytes(),
-                crate::tile::MAX_SMEM_BYTES
-            ));
-        }
-        Ok(smem)
+        smem.fits_smem().map_err(|e| format!("{text:?}: {e}"))
     }
 }
 

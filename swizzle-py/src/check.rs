@@ -8,7 +8,7 @@ use swizzle_core::bank::{self, map, Op};
 use swizzle_core::pattern::{Layout, Pattern, Smem, TileReport};
 use swizzle_core::spelling::SwizzleSpelling;
 use swizzle_core::synth::{synthesize, Answer, Synthesis};
-use swizzle_core::tile::{Order, Tile, MAX_SMEM_BYTES};
+use swizzle_core::tile::{Order, Tile};
 use swizzle_core::{ByteMode, Composed, Elem, Swizzle, SwizzleFn, Unit};
 
 /// A tile in shared memory: `rows x cols` elements of `elem`, row-major (or column-major), swizzled or padded.
@@ -97,28 +97,14 @@ fn tile(
 ) -> PyResult<Tile> {
     let t = Tile::new(uint("ROWS", rows)?, uint("COLS", cols)?, elem, order)
         .map_err(|e| err_in("tile", e))?;
-    if t.bytes() > MAX_SMEM_BYTES {
-        return Err(SwizzleError::new_err(format!(
-            "tile: {}x{} {} is {} bytes; one block's shared memory holds at most {MAX_SMEM_BYTES} (227 KiB on sm_90)",
-            t.rows,
-            t.cols,
-            t.elem.name(),
-            t.bytes()
-        )));
-    }
-    Ok(t)
+    swizzle_core::layout::tile_fits_smem(t).map_err(|e| SwizzleError::new_err(format!("tile: {e}")))
 }
 
 /// The layout checked as `swz check` checks it: its swizzle fits the tile, and with padding it still fits.
 fn checked(smem: Smem) -> PyResult<Smem> {
     smem.validate().map_err(|e| err_in("swizzle", e))?;
-    if smem.bytes() > MAX_SMEM_BYTES as u64 {
-        return Err(SwizzleError::new_err(format!(
-            "pad: {smem} occupies {} bytes; one block's shared memory holds at most {MAX_SMEM_BYTES} (227 KiB on sm_90)",
-            smem.bytes()
-        )));
-    }
-    Ok(smem)
+    smem.fits_smem()
+        .map_err(|e| SwizzleError::new_err(format!("pad: {e}")))
 }
 
 /// A tile given as `"ROWSxCOLS"` or `(rows, cols)`.
