@@ -14,8 +14,8 @@
 //! `--json FILE` writes `{"mode", "layouts": [...], "verification": [...] or null, "benchmark": {...} or null}`
 //! in both modes.
 
-use crate::bench::{print_report, write_outputs};
-use crate::Verdict;
+use crate::cmd::bench::{print_report, write_outputs};
+use crate::output::Verdict;
 use gpu_kernels::bench::{BenchConfig, Report, Table};
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::{DynFamily, SpecInfo};
@@ -99,13 +99,13 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         ..BenchConfig::default()
     };
     let t = Instant::now();
-    crate::verify::compile_all(&gpu, FAMILIES)?;
+    crate::cmd::verify::compile_all(&gpu, FAMILIES)?;
     let compile_s = t.elapsed().as_secs_f64();
     let (mut verify_s, mut bench_s) = (0.0, 0.0);
     let mut runs = Vec::new();
     for fam in FAMILIES {
         let t = Instant::now();
-        let verified = crate::verify::verify_family(&gpu, *fam)?;
+        let verified = crate::cmd::verify::verify_family(&gpu, *fam)?;
         verify_s += t.elapsed().as_secs_f64();
         let t = Instant::now();
         let sizes: Vec<_> = args.sizes.iter().map(|&n| fam.size_of(n)).collect();

@@ -54,7 +54,7 @@ fn cases(args: &Args) -> Result<(Vec<Size>, Vec<MatmulL2>), String> {
     } else {
         args.orders
             .iter()
-            .map(|o| crate::raster::parse_order(o, None))
+            .map(|o| crate::cmd::raster::parse_order(o, None))
             .collect::<Result<_, _>>()?
     };
     Ok((shapes, orders.into_iter().map(MatmulL2::new).collect()))

@@ -2,7 +2,7 @@
 //! rounds, sustained bursts, diagnostic builds. The work is gpu-bench's (`gemm::tune`, `hopper::tune`,
 //! `stencil::bench`); this module parses arguments and prints.
 
-use crate::bench::{check_targets, print_report, write_outputs};
+use crate::cmd::bench::{check_targets, print_report, write_outputs};
 use gpu_bench::gemm::tune as gt;
 use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::gemm::{self, BLayout};

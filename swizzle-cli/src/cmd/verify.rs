@@ -7,8 +7,8 @@
 //! checks run with their host references on every core; progress goes to stderr ([`gpu_kernels::progress`]),
 //! the results to stdout. [`compile_all`] and [`verify_family`] are also the report's.
 
-use crate::bench::family;
-use crate::Verdict;
+use crate::cmd::bench::family;
+use crate::output::Verdict;
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::DynFamily;
 use gpu_kernels::progress::{seconds, Progress};

@@ -146,7 +146,7 @@ pub fn run(args: Args) -> Result<(), String> {
     // Every spec runs (no filter, family sizes): compile them all on every core first.
     let filtered = args.only.is_some() || !elems.is_empty();
     if !filtered && (shapes.is_empty() || !args.sizes.is_empty()) {
-        crate::verify::compile_all(&gpu, &plan)?;
+        crate::cmd::verify::compile_all(&gpu, &plan)?;
     }
     let mut tables = Vec::new();
     for fam in &plan {
