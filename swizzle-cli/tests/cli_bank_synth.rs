@@ -1,12 +1,7 @@
 //! `swz synth` and `swz check` through the real binary: the known answers come out, and the reports explain.
-use std::process::{Command, Output};
-
-fn swz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
+mod common;
+use common::swz;
+use std::process::Output;
 
 fn stdout(out: &Output) -> String {
     stdout_exit(out, 0)
@@ -25,17 +20,9 @@ fn stdout_exit(out: &Output, code: i32) -> String {
 
 #[test]
 fn synth_finds_sw333_for_row_stores_and_ldmatrix() {
-    let text = stdout(&swz(&[
-        "synth",
-        "--tile",
-        "64x64",
-        "--elem",
-        "f16",
-        "--pattern",
-        "row16",
-        "--pattern",
-        "ldmatrix.x4",
-    ]));
+    let text = stdout(&swz(
+        "synth --tile 64x64 --elem f16 --pattern row16 --pattern ldmatrix.x4",
+    ));
     assert!(
         text.starts_with("single swizzle: Sw<3,4,3> on bytes = Sw<3,3,3> on f16\n"),
         "{text}"
@@ -48,17 +35,9 @@ fn synth_finds_sw333_for_row_stores_and_ldmatrix() {
 
 #[test]
 fn synth_needs_two_layers_for_seed_002() {
-    let text = stdout(&swz(&[
-        "synth",
-        "--tile",
-        "16x256",
-        "--elem",
-        "f16",
-        "--pattern",
-        "ldmatrix.x4",
-        "--pattern",
-        "ldmatrix.x4@16",
-    ]));
+    let text = stdout(&swz(
+        "synth --tile 16x256 --elem f16 --pattern ldmatrix.x4 --pattern ldmatrix.x4@16",
+    ));
     assert!(
         text.starts_with("two layers (no single swizzle works): "),
         "{text}"
@@ -129,19 +108,9 @@ fn check_reports_and_draws_the_worst_instruction() {
     assert!(picture.starts_with("<svg") && picture.contains("ldmatrix.x4 on 64x64 f16"));
     std::fs::remove_dir_all(dir).unwrap();
 
-    let padded = stdout(&swz(&[
-        "check",
-        "--tile",
-        "32x32",
-        "--elem",
-        "f32",
-        "--pad",
-        "4",
-        "--pattern",
-        "col.ld",
-        "--pattern",
-        "row.st",
-    ]));
+    let padded = stdout(&swz(
+        "check --tile 32x32 --elem f32 --pad 4 --pattern col.ld --pattern row.st",
+    ));
     assert_eq!(
         padded.matches(", 0 conflicts, 1.00x)").count(),
         2,
@@ -210,12 +179,12 @@ fn exit_codes_say_clean_conflict_or_bad_input() {
         .unwrap()
         .contains("448 conflicts"));
     assert_eq!(check(&["--swizzle", "3,3,2"]).status.code(), Some(2));
-    let help = String::from_utf8(swz(&["check", "--help"]).stdout).unwrap();
+    let help = String::from_utf8(swz("check --help").stdout).unwrap();
     assert!(
         help.contains("Exit status: 0 every pattern is conflict-free, 1 some pattern"),
         "{help}"
     );
-    let help = String::from_utf8(swz(&["synth", "--help"]).stdout).unwrap();
+    let help = String::from_utf8(swz("synth --help").stdout).unwrap();
     assert!(help.contains("1 no XOR swizzle is conflict-free"), "{help}");
 }
 

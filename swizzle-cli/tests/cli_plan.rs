@@ -1,30 +1,12 @@
 //! `swz plan gemm` through the real binary: the plan is printed with its time and bound, the JSON carries the
 //! model's numbers, `--implemented` keeps to today's kernel, the device and dtype flags work, and bad shapes are one
 //! `swz:` line with exit 2.
-use std::process::Command;
-
-fn swz(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = swz(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.trim().lines().count(), 1, "one JSON line: {text}");
-    serde_json::from_str(&text).unwrap()
-}
+mod common;
+use common::{json, swz};
 
 #[test]
 fn prints_the_plan_its_bound_and_the_runners_up() {
-    let out = swz(&["plan", "gemm", "16x4096x4096", "--top", "3"]);
+    let out = swz("plan gemm 16x4096x4096 --top 3");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -50,7 +32,7 @@ fn prints_the_plan_its_bound_and_the_runners_up() {
 /// idle); restricted to implemented variants the plan is implemented and no faster than the free one.
 #[test]
 fn json_compares_the_plan_with_the_shipped_kernel() {
-    let v = json(&["plan", "gemm", "16x4096x4096", "--json"]);
+    let v = json("plan gemm 16x4096x4096 --json");
     let best = &v["best"];
     assert_eq!(best["bound"], "HBM bytes");
     let (t, shipped) = (
@@ -60,18 +42,18 @@ fn json_compares_the_plan_with_the_shipped_kernel() {
     assert!(t > 0.0 && 2.0 * t < shipped, "{t} vs {shipped}");
     assert!(t >= v["hbm_floor_s"].as_f64().unwrap() * 0.999);
     assert_eq!(v["runners_up"].as_array().unwrap().len(), 5);
-    let imp = json(&["plan", "gemm", "16x4096x4096", "--implemented", "--json"]);
+    let imp = json("plan gemm 16x4096x4096 --implemented --json");
     assert_eq!(imp["best"]["implemented"], true);
     assert!(imp["best"]["time_s"].as_f64().unwrap() >= t);
     // A big square: the shipped tile without the multicast pair (a lone CTA does not wait for a partner SM) is the
     // plan among implemented variants, and the free plan keeps its tile and is within a few percent of it
     // (stream-K evens the last wave).
-    let sq = json(&["plan", "gemm", "8192x8192x8192", "--implemented", "--json"]);
+    let sq = json("plan gemm 8192x8192x8192 --implemented --json");
     assert_eq!(
         sq["best"]["variant"],
         "128x256x64 4st cluster1 split1 group-m(group=16)"
     );
-    let free = json(&["plan", "gemm", "8192x8192x8192", "--json"]);
+    let free = json("plan gemm 8192x8192x8192 --json");
     assert_eq!(
         (free["best"]["bm"].clone(), free["best"]["bn"].clone()),
         (128.into(), 256.into())
@@ -85,17 +67,8 @@ fn json_compares_the_plan_with_the_shipped_kernel() {
 
 #[test]
 fn device_and_dtype_flags() {
-    let h100 = json(&["plan", "gemm", "16x8192x28672", "--json"]);
-    let h200 = json(&[
-        "plan",
-        "gemm",
-        "16x8192x28672",
-        "--device",
-        "h200",
-        "--dtype",
-        "f16",
-        "--json",
-    ]);
+    let h100 = json("plan gemm 16x8192x28672 --json");
+    let h200 = json("plan gemm 16x8192x28672 --device h200 --dtype f16 --json");
     assert_eq!(h200["device"], "h200");
     assert_eq!(h200["dtype"], "f16");
     // Memory-bound: the H200's faster HBM plans faster.
@@ -144,16 +117,8 @@ fn bad_input_is_one_line_and_exit_2() {
 /// per-block scaling adds its fp32 scale bytes to the read.
 #[test]
 fn e4m3_plans_at_twice_the_rate_with_half_the_bytes_and_counts_scales() {
-    let bf = json(&["plan", "gemm", "8192x8192x8192", "--implemented", "--json"]);
-    let fp8 = json(&[
-        "plan",
-        "gemm",
-        "8192x8192x8192",
-        "--implemented",
-        "--dtype",
-        "e4m3",
-        "--json",
-    ]);
+    let bf = json("plan gemm 8192x8192x8192 --implemented --json");
+    let fp8 = json("plan gemm 8192x8192x8192 --implemented --dtype e4m3 --json");
     assert_eq!(
         (fp8["dtype"].clone(), fp8["scale"].clone()),
         ("e4m3".into(), "tensor".into())
@@ -177,7 +142,7 @@ fn e4m3_plans_at_twice_the_rate_with_half_the_bytes_and_counts_scales() {
             "--json",
         ])
     };
-    let bf_dec = json(&["plan", "gemm", "16x4096x14336", "--json"]);
+    let bf_dec = json("plan gemm 16x4096x14336 --json");
     let (tensor, row, block) = (decode("tensor"), decode("row"), decode("block"));
     let floor = |v: &serde_json::Value| v["hbm_floor_s"].as_f64().unwrap();
     assert!(floor(&tensor) < 0.55 * floor(&bf_dec) && floor(&tensor) > 0.45 * floor(&bf_dec));
@@ -194,15 +159,7 @@ fn e4m3_plans_at_twice_the_rate_with_half_the_bytes_and_counts_scales() {
         "{}",
         extra(&block)
     );
-    let out = swz(&[
-        "plan",
-        "gemm",
-        "16x4096x14336",
-        "--dtype",
-        "e4m3",
-        "--scale",
-        "row",
-    ]);
+    let out = swz("plan gemm 16x4096x14336 --dtype e4m3 --scale row");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.starts_with(

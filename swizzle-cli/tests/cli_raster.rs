@@ -1,17 +1,11 @@
 //! `swz raster` through the real binary: every order is a bijection on non-square grids (read back from the
 //! printed lines), strip follows the article's algorithm (with its `/ gridDim.x` fix), errors are one line and exit 2.
 // The article's listing the workspace tests transcribe once, shared rather than copied.
+mod common;
 #[path = "../../tests/tests/common/swizzle_idx.rs"]
 mod swizzle_idx;
+use common::swz;
 use std::collections::HashSet;
-use std::process::Command;
-
-fn swz(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
 
 /// The printed lines as `(bid, Some((x, y)))`, or `None` for an idle `bid - -` block.
 fn raster(args: &[&str]) -> Vec<(u32, Option<(u32, u32)>)> {
