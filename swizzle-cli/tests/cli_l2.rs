@@ -2,7 +2,7 @@
 //! ranks every order by DRAM bytes, the flags override the device preset, the pictures are written, and bad input
 //! is one line on stderr with exit 2.
 mod common;
-use common::{json, swz};
+use common::{accepted, json, swz};
 
 /// A GEMM whose A and B fit in L2 reads each once: DRAM = 2 * 512 * 512 * 4 bytes, whatever the order.
 #[test]
@@ -57,39 +57,22 @@ fn order_all_ranks_every_order() {
 
 #[test]
 fn pictures_are_written() {
-    let dir = std::env::temp_dir().join(format!("swz-l2-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("l2");
     let bars = dir.join("bars.svg");
-    let out = swz(&[
-        "l2",
-        "--gemm",
-        "1024x1024x128",
-        "--order",
-        "all",
-        "--svg",
-        bars.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
+    accepted(&common::cmd(
+        "l2 --gemm 1024x1024x128 --order all --svg",
+        &[bars.to_str().unwrap()],
+    ));
     let svg = std::fs::read_to_string(&bars).unwrap();
     assert!(
         svg.starts_with("<svg") && svg.contains("group-m(group=8)") && svg.contains("compulsory")
     );
     let grid = dir.join("grid.svg");
-    let out = swz(&[
-        "raster",
-        "--order",
-        "strip:4",
-        "--grid",
-        "8x8",
-        "--sms",
-        "3",
-        "--resident",
-        "2",
-        "--svg",
-        grid.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 64);
+    let text = accepted(&common::cmd(
+        "raster --order strip:4 --grid 8x8 --sms 3 --resident 2 --svg",
+        &[grid.to_str().unwrap()],
+    ));
+    assert_eq!(text.lines().count(), 64);
     let svg = std::fs::read_to_string(&grid).unwrap();
     assert!(svg.contains("the first wave (6 blocks)") && svg.contains(">63</text>"));
     std::fs::remove_dir_all(&dir).ok();
