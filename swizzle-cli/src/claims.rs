@@ -216,16 +216,19 @@ fn the_hopper_headline_rows_equal_their_json() {
                 "f16"
             };
             let n: u64 = if claim.contains("8192") { 8192 } else { 4096 };
-            let entry = json
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|e| {
-                    e["candidate"].as_str().unwrap().starts_with("shipped")
-                        && e["ty"] == ty
-                        && e["size"][0] == n
-                })
-                .unwrap_or_else(|| panic!("no JSON entry for {claim}"));
+            // The JSON entry of the candidate named `spec` ("shipped", "base") at this type and size.
+            let entry_of = |spec: &str| {
+                json.as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|e| {
+                        e["candidate"].as_str().unwrap().starts_with(spec)
+                            && e["ty"] == ty
+                            && e["size"][0] == n
+                    })
+                    .unwrap_or_else(|| panic!("no JSON entry for {spec} in {claim}"))
+            };
+            let entry = entry_of("shipped");
             let pct = |k: &str| format!("{:.1}", 100.0 * entry["ratio"][k].as_f64().unwrap());
             let nums = decimals(&row[1]);
             assert_eq!(format!("{:.1}", nums[0]), pct("median"), "{claim}");
@@ -235,16 +238,7 @@ fn the_hopper_headline_rows_equal_their_json() {
             }
             // The base (single CTA) spec of the same rounds, where the row names it.
             if let Some(base) = row[2].split("base").nth(1) {
-                let b = json
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|e| {
-                        e["candidate"].as_str().unwrap().starts_with("base")
-                            && e["ty"] == ty
-                            && e["size"][0] == n
-                    })
-                    .unwrap();
+                let b = entry_of("base");
                 let want = format!("{:.1}%", 100.0 * b["ratio"]["median"].as_f64().unwrap());
                 assert!(base.contains(&want), "{claim}: base {base:?} vs {want}");
             }
