@@ -20,7 +20,10 @@ fn small_gemm_reads_compulsory_bytes() {
 /// evicts it), so DRAM = L2 requests = 2 chunks per K step per block.
 #[test]
 fn flags_override_the_device() {
-    let v = json("l2 --gemm 64x64x64 --tile 32x32x32 --elem f32 --order identity --sms 1 --resident 1 --l2-bytes 4KiB --partitions 1 --json");
+    let v = json(
+        "l2 --gemm 64x64x64 --tile 32x32x32 --elem f32 --order identity --sms 1 --resident 1 \
+         --l2-bytes 4KiB --partitions 1 --json",
+    );
     assert_eq!(v["sms"], 1);
     assert_eq!(v["l2_bytes"], 4096);
     assert_eq!(v["dram_read_bytes"], 4 * 2 * 2 * 4096);

@@ -3,7 +3,6 @@
 //! under a second: one `MxNxK` parser for `plan`, `l2`, `l2-study`, `bench --shapes` and `tune --shapes`.
 mod common;
 use common::{swz, Argv};
-
 use std::time::{Duration, Instant};
 
 /// Exit 2 with exactly one `swz:` line on stderr containing `needle`, nothing on stdout, within a second.
