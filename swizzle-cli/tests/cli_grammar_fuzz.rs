@@ -266,7 +266,6 @@ const COMMANDS: &[(&str, &[&str])] = &[
             "--dtype",
             "--device",
             "--top",
-            "--implemented",
             "--json",
         ],
     ),
