@@ -261,13 +261,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ),
     (
         "plan gemm",
-        &[
-            "SHAPE",
-            "--dtype",
-            "--device",
-            "--top",
-            "--json",
-        ],
+        &["SHAPE", "--dtype", "--device", "--top", "--json"],
     ),
     (
         "bench gemm --list",

@@ -72,7 +72,12 @@ fn json_compares_the_plan_with_the_shipped_kernel() {
 /// 8 parts or with the multicast pair, nothing marked unbuilt, and `--implemented` (once the filter) is gone.
 #[test]
 fn every_variant_offered_runs() {
-    for shape in ["16x4096x4096", "1x8x4096", "128x6144x4096", "8192x8192x8192"] {
+    for shape in [
+        "16x4096x4096",
+        "1x8x4096",
+        "128x6144x4096",
+        "8192x8192x8192",
+    ] {
         let out = swz(&["plan", "gemm", shape, "--top", "1000"]);
         assert!(out.status.success(), "{shape}");
         let text = String::from_utf8(out.stdout).unwrap();
@@ -82,7 +87,10 @@ fn every_variant_offered_runs() {
         assert!(!text.contains("cluster2 split2"), "{shape}\n{text}");
         let v = json(&["plan", "gemm", shape, "--top", "1000", "--json"]);
         for e in std::iter::once(&v["best"]).chain(v["runners_up"].as_array().unwrap()) {
-            assert!(e.get("swap").is_none() && e.get("stream_k").is_none(), "{e}");
+            assert!(
+                e.get("swap").is_none() && e.get("stream_k").is_none(),
+                "{e}"
+            );
             let (cluster, split) = (e["cluster"].as_u64().unwrap(), e["split"].as_u64().unwrap());
             assert!(split <= 8 && (split == 1 || cluster == 1), "{e}");
         }

@@ -620,12 +620,13 @@ pub fn candidates(p: &Problem, dev: &Device) -> Vec<Variant> {
     let mut out = Vec::new();
     for bm in BMS {
         for bn in BNS {
-            let splits = SPLITS.iter().filter(|&&s| {
-                s == 1 || (k_tiles.is_multiple_of(s) && k_tiles / s >= 4)
-            });
+            let splits = SPLITS
+                .iter()
+                .filter(|&&s| s == 1 || (k_tiles.is_multiple_of(s) && k_tiles / s >= 4));
             let shapes = splits.map(|&s| (1, s)).chain([(2, 1)]);
             for (cluster, split) in shapes {
-                let Some(stages) = Variant::stages_for_split(bm, bn, split, p.elem, dev.smem_per_block)
+                let Some(stages) =
+                    Variant::stages_for_split(bm, bn, split, p.elem, dev.smem_per_block)
                 else {
                     continue;
                 };
@@ -968,25 +969,16 @@ mod tests {
         assert!(check_problem(&bf16(16, 16, 24)).is_ok());
         // Tensor-bound: half the bf16 time; block scaling costs a little more than per-tensor.
         let big8 = Problem::new(Size::mnk(8192, 8192, 8192), Elem::E4M3);
-        let t8 = plan(&big8, &Device::H100)
+        let t8 = plan(&big8, &Device::H100).unwrap().best.time_s;
+        let t16 = plan(&bf16(8192, 8192, 8192), &Device::H100)
             .unwrap()
             .best
             .time_s;
-        let t16 = plan(
-            &bf16(8192, 8192, 8192),
-            &Device::H100,
-        )
-        .unwrap()
-        .best
-        .time_s;
         assert!((t8 / t16 - 0.5).abs() < 0.03, "{t8} vs {t16}");
-        let tb = plan(
-            &big8.with_scale(ScaleMode::Block),
-            &Device::H100,
-        )
-        .unwrap()
-        .best
-        .time_s;
+        let tb = plan(&big8.with_scale(ScaleMode::Block), &Device::H100)
+            .unwrap()
+            .best
+            .time_s;
         assert!(tb >= t8, "{tb} vs {t8}");
     }
 
@@ -1114,10 +1106,7 @@ mod tests {
     #[test]
     fn bad_problems_are_errors() {
         let d = Device::H100;
-        assert_eq!(
-            plan(&bf16(0, 8, 8), &d),
-            Err(PlanError::Zero("M"))
-        );
+        assert_eq!(plan(&bf16(0, 8, 8), &d), Err(PlanError::Zero("M")));
         assert_eq!(
             plan(&bf16(8, 8, 12), &d),
             Err(PlanError::KNotMultipleOf8(12))

@@ -146,8 +146,8 @@ pub fn ranked(
 ) -> Result<Vec<(HopperSpec, Estimate)>> {
     crate::elem::check_supported("the Hopper GEMM", ty, &super::TYPES)?;
     let p = Problem::new(size, ty);
-    let planned = plan::plan(&p, dev)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
+    let planned =
+        plan::plan(&p, dev).map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     planned
         .by_shape()
         .into_iter()
