@@ -250,6 +250,43 @@ fn e4m3_bad_input_is_one_line_and_exit_2() {
             vec!["plan", "gemm", "16x4096x4096", "--scale", "row"],
             "--scale applies to --dtype e4m3 only",
         ),
+        // The FP8 bench checks its problems before it opens the GPU: no GPU is needed to be refused.
+        (
+            vec![
+                "bench",
+                "gemm",
+                "--dtype",
+                "e4m3",
+                "--shapes",
+                "16x4096x4104",
+            ],
+            "K must be a multiple of 16 for e4m3",
+        ),
+        (
+            vec![
+                "bench",
+                "gemm",
+                "--dtype",
+                "e4m3",
+                "--shapes",
+                "16x4096x4096",
+                "--scale",
+                "col",
+            ],
+            "--scale",
+        ),
+        (
+            vec!["bench", "gemm", "--dtype", "e4m3"],
+            "--shapes MxNxK or --llm",
+        ),
+        (
+            vec!["bench", "gemm", "--llm"],
+            "--llm goes with --dtype e4m3",
+        ),
+        (
+            vec!["bench", "gemm", "--dtype", "bf16", "--llm"],
+            "--dtype: expected e4m3",
+        ),
     ] {
         let out = swz(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -213,6 +213,21 @@ mod tests {
         ) == (v.bm, v.bn, v.bk, v.stages, v.cluster, v.split, v.order)
     }
 
+    /// A GPU other than sm_90 is refused in one line, before anything is compiled or launched.
+    #[test]
+    fn other_gpus_are_refused_before_any_compile() {
+        assert!(crate::hopper::check_device(&h100_props()).is_ok());
+        for cc in [(8, 0), (8, 9), (10, 0)] {
+            let props = DeviceProps {
+                name: "NVIDIA A100-SXM4-80GB".into(),
+                compute_capability: cc,
+                ..h100_props()
+            };
+            let e = crate::hopper::check_device(&props).unwrap_err().to_string();
+            assert!(e.contains("needs an sm_90 GPU") && !e.contains('\n'), "{e}");
+        }
+    }
+
     #[test]
     fn the_llm_table_is_thirty_problems_layer_by_layer() {
         let s = llm_shapes();
