@@ -31,7 +31,7 @@ use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Result};
 use crate::Size;
 use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
-use swizzle_core::plan::{self, Device, Problem, Restrict};
+use swizzle_core::plan::{self, Device, Problem};
 use swizzle_core::Elem;
 
 /// The fastest spec the planner's model finds for `size` in e4m3 with `mode`'s scaling among what the kernel
@@ -39,8 +39,8 @@ use swizzle_core::Elem;
 /// of 16.
 pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     let p = Problem::new(size, Elem::E4M3).with_scale(mode);
-    let planned = plan::plan(&p, dev, Restrict::Implemented)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
+    let planned =
+        plan::plan(&p, dev).map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     for e in std::iter::once(planned.best).chain(planned.runners_up) {
         let spec = spec_of(&e.variant, Elem::E4M3)?.with_scale(mode);
         if spec.validate(dev.smem_per_block as usize).is_ok() {
