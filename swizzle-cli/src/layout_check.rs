@@ -305,18 +305,7 @@ fn idesc(a: IdescArgs) -> Result<Verdict, String> {
             )))
         }
     };
-    let shape = |d: &InstrDesc| {
-        format!(
-            "{}:{}:{}:{}x{}:{}:{}",
-            d.a.name(),
-            d.b.name(),
-            if d.d_f32 { "f32" } else { "f16" },
-            d.m,
-            d.n,
-            d.a_major.name(),
-            d.b_major.name()
-        )
-    };
+    let shape = swizzle_core::operand::instr_text;
     let found = match read.first_difference(&meant) {
         None => Vec::new(),
         Some(field) => vec![format!(
