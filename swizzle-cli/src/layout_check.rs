@@ -266,23 +266,11 @@ fn tma(a: TmaArgs) -> Result<Verdict, String> {
             a.interleave
         )
     })?;
-    let mut map = TmaMap {
-        elem_bytes: dtype_bytes(&a.dtype)?,
-        rank: rank as u32,
-        dims: [1; 5],
-        strides: [0; 4],
-        boxes: [1; 5],
-        interleave,
-        swizzle,
-        smem: parse_addr(&a.smem)?,
-    };
-    for (i, d) in dims.iter().enumerate() {
-        map.dims[i] = *d;
-        map.boxes[i] = u32::try_from(boxes[i]).unwrap_or(u32::MAX);
-    }
-    for (i, s) in strides.iter().enumerate() {
-        map.strides[i] = *s;
-    }
+    let elem_bytes = dtype_bytes(&a.dtype)?;
+    let smem = parse_addr(&a.smem)?;
+    let map = TmaMap::from_lists(
+        elem_bytes, &dims, &strides, &boxes, interleave, swizzle, smem,
+    );
     let found = map
         .mismatches_operand(&tile)
         .iter()

@@ -804,23 +804,10 @@ pub fn check_tma(
         }
     };
     let elem_bytes = args::elem_named("dtype", dtype)?.bytes();
-    let mut map = TmaMap {
-        elem_bytes,
-        rank: rank as u32,
-        dims: [1; 5],
-        strides: [0; 4],
-        boxes: [1; 5],
-        interleave,
-        swizzle,
-        smem: uint("smem", smem)?,
-    };
-    for (i, d) in dims.iter().enumerate() {
-        map.dims[i] = *d;
-        map.boxes[i] = u32::try_from(boxes[i]).unwrap_or(u32::MAX);
-    }
-    for (i, s) in strides.iter().enumerate() {
-        map.strides[i] = *s;
-    }
+    let smem = uint("smem", smem)?;
+    let map = TmaMap::from_lists(
+        elem_bytes, &dims, &strides, &boxes, interleave, swizzle, smem,
+    );
     let found = map.mismatches_operand(&op);
     Ok(LayoutCheck::of(
         "the tensor map",
