@@ -12,8 +12,7 @@ use swizzle_core::Swizzle;
 
 /// A fresh directory for one test.
 fn workdir(test: &str) -> PathBuf {
-    let dir = gxx::workdir("header_guards", test);
-    dir
+    gxx::workdir("header_guards", test)
 }
 
 /// Compile and link `main.cpp` in `dir` with g++; the compiler's output on failure.
