@@ -3,14 +3,13 @@
 //! cuBLAS gemmEx) time.
 use gpu_kernels::bench::BenchConfig;
 use gpu_kernels::frame::bench::time_peer;
-use gpu_kernels::frame::{Buffer, DynFamily, Family, HostBuf, Launch, Peer, Size};
+use gpu_kernels::frame::{DynFamily, Family, HostBuf, Peer, Size};
 use gpu_kernels::registry::{find, FAMILIES};
 use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
-use gpu_kernels::{Elem, Gpu, Result};
+use gpu_kernels::Elem;
 
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+mod common;
+use common::gpu;
 
 /// The registered families this run verifies: those named in `FRAME_FAMILIES` (comma-separated, e.g.
 /// `FRAME_FAMILIES=hopper`, for a device step that needs one family's verdict without the others' time), else
@@ -88,35 +87,12 @@ impl Family for WrongReference {
     fn specs(&self) -> Vec<Variant> {
         TRANSPOSE.specs()
     }
-    fn spec_name(&self, v: &Variant) -> String {
-        TRANSPOSE.spec_name(v)
-    }
-    fn elem(&self, v: &Variant) -> Elem {
-        TRANSPOSE.elem(v)
-    }
-    fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
-        TRANSPOSE.header(v)
-    }
     fn compile_unit(&self, v: &Variant) -> (gpu_kernels::runtime::Source, Vec<String>) {
         TRANSPOSE.compile_unit(v)
     }
-    fn entry(&self, v: &Variant) -> &'static str {
-        TRANSPOSE.entry(v)
-    }
-    fn smem_bytes(&self, v: &Variant) -> u32 {
-        TRANSPOSE.smem_bytes(v)
-    }
-    fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
-        TRANSPOSE.buffers(v, size)
-    }
-    fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
-        TRANSPOSE.launch(v, size)
-    }
+    common::transpose_items!();
     fn reference(&self, _v: &Variant, _size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         vec![inputs[0].clone()]
-    }
-    fn verify_sizes(&self) -> Vec<Size> {
-        vec![Size::mn(97, 131)]
     }
 }
 

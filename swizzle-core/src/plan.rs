@@ -497,11 +497,7 @@ impl Bound {
     }
 }
 
-impl fmt::Display for Bound {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(Bound);
 
 /// A variant's predicted time and its parts, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]

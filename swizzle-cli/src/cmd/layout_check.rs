@@ -250,23 +250,11 @@ fn tma(a: TmaArgs) -> Result<Verdict, String> {
             a.interleave
         )
     })?;
-    let mut map = TmaMap {
-        elem_bytes: dtype_bytes(&a.dtype)?,
-        rank: rank as u32,
-        dims: [1; 5],
-        strides: [0; 4],
-        boxes: [1; 5],
-        interleave,
-        swizzle,
-        smem: parse_addr(&a.smem)?,
-    };
-    for (i, d) in dims.iter().enumerate() {
-        map.dims[i] = *d;
-        map.boxes[i] = u32::try_from(boxes[i]).unwrap_or(u32::MAX);
-    }
-    for (i, s) in strides.iter().enumerate() {
-        map.strides[i] = *s;
-    }
+    let elem_bytes = dtype_bytes(&a.dtype)?;
+    let smem = parse_addr(&a.smem)?;
+    let map = TmaMap::from_lists(
+        elem_bytes, &dims, &strides, &boxes, interleave, swizzle, smem,
+    );
     let found = map
         .mismatches_operand(&tile)
         .iter()
@@ -289,18 +277,7 @@ fn idesc(a: IdescArgs) -> Result<Verdict, String> {
             )))
         }
     };
-    let shape = |d: &InstrDesc| {
-        format!(
-            "{}:{}:{}:{}x{}:{}:{}",
-            d.a.name(),
-            d.b.name(),
-            if d.d_f32 { "f32" } else { "f16" },
-            d.m,
-            d.n,
-            d.a_major.name(),
-            d.b_major.name()
-        )
-    };
+    let shape = swizzle_core::operand::instr_text;
     let found = match read.first_difference(&meant) {
         None => Vec::new(),
         Some(field) => vec![format!(
