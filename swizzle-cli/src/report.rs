@@ -6,7 +6,8 @@
 //! - **GPU**: the same layout report, then the GPU part, laid out like it: a summary table first (per family: the
 //!   variants and checks run, how many were wrong, the best ratio to the peer; [`gpu_summary`]), then per family
 //!   its correctness pass (random data, poisoned output, ragged sizes, every output element compared with the
-//!   host reference), then the benchmark tables with the peer measured in the same run. Before the first launch
+//!   host reference), then the benchmark tables with the peer measured in the same run, one size per family
+//!   (inputs larger than the L2; every size is `swz bench`). Before the first launch
 //!   every kernel is compiled on every core (kept in the CUBIN cache, so a second run compiles nothing); while it
 //!   runs, progress goes to stderr, one bar (or line) per family and phase. A wrong result exits 1 after the
 //!   whole report.
@@ -19,6 +20,7 @@ use crate::Verdict;
 use gpu_kernels::bench::{BenchConfig, Report, Table};
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::{DynFamily, SpecInfo};
+use gpu_kernels::memory;
 use gpu_kernels::progress::seconds;
 use gpu_kernels::registry::FAMILIES;
 use gpu_kernels::{Error, Gpu};
@@ -33,12 +35,13 @@ pub struct Args {
     /// Skip the GPU part even when a GPU is present (layout report only).
     #[arg(long)]
     layout_only: bool,
-    /// Problem sizes for the benchmark tables (GPU mode): N for each family's size of side N; default: each
-    /// family's own benchmark sizes (inputs larger than L2; none for the one-tile fragment problems).
+    /// Problem sizes for the benchmark tables (GPU mode): N for each family's size of side N; default: one size
+    /// per family, its inputs larger than L2 (none for the one-tile fragment problems); every size of a family
+    /// is `swz bench FAMILY`.
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=65536))]
     sizes: Vec<u32>,
     /// Timed runs per kernel (GPU mode).
-    #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
+    #[arg(long, default_value_t = 10, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     iters: usize,
     /// Print the bank maps (32 rows each): the worst instruction of each conflicting access, the first of each
     /// conflict-free one.
@@ -101,21 +104,24 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     let t = Instant::now();
     crate::verify::compile_all(&gpu, FAMILIES)?;
     let compile_s = t.elapsed().as_secs_f64();
+    memory::phase_end("compile");
     let (mut verify_s, mut bench_s) = (0.0, 0.0);
     let mut runs = Vec::new();
     for fam in FAMILIES {
         let t = Instant::now();
         let verified = crate::verify::verify_family(&gpu, *fam)?;
         verify_s += t.elapsed().as_secs_f64();
+        memory::phase_end(&format!("verify {}", fam.name()));
         let t = Instant::now();
-        let sizes: Vec<_> = args.sizes.iter().map(|&n| fam.size_of(n)).collect();
-        let tables = if sizes.is_empty() && fam.bench_sizes().is_empty() {
+        let sizes = bench_sizes(*fam, &args.sizes);
+        let tables = if sizes.is_empty() {
             Vec::new()
         } else {
             fam.bench(&gpu, &sizes, &|_, _| true, &cfg)
                 .map_err(|e| e.to_string())?
         };
         bench_s += t.elapsed().as_secs_f64();
+        memory::phase_end(&format!("bench {}", fam.name()));
         runs.push(FamilyRun {
             fam: *fam,
             verified,
@@ -129,6 +135,12 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     let tables: Vec<Table> = runs.iter().flat_map(|r| r.tables.clone()).collect();
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
     outln!("## Benchmarks (each table against its peer, measured in the same run)\n");
+    if args.sizes.is_empty() {
+        outln!(
+            "One size per family, its inputs larger than the L2: {}. Every size of a family: `swz bench FAMILY`.\n",
+            report_sizes_line()
+        );
+    }
     print_report(&report);
     write_outputs(&report, None, None)?;
     if let Some(path) = &args.json {
@@ -151,11 +163,12 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         FAMILIES.len()
     );
     eprintln!(
-        "swz report: {} in all: compile {}, verify {}, benchmark {}",
+        "swz report: {} in all: compile {}, verify {}, benchmark {}{}",
         seconds(start.elapsed().as_secs_f64()),
         seconds(compile_s),
         seconds(verify_s),
-        seconds(bench_s)
+        seconds(bench_s),
+        crate::verify::peak_memory()
     );
     Ok(if wrong == 0 {
         Verdict::Clean
@@ -164,6 +177,29 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             "{wrong} of {checks} verifications failed (see the report)"
         ))
     })
+}
+
+/// The benchmark sizes of `fam` in the report: `--sizes` (each N as the family's size of side N), else the
+/// family's one report size (none for the one-tile fragment problems).
+fn bench_sizes(fam: &dyn DynFamily, sides: &[u32]) -> Vec<gpu_kernels::Size> {
+    if sides.is_empty() {
+        fam.report_sizes()
+    } else {
+        sides.iter().map(|&n| fam.size_of(n)).collect()
+    }
+}
+
+/// `transpose 8192x8192, stencil 1x134217728, ...`: what the report's benchmark measures by default.
+fn report_sizes_line() -> String {
+    FAMILIES
+        .iter()
+        .flat_map(|f| {
+            f.report_sizes()
+                .into_iter()
+                .map(|s| format!("{} {s}", f.name()))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// One family's GPU part: its verification and its benchmark tables.
@@ -227,10 +263,12 @@ fn verification_report(r: &FamilyRun) {
     );
     let sizes: Vec<String> = r.fam.verify_sizes().iter().map(|s| s.to_string()).collect();
     outln!(
-        "{} variants at {}: {} wrong\n",
+        "{} variants at {}: {} wrong ({} host references: one per size and class of variants that compute the \
+         same function)\n",
         r.fam.spec_infos().len(),
         sizes.join(", "),
-        r.verified.failures.len()
+        r.verified.failures.len(),
+        r.verified.references
     );
     for f in &r.verified.failures {
         outln!("FAILED {f}");
