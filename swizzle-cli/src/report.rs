@@ -209,11 +209,18 @@ struct FamilyRun {
     tables: Vec<Table>,
 }
 
-/// The best row of the family's tables against its peer: (% of the peer, kernel, table title, peer name).
+/// The best row of the family's tables against its peer, bounds left out ([`Row::bound`](gpu_kernels::bench::Row::bound)):
+/// (% of the peer, kernel, table title, peer name).
 fn best_against_peer(tables: &[Table]) -> Option<(f64, String, String, String)> {
     tables
         .iter()
-        .flat_map(|t| t.rows.iter().skip(1).map(move |r| (t, r)))
+        .flat_map(|t| {
+            t.rows
+                .iter()
+                .skip(1)
+                .filter(|r| !r.bound)
+                .map(move |r| (t, r))
+        })
         .max_by(|(_, a), (_, b)| a.pct_of_ref.total_cmp(&b.pct_of_ref))
         .map(|(t, r)| {
             (
@@ -250,7 +257,8 @@ fn gpu_summary(runs: &[FamilyRun]) -> String {
     s.push_str(&format!(
         "\n{checks} checks (variant x size), {wrong} wrong: random inputs, outputs poisoned first, every output \
          element compared with the host reference; best against its peer: the fastest variant's rate as a share of \
-         the peer's (a device copy or cuBLAS) measured in the same run\n"
+         the peer's (a device copy or cuBLAS) measured in the same run, bounds such as the transpose's plain copies \
+         left out\n"
     ));
     s
 }
@@ -376,4 +384,56 @@ fn spec_report(spec: &SpecInfo, bank_maps: bool) {
         }
     }
     outln!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gpu_kernels::bench::Row;
+
+    fn row(kernel: &str, pct: f64, bound: bool) -> Row {
+        Row {
+            kernel: kernel.into(),
+            block: "(32,8)".into(),
+            elem: "f32".into(),
+            rows: 8192,
+            cols: 8192,
+            bytes: 1 << 29,
+            median_ms: 1.0,
+            min_ms: 1.0,
+            max_ms: 1.0,
+            gbps: pct,
+            pct_of_ref: pct,
+            pct_of_ceiling: None,
+            bound,
+        }
+    }
+
+    #[test]
+    fn the_best_against_the_peer_is_no_bound_and_no_peer() {
+        let t = Table {
+            title: "transpose 8192x8192 f32".into(),
+            reference: "D2D copy".into(),
+            reference_gbps: 100.0,
+            unit: "GB/s".into(),
+            ceiling: None,
+            rows: vec![
+                row("D2D copy", 100.0, false),
+                row("copyVec16", 101.0, true),
+                row("smem-swizzled", 96.0, false),
+                row("naiveRow", 8.0, false),
+            ],
+        };
+        let (pct, kernel, title, peer) = best_against_peer(std::slice::from_ref(&t)).unwrap();
+        assert_eq!((pct, kernel.as_str()), (96.0, "smem-swizzled"));
+        assert_eq!(
+            (title.as_str(), peer.as_str()),
+            (t.title.as_str(), "D2D copy")
+        );
+        let only_bounds = Table {
+            rows: vec![row("D2D copy", 100.0, false), row("copyRow", 99.0, true)],
+            ..t
+        };
+        assert!(best_against_peer(&[only_bounds]).is_none());
+    }
 }

@@ -72,15 +72,18 @@ pub fn table<F: Family>(
         }
         let (_, sets) = cache.as_mut().expect("just filled");
         let stats = time_on(gpu, family, spec, size, cfg, sets)?;
-        table.rows.push(row(
-            &family.spec_name(spec),
-            &bench.block_label(spec),
-            elem,
-            size,
-            &stats,
-            bench.measure(spec, size),
-            (peer_rate, ceiling_rate),
-        ));
+        table.rows.push(Row {
+            bound: bench.is_bound(spec),
+            ..row(
+                &family.spec_name(spec),
+                &bench.block_label(spec),
+                elem,
+                size,
+                &stats,
+                bench.measure(spec, size),
+                (peer_rate, ceiling_rate),
+            )
+        });
     }
     Ok(table)
 }
@@ -268,6 +271,7 @@ fn row(
         gbps: rate,
         pct_of_ref: 100.0 * rate / peer_rate,
         pct_of_ceiling: ceiling_rate.map(|c| 100.0 * rate / c),
+        bound: false,
     }
 }
 

@@ -417,6 +417,11 @@ pub trait Bench<S>: Sync {
     }
     /// The block shape as printed in the tables, `(x,y)`.
     fn block_label(&self, spec: &S) -> String;
+    /// True for a spec timed as a bound rather than a solution of the problem (the transpose's plain copies):
+    /// its rows are marked ([`Row::bound`](crate::bench::Row::bound)) and never the family's best. Default: none.
+    fn is_bound(&self, _spec: &S) -> bool {
+        false
+    }
     /// A second reference where the family has one: the most its instructions can do on this device at `size`'s
     /// work, measured now (timed like the variants, with `cfg`). Default: none.
     fn ceiling(

@@ -169,6 +169,10 @@ impl Bench<Variant> for TransposeFamily {
         let (bx, by) = v.kernel.block();
         format!("({bx},{by})")
     }
+    /// The article's copies: what a transpose could reach, not a transpose.
+    fn is_bound(&self, v: &Variant) -> bool {
+        v.kernel.is_copy()
+    }
     /// Read + write of the matrix.
     fn measure(&self, v: &Variant, size: Size) -> Measure {
         Measure::Bytes(2 * size.m as u64 * size.n as u64 * v.elem.bytes() as u64)
