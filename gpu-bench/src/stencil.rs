@@ -122,6 +122,7 @@ fn row<V: Value>(
         gbps,
         pct_of_ref: 100.0 * gbps / ref_gbps,
         pct_of_ceiling: None,
+        bound: false,
     }
 }
 

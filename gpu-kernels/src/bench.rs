@@ -123,6 +123,10 @@ pub struct Row {
     pub pct_of_ref: f64,
     /// Percent of the table's [`Ceiling`], where it has one.
     pub pct_of_ceiling: Option<f64>,
+    /// A bound rather than a solution of the family's problem (the transpose's plain copies): timed for
+    /// comparison, never the family's best.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bound: bool,
 }
 
 /// A second reference some tables carry: the most the family's instructions can do on this device, measured in
@@ -340,6 +344,7 @@ mod tests {
                 gbps: 50.0,
                 pct_of_ref: 50.0,
                 pct_of_ceiling: None,
+                bound: false,
             }],
         };
         assert!(t

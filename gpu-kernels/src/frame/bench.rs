@@ -72,15 +72,18 @@ pub fn table<F: Family>(
         }
         let (_, sets) = cache.as_mut().expect("just filled");
         let stats = time_on(gpu, family, spec, size, cfg, sets)?;
-        table.rows.push(row(
-            &family.spec_name(spec),
-            &bench.block_label(spec),
-            elem,
-            size,
-            &stats,
-            bench.measure(spec, size),
-            (peer_rate, ceiling_rate),
-        ));
+        table.rows.push(Row {
+            bound: bench.is_bound(spec),
+            ..row(
+                &family.spec_name(spec),
+                &bench.block_label(spec),
+                elem,
+                size,
+                &stats,
+                bench.measure(spec, size),
+                (peer_rate, ceiling_rate),
+            )
+        });
     }
     Ok(table)
 }
@@ -216,15 +219,24 @@ fn time_cublas(gpu: &Gpu, cfg: &BenchConfig, size: Size, ab: Elem, c: Elem) -> R
         cfg.l2_factor,
     );
     let (mu, nu, ku) = (m as usize, n as usize, k as usize);
-    let a_host = super::HostBuf::random(ab, mu * ku, 1);
-    let b_host = super::HostBuf::random(ab, ku * nu, 2);
     let mut bufs: Vec<(CudaSlice<u8>, CudaSlice<u8>, CudaSlice<u8>)> = Vec::with_capacity(sets);
     for _ in 0..sets {
         bufs.push((
-            gpu.upload(&a_host.bytes)?,
-            gpu.upload(&b_host.bytes)?,
+            gpu.zeros::<u8>(a_bytes)?,
+            gpu.zeros::<u8>(b_bytes)?,
             gpu.zeros::<u8>(c_bytes)?,
         ));
+    }
+    // Random A and B, made and uploaded UPLOAD_CHUNK elements at a time (the host never holds a whole operand).
+    for (len, seed, pick) in [(mu * ku, 1, 0), (ku * nu, 2, 1)] {
+        for start in (0..len).step_by(UPLOAD_CHUNK) {
+            let chunk = super::HostBuf::random_from(ab, start, UPLOAD_CHUNK.min(len - start), seed);
+            let offset = start * ab.bytes() as usize;
+            for (a, b, _) in &mut bufs {
+                let dst = if pick == 0 { &mut *a } else { &mut *b };
+                gpu.upload_at(dst, offset, &chunk.bytes)?;
+            }
+        }
     }
     bench::time(gpu, cfg, |i| {
         let (a, b, cc) = &mut bufs[i % sets];
@@ -259,6 +271,7 @@ fn row(
         gbps: rate,
         pct_of_ref: 100.0 * rate / peer_rate,
         pct_of_ceiling: ceiling_rate.map(|c| 100.0 * rate / c),
+        bound: false,
     }
 }
 

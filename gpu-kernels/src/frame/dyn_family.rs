@@ -63,6 +63,9 @@ pub trait DynFamily: Sync {
         -> Result<Option<Vec<(String, swizzle_core::Elem, String)>>>;
     /// Default benchmark sizes.
     fn bench_sizes(&self) -> Vec<Size>;
+    /// The size `swz report` measures ([`Bench::report_size`](super::Bench::report_size)); empty without a
+    /// benchmark part.
+    fn report_sizes(&self) -> Vec<Size>;
     /// The problem of side `n` (`swz bench --sizes N`).
     fn size_of(&self, n: u32) -> Size;
     /// See [`Family::profile_side`].
@@ -195,6 +198,13 @@ impl<F: Family> DynFamily for F {
 
     fn bench_sizes(&self) -> Vec<Size> {
         self.as_bench().map_or_else(Vec::new, |b| b.bench_sizes())
+    }
+
+    fn report_sizes(&self) -> Vec<Size> {
+        self.as_bench()
+            .and_then(|b| b.report_size())
+            .into_iter()
+            .collect()
     }
 
     fn size_of(&self, n: u32) -> Size {

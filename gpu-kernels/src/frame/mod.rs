@@ -323,6 +323,13 @@ pub trait Family: Sync + Send + 'static {
     fn inputs(&self, _spec: &Self::Spec, size: Size, buffers: &[Buffer]) -> Vec<HostBuf> {
         verify::random_inputs(buffers, size)
     }
+    /// Specs of one class compute the same function: at a size they take the same buffers and inputs and have
+    /// the same expected outputs, so verification makes the inputs and the host reference once for all of them
+    /// (every output element of each is still compared). Default: `None`, a class of its own. A family whose
+    /// specs differ only in how they compute (layouts, tiles, orders) names what the result depends on.
+    fn reference_class(&self, _spec: &Self::Spec) -> Option<String> {
+        None
+    }
     /// How outputs are compared.
     fn tolerance(&self, _spec: &Self::Spec) -> Tolerance {
         Tolerance::Exact
@@ -403,8 +410,18 @@ pub trait Bench<S>: Sync {
     fn peer(&self, spec: &S, size: Size) -> Peer;
     /// Default sizes of the benchmark tables (inputs larger than L2).
     fn bench_sizes(&self) -> Vec<Size>;
+    /// The one size `swz report` measures, so that its benchmark stays a summary (every size is `swz bench`).
+    /// Default: the first of [`Bench::bench_sizes`]; a family whose first size fits in the L2 names a larger one.
+    fn report_size(&self) -> Option<Size> {
+        self.bench_sizes().first().copied()
+    }
     /// The block shape as printed in the tables, `(x,y)`.
     fn block_label(&self, spec: &S) -> String;
+    /// True for a spec timed as a bound rather than a solution of the problem (the transpose's plain copies):
+    /// its rows are marked ([`Row::bound`](crate::bench::Row::bound)) and never the family's best. Default: none.
+    fn is_bound(&self, _spec: &S) -> bool {
+        false
+    }
     /// A second reference where the family has one: the most its instructions can do on this device at `size`'s
     /// work, measured now (timed like the variants, with `cfg`). Default: none.
     fn ceiling(

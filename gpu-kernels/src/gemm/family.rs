@@ -191,6 +191,12 @@ impl Family for GemmFamily {
             .collect()
     }
 
+    /// The input and output types and B's layout (the problem's leading dimensions follow from them and the
+    /// size): the tiles, stages, orders and smem layouts compute the same product.
+    fn reference_class(&self, v: &Variant) -> Option<String> {
+        Some(format!("{} {} {:?}", v.input, v.out, v.b))
+    }
+
     fn verify_sizes(&self) -> Vec<Size> {
         vec![
             Size::mnk(1, 8, 16),

@@ -127,6 +127,16 @@ impl Family for TransposeFamily {
         vec![out]
     }
 
+    /// The element type, and whether the kernel copies (a bound) or transposes.
+    fn reference_class(&self, v: &Variant) -> Option<String> {
+        let what = if v.kernel.is_copy() {
+            "copy"
+        } else {
+            "transpose"
+        };
+        Some(format!("{what} {}", v.elem))
+    }
+
     fn tolerance(&self, _v: &Variant) -> Tolerance {
         Tolerance::Exact
     }
@@ -159,6 +169,10 @@ impl Bench<Variant> for TransposeFamily {
         let (bx, by) = v.kernel.block();
         format!("({bx},{by})")
     }
+    /// The article's copies: what a transpose could reach, not a transpose.
+    fn is_bound(&self, v: &Variant) -> bool {
+        v.kernel.is_copy()
+    }
     /// Read + write of the matrix.
     fn measure(&self, v: &Variant, size: Size) -> Measure {
         Measure::Bytes(2 * size.m as u64 * size.n as u64 * v.elem.bytes() as u64)
@@ -170,6 +184,10 @@ impl Bench<Variant> for TransposeFamily {
     }
     fn bench_sizes(&self) -> Vec<Size> {
         [2048, 8192, 16384].map(|n| Size::mn(n, n)).to_vec()
+    }
+    /// 8192^2: 2048^2 (16 MB of f32) fits in the L2.
+    fn report_size(&self) -> Option<Size> {
+        Some(Size::mn(8192, 8192))
     }
 }
 
