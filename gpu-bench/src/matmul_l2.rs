@@ -5,9 +5,10 @@
 //! [`profile_once`] launches each (shape, order) exactly once and nothing else, for Nsight Compute
 //! (`ncu --kernel-name matmul_l2`): one profiled launch per case, no `--launch-skip` bookkeeping.
 
+use crate::bench::{self, BenchConfig, Spread};
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::{self, BenchConfig, Progress, Stats};
 use gpu_kernels::matmul_l2::MatmulL2;
+use gpu_kernels::progress::Progress;
 use gpu_kernels::runtime::{Cublas, GemmCall};
 use gpu_kernels::runtime::{Gpu, Result};
 use std::fmt::Write as _;
@@ -101,7 +102,7 @@ fn time_budgeted(
     cfg: &BenchConfig,
     budget_ms: f64,
     mut run: impl FnMut(usize) -> Result<()>,
-) -> Result<Stats> {
+) -> Result<Spread> {
     let once = gpu.time_ms(|| run(0))? as f64;
     let iters = ((budget_ms / once.max(1e-3)) as usize).clamp(3, cfg.iters.max(3));
     let cfg = BenchConfig {
@@ -131,17 +132,17 @@ pub fn table(
         let s = i % sets;
         sgemm.gemm(&call, &buf.a[s], &buf.b[s], &mut buf.c[s])
     })?;
-    let tflops = |s: &Stats| gemm.flops() as f64 / (s.median_ms * 1e-3) / 1e12;
+    let tflops = |s: &Spread| gemm.flops() as f64 / (s.median * 1e-3) / 1e12;
     let ref_tflops = tflops(&peer);
-    let row = |order: String, s: &Stats, pred: Option<(u64, f64)>| Row {
+    let row = |order: String, s: &Spread, pred: Option<(u64, f64)>| Row {
         order,
         m: gemm.m,
         n: gemm.n,
         k: gemm.k,
-        median_ms: s.median_ms,
-        min_ms: s.min_ms,
-        max_ms: s.max_ms,
-        runs: s.runs,
+        median_ms: s.median,
+        min_ms: s.min,
+        max_ms: s.max,
+        runs: s.rounds,
         tflops: tflops(s),
         pct_of_cublas: 100.0 * tflops(s) / ref_tflops,
         predicted_dram_bytes: pred.map(|p| p.0),

@@ -16,7 +16,7 @@
 
 use crate::bench::{print_report, write_outputs};
 use crate::Verdict;
-use gpu_kernels::bench::{BenchConfig, Report, Table};
+use gpu_bench::bench::{BenchConfig, Report, Table};
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::{DynFamily, SpecInfo};
 use gpu_kernels::progress::seconds;
@@ -112,7 +112,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         let tables = if sizes.is_empty() && fam.bench_sizes().is_empty() {
             Vec::new()
         } else {
-            fam.bench(&gpu, &sizes, &|_, _| true, &cfg)
+            gpu_bench::tables::sweep(&gpu, *fam, &sizes, &|_, _| true, &cfg)
                 .map_err(|e| e.to_string())?
         };
         bench_s += t.elapsed().as_secs_f64();

@@ -1,14 +1,15 @@
 //! The GEMM benchmark: per shape, input type and B layout, cuBLAS and every listed spec on the same buffers, in the
-//! same run, timed with the crate's harness ([`gpu_kernels::bench::time`]: warm-up, CUDA events per run, median).
+//! same run, timed with the crate's harness ([`crate::bench::time`]: warm-up, CUDA events per run, median).
 //!
 //! Reported per row: TFLOP/s (`2 M N K / median`), % of cuBLAS measured in this run, and % of the mma.sync
-//! ceiling measured in this run ([`gpu_kernels::gemm::peak::measure`]: a kernel that does nothing but mma.sync).
+//! ceiling measured in this run ([`crate::gemm::peak::measure`]: a kernel that does nothing but mma.sync).
 
+use crate::bench::rounds::{interleaved, interleaved_then};
+use crate::bench::spread;
+use crate::bench::{time, BenchConfig};
+use crate::gemm::peak::{PeakBuffers, PeakProbe};
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::rounds::{interleaved, interleaved_then, spread};
-use gpu_kernels::bench::{time, BenchConfig};
 use gpu_kernels::elem::{table_name, HostElem};
-use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe};
 use gpu_kernels::gemm::{BLayout, Cublas, GemmSpec, Problem, Variant};
 use gpu_kernels::runtime::{Gpu, Kernel, Result};
 use swizzle_core::Elem;
@@ -102,33 +103,33 @@ pub fn measure<I: HostElem>(
     specs: &[GemmSpec],
 ) -> Result<Vec<Row>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
-    let ceiling = gpu_kernels::gemm::peak::measure(gpu, cfg, I::ELEM, p.flops())?;
-    let row = |kernel: String, s: gpu_kernels::bench::Stats, reference_ms: f64| {
-        let tflops = p.flops() / (s.median_ms * 1e-3) / 1e12;
+    let ceiling = crate::gemm::peak::measure(gpu, cfg, I::ELEM, p.flops())?;
+    let row = |kernel: String, s: crate::bench::Spread, reference_ms: f64| {
+        let tflops = p.flops() / (s.median * 1e-3) / 1e12;
         Row {
             shape: p.size.mnk_text(),
             dtype: table_name(I::ELEM),
             b: p.b.name(),
             kernel,
-            median_ms: s.median_ms,
-            min_ms: s.min_ms,
-            max_ms: s.max_ms,
+            median_ms: s.median,
+            min_ms: s.min,
+            max_ms: s.max,
             tflops,
-            pct_of_cublas: 100.0 * reference_ms / s.median_ms,
+            pct_of_cublas: 100.0 * reference_ms / s.median,
             pct_of_mma_sync_ceiling: 100.0 * tflops / ceiling.tflops,
         }
     };
     let cublas = time(gpu, cfg, |_| lineup.launch(gpu, blas, 0))?;
-    let mut rows = vec![row("cuBLAS".into(), cublas, cublas.median_ms)];
+    let mut rows = vec![row("cuBLAS".into(), cublas, cublas.median)];
     // The probe's launch does the problem's flops up to rounding of its iteration count: its own rate is exact.
-    let mut probe_row = row(ceiling.name(I::ELEM), ceiling.stats, cublas.median_ms);
+    let mut probe_row = row(ceiling.name(I::ELEM), ceiling.stats, cublas.median);
     probe_row.tflops = ceiling.tflops;
     probe_row.pct_of_cublas = 100.0 * ceiling.tflops / rows[0].tflops;
     probe_row.pct_of_mma_sync_ceiling = 100.0;
     rows.push(probe_row);
     for (x, s) in specs.iter().enumerate() {
         let st = time(gpu, cfg, |_| lineup.launch(gpu, blas, x + 1))?;
-        rows.push(row(s.name.to_string(), st, cublas.median_ms));
+        rows.push(row(s.name.to_string(), st, cublas.median));
     }
     Ok(rows)
 }

@@ -5,11 +5,11 @@
 //!
 //! Text goes to `out` one line at a time (the tables are markdown); progress notes go to stderr.
 
+use crate::bench::BenchConfig;
 use crate::gemm::bench::{markdown, measure_dyn, BurstRow, Lineup, Row};
+use crate::gemm::peak::{PeakBuffers, PeakProbe, PROBES};
 use crate::smi::Sampler;
-use gpu_kernels::bench::BenchConfig;
 use gpu_kernels::elem::{table_name, HostElem};
-use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe, PROBES};
 use gpu_kernels::gemm::{spec, BLayout, Cublas, GemmSpec, Problem, Variant, INPUTS};
 use gpu_kernels::runtime::{Compiled, Error, Gpu, Result};
 use std::time::{Duration, Instant};
@@ -356,16 +356,15 @@ pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) 
         iters: 10,
         l2_factor: 1,
     };
-    let times =
-        gpu_kernels::bench::rounds::interleaved(gpu, &cfg, lineup.count(), rounds, |x, _| {
-            lineup.launch(gpu, &blas, x)
-        })?;
+    let times = crate::bench::rounds::interleaved(gpu, &cfg, lineup.count(), rounds, |x, _| {
+        lineup.launch(gpu, &blas, x)
+    })?;
     out(&format!(
         "| {} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |",
         size.mnk_text()
     ));
     out("|---|---|---|---|");
-    let med = |t: &[f64]| gpu_kernels::bench::rounds::spread(t).median;
+    let med = |t: &[f64]| crate::bench::spread(t).median;
     let cub = med(&times[0]);
     for (x, t) in times.iter().enumerate() {
         let name = if x == 0 { "cuBLAS" } else { &names[x - 1] };

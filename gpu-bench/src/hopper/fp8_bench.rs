@@ -5,12 +5,12 @@
 //! twice the L2 (so small-M problems read their weights from HBM); both contestants' outputs (poisoned first)
 //! checked against the fp64 host reference on sampled rows before any timing; then `rounds` rounds, each
 //! contestant `cfg.warmup` untimed + `cfg.iters` timed launches (CUDA events, median), the order rotated every
-//! round ([`gpu_kernels::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
+//! round ([`crate::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
 //! else per-tensor scaling (said in the row). Reported: the median of the per-round ratios with its range, and
 //! the planner's prediction beside the measured time.
 
+use crate::bench::{self, rounds, BenchConfig};
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::{self, rounds, BenchConfig};
 use gpu_kernels::elem::E4m3;
 use gpu_kernels::fp8::reference::{self, compare, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
@@ -35,18 +35,18 @@ pub struct Fp8Row {
     pub ours_tflops: f64,
     pub peer_tflops: f64,
     /// Median, min and max over rounds of peer time / ours (> 1: ours faster).
-    pub ratio: rounds::Spread,
+    pub ratio: bench::Spread,
     pub predicted_us: f64,
     /// Our normwise error against the host reference on the sampled rows.
     pub normwise: f64,
     /// cuBLASLt in the same mode with fast accumulation (no promotion, the accumulation of our per-tensor and
     /// per-row kernels), where it plans: its median time and peer / ours over the rounds.
     pub fast_us: Option<f64>,
-    pub fast_ratio: Option<rounds::Spread>,
+    pub fast_ratio: Option<bench::Spread>,
     /// The plan's tile as a multicast pair (clusters of 2), where that is not the plan: its median time and
     /// cuBLASLt / it over the rounds.
     pub pair_us: Option<f64>,
-    pub pair_ratio: Option<rounds::Spread>,
+    pub pair_ratio: Option<bench::Spread>,
 }
 
 struct Set {
@@ -72,7 +72,7 @@ pub fn run(
             match one(gpu, &lt, &dev, size, mode, si, n_rounds, cfg) {
                 Ok(row) => {
                     // Each row as it is measured (a run cut short keeps what it measured).
-                    let opt = |us: Option<f64>, q: Option<rounds::Spread>| match (us, q) {
+                    let opt = |us: Option<f64>, q: Option<bench::Spread>| match (us, q) {
                         (Some(us), Some(q)) => format!("{us:.1} us ({:.1}%)", 100.0 * q.median),
                         _ => "-".into(),
                     };
@@ -217,7 +217,7 @@ fn one(
             ),
         }
     })?;
-    let med = |t: &[f64]| rounds::spread(t).median;
+    let med = |t: &[f64]| bench::spread(t).median;
     let (peer_ms, ours_ms) = (med(&times[0]), med(&times[1]));
     let tflops = |ms: f64| size.flops() as f64 / (ms * 1e-3) / 1e12;
     Ok(Fp8Row {
@@ -229,13 +229,13 @@ fn one(
         peer_us: peer_ms * 1e3,
         ours_tflops: tflops(ours_ms),
         peer_tflops: tflops(peer_ms),
-        ratio: rounds::spread(&rounds::ratios(&times[0], &times[1])),
+        ratio: bench::spread(&rounds::ratios(&times[0], &times[1])),
         predicted_us: planned.estimate.time_s * 1e6,
         normwise: agr.normwise,
         fast_us: fast_at.map(|w| med(&times[w]) * 1e3),
-        fast_ratio: fast_at.map(|w| rounds::spread(&rounds::ratios(&times[w], &times[1]))),
+        fast_ratio: fast_at.map(|w| bench::spread(&rounds::ratios(&times[w], &times[1]))),
         pair_us: pair_at.map(|w| med(&times[w]) * 1e3),
-        pair_ratio: pair_at.map(|w| rounds::spread(&rounds::ratios(&times[0], &times[w]))),
+        pair_ratio: pair_at.map(|w| bench::spread(&rounds::ratios(&times[0], &times[w]))),
     })
 }
 

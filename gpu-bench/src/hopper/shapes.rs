@@ -13,12 +13,13 @@
 //! the roofline, so it is the floor a kernel can be held to. Geomeans over the problems close each element type's
 //! table.
 
+use crate::bench::{self, rounds, BenchConfig};
 use crate::hbm_read::{HbmRead, ReadSets};
 use crate::hopper::tune::{compare_with_cublas, write};
+use crate::tables::time_peer;
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::{self, rounds, BenchConfig};
 use gpu_kernels::elem::HostElem;
-use gpu_kernels::frame::{bench::time_peer, Family, Peer, Size};
+use gpu_kernels::frame::{Family, Peer, Size};
 use gpu_kernels::hopper::planned::{layer_name, plan_device, shipped, Planned};
 use gpu_kernels::hopper::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
 use gpu_kernels::runtime::{Error, Gpu, Result};
@@ -57,7 +58,7 @@ pub struct Ours {
     /// Median over rounds of the per-round time, ms.
     pub ms: f64,
     /// cuBLAS / ours per round: median, min, max.
-    pub ratio: rounds::Spread,
+    pub ratio: bench::Spread,
     /// The model's time for this spec, seconds.
     pub predicted_s: f64,
     /// What bounds it, by the model.
@@ -324,7 +325,7 @@ pub fn shapes_report(
     };
     let copy_gbps = copy
         .measure()
-        .rate(time_peer(gpu, &copy, &copy_cfg)?.median_ms);
+        .rate(time_peer(gpu, &copy, &copy_cfg)?.median);
     note!(
         "{}; D2D copy {copy_gbps:.0} GB/s; planning for {}",
         gpu.props(),
@@ -380,18 +381,18 @@ pub fn shapes_report(
         })?;
         let roof =
             |t: f64| (m <= ROOFLINE_MAX_M).then(|| roofline(problem.min_bytes(), copy_gbps, t));
-        let cublas_ms = rounds::spread(&ms[0]).median;
+        let cublas_ms = bench::spread(&ms[0]).median;
         // The bare read, when it ran, is the last contestant.
         let read_ms = reads
             .is_some()
-            .then(|| rounds::spread(&ms[specs.len() + 1]).median);
+            .then(|| bench::spread(&ms[specs.len() + 1]).median);
         let ours_row =
             |idx: usize, (spec, est): &(HopperSpec, Estimate), diff: f64| -> Result<Ours> {
-                let t = rounds::spread(&ms[idx]).median;
+                let t = bench::spread(&ms[idx]).median;
                 Ok(Ours {
                     spec: spec_label(spec),
                     ms: t,
-                    ratio: rounds::spread(&rounds::ratios(&ms[0], &ms[idx])),
+                    ratio: bench::spread(&rounds::ratios(&ms[0], &ms[idx])),
                     predicted_s: est.time_s,
                     bound: est.bound.to_string(),
                     error: prediction_error(est.time_s, t),
@@ -586,7 +587,7 @@ mod tests {
         let ours = |ratio: f64| Ours {
             spec: "s".into(),
             ms: 1.0,
-            ratio: rounds::spread(&[ratio]),
+            ratio: bench::spread(&[ratio]),
             predicted_s: 1e-3,
             bound: "tensor".into(),
             error: err,

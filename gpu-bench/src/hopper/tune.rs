@@ -7,8 +7,8 @@
 //! Inputs are random (never zeros). At 4096^3 one input set (2 x 32 MiB) is not larger than the 50 MiB L2;
 //! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
 
-use gpu_kernels::bench::rounds;
-use gpu_kernels::bench::{self, BenchConfig, Stats};
+use crate::bench::rounds;
+use crate::bench::{self, BenchConfig, Spread};
 use gpu_kernels::elem::HostElem;
 use gpu_kernels::frame::{Measure, Size};
 use gpu_kernels::hopper::{
@@ -26,8 +26,8 @@ struct Row {
     spec: String,
     #[serde(serialize_with = "Size::serialize_mnk")]
     size: Size,
-    ours: Stats,
-    cublas: Stats,
+    ours: Spread,
+    cublas: Spread,
     ours_tflops: f64,
     cublas_tflops: f64,
     ratio: f64,
@@ -36,16 +36,16 @@ struct Row {
 
 impl Row {
     /// One measured spec beside the cuBLAS of the same run: the rates and ratio derived from the two medians.
-    fn new(what: String, spec: String, size: Size, ours: Stats, cublas: Stats, err: f64) -> Row {
+    fn new(what: String, spec: String, size: Size, ours: Spread, cublas: Spread, err: f64) -> Row {
         Row {
             what,
             spec,
             size,
             ours,
             cublas,
-            ours_tflops: tflops(size, ours.median_ms),
-            cublas_tflops: tflops(size, cublas.median_ms),
-            ratio: cublas.median_ms / ours.median_ms,
+            ours_tflops: tflops(size, ours.median),
+            cublas_tflops: tflops(size, cublas.median),
+            ratio: cublas.median / ours.median,
             rel_err_vs_cublas: err,
         }
     }
@@ -65,8 +65,8 @@ trait Problem {
     fn size(&self) -> Size;
     /// Poison, run ours once, compare element-wise with cuBLAS; the relative Frobenius difference.
     fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64>;
-    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Stats>;
-    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats>;
+    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Spread>;
+    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Spread>;
 }
 
 /// Random inputs of `ty` at `size` and cuBLAS's result (the reference for this size).
@@ -120,13 +120,13 @@ impl<E: HostElem> Problem for Operands<E> {
         compare_with_cublas(&g.spec.to_string(), self.size, &got, &self.want)
     }
 
-    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Stats> {
+    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Spread> {
         let (a, b, size) = (&self.a, &self.b, self.size);
         let c = &mut self.c;
         bench::time(gpu, cfg, |_| g.launch(gpu, a, b, c, size))
     }
 
-    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats> {
+    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Spread> {
         let (a, b, size) = (&self.a, &self.b, self.size);
         let c = &mut self.c;
         bench::time(gpu, cfg, |_| {
@@ -195,15 +195,15 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
                     theirs.push(p.time_cublas(gpu, &blas, &headline)?);
                     ours.push(p.time_ours(gpu, g, &headline)?);
                 }
-                let mid = |v: &[Stats]| {
+                let mid = |v: &[Spread]| {
                     let mut v = v.to_vec();
-                    v.sort_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
+                    v.sort_by(|a, b| a.median.total_cmp(&b.median));
                     v[v.len() / 2]
                 };
                 let (o, c) = (mid(&ours), mid(&theirs));
-                let list = |v: &[Stats]| {
+                let list = |v: &[Spread]| {
                     v.iter()
-                        .map(|x| format!("{:.0}", tflops(p.size(), x.median_ms)))
+                        .map(|x| format!("{:.0}", tflops(p.size(), x.median)))
                         .collect::<Vec<_>>()
                         .join(" / ")
                 };
@@ -243,7 +243,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     let _ = writeln!(
         md,
         "\n## Sweep, bf16 8192^3 (10 runs each; cuBLAS {:.0} TFLOP/s in this block)\n",
-        tflops(size, cublas_ref.median_ms)
+        tflops(size, cublas_ref.median)
     );
     let _ = writeln!(
         md,
@@ -273,11 +273,11 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
         };
         let err = p.verify(gpu, g)?;
         let st = p.time_ours(gpu, g, &quick)?;
-        let t = tflops(size, st.median_ms);
+        let t = tflops(size, st.median);
         let _ = writeln!(
             md,
             "| {label} | {spec} | {t:.0} | {:.1}% | {} |",
-            100.0 * cublas_ref.median_ms / st.median_ms,
+            100.0 * cublas_ref.median / st.median,
             spec.smem_bytes()
         );
         note!("sweep {label}: {t:.0} TFLOP/s");
@@ -299,7 +299,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     let _ = writeln!(
         md,
         "\n## Raster, bf16 16384x16384x1024 (10 runs each; cuBLAS {:.0} TFLOP/s)\n",
-        tflops(size, cublas_ref.median_ms)
+        tflops(size, cublas_ref.median)
     );
     let _ = writeln!(md, "| raster | TFLOP/s | ours / cuBLAS |");
     let _ = writeln!(md, "|---|---|---|");
@@ -331,11 +331,11 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
         let g = HopperGemm::new(gpu, spec)?;
         let err = p.verify(gpu, &g)?;
         let st = p.time_ours(gpu, &g, &quick)?;
-        let t = tflops(size, st.median_ms);
+        let t = tflops(size, st.median);
         let _ = writeln!(
             md,
             "| {r} | {t:.0} | {:.1}% |",
-            100.0 * cublas_ref.median_ms / st.median_ms
+            100.0 * cublas_ref.median / st.median
         );
         note!("raster {r}: {t:.0} TFLOP/s");
         rows.push(Row::new(
@@ -397,7 +397,7 @@ struct Rounds {
     size: Size,
     rel_err_vs_cublas: f64,
     /// cuBLAS / ours per round (> 1: ours faster).
-    ratio: rounds::Spread,
+    ratio: bench::Spread,
     per_round_ratio: Vec<f64>,
     ours_ms: Vec<f64>,
     cublas_ms: Vec<f64>,
@@ -462,14 +462,14 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
                     } else {
                         p.time_ours(gpu, &cands[who - 1].1, &cfg)?
                     };
-                    ms[who].push(st.median_ms);
+                    ms[who].push(st.median);
                 }
             }
             let tf = |v: f64| tflops(p.size(), v);
-            let cublas_mid = rounds::spread(&ms[0]).median;
+            let cublas_mid = bench::spread(&ms[0]).median;
             for (i, (label, g, err)) in cands.iter().enumerate() {
                 let rs = rounds::ratios(&ms[0], &ms[i + 1]);
-                let sp = rounds::spread(&rs);
+                let sp = bench::spread(&rs);
                 let hits = rs.iter().filter(|&&r| r >= 0.95).count();
                 let _ = writeln!(
                     md,
@@ -477,7 +477,7 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
                     100.0 * sp.median,
                     100.0 * sp.min,
                     100.0 * sp.max,
-                    tf(rounds::spread(&ms[i + 1]).median),
+                    tf(bench::spread(&ms[i + 1]).median),
                     tf(cublas_mid),
                     tf(ms[0][0]),
                     tf(ms[0][rounds - 1]),

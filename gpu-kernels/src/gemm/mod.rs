@@ -12,7 +12,6 @@
 //! checks read.
 
 pub mod family;
-pub mod peak;
 pub mod spec;
 
 use crate::elem::{table_name, HostElem};

@@ -1,4 +1,4 @@
-//! The transpose family's benchmark set. The tables themselves are the frame's (`gpu_kernels::frame::bench`: every
+//! The transpose family's benchmark set. The tables themselves are gpu-bench's (`gpu_bench::tables`: every
 //! variant against the D2D copy measured in the same run), reached through `swz bench transpose`.
 
 use super::Transpose;
