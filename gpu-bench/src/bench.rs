@@ -170,29 +170,33 @@ impl Table {
         if let Some(c) = &self.ceiling {
             let _ = writeln!(s, "ceiling: {} = {:.digits$} {}", c.name, c.rate, self.unit);
         }
-        let _ = write!(
-            s,
-            "\n| kernel | block | time (ms) | {} | % of {peer} |{}\n|---|---|--:|--:|--:|{}\n",
-            self.unit,
-            if self.ceiling.is_some() {
-                " % of ceiling |"
-            } else {
-                ""
-            },
-            if self.ceiling.is_some() { "--:|" } else { "" }
-        );
-        for r in &self.rows {
-            let _ = write!(
-                s,
-                "| {} | {} | {:.4} | {:.digits$} | {:.1}% |",
-                r.kernel, r.block, r.median_ms, r.gbps, r.pct_of_ref
-            );
-            if self.ceiling.is_some() {
-                let _ = write!(s, " {:.1}% |", r.pct_of_ceiling.unwrap_or(f64::NAN));
-            }
-            s.push('\n');
+        let pct_peer = format!("% of {peer}");
+        let mut columns = vec![
+            ("kernel", Left),
+            ("block", Left),
+            ("time (ms)", Right),
+            (self.unit.as_str(), Right),
+            (pct_peer.as_str(), Right),
+        ];
+        if self.ceiling.is_some() {
+            columns.push(("% of ceiling", Right));
         }
-        s
+        let mut t = Markdown::new(&columns);
+        for r in &self.rows {
+            let mut cells = vec![
+                r.kernel.clone(),
+                r.block.clone(),
+                format!("{:.4}", r.median_ms),
+                format!("{:.digits$}", r.gbps),
+                format!("{:.1}%", r.pct_of_ref),
+            ];
+            if self.ceiling.is_some() {
+                cells.push(format!("{:.1}%", r.pct_of_ceiling.unwrap_or(f64::NAN)));
+            }
+            t.row(cells);
+        }
+        s.push('\n');
+        s + &t.finish()
     }
 
     /// CSV with a header line; one line per row.
@@ -220,6 +224,61 @@ impl Table {
             );
         }
         s
+    }
+}
+
+/// How a markdown column aligns: text left, numbers right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+use Align::{Left, Right};
+
+/// A markdown table: the one renderer of every table the programs print (a header, the alignment rule, a line per
+/// row). Cells come formatted; a row must have one per column.
+///
+/// ```
+/// use gpu_bench::bench::{Align, Markdown};
+/// let mut t = Markdown::new(&[("kernel", Align::Left), ("ms", Align::Right)]);
+/// t.row(["copy", "1.00"]);
+/// assert_eq!(t.finish(), "| kernel | ms |\n|---|--:|\n| copy | 1.00 |\n");
+/// ```
+pub struct Markdown {
+    text: String,
+    columns: usize,
+}
+
+impl Markdown {
+    /// A table of `columns` (header, alignment), no rows yet.
+    pub fn new(columns: &[(&str, Align)]) -> Markdown {
+        let rule: Vec<&str> = columns
+            .iter()
+            .map(|c| match c.1 {
+                Left => "---",
+                Right => "--:",
+            })
+            .collect();
+        let mut t = Markdown {
+            text: String::new(),
+            columns: columns.len(),
+        };
+        t.row(columns.iter().map(|c| c.0));
+        let _ = writeln!(t.text, "|{}|", rule.join("|"));
+        t
+    }
+
+    /// One row of cells, in column order.
+    pub fn row<S: AsRef<str>>(&mut self, cells: impl IntoIterator<Item = S>) {
+        let cells: Vec<S> = cells.into_iter().collect();
+        assert_eq!(cells.len(), self.columns, "one cell per column");
+        let cells: Vec<&str> = cells.iter().map(|c| c.as_ref()).collect();
+        let _ = writeln!(self.text, "| {} |", cells.join(" | "));
+    }
+
+    /// The table's text, each line ending in a newline.
+    pub fn finish(self) -> String {
+        self.text
     }
 }
 

@@ -9,7 +9,8 @@
 //! else per-tensor scaling (said in the row). Reported: the median of the per-round ratios with its range, and
 //! the planner's prediction beside the measured time.
 
-use crate::bench::{self, rounds, BenchConfig};
+use crate::bench::Align::Left;
+use crate::bench::{self, rounds, BenchConfig, Markdown};
 use cudarc::driver::CudaSlice;
 use gpu_kernels::elem::E4m3;
 use gpu_kernels::fp8::reference::{self, compare, Bound};
@@ -241,10 +242,19 @@ fn one(
 
 /// The rows as a markdown table, geomean of the ratios last.
 pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
-    let mut s = format!(
-        "device: {device}\n\n| problem | scaling | ours (spec) | ours µs | TFLOP/s | cuBLASLt µs | TFLOP/s | ours / \
-         cuBLASLt (rounds) | cuBLASLt fast-accum µs, ours / it | cluster-2 pair µs, / cuBLASLt | predicted µs (err) |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
-    );
+    let mut table = Markdown::new(&[
+        ("problem", Left),
+        ("scaling", Left),
+        ("ours (spec)", Left),
+        ("ours µs", Left),
+        ("TFLOP/s", Left),
+        ("cuBLASLt µs", Left),
+        ("TFLOP/s", Left),
+        ("ours / cuBLASLt (rounds)", Left),
+        ("cuBLASLt fast-accum µs, ours / it", Left),
+        ("cluster-2 pair µs, / cuBLASLt", Left),
+        ("predicted µs (err)", Left),
+    ]);
     for r in rows {
         let fast = match (r.fast_us, r.fast_ratio) {
             (Some(us), Some(q)) => format!("{us:.1}, {:.1}%", 100.0 * q.median),
@@ -259,23 +269,32 @@ pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
         } else {
             format!(" (peer per-{})", r.peer_mode)
         };
-        s += &format!(
-            "| {} | {}{peer} | {} | {:.1} | {:.0} | {:.1} | {:.0} | {:.1}% [{:.1}-{:.1}] x{} | {fast} | {pair} | {:.1} ({:+.0}%) |\n",
-            r.size,
-            r.mode,
-            r.spec,
-            r.ours_us,
-            r.ours_tflops,
-            r.peer_us,
-            r.peer_tflops,
-            100.0 * r.ratio.median,
-            100.0 * r.ratio.min,
-            100.0 * r.ratio.max,
-            r.ratio.rounds,
-            r.predicted_us,
-            100.0 * (r.predicted_us / r.ours_us - 1.0)
-        );
+        let q = &r.ratio;
+        table.row([
+            r.size.to_string(),
+            format!("{}{peer}", r.mode),
+            r.spec.to_string(),
+            format!("{:.1}", r.ours_us),
+            format!("{:.0}", r.ours_tflops),
+            format!("{:.1}", r.peer_us),
+            format!("{:.0}", r.peer_tflops),
+            format!(
+                "{:.1}% [{:.1}-{:.1}] x{}",
+                100.0 * q.median,
+                100.0 * q.min,
+                100.0 * q.max,
+                q.rounds
+            ),
+            fast,
+            pair,
+            format!(
+                "{:.1} ({:+.0}%)",
+                r.predicted_us,
+                100.0 * (r.predicted_us / r.ours_us - 1.0)
+            ),
+        ]);
     }
+    let mut s = format!("device: {device}\n\n{}", table.finish());
     if !rows.is_empty() {
         let g = (rows.iter().map(|r| r.ratio.median.ln()).sum::<f64>() / rows.len() as f64).exp();
         s += &format!(

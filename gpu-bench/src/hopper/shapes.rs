@@ -13,7 +13,8 @@
 //! the roofline, so it is the floor a kernel can be held to. Geomeans over the problems close each element type's
 //! table.
 
-use crate::bench::{self, rounds, BenchConfig};
+use crate::bench::Align::{Left, Right};
+use crate::bench::{self, rounds, BenchConfig, Markdown};
 use crate::hbm_read::{HbmRead, ReadSets};
 use crate::hopper::tune::{compare_with_cublas, write};
 use crate::tables::time_peer;
@@ -491,14 +492,20 @@ pub fn markdown(r: &ShapesReport) -> String {
     );
     for (ty, s) in &r.summaries {
         let _ = writeln!(md, "## {ty}\n");
-        let _ = writeln!(
-            md,
-            "| layer | M x N x K | planned spec | **planned / cuBLAS** | shipped / cuBLAS | cuBLAS us | planned us | \
-             predicted us (error) | shipped predicted us (error) | bound | HBM roofline: planned / shipped / cuBLAS / \
-             bare read | \
-             fastest measured of ours (planned / it) |"
-        );
-        let _ = writeln!(md, "|---|---|---|--:|--:|--:|--:|--:|--:|---|---|---|");
+        let mut table = Markdown::new(&[
+            ("layer", Left),
+            ("M x N x K", Left),
+            ("planned spec", Left),
+            ("**planned / cuBLAS**", Right),
+            ("shipped / cuBLAS", Right),
+            ("cuBLAS us", Right),
+            ("planned us", Right),
+            ("predicted us (error)", Right),
+            ("shipped predicted us (error)", Right),
+            ("bound", Left),
+            ("HBM roofline: planned / shipped / cuBLAS / bare read", Left),
+            ("fastest measured of ours (planned / it)", Left),
+        ]);
         for row in r.rows.iter().filter(|x| &x.ty == ty) {
             let Size { m, n, k } = row.size;
             let (p, sh) = (&row.planned, &row.shipped);
@@ -518,26 +525,31 @@ pub fn markdown(r: &ShapesReport) -> String {
                 .iter()
                 .min_by(|a, b| a.ms.total_cmp(&b.ms))
                 .map_or("-", |o| o.spec.as_str());
-            let _ = writeln!(
-                md,
-                "| {} | {m}x{n}x{k} | {} | **{:.1}%** ({:.1}-{:.1}) | {:.1}% | {:.1} | {:.1} | {:.1} ({:+.0}%) | {:.1} ({:+.0}%) | {} | {roof} | {fastest} ({:.1}% of {}) |",
-                row.layer.unwrap_or("-"),
-                p.spec,
-                100.0 * p.ratio.median,
-                100.0 * p.ratio.min,
-                100.0 * p.ratio.max,
-                100.0 * sh.ratio.median,
-                1e3 * row.cublas_ms,
-                1e3 * p.ms,
-                1e6 * p.predicted_s,
-                100.0 * p.error,
-                1e6 * sh.predicted_s,
-                100.0 * sh.error,
-                p.bound,
-                100.0 * row.pick_vs_best,
-                row.measured.len(),
-            );
+            table.row([
+                row.layer.unwrap_or("-").to_string(),
+                format!("{m}x{n}x{k}"),
+                p.spec.clone(),
+                format!(
+                    "**{:.1}%** ({:.1}-{:.1})",
+                    100.0 * p.ratio.median,
+                    100.0 * p.ratio.min,
+                    100.0 * p.ratio.max
+                ),
+                format!("{:.1}%", 100.0 * sh.ratio.median),
+                format!("{:.1}", 1e3 * row.cublas_ms),
+                format!("{:.1}", 1e3 * p.ms),
+                format!("{:.1} ({:+.0}%)", 1e6 * p.predicted_s, 100.0 * p.error),
+                format!("{:.1} ({:+.0}%)", 1e6 * sh.predicted_s, 100.0 * sh.error),
+                p.bound.to_string(),
+                roof,
+                format!(
+                    "{fastest} ({:.1}% of {})",
+                    100.0 * row.pick_vs_best,
+                    row.measured.len()
+                ),
+            ]);
         }
+        md.push_str(&table.finish());
         let _ = writeln!(
             md,
             "\n{ty}: geomean over {} shapes: planned **{:.1}%**, shipped {:.1}% of cuBLAS; lowest planned {:.1}%; \

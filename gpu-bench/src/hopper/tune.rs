@@ -8,7 +8,8 @@
 //! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
 
 use crate::bench::rounds;
-use crate::bench::{self, BenchConfig, Spread};
+use crate::bench::Align::Left;
+use crate::bench::{self, BenchConfig, Markdown, Spread};
 use gpu_kernels::elem::HostElem;
 use gpu_kernels::frame::{Measure, Size};
 use gpu_kernels::hopper::{
@@ -166,8 +167,15 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     // 1. Headline: every candidate, bf16 and fp16, 4096^3 and 8192^3, alternating with cuBLAS.
     let usable = |spec: &HopperSpec| !(skip_cluster && spec.cluster > 1);
     let _ = writeln!(md, "## Candidates vs cuBLAS TN (3 alternating rounds x 20 runs; median of each round, the middle round-median reported)\n");
-    let _ = writeln!(md, "| candidate | type | size | ours TFLOP/s (rounds) | cuBLAS TFLOP/s (rounds) | ours / cuBLAS | rel. diff vs cuBLAS |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    let mut table = Markdown::new(&[
+        ("candidate", Left),
+        ("type", Left),
+        ("size", Left),
+        ("ours TFLOP/s (rounds)", Left),
+        ("cuBLAS TFLOP/s (rounds)", Left),
+        ("ours / cuBLAS", Left),
+        ("rel. diff vs cuBLAS", Left),
+    ]);
     let mut compiled: Vec<HopperGemm> = Vec::new();
     for ty in TYPES {
         for s in [4096u32, 8192] {
@@ -175,10 +183,9 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             for (label, cand) in sweep::candidates() {
                 let spec = cand.with_ty(ty);
                 if !usable(&spec) {
-                    let _ = writeln!(
-                        md,
-                        "| {label} | {ty} | {s}^3 | skipped (cluster test failed) | | | |"
-                    );
+                    let skipped = "skipped (cluster test failed)";
+                    let size = format!("{s}^3");
+                    table.row([label, &ty.to_string(), &size, skipped, "", "", ""]);
                     continue;
                 }
                 if !compiled.iter().any(|g| g.spec == spec) {
@@ -215,15 +222,15 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
                     c,
                     err,
                 );
-                let _ = writeln!(
-                    md,
-                    "| {label} | {ty} | {s}^3 | {:.0} ({}) | {:.0} ({}) | **{:.1}%** | {err:.1e} |",
-                    row.ours_tflops,
-                    list(&ours),
-                    row.cublas_tflops,
-                    list(&theirs),
-                    100.0 * row.ratio
-                );
+                table.row([
+                    label.to_string(),
+                    ty.to_string(),
+                    format!("{s}^3"),
+                    format!("{:.0} ({})", row.ours_tflops, list(&ours)),
+                    format!("{:.0} ({})", row.cublas_tflops, list(&theirs)),
+                    format!("**{:.1}%**", 100.0 * row.ratio),
+                    format!("{err:.1e}"),
+                ]);
                 note!(
                     "{label} {ty} {s}^3: ours {:.0} TFLOP/s, cuBLAS {:.0}, {:.1}%",
                     row.ours_tflops,
@@ -234,6 +241,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             }
         }
     }
+    md.push_str(&table.finish());
     let shipped_bf16 = compiled.into_iter().find(|g| g.spec == SHIPPED);
 
     // 2. Sweep at 8192^3 bf16, one change at a time.
@@ -245,17 +253,20 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
         "\n## Sweep, bf16 8192^3 (10 runs each; cuBLAS {:.0} TFLOP/s in this block)\n",
         tflops(size, cublas_ref.median)
     );
-    let _ = writeln!(
-        md,
-        "| variant (one change vs base; the shipped spec is two) | spec | TFLOP/s | ours / cuBLAS | smem B |"
-    );
-    let _ = writeln!(md, "|---|---|---|---|---|");
+    let mut table = Markdown::new(&[
+        (
+            "variant (one change vs base; the shipped spec is two)",
+            Left,
+        ),
+        ("spec", Left),
+        ("TFLOP/s", Left),
+        ("ours / cuBLAS", Left),
+        ("smem B", Left),
+    ]);
     for (label, spec) in sweep::labelled() {
         if !usable(&spec) {
-            let _ = writeln!(
-                md,
-                "| {label} | {spec} | skipped (cluster test failed) | | |"
-            );
+            let skipped = "skipped (cluster test failed)";
+            table.row([label, &spec.to_string(), skipped, "", ""]);
             continue;
         }
         let fresh;
@@ -265,7 +276,8 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             fresh = match HopperGemm::new(gpu, spec) {
                 Ok(g) => g,
                 Err(e) => {
-                    let _ = writeln!(md, "| {label} | {spec} | failed: {e} | | |");
+                    let failed = format!("failed: {e}");
+                    table.row([label, &spec.to_string(), &failed, "", ""]);
                     continue;
                 }
             };
@@ -274,12 +286,13 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
         let err = p.verify(gpu, g)?;
         let st = p.time_ours(gpu, g, &quick)?;
         let t = tflops(size, st.median);
-        let _ = writeln!(
-            md,
-            "| {label} | {spec} | {t:.0} | {:.1}% | {} |",
-            100.0 * cublas_ref.median / st.median,
-            spec.smem_bytes()
-        );
+        table.row([
+            label.to_string(),
+            spec.to_string(),
+            format!("{t:.0}"),
+            format!("{:.1}%", 100.0 * cublas_ref.median / st.median),
+            spec.smem_bytes().to_string(),
+        ]);
         note!("sweep {label}: {t:.0} TFLOP/s");
         rows.push(Row::new(
             format!("sweep: {label}"),
@@ -290,6 +303,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             err,
         ));
     }
+    md.push_str(&table.finish());
     drop(p);
 
     // 3. Raster effect on a wide, short-K problem.
@@ -301,8 +315,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
         "\n## Raster, bf16 16384x16384x1024 (10 runs each; cuBLAS {:.0} TFLOP/s)\n",
         tflops(size, cublas_ref.median)
     );
-    let _ = writeln!(md, "| raster | TFLOP/s | ours / cuBLAS |");
-    let _ = writeln!(md, "|---|---|---|");
+    let mut table = Markdown::new(&[("raster", Left), ("TFLOP/s", Left), ("ours / cuBLAS", Left)]);
     for (r, spec) in [
         ("identity", BASE.with_raster(Raster::Identity)),
         ("group-m 8 (base)", BASE),
@@ -332,11 +345,11 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
         let err = p.verify(gpu, &g)?;
         let st = p.time_ours(gpu, &g, &quick)?;
         let t = tflops(size, st.median);
-        let _ = writeln!(
-            md,
-            "| {r} | {t:.0} | {:.1}% |",
-            100.0 * cublas_ref.median / st.median
-        );
+        table.row([
+            r.to_string(),
+            format!("{t:.0}"),
+            format!("{:.1}%", 100.0 * cublas_ref.median / st.median),
+        ]);
         note!("raster {r}: {t:.0} TFLOP/s");
         rows.push(Row::new(
             format!("short K 16384x16384x1024: {r}"),
@@ -347,6 +360,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             err,
         ));
     }
+    md.push_str(&table.finish());
 
     if let Some(dir) = dir {
         write(&dir.join("hopper_sweep.md"), md.as_bytes())?;
@@ -431,12 +445,18 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
         "## Headline: {rounds} interleaved rounds (per round: cuBLAS TN and each candidate, 2 warm-up + 10 timed \
          runs each, order rotated every round); ratio = cuBLAS median / ours median within a round\n"
     );
-    let _ = writeln!(
-        md,
-        "| type | size | candidate | **median ratio** | min | max | rounds >= 95% | ours TFLOP/s (median round) | \
-         cuBLAS TFLOP/s (median round; first -> last) | rel. diff vs cuBLAS |"
-    );
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
+    let mut table = Markdown::new(&[
+        ("type", Left),
+        ("size", Left),
+        ("candidate", Left),
+        ("**median ratio**", Left),
+        ("min", Left),
+        ("max", Left),
+        ("rounds >= 95%", Left),
+        ("ours TFLOP/s (median round)", Left),
+        ("cuBLAS TFLOP/s (median round; first -> last)", Left),
+        ("rel. diff vs cuBLAS", Left),
+    ]);
     let mut all: Vec<Rounds> = Vec::new();
     let mut per_round = String::new();
     for ty in TYPES {
@@ -471,17 +491,23 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
                 let rs = rounds::ratios(&ms[0], &ms[i + 1]);
                 let sp = bench::spread(&rs);
                 let hits = rs.iter().filter(|&&r| r >= 0.95).count();
-                let _ = writeln!(
-                    md,
-                    "| {ty} | {s}^3 | {label} | **{:.1}%** | {:.1}% | {:.1}% | {hits}/{rounds} | {:.0} | {:.0} ({:.0} -> {:.0}) | {err:.1e} |",
-                    100.0 * sp.median,
-                    100.0 * sp.min,
-                    100.0 * sp.max,
-                    tf(bench::spread(&ms[i + 1]).median),
-                    tf(cublas_mid),
-                    tf(ms[0][0]),
-                    tf(ms[0][rounds - 1]),
-                );
+                table.row([
+                    ty.to_string(),
+                    format!("{s}^3"),
+                    label.to_string(),
+                    format!("**{:.1}%**", 100.0 * sp.median),
+                    format!("{:.1}%", 100.0 * sp.min),
+                    format!("{:.1}%", 100.0 * sp.max),
+                    format!("{hits}/{rounds}"),
+                    format!("{:.0}", tf(bench::spread(&ms[i + 1]).median)),
+                    format!(
+                        "{:.0} ({:.0} -> {:.0})",
+                        tf(cublas_mid),
+                        tf(ms[0][0]),
+                        tf(ms[0][rounds - 1])
+                    ),
+                    format!("{err:.1e}"),
+                ]);
                 let _ = writeln!(
                     per_round,
                     "- {ty} {s}^3 {label}: {}",
@@ -510,6 +536,7 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
             }
         }
     }
+    md.push_str(&table.finish());
     let _ = writeln!(md, "\nPer-round ratios (%), in round order:\n\n{per_round}");
     if let Some(dir) = dir {
         write(&dir.join("hopper_headline.md"), md.as_bytes())?;
