@@ -1,5 +1,5 @@
 //! Predicted vs measured shared-memory wavefronts, generic over [`Family`]: the bank model on each spec's
-//! [`SpecAccess`](super::SpecAccess)es against Nsight Compute's counters of one launch of the spec.
+//! [`SpecAccess`]es against Nsight Compute's counters of one launch of the spec.
 //!
 //! ncu counts loads and stores separately (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st`,
 //! `smsp__inst_executed_op_shared_ld/st`), so the prediction is per direction: the wavefronts of every load
