@@ -77,7 +77,7 @@ impl Spread {
 /// How many buffer sets of `bytes_per_set` bytes to rotate through so that they exceed `factor` x L2.
 ///
 /// ```
-/// use crate::bench::rotation;
+/// use gpu_bench::bench::rotation;
 /// assert_eq!(rotation(32 << 20, 50 << 20, 4), 7); // 2048^2 fp32 in + out on a 50 MB L2
 /// assert_eq!(rotation(2 << 30, 50 << 20, 4), 1);  // 16384^2 fp32: one set is already 40x the L2
 /// ```

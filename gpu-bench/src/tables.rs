@@ -277,13 +277,15 @@ fn measure_ceiling(gpu: &Gpu, probe: &CeilingProbe, cfg: &BenchConfig) -> Result
     }
 }
 
-/// Tables for every (size, element type) of the family: its specs grouped by element type, at `sizes` (the
-/// family's [`Bench::bench_sizes`](gpu_kernels::frame::Bench::bench_sizes) when empty), only the specs `keep`
-/// accepts (by name and element type).
+/// Tables for every (size, element type) of the family at `sizes` (the family's
+/// [`Bench::bench_sizes`](gpu_kernels::frame::Bench::bench_sizes) when empty): at each, the family's specs, or
+/// with `planned` (`swz bench --shapes`) its planned specs on this device ([`DynFamily::planned`]) where it plans;
+/// only the specs `keep` accepts (by name and element type), grouped by element type.
 pub fn sweep(
     gpu: &Gpu,
     family: &dyn DynFamily,
     sizes: &[Size],
+    planned: bool,
     keep: &dyn Fn(&str, Elem) -> bool,
     cfg: &BenchConfig,
 ) -> Result<Vec<Table>> {
@@ -295,22 +297,14 @@ pub fn sweep(
     if sizes.is_empty() {
         return Err(Error::Invalid(format!("{}: no benchmark", family.name())));
     }
-    let per_size = sizes.iter().map(|&s| (s, family.dyn_specs())).collect();
-    tables(gpu, family, per_size, keep, cfg)
-}
-
-/// Tables at problems the user named (`swz bench --shapes`): at each, the family's planned specs
-/// ([`DynFamily::planned`] on this device) where it plans, its specs otherwise; `keep` filters either.
-pub fn sweep_planned(
-    gpu: &Gpu,
-    family: &dyn DynFamily,
-    sizes: &[Size],
-    keep: &dyn Fn(&str, Elem) -> bool,
-    cfg: &BenchConfig,
-) -> Result<Vec<Table>> {
     let mut per_size = Vec::with_capacity(sizes.len());
-    for &size in sizes {
-        let specs = match family.planned(size, Some(gpu.props()))? {
+    for size in sizes {
+        let plan = if planned {
+            family.planned(size, Some(gpu.props()))?
+        } else {
+            None
+        };
+        let specs = match plan {
             Some(planned) => planned.into_iter().map(|(s, _)| s).collect(),
             None => family.dyn_specs(),
         };

@@ -157,13 +157,14 @@ pub fn run(args: Args) -> Result<(), String> {
                 &gpu,
                 *fam,
                 &cubes(*fam),
+                false,
                 &keep,
                 &cfg,
             ))?);
         }
         if !shapes.is_empty() {
-            tables.extend(run(gpu_bench::tables::sweep_planned(
-                &gpu, *fam, &shapes, &keep, &cfg,
+            tables.extend(run(gpu_bench::tables::sweep(
+                &gpu, *fam, &shapes, true, &keep, &cfg,
             ))?);
         }
     }

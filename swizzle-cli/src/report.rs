@@ -112,7 +112,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         let tables = if sizes.is_empty() && fam.bench_sizes().is_empty() {
             Vec::new()
         } else {
-            gpu_bench::tables::sweep(&gpu, *fam, &sizes, &|_, _| true, &cfg)
+            gpu_bench::tables::sweep(&gpu, *fam, &sizes, false, &|_, _| true, &cfg)
                 .map_err(|e| e.to_string())?
         };
         bench_s += t.elapsed().as_secs_f64();

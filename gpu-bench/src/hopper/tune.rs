@@ -68,6 +68,27 @@ trait Problem {
     fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64>;
     fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Spread>;
     fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Spread>;
+
+    /// Verify `g`, time it with `cfg`: its row as `what`, beside the `cublas` timed before it.
+    fn measure(
+        &mut self,
+        gpu: &Gpu,
+        g: &HopperGemm,
+        cfg: &BenchConfig,
+        cublas: Spread,
+        what: String,
+    ) -> Result<Row> {
+        let err = self.verify(gpu, g)?;
+        let ours = self.time_ours(gpu, g, cfg)?;
+        Ok(Row::new(
+            what,
+            g.spec.to_string(),
+            self.size(),
+            ours,
+            cublas,
+            err,
+        ))
+    }
 }
 
 /// Random inputs of `ty` at `size` and cuBLAS's result (the reference for this size).
@@ -283,25 +304,16 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             };
             &fresh
         };
-        let err = p.verify(gpu, g)?;
-        let st = p.time_ours(gpu, g, &quick)?;
-        let t = tflops(size, st.median);
+        let row = p.measure(gpu, g, &quick, cublas_ref, format!("sweep: {label}"))?;
         table.row([
             label.to_string(),
             spec.to_string(),
-            format!("{t:.0}"),
-            format!("{:.1}%", 100.0 * cublas_ref.median / st.median),
+            format!("{:.0}", row.ours_tflops),
+            format!("{:.1}%", 100.0 * row.ratio),
             spec.smem_bytes().to_string(),
         ]);
-        note!("sweep {label}: {t:.0} TFLOP/s");
-        rows.push(Row::new(
-            format!("sweep: {label}"),
-            spec.to_string(),
-            size,
-            st,
-            cublas_ref,
-            err,
-        ));
+        note!("sweep {label}: {:.0} TFLOP/s", row.ours_tflops);
+        rows.push(row);
     }
     md.push_str(&table.finish());
     drop(p);
@@ -342,23 +354,16 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             continue;
         }
         let g = HopperGemm::new(gpu, spec)?;
-        let err = p.verify(gpu, &g)?;
-        let st = p.time_ours(gpu, &g, &quick)?;
-        let t = tflops(size, st.median);
+        let what = format!("short K 16384x16384x1024: {r}");
+        let row = p.measure(gpu, &g, &quick, cublas_ref, what)?;
+        let t = row.ours_tflops;
         table.row([
             r.to_string(),
             format!("{t:.0}"),
-            format!("{:.1}%", 100.0 * cublas_ref.median / st.median),
+            format!("{:.1}%", 100.0 * row.ratio),
         ]);
         note!("raster {r}: {t:.0} TFLOP/s");
-        rows.push(Row::new(
-            format!("short K 16384x16384x1024: {r}"),
-            spec.to_string(),
-            size,
-            st,
-            cublas_ref,
-            err,
-        ));
+        rows.push(row);
     }
     md.push_str(&table.finish());
 
