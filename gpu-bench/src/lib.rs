@@ -1,4 +1,4 @@
-//! The tuning and measuring programs beside gpu-kernels: the timing harness ([`bench`]: rotated buffers, CUDA
+//! The tuning and measuring programs beside gpu-kernels: the timing harness ([`bench`](mod@bench): rotated buffers, CUDA
 //! events, medians, interleaved rounds, tables and reports), `swz bench`'s tables over every registered family
 //! ([`tables`]), and what `swz tune` runs: sweeps of the GEMM and Hopper
 //! variants against cuBLAS in interleaved rounds, the Hopper shape report, the e4m3 GEMM against cuBLASLt's FP8
@@ -36,6 +36,7 @@ pub mod fragments;
 pub mod hbm_read;
 pub mod matmul_l2;
 pub mod ncu;
+pub mod profile;
 pub mod smi;
 pub mod stencil;
 pub mod tables;

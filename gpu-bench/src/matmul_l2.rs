@@ -7,14 +7,25 @@
 
 use crate::bench::{self, BenchConfig, Spread};
 use cudarc::driver::CudaSlice;
-use gpu_kernels::matmul_l2::MatmulL2;
+use gpu_kernels::matmul_l2::{MatmulL2, TILE};
 use gpu_kernels::progress::Progress;
+use gpu_kernels::runtime::error::DriverContext;
 use gpu_kernels::runtime::{Cublas, GemmCall};
 use gpu_kernels::runtime::{Gpu, Result};
 use std::fmt::Write as _;
 use swizzle_core::l2::{predict, Machine};
 use swizzle_core::Elem;
 use swizzle_core::Size;
+
+/// The L2 study's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
+pub const STUDY_SHAPES: [Size; 6] = [
+    Size::mnk(1024, 1024, 1024),
+    Size::mnk(2048, 2048, 2048),
+    Size::mnk(4096, 4096, 4096),
+    Size::mnk(8192, 8192, 8192),
+    Size::mnk(1024, 1024, 128),
+    Size::mnk(16384, 16384, 128),
+];
 
 /// One measured row.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -155,7 +166,10 @@ pub fn table(
             p.step(&format!("{gemm} {}", v.order));
         }
         let kernel = v.prepare(gpu)?;
-        resident = v.resident_blocks(&kernel)?;
+        resident = kernel
+            .func
+            .occupancy_max_active_blocks_per_multiprocessor(TILE * TILE, 0, None)
+            .ctx("cuOccupancyMaxActiveBlocksPerMultiprocessor")?;
         let machine = Machine::new(
             gpu.props().sm_count,
             resident,

@@ -2,7 +2,7 @@
 //! families, each kernel's `.cu` source beside the Rust that launches and checks it.
 //!
 //! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`frame`] (the [`Family`](frame::Family) trait,
-//! generic verification, what a benchmark measures and against which peer, profiler predictions) -> one module
+//! generic verification, what a benchmark measures and against which peer) -> one module
 //! per family ([`transpose`], [`fragments`], [`stencil`], [`matmul_l2`], [`hopper`], [`gemm`]) -> [`registry`]
 //! (every family, by name). The new-family checklist is in [`frame`]. The measuring programs (the timing
 //! harness, `swz bench`'s tables, `swz tune`, `swz l2-study`) are the gpu-bench crate beside this one.

@@ -203,7 +203,7 @@ fn ncu_launches<O: HostElem>(
     Ok(())
 }
 
-/// [`ncu_launches`] with the fp16 output: the model's ldmatrix and epilogue shared-load counts per spec; with
+/// `ncu_launches` with the fp16 output: the model's ldmatrix and epilogue shared-load counts per spec; with
 /// `f32_out`, the fp32 output and the model's epilogue shared-store counts.
 pub fn ncu_model(
     gpu: &Gpu,

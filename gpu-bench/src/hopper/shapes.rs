@@ -80,7 +80,7 @@ pub struct ShapeRow {
     /// `M x N x K` (`[M, N, K]` in JSON).
     #[serde(serialize_with = "Size::serialize_mnk")]
     pub size: Size,
-    /// The layer, when the weight is one of [`LLM_LAYERS`].
+    /// The layer, when the weight is one of [`LLM_LAYERS`](gpu_kernels::hopper::planned::LLM_LAYERS).
     pub layer: Option<&'static str>,
     /// cuBLAS: median time over rounds, ms.
     pub cublas_ms: f64,

@@ -165,13 +165,7 @@ impl<E: HostElem> Problem for Operands<E> {
 /// `hopper_sweep.json`, the shipped bf16 CUBIN and its ptxas log there. Returns the markdown.
 pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result<String> {
     let blas = Cublas::new(gpu)?;
-    let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "device: {}\ndate: {}\n",
-        gpu.props(),
-        bench::today_utc()
-    );
+    let mut md = format!("device: {}\ndate: {}\n\n", gpu.props(), bench::today_utc());
     note!("{}", gpu.props());
     let mut rows: Vec<Row> = Vec::new();
     let headline = BenchConfig {
@@ -438,12 +432,11 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
         iters: 10,
         l2_factor: 1,
     };
-    let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "device: {}\ndate: {}\ncommand: swz tune hopper headline --rounds {rounds}\n",
-        gpu.props(),
-        bench::today_utc()
+    let command = format!("swz tune hopper headline --rounds {rounds}");
+    let date = bench::today_utc();
+    let mut md = format!(
+        "device: {}\ndate: {date}\ncommand: {command}\n\n",
+        gpu.props()
     );
     let _ = writeln!(
         md,

@@ -2,7 +2,6 @@
 //! [`DynSpec`]s), implemented for every `Family`, so the registry ([`crate::registry`]) can hold families of
 //! different spec types and the benchmark programs (gpu-bench) can time any of them.
 
-use super::profile::{predictions, SpecPrediction};
 use super::verify::{launch, verify, DeviceBufs, Verified};
 use super::{Buffer, CeilingProbe, Family, Launch, Measure, Peer, Size, SpecAccess};
 use crate::progress::Progress;
@@ -73,8 +72,6 @@ pub trait DynFamily: Sync {
     /// (an error when it has none), with all the dynamic shared memory the kernel may take beside its static
     /// shared memory when `one_block` (one block per SM).
     fn launch_smem_only(&self, gpu: &Gpu, index: usize, size: Size, one_block: bool) -> Result<()>;
-    /// The bank model's predictions per spec.
-    fn predictions(&self) -> Vec<SpecPrediction>;
     /// Compile spec `index` as shipped for `arch` (the family's own arch when it has one), with ptxas' resource
     /// report in the log; needs NVRTC, no GPU (`swz ptxas`).
     fn compile(&self, index: usize, arch: &str) -> Result<crate::runtime::Compiled>;
@@ -208,10 +205,6 @@ impl<F: Family> DynFamily for F {
         let mut dev = DeviceBufs::new(gpu, buffers, &inputs)?;
         launch(gpu, &kernel, &l, &mut dev.bufs)?;
         gpu.sync()
-    }
-
-    fn predictions(&self) -> Vec<SpecPrediction> {
-        predictions(self)
     }
 
     fn compile(&self, index: usize, arch: &str) -> Result<crate::runtime::Compiled> {

@@ -2,7 +2,7 @@
 //! compile-time conflict checks of every shipped spec ([`assert_specs_conflict_free!`](crate::assert_specs_conflict_free)),
 //! verification ([`verify`]), what a benchmark measures and against which peer ([`Bench`]; gpu-bench's tables time
 //! it, the peer in the same run),
-//! the bank model's predictions the profiler comparison reads ([`profile`]; gpu-bench runs Nsight Compute), and the registry `swz bench <family>` / `swz report` iterate
+//! the accesses as data the profiler comparison predicts from (gpu-bench runs Nsight Compute), and the registry `swz bench <family>` / `swz report` iterate
 //! ([`crate::registry`]).
 //!
 //! ```text
@@ -13,7 +13,7 @@
 //!   header(spec): struct Spec {...}                           ragged sizes, first wrong element named
 //!   entry(spec), launch(spec, size): grid,     gpu-bench tables: rotated buffers > L2, warm-up, CUDA events, median,
 //!     block, smem, arguments (Arg)                          the peer (D2D copy / cuBLAS) in the same run
-//!   buffers(spec, size): inputs / outputs      profile: predicted (bank model on accesses) vs ncu wavefronts
+//!   buffers(spec, size): inputs / outputs      gpu-bench profile: predicted (bank model on accesses) vs ncu
 //!   reference(spec, size, inputs)              registry: swz bench <family>, swz report
 //!   accesses(spec): SpecAccess list            assert_specs_conflict_free!: one const loop over SPECS
 //!   optional parts (Family::as_bench/as_plan/as_profile):
@@ -51,7 +51,6 @@
 
 pub mod dyn_family;
 pub mod host;
-pub mod profile;
 pub mod verify;
 
 pub use dyn_family::{BenchPart, DynFamily, DynSpec, SpecInfo};

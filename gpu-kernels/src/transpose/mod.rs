@@ -6,7 +6,6 @@
 //! [`SmemSpec`] (tile, vector width, padding, swizzle). Specs become `-D` options and the generated header; the
 //! `.cu` file is shared by all of them.
 
-pub mod bench;
 pub mod family;
 pub mod smem;
 
