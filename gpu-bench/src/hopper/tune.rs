@@ -106,6 +106,22 @@ fn problem(gpu: &Gpu, blas: &Cublas, ty: Elem, size: Size, seed: u64) -> Result<
     })
 }
 
+/// A bf16 problem of `size` with cuBLAS timed on it once with `cfg`, under the section heading `heading` makes
+/// of cuBLAS's TFLOP/s.
+fn bf16_section(
+    gpu: &Gpu,
+    blas: &Cublas,
+    (size, seed): (Size, u64),
+    cfg: &BenchConfig,
+    md: &mut String,
+    heading: impl Fn(f64) -> String,
+) -> Result<(Box<dyn Problem>, Spread)> {
+    let mut p = problem(gpu, blas, Elem::BF16, size, seed)?;
+    let cublas = p.time_cublas(gpu, blas, cfg)?;
+    let _ = writeln!(md, "{}", heading(tflops(size, cublas.median)));
+    Ok((p, cublas))
+}
+
 fn tflops(size: Size, ms: f64) -> f64 {
     Measure::Flops(size.flops()).rate(ms)
 }
@@ -260,14 +276,10 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     let shipped_bf16 = compiled.into_iter().find(|g| g.spec == SHIPPED);
 
     // 2. Sweep at 8192^3 bf16, one change at a time.
-    let size = Size::square(8192, true);
-    let mut p = problem(gpu, &blas, Elem::BF16, size, 7)?;
-    let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
-    let _ = writeln!(
-        md,
-        "\n## Sweep, bf16 8192^3 (10 runs each; cuBLAS {:.0} TFLOP/s in this block)\n",
-        tflops(size, cublas_ref.median)
-    );
+    let sweep_at = (Size::square(8192, true), 7);
+    let (mut p, cublas_ref) = bf16_section(gpu, &blas, sweep_at, &quick, &mut md, |t| {
+        format!("\n## Sweep, bf16 8192^3 (10 runs each; cuBLAS {t:.0} TFLOP/s in this block)\n")
+    })?;
     let mut table = Markdown::new(&[
         (
             "variant (one change vs base; the shipped spec is two)",
@@ -313,14 +325,10 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     drop(p);
 
     // 3. Raster effect on a wide, short-K problem.
-    let size = Size::mnk(16384, 16384, 1024);
-    let mut p = problem(gpu, &blas, Elem::BF16, size, 9)?;
-    let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
-    let _ = writeln!(
-        md,
-        "\n## Raster, bf16 16384x16384x1024 (10 runs each; cuBLAS {:.0} TFLOP/s)\n",
-        tflops(size, cublas_ref.median)
-    );
+    let raster_at = (Size::mnk(16384, 16384, 1024), 9);
+    let (mut p, cublas_ref) = bf16_section(gpu, &blas, raster_at, &quick, &mut md, |t| {
+        format!("\n## Raster, bf16 16384x16384x1024 (10 runs each; cuBLAS {t:.0} TFLOP/s)\n")
+    })?;
     let mut table = Markdown::new(&[("raster", Left), ("TFLOP/s", Left), ("ours / cuBLAS", Left)]);
     for (r, spec) in [
         ("identity", BASE.with_raster(Raster::Identity)),
