@@ -5,7 +5,7 @@
 //! twice the L2 (so small-M problems read their weights from HBM); both contestants' outputs (poisoned first)
 //! checked against the fp64 host reference on sampled rows before any timing; then `rounds` rounds, each
 //! contestant `cfg.warmup` untimed + `cfg.iters` timed launches (CUDA events, median), the order rotated every
-//! round ([`gpu_kernels::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
+//! round ([`crate::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
 //! else per-tensor scaling (said in the row). At M <= [`ROOFLINE_MAX_M`] a bare read of the problem's least bytes
 //! (X, W, C and the scales once: [`crate::hbm_read`]) is a contestant of the same rounds: the floor a
 //! memory-bound launch can be held to. Reported: the median of the per-round ratios with its range, the plan,
@@ -13,10 +13,11 @@
 //!
 //! Every planned spec is compiled first, on every host thread at once, before anything is timed.
 
+use crate::bench::Align::{Left, Right};
+use crate::bench::{self, rounds, BenchConfig, Markdown};
 use crate::hbm_read::HbmRead;
 use crate::hopper::shapes::{geomean, prediction_error, spec_label, ROOFLINE_MAX_M};
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::{self, rounds, BenchConfig};
 use gpu_kernels::elem::E4m3;
 use gpu_kernels::fp8::reference::{self, compare, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
@@ -44,7 +45,7 @@ pub struct Fp8Row {
     pub ours_tflops: f64,
     pub peer_tflops: f64,
     /// Median, min and max over rounds of peer time / ours (> 1: ours faster).
-    pub ratio: rounds::Spread,
+    pub ratio: bench::Spread,
     pub predicted_us: f64,
     /// `predicted / measured - 1`.
     pub error: f64,
@@ -53,11 +54,11 @@ pub struct Fp8Row {
     /// cuBLASLt in the same mode with fast accumulation (no promotion, the accumulation of our per-tensor and
     /// per-row kernels), where it plans: its median time and peer / ours over the rounds.
     pub fast_us: Option<f64>,
-    pub fast_ratio: Option<rounds::Spread>,
+    pub fast_ratio: Option<bench::Spread>,
     /// M <= [`ROOFLINE_MAX_M`]: a bare read of the problem's least bytes, its median time, and read / ours over
     /// the rounds (1: ours as fast as the bare read).
     pub read_us: Option<f64>,
-    pub read_ratio: Option<rounds::Spread>,
+    pub read_ratio: Option<bench::Spread>,
 }
 
 struct Set {
@@ -86,7 +87,7 @@ pub fn run(
             match one(gpu, (&lt, &read), &dev, size, mode, si, n_rounds, cfg) {
                 Ok(row) => {
                     // Each row as it is measured (a run cut short keeps what it measured).
-                    let opt = |us: Option<f64>, q: Option<rounds::Spread>| match (us, q) {
+                    let opt = |us: Option<f64>, q: Option<bench::Spread>| match (us, q) {
                         (Some(us), Some(q)) => format!("{us:.1} us ({:.1}%)", 100.0 * q.median),
                         _ => "-".into(),
                     };
@@ -253,7 +254,7 @@ fn one(
             _ => probe.run(gpu, reads.as_mut().expect("bare read"), i),
         }
     })?;
-    let med = |t: &[f64]| rounds::spread(t).median;
+    let med = |t: &[f64]| bench::spread(t).median;
     let (peer_ms, ours_ms) = (med(&times[0]), med(&times[1]));
     let predicted_s = planned.estimate.time_s;
     let tflops = |ms: f64| size.flops() as f64 / (ms * 1e-3) / 1e12;
@@ -267,14 +268,14 @@ fn one(
         peer_us: peer_ms * 1e3,
         ours_tflops: tflops(ours_ms),
         peer_tflops: tflops(peer_ms),
-        ratio: rounds::spread(&rounds::ratios(&times[0], &times[1])),
+        ratio: bench::spread(&rounds::ratios(&times[0], &times[1])),
         predicted_us: predicted_s * 1e6,
         error: prediction_error(predicted_s, ours_ms),
         normwise: agr.normwise,
         fast_us: fast_at.map(|w| med(&times[w]) * 1e3),
-        fast_ratio: fast_at.map(|w| rounds::spread(&rounds::ratios(&times[w], &times[1]))),
+        fast_ratio: fast_at.map(|w| bench::spread(&rounds::ratios(&times[w], &times[1]))),
         read_us: read_at.map(|w| med(&times[w]) * 1e3),
-        read_ratio: read_at.map(|w| rounds::spread(&rounds::ratios(&times[w], &times[1]))),
+        read_ratio: read_at.map(|w| bench::spread(&rounds::ratios(&times[w], &times[1]))),
     })
 }
 
@@ -282,14 +283,22 @@ fn one(
 /// prediction and its error, the bare read at M <= [`ROOFLINE_MAX_M`]), then per scaling mode the geomean of the
 /// ratios, the lowest, and ours against the bare read.
 pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
-    let pct = |q: Option<rounds::Spread>| {
+    let pct = |q: Option<bench::Spread>| {
         q.map_or("-".to_string(), |q| format!("{:.1}%", 100.0 * q.median))
     };
-    let mut s = format!(
-        "device: {device}\n\n| layer | M x N x K | scaling | plan | bound | ours µs | cuBLASLt µs | **cuBLASLt / ours** \
-         (rounds) | fast-accum cuBLASLt / ours | predicted µs (error) | bare read µs, read / ours |\n\
-         |---|---|---|---|---|--:|--:|--:|--:|--:|--:|\n"
-    );
+    let mut table = Markdown::new(&[
+        ("layer", Left),
+        ("M x N x K", Left),
+        ("scaling", Left),
+        ("plan", Left),
+        ("bound", Left),
+        ("ours µs", Right),
+        ("cuBLASLt µs", Right),
+        ("**cuBLASLt / ours** (rounds)", Right),
+        ("fast-accum cuBLASLt / ours", Right),
+        ("predicted µs (error)", Right),
+        ("bare read µs, read / ours", Right),
+    ]);
     for r in rows {
         let peer = if r.peer_mode == r.mode {
             String::new()
@@ -300,23 +309,26 @@ pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
             (Some(us), q) => format!("{us:.1}, {}", pct(q)),
             _ => "-".to_string(),
         };
-        s += &format!(
-            "| {} | {} | {}{peer} | {} | {} | {:.1} | {:.1} | **{:.1}%** ({:.1}-{:.1}) | {} | {:.1} ({:+.0}%) | {read} |\n",
-            layer_name(r.size.n, r.size.k).unwrap_or("-"),
-            r.size,
-            r.mode,
-            r.spec,
-            r.bound,
-            r.ours_us,
-            r.peer_us,
-            100.0 * r.ratio.median,
-            100.0 * r.ratio.min,
-            100.0 * r.ratio.max,
+        table.row([
+            layer_name(r.size.n, r.size.k).unwrap_or("-").to_string(),
+            r.size.to_string(),
+            format!("{}{peer}", r.mode),
+            r.spec.to_string(),
+            r.bound.to_string(),
+            format!("{:.1}", r.ours_us),
+            format!("{:.1}", r.peer_us),
+            format!(
+                "**{:.1}%** ({:.1}-{:.1})",
+                100.0 * r.ratio.median,
+                100.0 * r.ratio.min,
+                100.0 * r.ratio.max
+            ),
             pct(r.fast_ratio),
-            r.predicted_us,
-            100.0 * r.error,
-        );
+            format!("{:.1} ({:+.0}%)", r.predicted_us, 100.0 * r.error),
+            read,
+        ]);
     }
+    let mut s = format!("device: {device}\n\n{}", table.finish());
     let mut modes: Vec<&str> = rows.iter().map(|r| r.mode.as_str()).collect();
     modes.dedup();
     for mode in modes {

@@ -1,8 +1,8 @@
 //! The Hopper GEMM on e4m3 inputs: the same spec, kernel and launch path as the 16-bit one, with the element
-//! type and scaling in the spec ([`HopperSpec::ty`] = e4m3, [`HopperSpec::scale`]).
+//! type and scaling in the spec ([`HopperSpec::ty`](super::HopperSpec::ty) = e4m3, [`HopperSpec::scale`](super::HopperSpec::scale)).
 //!
 //! What changes with the element type, all derived from the operand tiles: one 128-byte smem row holds 128 e4m3
-//! (the K step per stage is 128, [`HopperSpec::with_ty`]), the TMA boxes and swizzle are the same bytes, the
+//! (the K step per stage is 128, [`HopperSpec::with_ty`](super::HopperSpec::with_ty)), the TMA boxes and swizzle are the same bytes, the
 //! `wgmma` is `m64nNk32.f32.e4m3.e4m3` (32 bytes of K per instruction either way), and C is bf16. The scales come
 //! as typed arguments ([`Scales`]) checked before the launch: per tensor and per row they multiply the fp32 sums
 //! before the epilogue; per block each 128-wide K block is accumulated on its own and promoted into the fp32 sum
@@ -58,7 +58,7 @@ pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
 }
 
 impl HopperGemm {
-    /// The planned e4m3 kernel for `size` with `mode`'s scaling on this GPU ([`plan`]), compiled and loaded.
+    /// The planned e4m3 kernel for `size` with `mode`'s scaling on this GPU ([`plan`](fn@plan)), compiled and loaded.
     pub fn planned_fp8(gpu: &Gpu, size: Size, mode: ScaleMode) -> Result<(HopperGemm, Planned)> {
         let p = plan(size, mode, &super::planned::plan_device(gpu.props()))?;
         Ok((HopperGemm::new(gpu, p.spec)?, p))

@@ -1,7 +1,6 @@
 //! The transpose family on the frame: its spec (a kernel variant and its element type), launch, buffers, host
 //! reference, accesses, measure (bytes) and peer (a D2D copy of the matrix).
 
-use super::bench::{default_kernels, ARTICLE_BLOCKS};
 use super::Transpose;
 use crate::frame::{
     Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Profile, Size, SpecAccess,
@@ -35,6 +34,9 @@ pub static TRANSPOSE: TransposeFamily = TransposeFamily;
 /// The element types the family ships variants for.
 pub const ELEMS: [Elem; 2] = [Elem::F32, Elem::F16];
 
+/// The block shapes of the article's tables: the classic kernels the family ships.
+pub const ARTICLE_BLOCKS: [(u32, u32); 4] = [(8, 32), (16, 16), (32, 8), (32, 32)];
+
 impl Family for TransposeFamily {
     type Spec = Variant;
 
@@ -56,8 +58,13 @@ impl Family for TransposeFamily {
         ELEMS
             .iter()
             .flat_map(|&elem| {
-                default_kernels(elem, &ARTICLE_BLOCKS)
+                let classics = ARTICLE_BLOCKS.iter().flat_map(|b| Transpose::classics(*b));
+                let smem = Transpose::all_for(elem)
                     .into_iter()
+                    .filter(|t| matches!(t, Transpose::Smem(_)));
+                std::iter::once(Transpose::COPY_VEC16)
+                    .chain(classics)
+                    .chain(smem)
                     .map(move |kernel| Variant { kernel, elem })
             })
             .collect()

@@ -5,7 +5,7 @@
 //! plan without a GPU. At problems named with `--shapes`, a family that plans per problem (the Hopper GEMM: the
 //! spec swizzle-core's planner picks) runs its planned specs; `--list` shows them with the predicted time.
 
-use gpu_kernels::bench::{BenchConfig, Report};
+use gpu_bench::bench::{BenchConfig, Report};
 use gpu_kernels::frame::{self, DynFamily};
 use gpu_kernels::registry;
 use gpu_kernels::{Gpu, Size};
@@ -161,12 +161,21 @@ pub fn run(args: Args) -> Result<(), String> {
     let mut tables = Vec::new();
     for fam in &plan {
         let run =
-            |t: gpu_kernels::Result<Vec<gpu_kernels::bench::Table>>| t.map_err(|e| e.to_string());
+            |t: gpu_kernels::Result<Vec<gpu_bench::bench::Table>>| t.map_err(|e| e.to_string());
         if shapes.is_empty() || !args.sizes.is_empty() {
-            tables.extend(run(fam.bench(&gpu, &cubes(*fam), &keep, &cfg))?);
+            tables.extend(run(gpu_bench::tables::sweep(
+                &gpu,
+                *fam,
+                &cubes(*fam),
+                false,
+                &keep,
+                &cfg,
+            ))?);
         }
         if !shapes.is_empty() {
-            tables.extend(run(fam.bench_planned(&gpu, &shapes, &keep, &cfg))?);
+            tables.extend(run(gpu_bench::tables::sweep(
+                &gpu, *fam, &shapes, true, &keep, &cfg,
+            ))?);
         }
     }
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);

@@ -4,9 +4,9 @@
 //! run it under `ncu --kernel-name matmul_l2` (what `scripts/device.sh l2` does).
 //! (`swz bench matmul-l2` is the frame's generic table of the same family.)
 
-use gpu_bench::matmul_l2::{profile_once, sweep};
-use gpu_kernels::bench::{today_utc, BenchConfig};
-use gpu_kernels::matmul_l2::{MatmulL2, ORDERS, STUDY_SHAPES};
+use gpu_bench::bench::{today_utc, BenchConfig};
+use gpu_bench::matmul_l2::{profile_once, sweep, STUDY_SHAPES};
+use gpu_kernels::matmul_l2::{MatmulL2, ORDERS};
 use gpu_kernels::Gpu;
 use std::path::PathBuf;
 use swizzle_core::Size;

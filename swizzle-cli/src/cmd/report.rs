@@ -17,7 +17,7 @@
 
 use crate::cmd::bench::{print_report, write_outputs};
 use crate::output::Verdict;
-use gpu_kernels::bench::{BenchConfig, Report, Table};
+use gpu_bench::bench::{BenchConfig, Report, Table};
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::{DynFamily, SpecInfo};
 use gpu_kernels::memory;
@@ -117,7 +117,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         let tables = if sizes.is_empty() {
             Vec::new()
         } else {
-            fam.bench(&gpu, &sizes, &|_, _| true, &cfg)
+            gpu_bench::tables::sweep(&gpu, *fam, &sizes, false, &|_, _| true, &cfg)
                 .map_err(|e| e.to_string())?
         };
         bench_s += t.elapsed().as_secs_f64();
@@ -209,7 +209,7 @@ struct FamilyRun {
     tables: Vec<Table>,
 }
 
-/// The best row of the family's tables against its peer, bounds left out ([`Row::bound`](gpu_kernels::bench::Row::bound)):
+/// The best row of the family's tables against its peer, bounds left out ([`Row::bound`](gpu_bench::bench::Row::bound)):
 /// (% of the peer, kernel, table title, peer name).
 fn best_against_peer(tables: &[Table]) -> Option<(f64, String, String, String)> {
     tables
@@ -389,7 +389,7 @@ fn spec_report(spec: &SpecInfo, bank_maps: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gpu_kernels::bench::Row;
+    use gpu_bench::bench::Row;
 
     fn row(kernel: &str, pct: f64, bound: bool) -> Row {
         Row {
