@@ -16,13 +16,12 @@
 use crate::bench::Align::{Left, Right};
 use crate::bench::{self, rounds, BenchConfig, Markdown};
 use crate::hbm_read::{HbmRead, ReadSets};
-use crate::hopper::tune::{compare_with_cublas, write};
+use crate::hopper::operands::{operands, Operands};
+use crate::hopper::tune::write;
 use crate::tables::time_peer;
-use cudarc::driver::CudaSlice;
-use gpu_kernels::elem::HostElem;
 use gpu_kernels::frame::{Family, Peer, Size};
 use gpu_kernels::hopper::planned::{layer_name, plan_device, shipped, Planned};
-use gpu_kernels::hopper::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
+use gpu_kernels::hopper::{Cublas, HopperGemm, HopperSpec, SHIPPED};
 use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -191,91 +190,6 @@ pub const ROUND: BenchConfig = BenchConfig {
     l2_factor: 2,
 };
 
-/// Buffer sets of one problem in the element type `E`, and cuBLAS's output on set 0.
-struct Sets<E: HostElem> {
-    size: Size,
-    abc: Vec<(CudaSlice<E>, CudaSlice<E>, CudaSlice<E>)>,
-    want: Vec<E>,
-}
-
-/// What the measurement does with a problem's buffer sets, whatever their element type ([`sets`] picks it).
-trait Contest {
-    /// Poison set 0's C, run `g` once, compare with cuBLAS element-wise (fails loudly on any wrong element).
-    fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64>;
-    /// Queue contestant `who` (0: cuBLAS, else `ours[who - 1]`) on set `i % sets`.
-    fn run(
-        &mut self,
-        gpu: &Gpu,
-        blas: &Cublas,
-        ours: &[&HopperGemm],
-        who: usize,
-        i: usize,
-    ) -> Result<()>;
-}
-
-/// The buffer sets of `size` in `ty`, with cuBLAS's output on set 0.
-fn sets(gpu: &Gpu, blas: &Cublas, ty: Elem, size: Size, seed: u64) -> Result<Box<dyn Contest>> {
-    Ok(match ty {
-        Elem::BF16 => Box::new(Sets::<half::bf16>::new(gpu, blas, size, seed)?),
-        Elem::F16 => Box::new(Sets::<half::f16>::new(gpu, blas, size, seed)?),
-        other => {
-            return Err(gpu_kernels::elem::unsupported(
-                "the Hopper GEMM",
-                other,
-                &TYPES,
-            ))
-        }
-    })
-}
-
-impl<E: HostElem> Sets<E> {
-    fn new(gpu: &Gpu, blas: &Cublas, size: Size, seed: u64) -> Result<Sets<E>> {
-        let set_bytes = 2 * (size.mk_len() + size.nk_len() + size.mn_len());
-        let count = bench::rotation(set_bytes, gpu.props().l2_bytes, ROUND.l2_factor);
-        let x = check::random::<E>(size.mk_len(), seed);
-        let w = check::random::<E>(size.nk_len(), seed + 1);
-        let mut abc = Vec::with_capacity(count);
-        for _ in 0..count {
-            let mut c = gpu.zeros::<E>(size.mn_len())?;
-            gpu.fill_bytes(&mut c, 0xFF)?;
-            abc.push((gpu.upload(&x)?, gpu.upload(&w)?, c));
-        }
-        let (a, b, c) = &mut abc[0];
-        blas.gemm(&cublas_call(E::ELEM, size), a, b, c)?;
-        gpu.sync()?;
-        let want = gpu.download(c)?;
-        Ok(Sets { size, abc, want })
-    }
-}
-
-impl<E: HostElem> Contest for Sets<E> {
-    fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64> {
-        let (a, b, c) = &mut self.abc[0];
-        gpu.fill_bytes(c, 0xFF)?;
-        g.launch(gpu, a, b, c, self.size)?;
-        gpu.sync()?;
-        let got = gpu.download(c)?;
-        compare_with_cublas(&g.spec.to_string(), self.size, &got, &self.want)
-    }
-
-    fn run(
-        &mut self,
-        gpu: &Gpu,
-        blas: &Cublas,
-        ours: &[&HopperGemm],
-        who: usize,
-        i: usize,
-    ) -> Result<()> {
-        let n = self.abc.len();
-        let (a, b, c) = &mut self.abc[i % n];
-        if who == 0 {
-            blas.gemm(&cublas_call(E::ELEM, self.size), a, b, c)
-        } else {
-            ours[who - 1].launch(gpu, a, b, c, self.size)
-        }
-    }
-}
-
 /// The spec's short name in tables: the family's name for it.
 pub fn spec_label(spec: &HopperSpec) -> String {
     gpu_kernels::hopper::family::HOPPER.spec_name(spec)
@@ -359,7 +273,10 @@ pub fn shapes_report(
         }
         let specs: Vec<HopperSpec> = contestants.iter().map(|(s, _)| *s).collect();
         let ours: Vec<&HopperGemm> = specs.iter().map(find).collect();
-        let mut sets = sets(gpu, &blas, ty, size, 1000 + 2 * i as u64)?;
+        // Enough buffer sets of the problem that together they exceed the L2 `ROUND.l2_factor` times.
+        let set_bytes = 2 * (size.mk_len() + size.nk_len() + size.mn_len());
+        let count = bench::rotation(set_bytes, gpu.props().l2_bytes, ROUND.l2_factor);
+        let mut sets = operands(gpu, &blas, ty, size, 1000 + 2 * i as u64, count)?;
         let diffs = ours
             .iter()
             .map(|g| sets.verify(gpu, g))
@@ -457,7 +374,7 @@ pub fn shapes_report(
 
 /// One problem's contestants: cuBLAS (0), ours (1..=ours.len()), then the bare read when it runs.
 struct Field<'a> {
-    sets: &'a mut dyn Contest,
+    sets: &'a mut dyn Operands,
     blas: &'a Cublas,
     ours: &'a [&'a HopperGemm],
     read: Option<(&'a HbmRead, &'a mut ReadSets)>,
@@ -472,7 +389,8 @@ impl Field<'_> {
     fn run(&mut self, gpu: &Gpu, who: usize, i: usize) -> Result<()> {
         match &mut self.read {
             Some((probe, reads)) if who == self.ours.len() + 1 => probe.run(gpu, reads, i),
-            _ => self.sets.run(gpu, self.blas, self.ours, who, i),
+            _ if who == 0 => self.sets.run_cublas(self.blas, i),
+            _ => self.sets.run_ours(gpu, self.ours[who - 1], i),
         }
     }
 }

@@ -10,11 +10,9 @@
 use crate::bench::rounds;
 use crate::bench::Align::Left;
 use crate::bench::{self, BenchConfig, Markdown, Spread};
-use gpu_kernels::elem::HostElem;
+use crate::hopper::operands::{operands, Operands};
 use gpu_kernels::frame::{Measure, Size};
-use gpu_kernels::hopper::{
-    check, cublas_call, sweep, Cublas, HopperGemm, HopperSpec, BASE, CLUSTER2, SHIPPED, TYPES,
-};
+use gpu_kernels::hopper::{sweep, Cublas, HopperGemm, HopperSpec, BASE, CLUSTER2, SHIPPED, TYPES};
 use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -52,58 +50,25 @@ impl Row {
     }
 }
 
-/// One problem's operands in the element type `E`, and cuBLAS's result.
-struct Operands<E: HostElem> {
-    size: Size,
-    a: cudarc::driver::CudaSlice<E>,
-    b: cudarc::driver::CudaSlice<E>,
-    c: cudarc::driver::CudaSlice<E>,
-    want: Vec<E>,
-}
-
-/// What the comparisons do with a problem, whatever its element type ([`problem`] picks it at run time).
-trait Problem {
-    fn size(&self) -> Size;
-    /// Poison, run ours once, compare element-wise with cuBLAS; the relative Frobenius difference.
-    fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64>;
-    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Spread>;
-    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Spread>;
-
-    /// Verify `g`, time it with `cfg`: its row as `what`, beside the `cublas` timed before it.
-    fn measure(
-        &mut self,
-        gpu: &Gpu,
-        g: &HopperGemm,
-        cfg: &BenchConfig,
-        cublas: Spread,
-        what: String,
-    ) -> Result<Row> {
-        let err = self.verify(gpu, g)?;
-        let ours = self.time_ours(gpu, g, cfg)?;
-        Ok(Row::new(
-            what,
-            g.spec.to_string(),
-            self.size(),
-            ours,
-            cublas,
-            err,
-        ))
-    }
-}
-
-/// Random inputs of `ty` at `size` and cuBLAS's result (the reference for this size).
-fn problem(gpu: &Gpu, blas: &Cublas, ty: Elem, size: Size, seed: u64) -> Result<Box<dyn Problem>> {
-    Ok(match ty {
-        Elem::BF16 => Box::new(Operands::<half::bf16>::new(gpu, blas, size, seed)?),
-        Elem::F16 => Box::new(Operands::<half::f16>::new(gpu, blas, size, seed)?),
-        other => {
-            return Err(gpu_kernels::elem::unsupported(
-                "the Hopper GEMM",
-                other,
-                &TYPES,
-            ))
-        }
-    })
+/// Verify `g` on `p`, time it with `cfg`: its row as `what`, beside the `cublas` timed before it.
+fn measure(
+    p: &mut dyn Operands,
+    gpu: &Gpu,
+    g: &HopperGemm,
+    cfg: &BenchConfig,
+    cublas: Spread,
+    what: String,
+) -> Result<Row> {
+    let err = p.verify(gpu, g)?;
+    let ours = p.time_ours(gpu, g, cfg)?;
+    Ok(Row::new(
+        what,
+        g.spec.to_string(),
+        p.size(),
+        ours,
+        cublas,
+        err,
+    ))
 }
 
 /// A bf16 problem of `size` with cuBLAS timed on it once with `cfg`, under the section heading `heading` makes
@@ -115,8 +80,8 @@ fn bf16_section(
     cfg: &BenchConfig,
     md: &mut String,
     heading: impl Fn(f64) -> String,
-) -> Result<(Box<dyn Problem>, Spread)> {
-    let mut p = problem(gpu, blas, Elem::BF16, size, seed)?;
+) -> Result<(Box<dyn Operands>, Spread)> {
+    let mut p = operands(gpu, blas, Elem::BF16, size, seed, 1)?;
     let cublas = p.time_cublas(gpu, blas, cfg)?;
     let _ = writeln!(md, "{}", heading(tflops(size, cublas.median)));
     Ok((p, cublas))
@@ -124,53 +89,6 @@ fn bf16_section(
 
 fn tflops(size: Size, ms: f64) -> f64 {
     Measure::Flops(size.flops()).rate(ms)
-}
-
-impl<E: HostElem> Operands<E> {
-    fn new(gpu: &Gpu, blas: &Cublas, size: Size, seed: u64) -> Result<Operands<E>> {
-        let a = gpu.upload(&check::random::<E>(size.mk_len(), seed))?;
-        let b = gpu.upload(&check::random::<E>(size.nk_len(), seed + 1))?;
-        let mut c = gpu.zeros::<E>(size.mn_len())?;
-        gpu.fill_bytes(&mut c, 0xFF)?;
-        blas.gemm(&cublas_call(E::ELEM, size), &a, &b, &mut c)?;
-        gpu.sync()?;
-        let want = gpu.download(&c)?;
-        Ok(Operands {
-            size,
-            a,
-            b,
-            c,
-            want,
-        })
-    }
-}
-
-impl<E: HostElem> Problem for Operands<E> {
-    fn size(&self) -> Size {
-        self.size
-    }
-
-    fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64> {
-        gpu.fill_bytes(&mut self.c, 0xFF)?;
-        g.launch(gpu, &self.a, &self.b, &mut self.c, self.size)?;
-        gpu.sync()?;
-        let got = gpu.download(&self.c)?;
-        compare_with_cublas(&g.spec.to_string(), self.size, &got, &self.want)
-    }
-
-    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Spread> {
-        let (a, b, size) = (&self.a, &self.b, self.size);
-        let c = &mut self.c;
-        bench::time(gpu, cfg, |_| g.launch(gpu, a, b, c, size))
-    }
-
-    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Spread> {
-        let (a, b, size) = (&self.a, &self.b, self.size);
-        let c = &mut self.c;
-        bench::time(gpu, cfg, |_| {
-            blas.gemm(&cublas_call(E::ELEM, size), a, b, c)
-        })
-    }
 }
 
 /// The full comparison: (1) every shipping candidate ([`sweep::candidates`]), bf16 and fp16, at 4096^3 and
@@ -210,7 +128,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     let mut compiled: Vec<HopperGemm> = Vec::new();
     for ty in TYPES {
         for s in [4096u32, 8192] {
-            let mut p = problem(gpu, &blas, ty, Size::square(s, true), 100 + s as u64)?;
+            let mut p = operands(gpu, &blas, ty, Size::square(s, true), 100 + s as u64, 1)?;
             for (label, cand) in sweep::candidates() {
                 let spec = cand.with_ty(ty);
                 if !usable(&spec) {
@@ -310,7 +228,14 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             };
             &fresh
         };
-        let row = p.measure(gpu, g, &quick, cublas_ref, format!("sweep: {label}"))?;
+        let row = measure(
+            p.as_mut(),
+            gpu,
+            g,
+            &quick,
+            cublas_ref,
+            format!("sweep: {label}"),
+        )?;
         table.row([
             label.to_string(),
             spec.to_string(),
@@ -357,7 +282,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
         }
         let g = HopperGemm::new(gpu, spec)?;
         let what = format!("short K 16384x16384x1024: {r}");
-        let row = p.measure(gpu, &g, &quick, cublas_ref, what)?;
+        let row = measure(p.as_mut(), gpu, &g, &quick, cublas_ref, what)?;
         let t = row.ours_tflops;
         table.row([
             r.to_string(),
@@ -375,32 +300,6 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
         write(&dir.join("hopper_sweep.json"), json.as_bytes())?;
     }
     Ok(md)
-}
-
-/// Compare `got` with cuBLAS's `want` element-wise (the tolerance of [`check::tolerance`], doubled: both sides
-/// round); the relative Frobenius difference, or an error naming `what` and how many elements differ.
-pub(super) fn compare_with_cublas<E: HostElem>(
-    what: &str,
-    size: Size,
-    got: &[E],
-    want: &[E],
-) -> Result<f64> {
-    let (mut num, mut den, mut bad) = (0.0f64, 0.0f64, 0usize);
-    for (&x, &y) in got.iter().zip(want) {
-        let (x, y) = (x.to_f64(), y.to_f64());
-        let e = (x - y).abs();
-        if !x.is_finite() || e > 2.0 * check::tolerance(E::ELEM, y, size.k) {
-            bad += 1;
-        }
-        num += e * e;
-        den += y * y;
-    }
-    if bad > 0 || got.len() != want.len() {
-        return Err(Error::Mismatch(format!(
-            "{what} {size}: {bad} elements differ from cuBLAS"
-        )));
-    }
-    Ok((num / den).sqrt())
 }
 
 pub(super) fn write(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -467,7 +366,7 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
     let mut per_round = String::new();
     for ty in TYPES {
         for s in [8192u32, 4096] {
-            let mut p = problem(gpu, &blas, ty, Size::square(s, true), 200 + s as u64)?;
+            let mut p = operands(gpu, &blas, ty, Size::square(s, true), 200 + s as u64, 1)?;
             let mut cands: Vec<(&str, HopperGemm, f64)> = Vec::new();
             for (label, spec) in sweep::candidates() {
                 let g = HopperGemm::new(gpu, spec.with_ty(ty))?;

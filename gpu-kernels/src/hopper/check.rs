@@ -118,9 +118,16 @@ pub fn check(
     size: Size,
     seed: u64,
 ) -> Result<Checked> {
+    let run = Run {
+        gpu,
+        g,
+        blas,
+        size,
+        seed,
+    };
     match g.spec.ty {
-        Elem::BF16 => check_as::<half::bf16>(gpu, g, blas, size, seed),
-        Elem::F16 => check_as::<half::f16>(gpu, g, blas, size, seed),
+        Elem::BF16 => run.typed::<half::bf16>(),
+        Elem::F16 => run.typed::<half::f16>(),
         other => Err(crate::elem::unsupported(
             "the Hopper GEMM",
             other,
@@ -129,67 +136,79 @@ pub fn check(
     }
 }
 
-/// [`check`] in the spec's element type `E`.
-fn check_as<E: HostElem>(
-    gpu: &Gpu,
-    g: &HopperGemm,
-    blas: Option<&Cublas>,
+/// One [`check`]: its arguments, for the part typed by the spec's element type.
+struct Run<'a> {
+    gpu: &'a Gpu,
+    g: &'a HopperGemm,
+    blas: Option<&'a Cublas>,
     size: Size,
     seed: u64,
-) -> Result<Checked> {
-    let Size { m, n, k } = size;
-    let ty = E::ELEM;
-    let a: Vec<E> = random(m as usize * k as usize, seed);
-    let b: Vec<E> = random(n as usize * k as usize, seed ^ swizzle_core::random::STEP);
-    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
-    let mut dc = gpu.zeros::<E>(m as usize * n as usize)?;
-    gpu.fill_bytes(&mut dc, 0xFF)?;
-    g.launch(gpu, &da, &db, &mut dc, size)?;
-    gpu.sync()?;
-    let got = gpu.download(&dc)?;
-    let rows = sample_rows(m, seed);
-    let reference = host_rows(&a, &b, n, k, &rows);
-    let what = format!("{} {m}x{n}x{k}", g.spec);
-    let rel_err_host = compare(&got, n, k, &rows, &reference, &what)?;
-    let rel_err_cublas = match blas {
-        None => None,
-        Some(blas) => {
-            let mut dr = gpu.zeros::<E>(m as usize * n as usize)?;
-            gpu.fill_bytes(&mut dr, 0xFF)?;
-            blas.gemm(&cublas_call(ty, size), &da, &db, &mut dr)?;
-            gpu.sync()?;
-            let want = gpu.download(&dr)?;
-            // cuBLAS rounds to 16 bits too: allow both roundings.
-            let (mut num, mut den) = (0.0f64, 0.0f64);
-            let mut bad = Vec::new();
-            for (i, (&x, &y)) in got.iter().zip(&want).enumerate() {
-                let (x, y) = (x.to_f64(), y.to_f64());
-                let e = (x - y).abs();
-                if (!x.is_finite() || e > 2.0 * tolerance(ty, y, k)) && bad.len() < 8 {
-                    bad.push(format!(
-                        "({},{}): got {x}, cuBLAS {y}",
-                        i / n as usize,
-                        i % n as usize
-                    ));
+}
+
+impl Run<'_> {
+    /// [`check`] in the spec's element type `E`.
+    fn typed<E: HostElem>(&self) -> Result<Checked> {
+        let Run {
+            gpu,
+            g,
+            blas,
+            size,
+            seed,
+        } = *self;
+        let Size { m, n, k } = size;
+        let ty = E::ELEM;
+        let a: Vec<E> = random(m as usize * k as usize, seed);
+        let b: Vec<E> = random(n as usize * k as usize, seed ^ swizzle_core::random::STEP);
+        let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+        let mut dc = gpu.zeros::<E>(m as usize * n as usize)?;
+        gpu.fill_bytes(&mut dc, 0xFF)?;
+        g.launch(gpu, &da, &db, &mut dc, size)?;
+        gpu.sync()?;
+        let got = gpu.download(&dc)?;
+        let rows = sample_rows(m, seed);
+        let reference = host_rows(&a, &b, n, k, &rows);
+        let what = format!("{} {m}x{n}x{k}", g.spec);
+        let rel_err_host = compare(&got, n, k, &rows, &reference, &what)?;
+        let rel_err_cublas = match blas {
+            None => None,
+            Some(blas) => {
+                let mut dr = gpu.zeros::<E>(m as usize * n as usize)?;
+                gpu.fill_bytes(&mut dr, 0xFF)?;
+                blas.gemm(&cublas_call(ty, size), &da, &db, &mut dr)?;
+                gpu.sync()?;
+                let want = gpu.download(&dr)?;
+                // cuBLAS rounds to 16 bits too: allow both roundings.
+                let (mut num, mut den) = (0.0f64, 0.0f64);
+                let mut bad = Vec::new();
+                for (i, (&x, &y)) in got.iter().zip(&want).enumerate() {
+                    let (x, y) = (x.to_f64(), y.to_f64());
+                    let e = (x - y).abs();
+                    if (!x.is_finite() || e > 2.0 * tolerance(ty, y, k)) && bad.len() < 8 {
+                        bad.push(format!(
+                            "({},{}): got {x}, cuBLAS {y}",
+                            i / n as usize,
+                            i % n as usize
+                        ));
+                    }
+                    num += e * e;
+                    den += y * y;
                 }
-                num += e * e;
-                den += y * y;
+                if !bad.is_empty() {
+                    return Err(Error::Mismatch(format!(
+                        "{what} vs cuBLAS: {}",
+                        bad.join("; ")
+                    )));
+                }
+                Some((num / den.max(1e-30)).sqrt())
             }
-            if !bad.is_empty() {
-                return Err(Error::Mismatch(format!(
-                    "{what} vs cuBLAS: {}",
-                    bad.join("; ")
-                )));
-            }
-            Some((num / den.max(1e-30)).sqrt())
-        }
-    };
-    Ok(Checked {
-        size,
-        rel_err_host,
-        rows_vs_host: rows.len(),
-        rel_err_cublas,
-    })
+        };
+        Ok(Checked {
+            size,
+            rel_err_host,
+            rows_vs_host: rows.len(),
+            rel_err_cublas,
+        })
+    }
 }
 
 #[cfg(test)]
