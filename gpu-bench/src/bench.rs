@@ -72,6 +72,17 @@ impl Spread {
     pub fn gbps(&self, bytes: u64) -> f64 {
         bytes as f64 / (self.median * 1e-3) / 1e9
     }
+
+    /// A spread of ratios (peer / ours per round) as the headline cell of a table: the median in bold, as a
+    /// percentage, then the range, `**98.7%** (97.9-99.4)`.
+    pub fn percent_cell(&self) -> String {
+        format!(
+            "**{:.1}%** ({:.1}-{:.1})",
+            100.0 * self.median,
+            100.0 * self.min,
+            100.0 * self.max
+        )
+    }
 }
 
 /// How many buffer sets of `bytes_per_set` bytes to rotate through so that they exceed `factor` x L2.

@@ -317,12 +317,7 @@ pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
             r.bound.to_string(),
             format!("{:.1}", r.ours_us),
             format!("{:.1}", r.peer_us),
-            format!(
-                "**{:.1}%** ({:.1}-{:.1})",
-                100.0 * r.ratio.median,
-                100.0 * r.ratio.min,
-                100.0 * r.ratio.max
-            ),
+            r.ratio.percent_cell(),
             pct(r.fast_ratio),
             format!("{:.1} ({:+.0}%)", r.predicted_us, 100.0 * r.error),
             read,

@@ -447,12 +447,7 @@ pub fn markdown(r: &ShapesReport) -> String {
                 row.layer.unwrap_or("-").to_string(),
                 format!("{m}x{n}x{k}"),
                 p.spec.clone(),
-                format!(
-                    "**{:.1}%** ({:.1}-{:.1})",
-                    100.0 * p.ratio.median,
-                    100.0 * p.ratio.min,
-                    100.0 * p.ratio.max
-                ),
+                p.ratio.percent_cell(),
                 format!("{:.1}%", 100.0 * sh.ratio.median),
                 format!("{:.1}", 1e3 * row.cublas_ms),
                 format!("{:.1}", 1e3 * p.ms),
