@@ -91,6 +91,9 @@ fn tflops(size: Size, ms: f64) -> f64 {
     Measure::Flops(size.flops()).rate(ms)
 }
 
+/// Rounds of the candidates' comparison with cuBLAS (the middle one is reported).
+const CANDIDATE_ROUNDS: usize = 3;
+
 /// The full comparison: (1) every shipping candidate ([`sweep::candidates`]), bf16 and fp16, at 4096^3 and
 /// 8192^3, cuBLAS and ours alternating in three rounds (each 5 warm-up + 20 timed runs, median), the middle round
 /// reported, after an element-wise comparison with cuBLAS's output; (2) the sweep at 8192^3 bf16, each variant
@@ -115,7 +118,12 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
 
     // 1. Headline: every candidate, bf16 and fp16, 4096^3 and 8192^3, alternating with cuBLAS.
     let usable = |spec: &HopperSpec| !(skip_cluster && spec.cluster > 1);
-    let _ = writeln!(md, "## Candidates vs cuBLAS TN (3 alternating rounds x 20 runs; median of each round, the middle round-median reported)\n");
+    let _ = writeln!(
+        md,
+        "## Candidates vs cuBLAS TN ({CANDIDATE_ROUNDS} alternating rounds x {} runs; median of each round, the \
+         middle round-median reported)\n",
+        headline.iters
+    );
     let mut table = Markdown::new(&[
         ("candidate", Left),
         ("type", Left),
@@ -147,7 +155,7 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
                 }
                 let err = p.verify(gpu, g)?;
                 let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-                for _ in 0..3 {
+                for _ in 0..CANDIDATE_ROUNDS {
                     theirs.push(p.time_cublas(gpu, &blas, &headline)?);
                     ours.push(p.time_ours(gpu, g, &headline)?);
                 }

@@ -224,7 +224,7 @@ impl Bench<Variant> for GemmFamily {
         format!("({},1)", v.spec.threads())
     }
     fn measure(&self, _v: &Variant, size: Size) -> Measure {
-        Measure::Flops(2 * size.m as u64 * size.n as u64 * size.k as u64)
+        Measure::Flops(size.flops())
     }
     fn peer(&self, v: &Variant, size: Size) -> Peer {
         Peer::CublasGemm {
@@ -235,7 +235,7 @@ impl Bench<Variant> for GemmFamily {
     }
     /// The mma.sync probe at the problem's flop count: the most any mma.sync kernel does here.
     fn ceiling(&self, v: &Variant, size: Size) -> Option<CeilingProbe> {
-        let flops = 2.0 * size.m as f64 * size.n as f64 * size.k as f64;
+        let flops = size.flops() as f64;
         Some(CeilingProbe::MmaSync {
             input: v.input,
             flops,

@@ -206,7 +206,7 @@ impl Bench<HopperSpec> for HopperFamily {
         format!("({},1)", spec.threads())
     }
     fn measure(&self, _spec: &HopperSpec, size: Size) -> Measure {
-        Measure::Flops(2 * size.m as u64 * size.n as u64 * size.k as u64)
+        Measure::Flops(size.flops())
     }
     fn peer(&self, spec: &HopperSpec, size: Size) -> Peer {
         Peer::CublasGemm {
