@@ -155,6 +155,21 @@ mod tests {
         );
     }
 
+    /// A side `n` (`--sizes N`, `--n N`) is the cube for the GEMM families, profiled at 512; `n x n` for the
+    /// others, profiled at 2048 (the stencil's problems are rows, `1 x n`).
+    #[test]
+    fn a_side_is_a_cube_for_the_gemm_families() {
+        for f in FAMILIES {
+            let (size, side) = (f.size_of(96), f.profile_side());
+            let want = match f.name() {
+                "gemm" | "hopper" | "matmul-l2" => (Size::mnk(96, 96, 96), 512),
+                "stencil" => (Size::mn(1, 96), 2048),
+                _ => (Size::mn(96, 96), 2048),
+            };
+            assert_eq!((size, side), want, "{}", f.name());
+        }
+    }
+
     #[test]
     fn bench_plans_name_registered_families() {
         let names =

@@ -346,15 +346,25 @@ pub trait Family: Sync + Send + 'static {
     fn accesses(&self, _spec: &Self::Spec) -> Vec<SpecAccess> {
         Vec::new()
     }
-    /// The problem of side `n` (what `swz bench --sizes N` and `swz profile --n N` mean): `n x n` unless the
-    /// family says otherwise (a GEMM: `n x n x n`).
+    /// Whether the family's problems are GEMMs `M x N x K` (rather than `M x N` matrices): its sizes of side `n`
+    /// are then cubes and it is profiled at a smaller side ([`Family::size_of`], [`Family::profile_side`]).
+    fn is_gemm(&self) -> bool {
+        false
+    }
+    /// The problem of side `n` (what `swz bench --sizes N` and `swz profile --n N` mean): `n x n`, or the cube
+    /// `n x n x n` for a GEMM, unless the family says otherwise.
     fn size_of(&self, n: u32) -> Size {
-        Size::mn(n, n)
+        Size::square(n, self.is_gemm())
     }
     /// The side `swz profile FAMILY run` launches by default: full tiles only, so every block issues exactly the
-    /// modelled instructions, and small enough for the host reference each launch is checked against.
+    /// modelled instructions, and small enough for the host reference each launch is checked against: 2048, or
+    /// 512 for a GEMM (a cube whose fp64 host reference, every output, takes a moment).
     fn profile_side(&self) -> u32 {
-        2048
+        if self.is_gemm() {
+            512
+        } else {
+            2048
+        }
     }
 
     /// The benchmark part, when the family has one (`swz bench <family>`).

@@ -207,12 +207,8 @@ impl Family for GemmFamily {
         ]
     }
 
-    fn size_of(&self, n: u32) -> Size {
-        Size::mnk(n, n, n)
-    }
-    /// Full tiles of every spec, and a cube whose fp64 host reference (every output) takes a moment.
-    fn profile_side(&self) -> u32 {
-        512
+    fn is_gemm(&self) -> bool {
+        true
     }
     fn as_bench(&self) -> Option<&dyn Bench<Variant>> {
         Some(self)

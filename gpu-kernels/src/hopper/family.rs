@@ -186,12 +186,8 @@ impl Family for HopperFamily {
         ]
     }
     /// `swz bench hopper --sizes N` (and `swz bench gemm --sizes N`): the cube `N x N x N`.
-    fn size_of(&self, n: u32) -> Size {
-        Size::square(n, true)
-    }
-    /// Full tiles of every spec, and a cube whose fp64 host reference (every output) takes a moment.
-    fn profile_side(&self) -> u32 {
-        512
+    fn is_gemm(&self) -> bool {
+        true
     }
     fn as_bench(&self) -> Option<&dyn Bench<HopperSpec>> {
         Some(self)

@@ -116,12 +116,8 @@ impl Family for MatmulL2Family {
         ]
     }
 
-    fn size_of(&self, n: u32) -> Size {
-        Size::square(n, true)
-    }
-    /// Full tiles of every spec, and a cube whose fp64 host reference (every output) takes a moment.
-    fn profile_side(&self) -> u32 {
-        512
+    fn is_gemm(&self) -> bool {
+        true
     }
     fn as_bench(&self) -> Option<&dyn Bench<MatmulL2>> {
         Some(self)
