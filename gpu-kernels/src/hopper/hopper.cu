@@ -105,7 +105,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     // SMEM_EPILOGUE: one scratch tile per consumer warp, from the next 128-byte boundary.
     const uint32_t epi_smem = (empty_bar + 8 * STAGES + 127) & ~127u;
     // SPLIT > 1: the fp32 partial tile (BM x BN), then its two barriers.
-    constexpr uint32_t EPI_BYTES = SMEM_EPILOGUE ? 4 * CONSUMERS * swz::EpilogueTile::BYTES : 0;
+    // (An fp32 C is stored from the fragments: no scratch, HopperSpec::smem.)
+    constexpr uint32_t EPI_BYTES = SMEM_EPILOGUE && OUT_BYTES == 2 ? 4 * CONSUMERS * swz::EpilogueTile::BYTES : 0;
     constexpr uint32_t CONSUMER_THREADS = 128 * CONSUMERS;
     const uint32_t red_smem = epi_smem + EPI_BYTES;
     const uint32_t ready_bar = red_smem + BM * BN * 4;
