@@ -6,8 +6,8 @@
 //! 92% at 100 MB and 99% at 235 MB. The probe at a problem's bytes, timed in the same run, is the floor a
 //! memory-bound kernel can be held to (`swz tune hopper shapes` runs it beside the GEMM at M <= 128).
 
+use crate::bench::rotation;
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
-use gpu_kernels::bench::rotation;
 use gpu_kernels::runtime::{Gpu, Kernel, Result, Source};
 
 const SOURCE: &str = include_str!("hbm_read.cu");

@@ -1,4 +1,6 @@
-//! The tuning and measuring programs beside gpu-kernels (what `swz tune` runs): sweeps of the GEMM and Hopper
+//! The tuning and measuring programs beside gpu-kernels: the timing harness ([`bench`](mod@bench): rotated buffers, CUDA
+//! events, medians, interleaved rounds, tables and reports), `swz bench`'s tables over every registered family
+//! ([`tables`]), and what `swz tune` runs: sweeps of the GEMM and Hopper
 //! variants against cuBLAS in interleaved rounds, the Hopper shape report, the e4m3 GEMM against cuBLASLt's FP8
 //! (`swz bench gemm --dtype e4m3`), the peak-probe rounds, the HBM read probe, the nvidia-smi clock sampler, the
 //! matmul-L2 and stencil sweeps, and the Nsight Compute runs that hold the bank model against the hardware
@@ -14,9 +16,11 @@ macro_rules! note {
     }};
 }
 
-/// The mma.sync GEMM's measurement programs.
+/// The mma.sync GEMM's measurement programs and the mma.sync ceiling probe.
 pub mod gemm {
     pub mod bench;
+    pub mod ldsm;
+    pub mod peak;
     pub mod tune;
 }
 
@@ -28,9 +32,12 @@ pub mod hopper {
     pub mod tune;
 }
 
+pub mod bench;
 pub mod fragments;
 pub mod hbm_read;
 pub mod matmul_l2;
 pub mod ncu;
+pub mod profile;
 pub mod smi;
 pub mod stencil;
+pub mod tables;

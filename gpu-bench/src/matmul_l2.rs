@@ -5,15 +5,27 @@
 //! [`profile_once`] launches each (shape, order) exactly once and nothing else, for Nsight Compute
 //! (`ncu --kernel-name matmul_l2`): one profiled launch per case, no `--launch-skip` bookkeeping.
 
+use crate::bench::{self, BenchConfig, Spread};
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::{self, BenchConfig, Progress, Stats};
-use gpu_kernels::matmul_l2::MatmulL2;
+use gpu_kernels::matmul_l2::{MatmulL2, TILE};
+use gpu_kernels::progress::Progress;
+use gpu_kernels::runtime::error::DriverContext;
 use gpu_kernels::runtime::{Cublas, GemmCall};
 use gpu_kernels::runtime::{Gpu, Result};
 use std::fmt::Write as _;
 use swizzle_core::l2::{predict, Machine};
 use swizzle_core::Elem;
 use swizzle_core::Size;
+
+/// The L2 study's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
+pub const STUDY_SHAPES: [Size; 6] = [
+    Size::mnk(1024, 1024, 1024),
+    Size::mnk(2048, 2048, 2048),
+    Size::mnk(4096, 4096, 4096),
+    Size::mnk(8192, 8192, 8192),
+    Size::mnk(1024, 1024, 128),
+    Size::mnk(16384, 16384, 128),
+];
 
 /// One measured row.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -101,7 +113,7 @@ fn time_budgeted(
     cfg: &BenchConfig,
     budget_ms: f64,
     mut run: impl FnMut(usize) -> Result<()>,
-) -> Result<Stats> {
+) -> Result<Spread> {
     let once = gpu.time_ms(|| run(0))? as f64;
     let iters = ((budget_ms / once.max(1e-3)) as usize).clamp(3, cfg.iters.max(3));
     let cfg = BenchConfig {
@@ -131,17 +143,17 @@ pub fn table(
         let s = i % sets;
         sgemm.gemm(&call, &buf.a[s], &buf.b[s], &mut buf.c[s])
     })?;
-    let tflops = |s: &Stats| gemm.flops() as f64 / (s.median_ms * 1e-3) / 1e12;
+    let tflops = |s: &Spread| gemm.flops() as f64 / (s.median * 1e-3) / 1e12;
     let ref_tflops = tflops(&peer);
-    let row = |order: String, s: &Stats, pred: Option<(u64, f64)>| Row {
+    let row = |order: String, s: &Spread, pred: Option<(u64, f64)>| Row {
         order,
         m: gemm.m,
         n: gemm.n,
         k: gemm.k,
-        median_ms: s.median_ms,
-        min_ms: s.min_ms,
-        max_ms: s.max_ms,
-        runs: s.runs,
+        median_ms: s.median,
+        min_ms: s.min,
+        max_ms: s.max,
+        runs: s.rounds,
         tflops: tflops(s),
         pct_of_cublas: 100.0 * tflops(s) / ref_tflops,
         predicted_dram_bytes: pred.map(|p| p.0),
@@ -154,7 +166,10 @@ pub fn table(
             p.step(&format!("{gemm} {}", v.order));
         }
         let kernel = v.prepare(gpu)?;
-        resident = v.resident_blocks(&kernel)?;
+        resident = kernel
+            .func
+            .occupancy_max_active_blocks_per_multiprocessor(TILE * TILE, 0, None)
+            .ctx("cuOccupancyMaxActiveBlocksPerMultiprocessor")?;
         let machine = Machine::new(
             gpu.props().sm_count,
             resident,

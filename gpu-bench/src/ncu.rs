@@ -1,5 +1,5 @@
 //! Predicted vs measured shared-memory wavefronts under Nsight Compute, for any family of the registry: what
-//! `swz profile FAMILY` runs. The bank model reads the family's accesses as data ([`gpu_kernels::frame::profile`]); this module
+//! `swz profile FAMILY` runs. The bank model reads the family's accesses as data ([`crate::profile`]); this module
 //! launches the profiled specs for ncu and compares ncu's CSV with the predictions.
 //!
 //! On the device (`scripts/device.sh ncu` runs exactly this):
@@ -9,7 +9,7 @@
 //! swz profile transpose compare kernel.csv
 //! ```
 
-use gpu_kernels::frame::profile::{Predicted, SpecPrediction};
+use crate::profile::{predictions, Predicted, SpecPrediction};
 use gpu_kernels::frame::DynFamily;
 use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::collections::BTreeMap;
@@ -95,7 +95,7 @@ pub fn check_build(f: &dyn DynFamily, build: Build) -> Result<()> {
 /// The specs that are profiled: those with a shared-load or shared-store prediction, with their index in the
 /// family's spec list.
 pub fn profiled(f: &dyn DynFamily) -> Vec<(usize, SpecPrediction)> {
-    f.predictions()
+    predictions(f)
         .into_iter()
         .enumerate()
         .filter(|(_, p)| p.load.is_some() || p.store.is_some())

@@ -4,9 +4,10 @@
 //! Bytes per run count the input read once and the output written once: `n * 4 + (n - 2k) * 4`. The copy moves
 //! `n` elements (`2 * n * 4` bytes); both are GB/s, and `% of D2D` is their ratio.
 
+use crate::bench::{self, BenchConfig, Row, Table};
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::{self, BenchConfig, Progress, Row, Table};
 use gpu_kernels::elem::table_name;
+use gpu_kernels::progress::Progress;
 use gpu_kernels::runtime::{Gpu, Result};
 use gpu_kernels::stencil::{Method, StencilSpec, Value, TYPES};
 use std::fmt::Write as _;
@@ -105,7 +106,7 @@ fn row<V: Value>(
     block: &str,
     n: usize,
     bytes: u64,
-    s: &bench::Stats,
+    s: &bench::Spread,
     ref_gbps: f64,
 ) -> Row {
     let gbps = s.gbps(bytes);
@@ -116,12 +117,13 @@ fn row<V: Value>(
         rows: 1,
         cols: n as u32,
         bytes,
-        median_ms: s.median_ms,
-        min_ms: s.min_ms,
-        max_ms: s.max_ms,
+        median_ms: s.median,
+        min_ms: s.min,
+        max_ms: s.max,
         gbps,
         pct_of_ref: 100.0 * gbps / ref_gbps,
         pct_of_ceiling: None,
+        bound: false,
     }
 }
 

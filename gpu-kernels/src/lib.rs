@@ -1,13 +1,12 @@
-//! gpu-kernels: a small runtime over cudarc (device, NVRTC compile cache, launch, timing), a benchmark harness,
-//! and the kernel families, each kernel's `.cu` source beside the Rust that launches and checks it.
+//! gpu-kernels: a small runtime over cudarc (device, NVRTC compile cache, launch, timing events) and the kernel
+//! families, each kernel's `.cu` source beside the Rust that launches and checks it.
 //!
-//! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`bench`](mod@bench) (the timing harness) ->
-//! [`frame`] (the [`Family`](frame::Family) trait, generic verification, benchmarks with a peer, profiler
-//! comparison) -> one module per family ([`transpose`], [`fragments`], [`stencil`], [`matmul_l2`], [`hopper`],
-//! [`gemm`]) -> [`registry`] (every family, by name). The new-family checklist is in [`frame`]. The tuning and
-//! measuring programs (`swz tune`, `swz l2-study`) are the gpu-bench crate beside this one.
+//! Layers, bottom-up: [`runtime`] (errors, NVRTC, the device) -> [`frame`] (the [`Family`](frame::Family) trait,
+//! generic verification, what a benchmark measures and against which peer) -> one module
+//! per family ([`transpose`], [`fragments`], [`stencil`], [`matmul_l2`], [`hopper`], [`gemm`]) -> [`registry`]
+//! (every family, by name). The new-family checklist is in [`frame`]. The measuring programs (the timing
+//! harness, `swz bench`'s tables, `swz tune`, `swz l2-study`) are the gpu-bench crate beside this one.
 
-pub mod bench;
 pub mod elem;
 pub mod fp8;
 pub mod fragments;
@@ -15,6 +14,7 @@ pub mod frame;
 pub mod gemm;
 pub mod hopper;
 pub mod matmul_l2;
+pub mod memory;
 pub mod progress;
 pub mod registry;
 pub mod runtime;

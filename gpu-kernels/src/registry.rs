@@ -130,11 +130,11 @@ mod tests {
         assert!(infos
             .iter()
             .all(|i| i.block.is_empty() && !i.header.is_empty()));
-        let e = crate::frame::bench::bench_part(&CoreOnly)
-            .err()
-            .expect("no benchmark part")
-            .to_string();
-        assert!(e.contains("core-only: no benchmark"), "{e}");
+        let size = Size::mn(256, 256);
+        assert!(f.dyn_specs().iter().all(|s| s.bench(size).is_none()));
+        // The registered transpose, with the same specs, has its benchmark part on every one.
+        let t: &dyn DynFamily = &TRANSPOSE;
+        assert!(t.dyn_specs().iter().all(|s| s.bench(size).is_some()));
     }
 
     #[test]

@@ -7,11 +7,10 @@ use gpu_kernels::elem::e4m3::{self, E4m3};
 use gpu_kernels::fp8::reference::{compare, host_rows, random_e4m3, random_scales, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
 use gpu_kernels::runtime::{CublasLt, Fp8Call, Header, Source};
-use gpu_kernels::{Elem, Gpu, Size};
+use gpu_kernels::{Elem, Size};
 
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+mod common;
+use common::{gpu, sizes};
 
 const CODEC: &str = r#"
 #include <cuda_fp8.h>
@@ -101,14 +100,7 @@ fn e4m3_host_codec_matches_the_device() {
 }
 
 /// Shapes for the peer: ragged M (1, 3, 17, 1000) and N off every tile, K with a partial 128-block.
-const PEER_SIZES: [Size; 6] = [
-    Size::mnk(1, 256, 512),
-    Size::mnk(3, 4096, 1024),
-    Size::mnk(17, 1000, 272),
-    Size::mnk(1000, 1000, 1024),
-    Size::mnk(64, 128, 16),
-    Size::mnk(256, 512, 4096),
-];
+const PEER_SIZES: &str = "1x256x512 3x4096x1024 17x1000x272 1000x1000x1024 64x128x16 256x512x4096";
 
 /// B's 128 x 128 scales in the other order (K block fastest -> N block fastest), to learn which one cuBLASLt
 /// reads.
@@ -132,7 +124,7 @@ fn cublaslt_fp8_matches_the_host_reference_in_every_mode_it_accepts() {
     let gpu = gpu();
     let lt = CublasLt::new(&gpu).unwrap();
     let mut report = Vec::new();
-    for (si, &size) in PEER_SIZES.iter().enumerate() {
+    for (si, size) in sizes(PEER_SIZES).into_iter().enumerate() {
         let Size { m, n, k } = size;
         let a = random_e4m3((m * k) as usize, 100 + si as u64);
         let b = random_e4m3((n * k) as usize, 200 + si as u64);
@@ -276,14 +268,8 @@ fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
     }
 }
 
-const RAGGED: [Size; 6] = [
-    Size::mnk(1, 1, 16),
-    Size::mnk(1, 256, 512),
-    Size::mnk(3, 1000, 272),
-    Size::mnk(17, 300, 48),
-    Size::mnk(129, 257, 16),
-    Size::mnk(1000, 520, 1024),
-];
+/// M = 1, 3, 17, 129, 1000; N off every tile; K with a partial 128-block and below one stage.
+const RAGGED: &str = "1x1x16 1x256x512 3x1000x272 17x300x48 129x257x16 1000x520x1024";
 
 /// Every scaling mode on ragged shapes (M = 1, 3, 17, 129, 1000; N off every tile; K with a partial 128-block
 /// and below one stage) for the planned spec and the fixed ones: every element within the bound, no NaN left
@@ -297,7 +283,7 @@ fn hopper_fp8_ragged_shapes_every_mode() {
             .into_iter()
             .map(|s| HopperGemm::new(&gpu, s).unwrap_or_else(|e| panic!("{s}: {e}")))
             .collect();
-        for (i, &size) in RAGGED.iter().enumerate() {
+        for (i, size) in sizes(RAGGED).into_iter().enumerate() {
             let (planned, _) = HopperGemm::planned_fp8(&gpu, size, mode).unwrap();
             kernels.push(planned);
             for g in &kernels {
@@ -365,7 +351,7 @@ fn hopper_fp8_f16_and_f32_output_on_ragged_shapes() {
     let gpu = gpu();
     for spec in other_outputs() {
         let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
-        for (i, &size) in RAGGED.iter().enumerate() {
+        for (i, size) in sizes(RAGGED).into_iter().enumerate() {
             let agr = fp8::check(&gpu, &g, size, 60 + i as u64, 8e-3)
                 .unwrap_or_else(|e| panic!("{spec}: {e}"));
             eprintln!(

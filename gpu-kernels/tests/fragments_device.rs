@@ -5,11 +5,9 @@
 
 use gpu_kernels::fragments::{Problem, Variant, FRAGMENTS};
 use gpu_kernels::frame::{verify, Family, Size};
-use gpu_kernels::Gpu;
 
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+mod common;
+use common::gpu;
 
 fn check(problem: Problem) {
     let gpu = gpu();
@@ -21,31 +19,15 @@ fn check(problem: Problem) {
             }
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::assert_no_failures(&failures);
 }
 
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn power_1_1() {
-    check(Problem::Power);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn halves_1_2() {
-    check(Problem::Halves);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn two_modes_2_1() {
-    check(Problem::TwoModes);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn interleaved_3_1() {
-    check(Problem::Interleaved);
+// One test per problem.
+common::gpu_cases! {
+    power_1_1: check(Problem::Power);
+    halves_1_2: check(Problem::Halves);
+    two_modes_2_1: check(Problem::TwoModes);
+    interleaved_3_1: check(Problem::Interleaved);
 }
 
 /// The whole family through the registry (what `swz report` runs), and one launch of every variant for

@@ -1,16 +1,11 @@
 //! The frame on a GPU: every registered family verifies through the generic runner (random inputs, poisoned
-//! outputs, host reference, ragged sizes), the runner catches a wrong result, and both peers (D2D copy,
-//! cuBLAS gemmEx) time.
-use gpu_kernels::bench::BenchConfig;
-use gpu_kernels::frame::bench::time_peer;
-use gpu_kernels::frame::{Buffer, DynFamily, Family, HostBuf, Launch, Peer, Size};
+//! outputs, host reference, ragged sizes), and the runner catches a wrong result.
+use gpu_kernels::frame::{DynFamily, Family, HostBuf, Size};
 use gpu_kernels::registry::{find, FAMILIES};
 use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
-use gpu_kernels::{Elem, Gpu, Result};
 
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+mod common;
+use common::gpu;
 
 /// The registered families this run verifies: those named in `FRAME_FAMILIES` (comma-separated, e.g.
 /// `FRAME_FAMILIES=hopper`, for a device step that needs one family's verdict without the others' time), else
@@ -88,35 +83,12 @@ impl Family for WrongReference {
     fn specs(&self) -> Vec<Variant> {
         TRANSPOSE.specs()
     }
-    fn spec_name(&self, v: &Variant) -> String {
-        TRANSPOSE.spec_name(v)
-    }
-    fn elem(&self, v: &Variant) -> Elem {
-        TRANSPOSE.elem(v)
-    }
-    fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
-        TRANSPOSE.header(v)
-    }
     fn compile_unit(&self, v: &Variant) -> (gpu_kernels::runtime::Source, Vec<String>) {
         TRANSPOSE.compile_unit(v)
     }
-    fn entry(&self, v: &Variant) -> &'static str {
-        TRANSPOSE.entry(v)
-    }
-    fn smem_bytes(&self, v: &Variant) -> u32 {
-        TRANSPOSE.smem_bytes(v)
-    }
-    fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
-        TRANSPOSE.buffers(v, size)
-    }
-    fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
-        TRANSPOSE.launch(v, size)
-    }
+    common::transpose_items!();
     fn reference(&self, _v: &Variant, _size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         vec![inputs[0].clone()]
-    }
-    fn verify_sizes(&self) -> Vec<Size> {
-        vec![Size::mn(97, 131)]
     }
 }
 
@@ -138,41 +110,4 @@ fn the_runner_catches_a_wrong_result() {
     );
     // And the same variant against the right reference passes.
     gpu_kernels::frame::verify::verify(&gpu, &TRANSPOSE, &v, Size::mn(97, 131)).unwrap();
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn both_peers_time() {
-    let gpu = gpu();
-    let cfg = BenchConfig {
-        warmup: 2,
-        iters: 5,
-        l2_factor: 1,
-    };
-    let copy = time_peer(&gpu, &Peer::CopyD2D { bytes: 256 << 20 }, &cfg).unwrap();
-    let gbps = Peer::CopyD2D { bytes: 256 << 20 }
-        .measure()
-        .rate(copy.median_ms);
-    eprintln!("D2D copy 256 MiB: {:.3} ms, {gbps:.0} GB/s", copy.median_ms);
-    assert!(gbps > 100.0 && gbps < 10_000.0, "{gbps}");
-    for (ab, c) in [
-        (Elem::F16, Elem::F16),
-        (Elem::F16, Elem::F32),
-        (Elem::BF16, Elem::BF16),
-        (Elem::F32, Elem::F32),
-    ] {
-        let peer = Peer::CublasGemm {
-            size: Size::mnk(4096, 4096, 4096),
-            ab,
-            c,
-        };
-        let s = time_peer(&gpu, &peer, &cfg).unwrap();
-        let tflops = peer.measure().rate(s.median_ms);
-        eprintln!(
-            "{} 4096^3: {:.3} ms, {tflops:.1} TFLOP/s",
-            peer.name(),
-            s.median_ms
-        );
-        assert!(tflops > 1.0 && tflops < 2000.0, "{} {tflops}", peer.name());
-    }
 }

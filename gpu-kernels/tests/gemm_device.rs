@@ -4,17 +4,14 @@
 use gpu_kernels::gemm::{self, spec, BLayout, Cublas, Problem, Variant};
 use gpu_kernels::{Elem, Gpu, HostElem, Size};
 
-const SIZES: [Size; 6] = [
-    Size::mnk(1, 1, 16),
-    Size::mnk(17, 33, 48),
-    Size::mnk(127, 255, 64),
-    Size::mnk(1000, 1000, 1000),
-    Size::mnk(4096, 4096, 4096),
-    Size::mnk(16384, 128, 4096),
-];
+mod common;
+use common::gpu;
 
-fn gpu() -> Gpu {
-    Gpu::open(0).expect("a GPU")
+/// Every size the default spec runs at: ragged ones first (the fp32-output tests take the first three or four).
+const SIZES: &str = "1x1x16 17x33x48 127x255x64 1000x1000x1000 4096x4096x4096 16384x128x4096";
+
+fn all_sizes() -> Vec<Size> {
+    common::sizes(SIZES)
 }
 
 fn run<I: HostElem, O: HostElem>(gpu: &Gpu, blas: &Cublas, s: spec::GemmSpec, sizes: &[Size]) {
@@ -46,20 +43,16 @@ fn run_layouts<I: HostElem, O: HostElem>(
     }
 }
 
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn default_spec_fp16_all_sizes() {
+/// The default spec at every size, both B layouts, `I` in and `O` out.
+fn default_spec_all_sizes<I: HostElem, O: HostElem>() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
-    run::<half::f16, half::f16>(&gpu, &blas, spec::DEFAULT, &SIZES);
+    run::<I, O>(&gpu, &blas, spec::DEFAULT, &all_sizes());
 }
 
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn default_spec_bf16_all_sizes() {
-    let gpu = gpu();
-    let blas = Cublas::new(&gpu).unwrap();
-    run::<half::bf16, half::bf16>(&gpu, &blas, spec::DEFAULT, &SIZES);
+common::gpu_cases! {
+    default_spec_fp16_all_sizes: default_spec_all_sizes::<half::f16, half::f16>();
+    default_spec_bf16_all_sizes: default_spec_all_sizes::<half::bf16, half::bf16>();
 }
 
 /// The TMA-fill experiment (B N x K) at every size, 16-bit and fp32 out; B K x N is refused before launch.
@@ -70,9 +63,9 @@ fn tma_fill_experiment() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
     let s = spec::T128X256K64S4_TMA;
-    run_layouts::<half::f16, half::f16>(&gpu, &blas, s, &SIZES, &[BLayout::Nk]);
-    run_layouts::<half::bf16, half::bf16>(&gpu, &blas, s, &SIZES, &[BLayout::Nk]);
-    run_layouts::<half::bf16, f32>(&gpu, &blas, s, &SIZES[..3], &[BLayout::Nk]);
+    run_layouts::<half::f16, half::f16>(&gpu, &blas, s, &all_sizes(), &[BLayout::Nk]);
+    run_layouts::<half::bf16, half::bf16>(&gpu, &blas, s, &all_sizes(), &[BLayout::Nk]);
+    run_layouts::<half::bf16, f32>(&gpu, &blas, s, &all_sizes()[..3], &[BLayout::Nk]);
     let v = Variant::new(s, BLayout::Kn, Elem::F16, Elem::F16);
     let e = v.prepare(&gpu).map(|_| ()).unwrap_err().to_string();
     assert!(e.contains("reads B stored N x K (tn) only"), "{e}");
@@ -83,8 +76,8 @@ fn tma_fill_experiment() {
 fn fp32_output_small_and_ragged() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
-    run::<half::f16, f32>(&gpu, &blas, spec::DEFAULT, &SIZES[..4]);
-    run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &SIZES[..3]);
+    run::<half::f16, f32>(&gpu, &blas, spec::DEFAULT, &all_sizes()[..4]);
+    run::<half::bf16, f32>(&gpu, &blas, spec::DEFAULT, &all_sizes()[..3]);
 }
 
 /// Every spec (tiles, orders, baselines) on a ragged size.

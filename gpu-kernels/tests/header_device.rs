@@ -13,7 +13,7 @@ use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
 use std::fmt::Write as _;
 use std::sync::Arc;
 use swizzle_core::cuda::Header;
-use swizzle_core::raster::{cutlass_launch_grid, Grid, Raster};
+use swizzle_core::raster::{Grid, Raster};
 use swizzle_core::Swizzle;
 
 const MAX_SIDE: u32 = 32;
@@ -37,17 +37,6 @@ fn raster_specs() -> Vec<Raster> {
 
 fn order_index(r: &Raster) -> u32 {
     Raster::NAMES.iter().position(|n| *n == r.name()).unwrap() as u32
-}
-
-fn param(r: &Raster) -> u32 {
-    r.param().map_or(0, |(_, p)| p)
-}
-
-fn launch(r: &Raster, g: Grid) -> Grid {
-    match *r {
-        Raster::Cutlass { log_tile } => cutlass_launch_grid(g, log_tile),
-        _ => g,
-    }
 }
 
 /// What the C++ `Tile` must hold: `tile_of`, and `(0, 0, 0)` for an idle block.
@@ -284,8 +273,8 @@ fn raster_functions_on_device_match_rust() {
         for gy in 1..=MAX_SIDE {
             for gx in 1..=MAX_SIDE {
                 let g = Grid::new(gx, gy);
-                let l = launch(&r, g);
-                configs.extend([order_index(&r), param(&r), gx, gy, l.x, l.y, total]);
+                let l = r.launch_grid_unchecked(g);
+                configs.extend([order_index(&r), r.param_value(), gx, gy, l.x, l.y, total]);
                 cases.push((r, g, total));
                 total += l.x * l.y;
             }
@@ -306,7 +295,7 @@ fn raster_functions_on_device_match_rust() {
     let out = dev.stream.clone_dtoh(&out).unwrap();
     let mut bad = Vec::new();
     for (r, g, first) in cases {
-        let l = launch(&r, g);
+        let l = r.launch_grid_unchecked(g);
         for bid in 0..l.x * l.y {
             let i = 3 * (first + bid) as usize;
             let want = expected(&r, bid, g);
@@ -326,17 +315,20 @@ fn raster_functions_on_device_match_rust() {
 fn device_conveniences_in_real_launches_match_rust() {
     let dev = Device::open();
     let mut bad = Vec::new();
-    // Launch `f` on the launch grid of `r` for tile grid `g`, then compare every block's record.
-    let mut check = |what: String,
-                     r: &Raster,
-                     g: Grid,
-                     run: &dyn Fn(&mut cudarc::driver::CudaSlice<u32>, Grid)| {
-        let l = launch(r, g);
+    // Launch `kernel (out, args...)` on the launch grid of `r` for tile grid `g`, then compare every block's record.
+    let mut check = |what: String, r: &Raster, g: Grid, kernel: &str, args: &[u32]| {
+        let l = r.launch_grid_unchecked(g);
         let mut out = dev
             .stream
             .alloc_zeros::<u32>(4 * (l.x * l.y) as usize)
             .unwrap();
-        run(&mut out, l);
+        let f = dev.function(kernel);
+        let mut launch = dev.stream.launch_builder(&f);
+        launch.arg(&mut out);
+        for a in args {
+            launch.arg(a);
+        }
+        unsafe { launch.launch(cfg((l.x, l.y), 32)) }.unwrap();
         let out = dev.stream.clone_dtoh(&out).unwrap();
         for bid in 0..l.x * l.y {
             let rec = &out[4 * bid as usize..4 * bid as usize + 4];
@@ -365,54 +357,28 @@ fn device_conveniences_in_real_launches_match_rust() {
                 runs.push(("here_serpentine", Raster::Serpentine { panel: p }));
             }
             for (kernel, r) in runs {
-                let f = dev.function(kernel);
-                let p = param(&r);
-                check(format!("{kernel}({p})"), &r, g, &|out, l| {
-                    unsafe {
-                        dev.stream
-                            .launch_builder(&f)
-                            .arg(out)
-                            .arg(&p)
-                            .launch(cfg((l.x, l.y), 32))
-                    }
-                    .unwrap();
-                });
+                let p = r.param_value();
+                check(format!("{kernel}({p})"), &r, g, kernel, &[p]);
             }
             for lt in 0..=3u32 {
-                let f = dev.function("here_cutlass");
+                let r = Raster::Cutlass { log_tile: lt };
                 check(
                     format!("here_cutlass({lt})"),
-                    &Raster::Cutlass { log_tile: lt },
+                    &r,
                     g,
-                    &|out, l| {
-                        unsafe {
-                            dev.stream
-                                .launch_builder(&f)
-                                .arg(out)
-                                .arg(&gx)
-                                .arg(&gy)
-                                .arg(&lt)
-                                .launch(cfg((l.x, l.y), 32))
-                        }
-                        .unwrap();
-                    },
+                    "here_cutlass",
+                    &[gx, gy, lt],
                 );
             }
             for (which, (name, r)) in named().into_iter().enumerate() {
-                let f = dev.function("named_here");
                 let which = which as u32;
-                check(format!("{name}::here()"), &r, g, &|out, l| {
-                    unsafe {
-                        dev.stream
-                            .launch_builder(&f)
-                            .arg(out)
-                            .arg(&which)
-                            .arg(&gx)
-                            .arg(&gy)
-                            .launch(cfg((l.x, l.y), 32))
-                    }
-                    .unwrap();
-                });
+                check(
+                    format!("{name}::here()"),
+                    &r,
+                    g,
+                    "named_here",
+                    &[which, gx, gy],
+                );
             }
         }
     }

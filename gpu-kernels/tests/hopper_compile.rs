@@ -2,25 +2,40 @@
 //! ignores setmaxnreg nor uses local memory (`hopper::compile_spec` refuses those logs). Needs only libnvrtc:
 //! runs on the device machine, or here with the NVRTC wheel's lib folder on LD_LIBRARY_PATH.
 
-use gpu_kernels::hopper::{self, SHIPPED, TYPES};
+use gpu_kernels::hopper::{self, HopperSpec, SHIPPED, TYPES};
+
+mod common;
+use common::{assert_nvrtc, ptxas_lines};
+
+/// Compiles each of `specs` whose name contains `SWZ_VARIANT_FILTER` (all without it) through the compile cache
+/// (with SWZ_CUBIN_CACHE the CUBINs are kept for the device machine), printing ptxas' register report and the
+/// time; fails if none matches.
+fn compile_filtered(specs: impl IntoIterator<Item = HopperSpec>) {
+    let only = std::env::var("SWZ_VARIANT_FILTER").unwrap_or_default();
+    let mut compiled = 0;
+    for s in specs.into_iter().filter(|s| s.to_string().contains(&only)) {
+        let t = std::time::Instant::now();
+        let out = hopper::compile_cached(&s, None).unwrap_or_else(|e| panic!("{s}: {e}"));
+        println!(
+            "{s}: {} ({:.1} s)",
+            ptxas_lines(&out.log, &["Used"]).join(" "),
+            t.elapsed().as_secs_f64()
+        );
+        compiled += 1;
+    }
+    assert!(compiled > 0, "no variant matches {only:?}");
+}
 
 #[test]
 #[ignore = "needs libnvrtc (CUDA 13)"]
 fn every_sweep_variant_compiles_for_sm90a_on_the_fast_path() {
-    assert!(
-        gpu_kernels::nvrtc_available(),
-        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
-    );
+    assert_nvrtc();
     let candidates = hopper::sweep::candidates().into_iter().map(|(_, s)| s);
     for spec in hopper::sweep::variants().into_iter().chain(candidates) {
         for ty in TYPES {
             let s = spec.with_ty(ty);
             let out = hopper::compile_spec(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
-            let report: Vec<&str> = out
-                .log
-                .lines()
-                .filter(|l| l.contains("Used") || l.contains("stack"))
-                .collect();
+            let report = ptxas_lines(&out.log, &["Used", "stack"]);
             println!("{s}:\n  {}", report.join("\n  "));
             assert!(!out.cubin.is_empty());
         }
@@ -40,30 +55,8 @@ fn every_sweep_variant_compiles_for_sm90a_on_the_fast_path() {
 #[test]
 #[ignore = "needs libnvrtc (CUDA 13)"]
 fn every_planner_variant_compiles_on_the_fast_path() {
-    assert!(
-        gpu_kernels::nvrtc_available(),
-        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
-    );
-    let only = std::env::var("SWZ_VARIANT_FILTER").unwrap_or_default();
-    let mut compiled = 0;
-    for ty in TYPES {
-        for s in hopper::planned::kernel_variants(ty) {
-            if !s.to_string().contains(&only) {
-                continue;
-            }
-            let t = std::time::Instant::now();
-            // Through the compile cache: with SWZ_CUBIN_CACHE the CUBINs are kept for the device machine.
-            let out = hopper::compile_cached(&s, None).unwrap_or_else(|e| panic!("{s}: {e}"));
-            let used: Vec<&str> = out.log.lines().filter(|l| l.contains("Used")).collect();
-            println!(
-                "{s}: {} ({:.1} s)",
-                used.join(" "),
-                t.elapsed().as_secs_f64()
-            );
-            compiled += 1;
-        }
-    }
-    assert!(compiled > 0, "no variant matches {only:?}");
+    assert_nvrtc();
+    compile_filtered(TYPES.into_iter().flat_map(hopper::planned::kernel_variants));
 }
 
 /// The planner's four best kernel shapes at every problem of the LLM table (what `swz tune hopper shapes --llm
@@ -71,10 +64,7 @@ fn every_planner_variant_compiles_on_the_fast_path() {
 #[test]
 #[ignore = "needs libnvrtc (CUDA 13)"]
 fn the_planners_candidates_on_the_llm_table_compile_on_the_fast_path() {
-    assert!(
-        gpu_kernels::nvrtc_available(),
-        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
-    );
+    assert_nvrtc();
     let dev = swizzle_core::plan::Device::H100;
     let mut seen = Vec::new();
     for ty in TYPES {
@@ -96,25 +86,17 @@ fn the_planners_candidates_on_the_llm_table_compile_on_the_fast_path() {
 #[test]
 #[ignore = "needs libnvrtc (CUDA 13)"]
 fn every_e4m3_variant_compiles_on_the_fast_path() {
-    assert!(
-        gpu_kernels::nvrtc_available(),
-        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
+    assert_nvrtc();
+    let e4m3 = hopper::planned::kernel_variants(gpu_kernels::Elem::E4M3);
+    compile_filtered(
+        gpu_kernels::fp8::ScaleMode::ALL
+            .into_iter()
+            .flat_map(|mode| {
+                e4m3.iter()
+                    .map(move |s| s.with_scale(mode))
+                    .filter(|s| s.validate(232_448).is_ok())
+            }),
     );
-    let only = std::env::var("SWZ_VARIANT_FILTER").unwrap_or_default();
-    let mut compiled = 0;
-    for mode in gpu_kernels::fp8::ScaleMode::ALL {
-        for s in hopper::planned::kernel_variants(gpu_kernels::Elem::E4M3) {
-            let s = s.with_scale(mode);
-            if s.validate(232_448).is_err() || !s.to_string().contains(&only) {
-                continue;
-            }
-            let out = hopper::compile_cached(&s, None).unwrap_or_else(|e| panic!("{s}: {e}"));
-            let used: Vec<&str> = out.log.lines().filter(|l| l.contains("Used")).collect();
-            println!("{s}: {}", used.join(" "));
-            compiled += 1;
-        }
-    }
-    assert!(compiled > 0, "no variant matches {only:?}");
 }
 
 /// Every block-scaling variant of the sweep (`hopper::fp8::block_variants`) and every planner variant block

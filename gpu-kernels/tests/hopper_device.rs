@@ -3,12 +3,11 @@
 //! tile, down to 1x1x16. Every variant of the tuning sweep (every swizzle mode, so every derived descriptor) is
 //! checked too. `hopper_sanitizer_small` is the one compute-sanitizer runs.
 
-use gpu_kernels::hopper::{check, sweep, Cublas, HopperGemm, BASE, SHIPPED, TYPES};
+use gpu_kernels::hopper::{check, sweep, Cublas, HopperGemm, HopperSpec, BASE, SHIPPED, TYPES};
 use gpu_kernels::{Elem, Gpu, Size};
 
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+mod common;
+use common::gpu;
 
 fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: Size, seed: u64) {
     let c = check::check(gpu, g, blas, size, seed).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
@@ -23,61 +22,58 @@ fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: Size, seed: u64) 
     assert!(c.rel_err_host < bound, "{}: {c:?}", g.spec);
 }
 
-const RAGGED: [Size; 5] = [
-    Size::mnk(1, 1, 16),
-    Size::mnk(17, 33, 48),
-    Size::mnk(127, 255, 64),
-    Size::mnk(129, 257, 80),
-    Size::mnk(300, 520, 136),
-];
+/// Sizes off the 128x256x64 tile, down to 1x1x16.
+const RAGGED: &str = "1x1x16 17x33x48 127x255x64 129x257x80 300x520x136";
 
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn hopper_ragged_sizes_both_types() {
-    let gpu = gpu();
-    for ty in TYPES {
-        let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
-        for (i, &size) in RAGGED.iter().enumerate() {
-            run(&gpu, &g, None, size, 11 + i as u64);
-        }
+/// [`run`] at every ragged size, the seeds counting up from `seed`.
+fn run_ragged(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, seed: u64) {
+    for (i, size) in common::sizes(RAGGED).into_iter().enumerate() {
+        run(gpu, g, blas, size, seed + i as u64);
     }
 }
 
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn hopper_1000_cubed_vs_host_and_cublas() {
+/// The shipped spec in each element type at one size, against the host reference and cuBLAS.
+fn shipped_vs_cublas(size: Size, seed: u64) {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
     for ty in TYPES {
         let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
-        run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 3);
+        run(&gpu, &g, Some(&blas), size, seed);
     }
 }
 
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn hopper_4096_cubed_vs_cublas_and_sampled_host_rows() {
+/// Each of `specs` at the ragged sizes against the host reference, the seeds counting up from `seed`.
+fn ragged_only(specs: impl IntoIterator<Item = HopperSpec>, seed: u64) {
     let gpu = gpu();
-    let blas = Cublas::new(&gpu).unwrap();
-    for ty in TYPES {
-        let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
-        run(&gpu, &g, Some(&blas), Size::mnk(4096, 4096, 4096), 5);
+    for spec in specs {
+        let g = HopperGemm::new(&gpu, spec).unwrap();
+        run_ragged(&gpu, &g, None, seed);
     }
 }
 
-/// The tall-skinny shape of the GEMM issues' test list: 16384x128x4096. N = 128 is half the 256-wide tile, so
-/// every B box is half out of bounds (TMA zero-fills it; with clusters the second CTA's half of the multicast B
-/// tile lies wholly past N), and the grid is 64 clusters of one tile column. Element-wise against cuBLAS, plus 96
-/// sampled rows against the host fp64 reference.
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn hopper_tall_skinny_16384x128x4096_vs_cublas_and_sampled_host_rows() {
-    let gpu = gpu();
-    let blas = Cublas::new(&gpu).unwrap();
-    for ty in TYPES {
-        let g = HopperGemm::new(&gpu, SHIPPED.with_ty(ty)).unwrap();
-        run(&gpu, &g, Some(&blas), Size::mnk(16384, 128, 4096), 9);
+/// The spec with the epilogue through shared memory.
+fn smem_epilogue(spec: HopperSpec) -> HopperSpec {
+    HopperSpec {
+        smem_epilogue: true,
+        ..spec
     }
+}
+
+common::gpu_cases! {
+    hopper_ragged_sizes_both_types: ragged_only(TYPES.map(|ty| SHIPPED.with_ty(ty)), 11);
+    /// The shipped spec at the ragged sizes: the run compute-sanitizer watches.
+    hopper_sanitizer_small: ragged_only([SHIPPED], 31);
+    /// `hopper_smem_epilogue`'s ragged sizes only, for compute-sanitizer.
+    hopper_smem_epilogue_sanitizer_small:
+        ragged_only(TYPES.map(|ty| smem_epilogue(SHIPPED.with_ty(ty))), 41);
+    hopper_1000_cubed_vs_host_and_cublas: shipped_vs_cublas(Size::mnk(1000, 1000, 1000), 3);
+    hopper_4096_cubed_vs_cublas_and_sampled_host_rows: shipped_vs_cublas(Size::mnk(4096, 4096, 4096), 5);
+    /// The tall-skinny shape of the GEMM issues' test list: 16384x128x4096. N = 128 is half the 256-wide tile, so
+    /// every B box is half out of bounds (TMA zero-fills it; with clusters the second CTA's half of the multicast B
+    /// tile lies wholly past N), and the grid is 64 clusters of one tile column. Element-wise against cuBLAS, plus 96
+    /// sampled rows against the host fp64 reference.
+    hopper_tall_skinny_16384x128x4096_vs_cublas_and_sampled_host_rows:
+        shipped_vs_cublas(Size::mnk(16384, 128, 4096), 9);
 }
 
 /// Every sweep variant (each swizzle mode's TMA map + descriptor, the 128x128 tile, each raster) computes the
@@ -108,21 +104,9 @@ fn hopper_single_cta_variant() {
     let blas = Cublas::new(&gpu).unwrap();
     for ty in TYPES {
         let g = HopperGemm::new(&gpu, BASE.with_ty(ty)).unwrap();
-        for (i, &size) in RAGGED.iter().enumerate() {
-            run(&gpu, &g, None, size, 41 + i as u64);
-        }
+        run_ragged(&gpu, &g, None, 41);
         run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 47);
         run(&gpu, &g, Some(&blas), Size::mnk(2304, 4096, 512), 48);
-    }
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn hopper_sanitizer_small() {
-    let gpu = gpu();
-    let g = HopperGemm::new(&gpu, SHIPPED).unwrap();
-    for (i, &size) in RAGGED.iter().enumerate() {
-        run(&gpu, &g, None, size, 31 + i as u64);
     }
 }
 
@@ -190,32 +174,9 @@ fn hopper_smem_epilogue() {
     let blas = Cublas::new(&gpu).unwrap();
     for base in [SHIPPED, BASE] {
         for ty in TYPES {
-            let spec = gpu_kernels::hopper::HopperSpec {
-                smem_epilogue: true,
-                ..base.with_ty(ty)
-            };
-            let g = HopperGemm::new(&gpu, spec).unwrap();
-            for (i, &size) in RAGGED.iter().enumerate() {
-                run(&gpu, &g, None, size, 31 + i as u64);
-            }
+            let g = HopperGemm::new(&gpu, smem_epilogue(base.with_ty(ty))).unwrap();
+            run_ragged(&gpu, &g, None, 31);
             run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 7);
-        }
-    }
-}
-
-/// `hopper_smem_epilogue`'s ragged sizes only, for compute-sanitizer.
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn hopper_smem_epilogue_sanitizer_small() {
-    let gpu = gpu();
-    for ty in TYPES {
-        let spec = gpu_kernels::hopper::HopperSpec {
-            smem_epilogue: true,
-            ..SHIPPED.with_ty(ty)
-        };
-        let g = HopperGemm::new(&gpu, spec).unwrap();
-        for (i, &size) in RAGGED.iter().enumerate() {
-            run(&gpu, &g, None, size, 41 + i as u64);
         }
     }
 }
@@ -225,25 +186,30 @@ fn hopper_smem_epilogue_sanitizer_small() {
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_planned_specs_of_the_llm_table() {
-    use gpu_kernels::hopper::planned::llm_shapes;
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
-    let mut seen = Vec::new();
+    let planned = planned_on_the_llm_table(&gpu);
+    for &(size, ty, spec) in &planned {
+        let (g, p) = HopperGemm::planned(&gpu, size, ty).unwrap();
+        assert_eq!(p.spec, spec);
+        eprintln!("planned at {size} {ty}: {}", g.spec);
+        run_ragged(&gpu, &g, Some(&blas), 900);
+        run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 950);
+    }
+    assert!(planned.len() >= 4, "{planned:?}");
+}
+
+/// Each distinct spec the planner picks on the LLM table (both types), with the first shape and type it is
+/// picked for.
+fn planned_on_the_llm_table(gpu: &Gpu) -> Vec<(Size, Elem, HopperSpec)> {
+    let mut planned: Vec<(Size, Elem, HopperSpec)> = Vec::new();
     for ty in TYPES {
-        for size in llm_shapes() {
-            let plan = gpu_kernels::hopper::HopperSpec::for_problem(size, ty, gpu.props()).unwrap();
-            if seen.contains(&plan.spec) {
-                continue;
+        for size in gpu_kernels::hopper::planned::llm_shapes() {
+            let plan = HopperSpec::for_problem(size, ty, gpu.props()).unwrap();
+            if planned.iter().all(|&(_, _, s)| s != plan.spec) {
+                planned.push((size, ty, plan.spec));
             }
-            seen.push(plan.spec);
-            let (g, p) = HopperGemm::planned(&gpu, size, ty).unwrap();
-            assert_eq!(p.spec, plan.spec);
-            eprintln!("planned at {size} {ty}: {}", g.spec);
-            for (i, &size) in RAGGED.iter().enumerate() {
-                run(&gpu, &g, Some(&blas), size, 900 + i as u64);
-            }
-            run(&gpu, &g, Some(&blas), Size::mnk(1000, 1000, 1000), 950);
         }
     }
-    assert!(seen.len() >= 4, "{seen:?}");
+    planned
 }

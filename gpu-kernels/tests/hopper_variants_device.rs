@@ -9,14 +9,11 @@ use gpu_kernels::hopper::planned::kernel_variants;
 use gpu_kernels::hopper::{check, Cublas, HopperGemm, HopperSpec, TYPES};
 use gpu_kernels::{Elem, Gpu, Size};
 
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+mod common;
+use common::{gpu, sizes};
 
-fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: (u32, u32, u32), seed: u64) {
-    let (m, n, k) = size;
-    let c = check::check(gpu, g, blas, Size::mnk(m, n, k), seed)
-        .unwrap_or_else(|e| panic!("{}: {e}", g.spec));
+fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: Size, seed: u64) {
+    let c = check::check(gpu, g, blas, size, seed).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
     let bound = if g.spec.ty == Elem::BF16 { 5e-3 } else { 1e-3 };
     assert!(c.rel_err_host < bound, "{}: {c:?}", g.spec);
     if let Some(e) = c.rel_err_cublas {
@@ -26,14 +23,7 @@ fn run(gpu: &Gpu, g: &HopperGemm, blas: Option<&Cublas>, size: (u32, u32, u32), 
 
 /// M = 1, 3, 17, 1000; N odd, off 8, off every tile; K off the 64-wide k-block, down to 2 k-blocks (fewer than
 /// 4 or 8 split parts: some parts get none) and up to 17.
-const RAGGED: [(u32, u32, u32); 6] = [
-    (1, 72, 16),
-    (3, 255, 136),
-    (17, 200, 520),
-    (17, 1000, 1096),
-    (1000, 264, 200),
-    (130, 33, 72),
-];
+const RAGGED: &str = "1x72x16 3x255x136 17x200x520 17x1000x1096 1000x264x200 130x33x72";
 
 /// Every planner variant in bf16, and the 64-row and split ones in fp16, at every ragged size against the host
 /// reference and cuBLAS.
@@ -49,7 +39,7 @@ fn hopper_planner_variants_at_ragged_sizes() {
                 continue;
             }
             let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
-            for (i, &size) in RAGGED.iter().enumerate() {
+            for (i, size) in sizes(RAGGED).into_iter().enumerate() {
                 run(&gpu, &g, Some(&blas), size, 1300 + i as u64);
             }
             checked += 1;
@@ -94,7 +84,7 @@ fn hopper_split_k_gives_the_same_bits_every_run() {
                     Some(f) => assert!(f == &got, "{spec} {m}x{n}x{k}: bits differ between runs"),
                 }
             }
-            run(&gpu, &g, Some(&blas), (m, n, k), 21);
+            run(&gpu, &g, Some(&blas), Size::mnk(m, n, k), 21);
         }
     }
 }
@@ -122,7 +112,7 @@ fn hopper_variants_sanitizer_small() {
         pick(64, 96, 1, 2),
     ] {
         let g = HopperGemm::new(&gpu, spec).unwrap();
-        for (i, &size) in [(3, 72, 128), (70, 200, 520)].iter().enumerate() {
+        for (i, size) in sizes("3x72x128 70x200x520").into_iter().enumerate() {
             run(&gpu, &g, None, size, 77 + i as u64);
         }
     }

@@ -4,12 +4,10 @@
 
 use gpu_kernels::matmul_l2::{self, matmul_host, MatmulL2};
 use gpu_kernels::runtime::{Cublas, GemmCall};
-use gpu_kernels::Gpu;
 use swizzle_core::Size;
 
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+mod common;
+use common::{gpu, sizes};
 
 fn check(shapes: &[Size]) {
     let gpu = gpu();
@@ -22,36 +20,22 @@ fn check(shapes: &[Size]) {
         eprintln!("{gemm}: {ran} orders checked, {} failed", f.len());
         failures.extend(f);
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    common::assert_no_failures(&failures);
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn every_order_on_ragged_shapes() {
-    check(&[
-        Size::mnk(1, 1, 1),
-        Size::mnk(97, 131, 75),
-        Size::mnk(33, 65, 1),
-        Size::mnk(257, 255, 129),
-        Size::mnk(1000, 600, 300),
-        Size::mnk(31, 2049, 40),
-    ]);
+    check(&sizes(
+        "1x1x1 97x131x75 33x65x1 257x255x129 1000x600x300 31x2049x40",
+    ));
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn every_order_on_tile_multiples() {
     // 64^3: a 2x2 grid (Morton runs); 256x512x96: 16x8 tiles, a wide power-of-two grid; 1024x1024x128: a study shape.
-    check(&[
-        Size::mnk(64, 64, 64),
-        Size::mnk(256, 512, 96),
-        Size::mnk(1024, 1024, 128),
-    ]);
+    check(&sizes("64x64x64 256x512x96 1024x1024x128"));
 }
 
 #[test]
@@ -92,13 +76,13 @@ fn cublas_sgemm_is_fp32() {
 #[test]
 #[ignore = "needs libnvrtc (CUDA 13)"]
 fn every_order_compiles_for_sm90_with_two_blocks_per_sm() {
-    assert!(gpu_kernels::nvrtc_available(), "libnvrtc.so.13 not found");
+    common::assert_nvrtc();
     for v in MatmulL2::all() {
         let (src, mut opts) = v.source();
         opts.push("--ptxas-options=-v".into());
         let out = gpu_kernels::runtime::compile(&src, "sm_90", &opts)
             .unwrap_or_else(|e| panic!("{v}: {e}"));
-        let used: Vec<&str> = out.log.lines().filter(|l| l.contains("Used")).collect();
+        let used = common::ptxas_lines(&out.log, &["Used"]);
         eprintln!("{v}: {}", used.join(" "));
         for l in out.log.lines().filter(|l| l.contains("bytes stack frame")) {
             assert!(

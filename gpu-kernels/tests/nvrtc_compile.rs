@@ -6,13 +6,12 @@ use gpu_kernels::runtime::compile;
 use gpu_kernels::transpose::Transpose;
 use gpu_kernels::Elem;
 
+mod common;
+
 #[test]
 #[ignore = "needs libnvrtc (CUDA 13)"]
 fn every_transpose_variant_compiles_for_sm90_without_local_memory() {
-    assert!(
-        gpu_kernels::nvrtc_available(),
-        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
-    );
+    common::assert_nvrtc();
     for elem in [Elem::F32, Elem::F16] {
         let mut seen = std::collections::HashSet::new();
         for t in Transpose::all_for(elem) {
@@ -29,11 +28,7 @@ fn every_transpose_variant_compiles_for_sm90_without_local_memory() {
             }
             let out = compile(&src, "sm_90", &opts).unwrap_or_else(|e| panic!("{t} {elem}: {e}"));
             assert!(!out.cubin.is_empty());
-            let report: Vec<&str> = out
-                .log
-                .lines()
-                .filter(|l| l.contains("Used") || l.contains("stack"))
-                .collect();
+            let report = common::ptxas_lines(&out.log, &["Used", "stack"]);
             println!("{t} {elem}:\n  {}", report.join("\n  "));
             for l in out.log.lines().filter(|l| l.contains("bytes stack frame")) {
                 assert!(

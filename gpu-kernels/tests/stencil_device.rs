@@ -9,9 +9,8 @@ use gpu_kernels::stencil::{Check, StencilSpec, Value, MAX_RADIUS, SPECS, TYPES};
 use gpu_kernels::Elem;
 use gpu_kernels::Gpu;
 
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+mod common;
+use common::gpu;
 
 /// Run every spec at every radius of `radii` on every size of `sizes`; the failures, one line each.
 fn check<V: Value>(

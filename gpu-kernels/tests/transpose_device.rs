@@ -7,9 +7,8 @@
 use gpu_kernels::transpose::{self, Transpose, CLASSIC_BLOCKS};
 use gpu_kernels::{Elem, Gpu, HostElem};
 
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+mod common;
+use common::gpu;
 
 fn check_all<E: HostElem>(gpu: &Gpu, rows: u32, cols: u32, kernels: &[Transpose]) -> Vec<String> {
     transpose::check_all::<E>(gpu, rows, cols, kernels)
@@ -38,55 +37,19 @@ fn check_size(rows: u32, cols: u32, classic_blocks: &[(u32, u32)]) {
         failures.extend(f);
     }
     eprintln!("{rows}x{cols}: {:.1} s", t0.elapsed().as_secs_f64());
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    common::assert_no_failures(&failures);
 }
 
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn transpose_1x1() {
-    check_size(1, 1, &CLASSIC_BLOCKS);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn transpose_31x33() {
-    check_size(31, 33, &CLASSIC_BLOCKS);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn transpose_1000x1000() {
-    check_size(1000, 1000, &CLASSIC_BLOCKS);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn transpose_2048x2048() {
-    check_size(2048, 2048, &CLASSIC_BLOCKS);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn transpose_4097x1023() {
-    check_size(4097, 1023, &CLASSIC_BLOCKS);
-}
-
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn transpose_16384x16384() {
-    check_size(16384, 16384, &CLASSIC_BLOCKS);
-}
-
-/// One launch of every kernel at a small odd size: the run compute-sanitizer (memcheck, racecheck) watches.
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn sanitizer_pass_97x131() {
-    check_size(97, 131, &CLASSIC_BLOCKS);
+// One test per size, `rows x cols`.
+common::gpu_cases! {
+    transpose_1x1: check_size(1, 1, &CLASSIC_BLOCKS);
+    transpose_31x33: check_size(31, 33, &CLASSIC_BLOCKS);
+    transpose_1000x1000: check_size(1000, 1000, &CLASSIC_BLOCKS);
+    transpose_2048x2048: check_size(2048, 2048, &CLASSIC_BLOCKS);
+    transpose_4097x1023: check_size(4097, 1023, &CLASSIC_BLOCKS);
+    transpose_16384x16384: check_size(16384, 16384, &CLASSIC_BLOCKS);
+    /// One launch of every kernel at a small odd size: the run compute-sanitizer (memcheck, racecheck) watches.
+    sanitizer_pass_97x131: check_size(97, 131, &CLASSIC_BLOCKS);
 }
 
 #[test]

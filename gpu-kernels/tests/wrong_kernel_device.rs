@@ -2,11 +2,13 @@
 //! runner, [`DynFamily::verify_with`], after the parallel compile): the transpose's shared-memory kernel with the
 //! store of one output element moved to its neighbour, so that element is never written. The same family built
 //! from the unbroken source passes, so the test tells the two apart rather than failing on anything.
-use gpu_kernels::frame::{Buffer, DynFamily, Family, HostBuf, Launch, Size};
+use gpu_kernels::frame::{DynFamily, Family, HostBuf, Size};
 use gpu_kernels::registry::precompile;
 use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
 use gpu_kernels::transpose::Transpose;
-use gpu_kernels::{Elem, Gpu, Result};
+use gpu_kernels::Elem;
+
+mod common;
 
 /// The edge-tile store of the shared-memory transpose, as shipped.
 const STORE: &str = "if (oy + i < ny) out[(u64)ox * ny + oy + i] = v.e[i];";
@@ -62,46 +64,22 @@ impl Family for Patched {
         let f16s = smem.filter(|v| v.elem == Elem::F16).take(2);
         f32s.into_iter().chain(f16s).collect()
     }
-    fn spec_name(&self, v: &Variant) -> String {
-        TRANSPOSE.spec_name(v)
-    }
-    fn elem(&self, v: &Variant) -> Elem {
-        TRANSPOSE.elem(v)
-    }
-    fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
-        TRANSPOSE.header(v)
-    }
     /// The transpose's own compile (its spec's `-D` options and header) with this family's source text.
     fn compile_unit(&self, v: &Variant) -> (gpu_kernels::runtime::Source, Vec<String>) {
         let (mut src, options) = TRANSPOSE.compile_unit(v);
         src.text = self.source.to_string();
         (src, options)
     }
-    fn entry(&self, v: &Variant) -> &'static str {
-        TRANSPOSE.entry(v)
-    }
-    fn smem_bytes(&self, v: &Variant) -> u32 {
-        TRANSPOSE.smem_bytes(v)
-    }
-    fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
-        TRANSPOSE.buffers(v, size)
-    }
-    fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
-        TRANSPOSE.launch(v, size)
-    }
+    common::transpose_items!();
     fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
         TRANSPOSE.reference(v, size, inputs)
-    }
-    fn verify_sizes(&self) -> Vec<Size> {
-        vec![Size::mn(97, 131)]
     }
 }
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn a_kernel_with_one_index_broken_fails_verification() {
-    let gpu =
-        Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"));
+    let gpu = common::gpu();
     let good = Patched::new("transpose-as-shipped", false);
     let broken = Patched::new("transpose-one-index-broken", true);
     let fams: [&dyn DynFamily; 2] = [&good, &broken];

@@ -1,9 +1,12 @@
 //! BENCHMARKS.md and the README's headline table against the binary: every claim's command is a valid `swz`
 //! invocation (clap parses it as the binary would), every claim names a device and a date, and the Hopper headline
 //! rows equal the JSON that `swz tune hopper headline --out DIR` wrote for them (`bench/hopper-headline-h100.json`).
+//! A command cell is the command in backticks, or `run NAME`: the command listed as ``- run NAME: `swz ...` `` under
+//! the table (one run shared by several rows, or too long for one).
 
 use crate::Cli;
 use clap::Parser;
+use std::collections::HashMap;
 
 fn read(rel: &str) -> String {
     let path = format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"));
@@ -36,9 +39,43 @@ fn claim_tables(text: &str) -> Vec<(Vec<String>, Vec<Vec<String>>)> {
     tables
 }
 
-/// A command cell: the text between the backticks.
-fn command(cell: &str) -> &str {
-    cell.trim().trim_matches('`')
+/// The runs listed under the tables, ``- run NAME: `COMMAND` ``: the command by name. A name listed twice is an
+/// error.
+fn runs(text: &str) -> Result<HashMap<String, String>, String> {
+    let mut runs = HashMap::new();
+    for line in text.lines() {
+        let Some((name, cmd)) = line
+            .strip_prefix("- run ")
+            .and_then(|rest| rest.split_once(": "))
+        else {
+            continue;
+        };
+        let cmd = cmd.trim();
+        if !(cmd.len() > 2 && cmd.starts_with('`') && cmd.ends_with('`')) {
+            return Err(format!(
+                "run {name}: the command is not in backticks: {line}"
+            ));
+        }
+        if runs
+            .insert(name.to_string(), cmd.trim_matches('`').to_string())
+            .is_some()
+        {
+            return Err(format!("run {name} is listed twice"));
+        }
+    }
+    Ok(runs)
+}
+
+/// A command cell: the text between the backticks, or the command of the run it names (`run NAME`).
+fn command(cell: &str, runs: &HashMap<String, String>) -> Result<String, String> {
+    let cell = cell.trim();
+    match cell.strip_prefix("run ") {
+        Some(name) => runs
+            .get(name)
+            .cloned()
+            .ok_or_else(|| format!("`{cell}`: no `- run {name}: ...` line lists it")),
+        None => Ok(cell.trim_matches('`').to_string()),
+    }
 }
 
 /// Parse `swz ...` with the binary's own clap definition; the error as text.
@@ -51,8 +88,19 @@ fn parses(cmd: &str) -> Result<(), String> {
 #[test]
 fn every_benchmark_claim_has_a_command_that_parses_a_device_and_a_date() {
     let text = read("BENCHMARKS.md");
+    let runs = runs(&text).unwrap();
     let tables = claim_tables(&text);
     let rows: usize = tables.iter().map(|(_, r)| r.len()).sum();
+    let named: std::collections::HashSet<&str> = tables
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().filter_map(|r| r.last()?.strip_prefix("run ")))
+        .collect();
+    let mut unnamed: Vec<&String> = runs
+        .keys()
+        .filter(|k| !named.contains(k.as_str()))
+        .collect();
+    unnamed.sort();
+    assert!(unnamed.is_empty(), "runs no row names: {unnamed:?}");
     assert!(
         tables.len() >= 8 && rows >= 40,
         "{} tables, {rows} rows",
@@ -73,7 +121,8 @@ fn every_benchmark_claim_has_a_command_that_parses_a_device_and_a_date() {
         );
         for row in rows {
             assert_eq!(row.len(), head.len(), "{row:?}");
-            let (device, date, cmd) = (&row[3], &row[4], command(&row[5]));
+            let cmd = command(&row[5], &runs).unwrap();
+            let (device, date, cmd) = (&row[3], &row[4], cmd.as_str());
             assert!(!device.is_empty() && !row[2].is_empty(), "{row:?}");
             let d: Vec<&str> = date.split('-').collect();
             assert!(
@@ -108,9 +157,9 @@ fn the_readme_headline_commands_parse() {
         .take_while(|l| l.starts_with('|'))
     {
         let cell = line.trim_end_matches('|').rsplit(" | ").next().unwrap();
-        let cmd = command(cell);
+        let cmd = command(cell, &HashMap::new()).unwrap();
         assert!(cmd.starts_with("swz "), "{cmd}");
-        parses(cmd).unwrap_or_else(|e| panic!("{cmd}: {e}"));
+        parses(&cmd).unwrap_or_else(|e| panic!("{cmd}: {e}"));
         n += 1;
     }
     assert!(n >= 5, "{n} headline rows");
@@ -130,6 +179,13 @@ fn the_checker_can_fail() {
     );
     assert_eq!(t.len(), 1);
     assert_eq!(t[0].1, [["x", "`swz y`"]]);
+    let r = runs("- run a: `swz y --z`\n- run b: swz q\n").unwrap_err();
+    assert!(r.contains("run b"), "{r}");
+    assert!(runs("- run a: `swz y`\n- run a: `swz z`\n").is_err());
+    let r = runs("text\n- run a: `swz y --z`\n").unwrap();
+    assert_eq!(command(" run a ", &r).unwrap(), "swz y --z");
+    assert_eq!(command("`swz q`", &r).unwrap(), "swz q");
+    assert!(command("run b", &r).is_err());
 }
 
 /// The decimal numbers of `**101.6%** (min 98.5%, max 112.2%)`, in order (median, then min and max if given).
@@ -145,10 +201,11 @@ fn the_hopper_headline_rows_equal_their_json() {
     let json: serde_json::Value =
         serde_json::from_str(&read("bench/hopper-headline-h100.json")).expect("JSON");
     let text = read("BENCHMARKS.md");
+    let runs = runs(&text).unwrap();
     let mut checked = 0;
     for (_, rows) in claim_tables(&text) {
         for row in rows {
-            if command(&row[5]) != "swz tune hopper headline --rounds 24" {
+            if command(&row[5], &runs).unwrap() != "swz tune hopper headline --rounds 24" {
                 continue;
             }
             // "shipped, bf16 8192³" (or the headline's "Hopper GEMM (TMA + wgmma), bf16 8192³").
@@ -159,16 +216,19 @@ fn the_hopper_headline_rows_equal_their_json() {
                 "f16"
             };
             let n: u64 = if claim.contains("8192") { 8192 } else { 4096 };
-            let entry = json
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|e| {
-                    e["candidate"].as_str().unwrap().starts_with("shipped")
-                        && e["ty"] == ty
-                        && e["size"][0] == n
-                })
-                .unwrap_or_else(|| panic!("no JSON entry for {claim}"));
+            // The JSON entry of the candidate named `spec` ("shipped", "base") at this type and size.
+            let entry_of = |spec: &str| {
+                json.as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|e| {
+                        e["candidate"].as_str().unwrap().starts_with(spec)
+                            && e["ty"] == ty
+                            && e["size"][0] == n
+                    })
+                    .unwrap_or_else(|| panic!("no JSON entry for {spec} in {claim}"))
+            };
+            let entry = entry_of("shipped");
             let pct = |k: &str| format!("{:.1}", 100.0 * entry["ratio"][k].as_f64().unwrap());
             let nums = decimals(&row[1]);
             assert_eq!(format!("{:.1}", nums[0]), pct("median"), "{claim}");
@@ -178,16 +238,7 @@ fn the_hopper_headline_rows_equal_their_json() {
             }
             // The base (single CTA) spec of the same rounds, where the row names it.
             if let Some(base) = row[2].split("base").nth(1) {
-                let b = json
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|e| {
-                        e["candidate"].as_str().unwrap().starts_with("base")
-                            && e["ty"] == ty
-                            && e["size"][0] == n
-                    })
-                    .unwrap();
+                let b = entry_of("base");
                 let want = format!("{:.1}%", 100.0 * b["ratio"]["median"].as_f64().unwrap());
                 assert!(base.contains(&want), "{claim}: base {base:?} vs {want}");
             }

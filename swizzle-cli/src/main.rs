@@ -1,66 +1,30 @@
 //! `swz`: inspect swizzles and rasters, check bank conflicts, emit the CUDA header, run the kernels.
 //!
-//! Each subcommand lives in its own module with an `Args` (clap) and a `run` returning `Result<(), String>`.
-//! Any error prints one line on stderr and exits with code 2 (clap's usage errors exit 2 as well). `check` and
-//! `synth` exit 1 when they checked and found a conflict (see [`Verdict`]); 0 means clean.
+//! This file is the command line and its dispatch. Each subcommand lives in its own module under `cmd/` with an
+//! `Args` (clap) and a `run` returning `Result<(), String>` or `Result<Verdict, String>`; `output` turns that into
+//! the exit status. Any error prints one line on stderr and exits with code 2 (clap's usage errors exit 2 as well).
+//! `check`, `synth` and the other checking subcommands exit 1 when they checked and found a conflict (see
+//! [`Verdict`]); 0 means clean.
 // Doc comments here are clap's --help text (`ORDER[:PARAM]`), not rustdoc links.
 #![allow(rustdoc::broken_intra_doc_links)]
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
-/// `println!` for the subcommands through [`output::Stdout`]: a closed pipe (`swz ... | head`) drops the rest of
-/// the output quietly and the run goes on to its verdict; any other write error is a one-line reason and exit 2.
-/// (`println!` would panic.)
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        if let Err(e) = writeln!(crate::output::stdout(), $($arg)*) {
-            crate::exit_on_stdout_error(e)
-        }
-    }};
-}
+// First, so that its `outln!`, `out!` and `errln!` reach every module below.
+#[macro_use]
+mod output;
 
-/// `eprintln!` that cannot panic: a stderr that cannot be written loses the line, not the exit status
-/// ([`output::stderr_line`]).
-macro_rules! errln {
-    ($($arg:tt)*) => {
-        crate::output::stderr_line(format_args!($($arg)*))
-    };
-}
-
-/// `print!` with the same handling as [`outln!`].
-macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        if let Err(e) = write!(crate::output::stdout(), $($arg)*) {
-            crate::exit_on_stdout_error(e)
-        }
-    }};
-}
-
-mod apply;
 mod args;
-mod bench;
-mod check;
 #[cfg(test)]
 mod claims;
-mod decode;
-mod emit_header;
-mod l2;
-mod l2_study;
-mod layout_check;
-mod output;
-mod plan;
+mod cmd;
 mod plot;
-mod profile;
-mod ptxas;
-mod raster;
-mod report;
-mod show;
-mod synth;
-mod tune;
-mod verify;
-mod wavefronts;
+
+use cmd::{
+    apply, bench, check, decode, emit_header, l2, l2_study, layout_check, plan, profile, ptxas,
+    raster, report, show, synth, tune, verify, wavefronts,
+};
+use output::{finish, refuse, usage_line, Verdict};
 
 #[derive(Parser)]
 #[command(
@@ -116,92 +80,18 @@ enum Command {
     Report(report::Args),
 }
 
-/// What a checking subcommand found. `Conflicts` exits 1 after its one-line reason on stderr ("checked, and it
-/// conflicts"), so CI can tell a finding (1) from bad input (2) and from a clean run (0).
-pub enum Verdict {
-    Clean,
-    Conflicts(String),
-}
-
-/// A failed write to stdout as the one-line reason (a closed pipe is not a failure: see [`output`]).
-pub use output::stdout_failed;
-
-fn exit_on_stdout_error(e: std::io::Error) -> ! {
-    errln!("swz: {}", stdout_failed(e));
-    std::process::exit(2);
-}
-
-/// clap's error as one line: the message and its indented details up to the usage block, tips dropped, and
-/// where to read more.
-fn one_line(e: &clap::Error) -> String {
-    if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        return missing_subcommand(std::env::args().skip(1));
-    }
-    format!("{} (see `swz --help`)", clap_message(e))
-}
-
-/// clap's message without its usage block and tips.
-fn clap_message(e: &clap::Error) -> String {
-    let text = e.to_string();
-    let parts: Vec<&str> = text
-        .lines()
-        .take_while(|l| !l.starts_with("Usage:"))
-        .map(str::trim)
-        .filter(|l| {
-            !l.is_empty() && !l.starts_with("tip:") && !l.starts_with("For more information")
-        })
-        .collect();
-    let joined = parts.join(" ");
-    joined
-        .strip_prefix("error: ")
-        .unwrap_or(&joined)
-        .to_string()
-}
-
-/// The subcommands of the command `args` named (`swz tune gemm` -> bench, rounds, ...), for a missing one.
-fn missing_subcommand(args: impl Iterator<Item = String>) -> String {
-    use clap::CommandFactory;
-    let mut cmd = Cli::command();
-    let mut path = Vec::new();
-    for arg in args {
-        if let Some(sub) = cmd.find_subcommand(&arg).cloned() {
-            path.push(sub.get_name().to_string());
-            cmd = sub;
-        }
-    }
-    let names: Vec<&str> = cmd
-        .get_subcommands()
-        .map(|s| s.get_name())
-        .filter(|&n| n != "help")
-        .collect();
-    let list = match names.split_last() {
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    };
-    if path.is_empty() {
-        format!("a subcommand is required: {list} (see `swz --help`)")
-    } else {
-        let path = path.join(" ");
-        format!("`swz {path}` needs a subcommand: {list} (see `swz {path} --help`)")
-    }
-}
-
 fn main() {
     // `swz check desc|tma ...` (descriptor and tensor-map checks) exits there; the bank check's flags stay clap's.
-    layout_check::dispatch();
+    layout_check::dispatch(Cli::command);
     // clap's usage errors span several lines; ours are one line (`swz: <reason>`), exit 2. Help and version
     // print in full and exit 0.
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => e.exit(),
-        Err(e) => {
-            errln!("swz: {}", one_line(&e));
-            std::process::exit(2);
-        }
+        Err(e) => refuse(usage_line(&e, Cli::command)),
     };
     let clean = |r: Result<(), String>| r.map(|()| Verdict::Clean);
-    let result = match cli.command {
+    finish(match cli.command {
         Command::Apply(a) => clean(apply::run(a)),
         Command::Raster(a) => clean(raster::run(a)),
         Command::Show(a) => clean(show::run(a)),
@@ -219,20 +109,5 @@ fn main() {
         Command::Profile(a) => profile::run(a),
         Command::Ptxas(a) => ptxas::run(a),
         Command::Report(a) => report::run(a),
-    };
-    // Flush here so a write error is reported rather than lost at exit; a closed pipe keeps the verdict below.
-    if let Err(e) = std::io::Write::flush(&mut output::stdout()) {
-        exit_on_stdout_error(e);
-    }
-    match result {
-        Ok(Verdict::Clean) => {}
-        Ok(Verdict::Conflicts(reason)) => {
-            errln!("swz: {reason}");
-            std::process::exit(1);
-        }
-        Err(reason) => {
-            errln!("swz: {reason}");
-            std::process::exit(2);
-        }
-    }
+    })
 }

@@ -1,5 +1,10 @@
-//! Where `swz` writes: stdout, and the files the user names (`--svg FILE`, `-o FILE`, `--json FILE`, `--csv FILE`,
-//! the CUBINs under `--cubins DIR`).
+//! Where `swz` writes and how it ends: stdout, stderr, the files the user names (`--svg FILE`, `-o FILE`,
+//! `--json FILE`, `--csv FILE`, the CUBINs under `--cubins DIR`), and the exit status.
+//!
+//! **Exit status.** A subcommand's `run` returns `Result<Verdict, String>` (or `Result<(), String>`, clean when
+//! it returns): [`finish`] flushes stdout and exits 0 for [`Verdict::Clean`], 1 for [`Verdict::Conflicts`] ("checked,
+//! and it conflicts") and 2 for an error, the reason as one `swz: ` line on stderr. A usage error is one line too
+//! ([`usage_line`], [`refuse`]), exit 2.
 //!
 //! **Stdout.** A closed pipe (`swz check ... | head -1`) is not an error and not the end of the run: output stops
 //! quietly, and the subcommand finishes so the exit status is still its verdict (1 for "checked, and it
@@ -17,6 +22,125 @@ use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// `println!` for the subcommands through [`Stdout`]: a closed pipe (`swz ... | head`) drops the rest of the output
+/// quietly and the run goes on to its verdict; any other write error is a one-line reason and exit 2.
+/// (`println!` would panic.)
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!($crate::output::stdout(), $($arg)*) {
+            $crate::output::exit_on_stdout_error(e)
+        }
+    }};
+}
+
+/// `eprintln!` that cannot panic: a stderr that cannot be written loses the line, not the exit status
+/// ([`stderr_line`]).
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::output::stderr_line(format_args!($($arg)*))
+    };
+}
+
+/// `print!` with the same handling as [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!($crate::output::stdout(), $($arg)*) {
+            $crate::output::exit_on_stdout_error(e)
+        }
+    }};
+}
+
+/// What a checking subcommand found. `Conflicts` exits 1 after its one-line reason on stderr ("checked, and it
+/// conflicts"), so CI can tell a finding (1) from bad input (2) and from a clean run (0).
+pub enum Verdict {
+    Clean,
+    Conflicts(String),
+}
+
+/// Flush stdout, then exit with `result`'s status: 0 for [`Verdict::Clean`]; 1 for [`Verdict::Conflicts`] and 2
+/// for an error, each after its reason as one `swz: ` line on stderr. A closed pipe keeps the verdict.
+pub fn finish(result: Result<Verdict, String>) -> ! {
+    // Flush here so a write error is reported rather than lost at exit.
+    if let Err(e) = stdout().flush() {
+        exit_on_stdout_error(e);
+    }
+    match result {
+        Ok(Verdict::Clean) => std::process::exit(0),
+        Ok(Verdict::Conflicts(reason)) => {
+            errln!("swz: {reason}");
+            std::process::exit(1);
+        }
+        Err(reason) => refuse(reason),
+    }
+}
+
+/// Bad input or any other error: `reason` as one `swz: ` line on stderr, exit 2.
+pub fn refuse(reason: impl std::fmt::Display) -> ! {
+    errln!("swz: {reason}");
+    std::process::exit(2);
+}
+
+/// A failed write to stdout, as [`refuse`] says it.
+pub fn exit_on_stdout_error(e: io::Error) -> ! {
+    refuse(stdout_failed(e))
+}
+
+/// clap's error as one line: the message and its indented details up to the usage block, tips dropped, and
+/// where to read more. A missing subcommand lists the ones `root` (the whole `swz` command) offers there.
+pub fn usage_line(e: &clap::Error, root: fn() -> clap::Command) -> String {
+    if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        return missing_subcommand(root(), std::env::args().skip(1));
+    }
+    format!("{} (see `swz --help`)", clap_message(e))
+}
+
+/// clap's message without its usage block and tips.
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("tip:") && !l.starts_with("For more information")
+        })
+        .collect();
+    let joined = parts.join(" ");
+    joined
+        .strip_prefix("error: ")
+        .unwrap_or(&joined)
+        .to_string()
+}
+
+/// The subcommands of the command `args` named (`swz tune gemm` -> bench, rounds, ...), for a missing one.
+fn missing_subcommand(mut cmd: clap::Command, args: impl Iterator<Item = String>) -> String {
+    let mut path = Vec::new();
+    for arg in args {
+        if let Some(sub) = cmd.find_subcommand(&arg).cloned() {
+            path.push(sub.get_name().to_string());
+            cmd = sub;
+        }
+    }
+    let names: Vec<&str> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name())
+        .filter(|&n| n != "help")
+        .collect();
+    let list = match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    if path.is_empty() {
+        format!("a subcommand is required: {list} (see `swz --help`)")
+    } else {
+        let path = path.join(" ");
+        format!("`swz {path}` needs a subcommand: {list} (see `swz {path} --help`)")
+    }
+}
 
 static CLOSED: AtomicBool = AtomicBool::new(false);
 

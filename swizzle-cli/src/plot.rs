@@ -56,17 +56,8 @@ pub fn raster_svg(raster: Raster, grid: Grid, wave: u64) -> String {
             k += 1;
         }
     }
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{left}" y="20" font-size="15" font-weight="bold">{} on a {grid} tile grid</text>"#,
-        xml(&raster.to_string())
-    );
+    let title = format!("{} on a {grid} tile grid", xml(&raster.to_string()));
+    let mut s = svg_start((w, h, 12), (left, 20, 15), &title);
     let _ = writeln!(
         s,
         r#"<text x="{left}" y="40" fill="dimgray">colour: launch order (dark first, yellow last)</text>"#
@@ -146,6 +137,22 @@ pub fn raster_svg(raster: Raster, grid: Grid, wave: u64) -> String {
     s
 }
 
+/// The opening of a picture: the `<svg>` element (`w` x `h`, sans-serif at `font` px) on a white ground, then the
+/// bold title `title` (escaped already) at (`x`, `y`) in `size` px.
+fn svg_start((w, h, font): (u32, u32, u32), (x, y, size): (u32, u32, u32), title: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="{font}">"#
+    );
+    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{x}" y="{y}" font-size="{size}" font-weight="bold">{title}</text>"#
+    );
+    s
+}
+
 /// One bar of [`bars_svg`].
 pub struct Bar {
     pub label: String,
@@ -169,17 +176,7 @@ pub fn bars_svg(title: &str, subtitle: &str, bars: &[Bar], compulsory: u64) -> S
         .max(1) as f64;
     let scale = |v: u64| (v as f64 / max * bar_w as f64).round() as u32;
     let x0 = left + label_w;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="13">"#
-    );
-    let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{left}" y="22" font-size="16" font-weight="bold">{}</text>"#,
-        xml(title)
-    );
+    let mut s = svg_start((w, h, 13), (left, 22, 16), &xml(title));
     for (i, l) in lines.iter().enumerate() {
         let _ = writeln!(
             s,

@@ -1,12 +1,6 @@
 //! `swz apply` and `swz show` through the real binary.
-use std::process::Command;
-
-fn swz(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
+mod common;
+use common::{accepted, refused};
 
 /// CuTe's `Swizzle<B,M,S>::apply`, written independently: take the B bits at the higher field, move them onto the
 /// lower field, XOR.
@@ -34,13 +28,7 @@ fn apply_matches_cute_for_every_small_spec() {
                 }
                 specs += 1;
                 let spec = format!("{b},{m},{s}");
-                let out = swz(&["apply", "--swizzle", &spec, "--range", "0..4096"]);
-                assert!(
-                    out.status.success(),
-                    "{spec}: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
-                let text = String::from_utf8(out.stdout).unwrap();
+                let text = accepted(&format!("apply --swizzle {spec} --range 0..4096"));
                 let got: Vec<u64> = text.lines().map(|l| l.parse().unwrap()).collect();
                 assert_eq!(got.len(), 4096, "{spec}");
                 for (o, g) in got.into_iter().enumerate() {
@@ -54,67 +42,37 @@ fn apply_matches_cute_for_every_small_spec() {
 
 #[test]
 fn apply_range_is_half_open_and_offset() {
-    let out = swz(&["apply", "--swizzle", "3,3,3", "--range", "62..66"]);
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "62\n63\n72\n73\n");
-    let out = swz(&["apply", "--swizzle", "SW128", "--range", "128..129"]);
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "144\n");
-}
-
-fn refused(args: &[&str], needle: &str) {
-    let out = swz(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(out.stdout.is_empty(), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: {err}");
+    assert_eq!(
+        accepted("apply --swizzle 3,3,3 --range 62..66"),
+        "62\n63\n72\n73\n"
+    );
+    assert_eq!(accepted("apply --swizzle SW128 --range 128..129"), "144\n");
 }
 
 #[test]
 fn apply_refuses_bad_input_in_one_line() {
-    refused(
-        &["apply", "--swizzle", "3,3,2", "--range", "0..8"],
-        "|S| must be >= B",
-    );
-    refused(
-        &["apply", "--swizzle", "3,3", "--range", "0..8"],
-        "expected B,M,S (e.g. 3,3,3), Sw<B,M,S>, two layers B,M,S+B,M,S, or a byte mode",
-    );
-    refused(
-        &["apply", "--swizzle", "3,30,3", "--range", "0..8"],
-        "must be <= 32",
-    );
-    refused(
-        &["apply", "--swizzle", "3,3,3", "--range", "8..0"],
-        "--range",
-    );
-    refused(
-        &["apply", "--swizzle", "3,3,3", "--range", "0-8"],
-        "--range",
-    );
+    for (args, needle) in [
+        ("apply --swizzle 3,3,2 --range 0..8", "|S| must be >= B"),
+        (
+            "apply --swizzle 3,3 --range 0..8",
+            "expected B,M,S (e.g. 3,3,3), Sw<B,M,S>, two layers B,M,S+B,M,S, or a byte mode",
+        ),
+        ("apply --swizzle 3,30,3 --range 0..8", "must be <= 32"),
+        ("apply --swizzle 3,3,3 --range 8..0", "--range"),
+        ("apply --swizzle 3,3,3 --range 0-8", "--range"),
+    ] {
+        refused(args, needle);
+    }
 }
 
 #[test]
 fn show_prints_stored_offsets_and_writes_svg() {
-    let dir = std::env::temp_dir().join(format!("swz-show-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("show");
     let svg = dir.join("t.svg");
-    let out = swz(&[
-        "show",
-        "--swizzle",
-        "3,3,3",
-        "--tile",
-        "8x64",
-        "--elem",
-        "f16",
-        "--svg",
-        svg.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = accepted(&common::cmd(
+        "show --swizzle 3,3,3 --tile 8x64 --elem f16 --svg",
+        &[svg.to_str().unwrap()],
+    ));
     let mut lines = text.lines();
     assert!(lines
         .next()
@@ -140,20 +98,6 @@ fn show_prints_stored_offsets_and_writes_svg() {
     );
     std::fs::remove_dir_all(&dir).ok();
 
-    refused(
-        &["show", "--swizzle", "3,3,3", "--tile", "8x8"],
-        "does not divide",
-    );
-    refused(
-        &[
-            "show",
-            "--swizzle",
-            "3,3,3",
-            "--tile",
-            "8x64",
-            "--elem",
-            "f17",
-        ],
-        "--elem",
-    );
+    refused("show --swizzle 3,3,3 --tile 8x8", "does not divide");
+    refused("show --swizzle 3,3,3 --tile 8x64 --elem f17", "--elem");
 }

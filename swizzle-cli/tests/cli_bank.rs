@@ -1,22 +1,11 @@
 //! `swz wavefronts` through the real binary: the batch mode reproduces every hardware-counted case, keeps one
 //! answer line per input line, and bad input exits 2 with one stderr line.
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::swz_in;
+use std::process::Output;
 
 fn swz(args: &[&str], stdin: &str) -> Output {
-    swz_bytes(args, stdin.as_bytes())
-}
-
-fn swz_bytes(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run swz");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    swz_in(args, stdin.as_bytes())
 }
 
 fn cases(file: &str) -> Vec<serde_json::Value> {
@@ -100,7 +89,7 @@ fn batch_reads_bytes_skips_blank_lines_and_numbers_answers() {
     input.extend_from_slice(b"\r\n\n   \r\n");
     input.extend_from_slice(b"{\"op\": \"lds32\xff\"}\n");
     input.extend_from_slice(good.as_bytes()); // last line without a newline
-    let out = swz_bytes(&["wavefronts", "--batch"], &input);
+    let out = swz_in(&["wavefronts", "--batch"], &input);
     assert_eq!(out.status.code(), Some(2));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<serde_json::Value> = stdout

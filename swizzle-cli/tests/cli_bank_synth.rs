@@ -1,44 +1,21 @@
 //! `swz synth` and `swz check` through the real binary: the known answers come out, and the reports explain.
-use std::process::{Command, Output};
-
-fn swz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
+mod common;
+use common::{stdout_exit, swz};
+use std::process::Output;
 
 fn stdout(out: &Output) -> String {
     stdout_exit(out, 0)
 }
 
-/// The output of a run that must exit with `code`.
-fn stdout_exit(out: &Output, code: i32) -> String {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
 #[test]
 fn synth_finds_sw333_for_row_stores_and_ldmatrix() {
-    let text = stdout(&swz(&[
-        "synth",
-        "--tile",
-        "64x64",
-        "--elem",
-        "f16",
-        "--pattern",
-        "row16",
-        "--pattern",
-        "ldmatrix.x4",
-    ]));
-    assert!(
-        text.starts_with("single swizzle: Sw<3,4,3> on bytes = Sw<3,3,3> on f16\n"),
-        "{text}"
+    let text = stdout(&swz(
+        "synth --tile 64x64 --elem f16 --pattern row16 --pattern ldmatrix.x4",
+    ));
+    let (first, _) = text.split_once('\n').unwrap();
+    assert_eq!(
+        first,
+        "single swizzle: Sw<3,4,3> on bytes = Sw<3,3,3> on f16"
     );
     assert!(
         text.contains("ldmatrix.x4           512 -> 64     (ideal 64)"),
@@ -48,17 +25,9 @@ fn synth_finds_sw333_for_row_stores_and_ldmatrix() {
 
 #[test]
 fn synth_needs_two_layers_for_seed_002() {
-    let text = stdout(&swz(&[
-        "synth",
-        "--tile",
-        "16x256",
-        "--elem",
-        "f16",
-        "--pattern",
-        "ldmatrix.x4",
-        "--pattern",
-        "ldmatrix.x4@16",
-    ]));
+    let text = stdout(&swz(
+        "synth --tile 16x256 --elem f16 --pattern ldmatrix.x4 --pattern ldmatrix.x4@16",
+    ));
     assert!(
         text.starts_with("two layers (no single swizzle works): "),
         "{text}"
@@ -92,23 +61,13 @@ fn synth_needs_two_layers_for_seed_002() {
 
 #[test]
 fn check_reports_and_draws_the_worst_instruction() {
-    let dir = std::env::temp_dir().join(format!("swz-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("check");
     let svg = dir.join("map.svg");
     let text = stdout_exit(
-        &swz(&[
-            "check",
-            "--tile",
-            "64x64",
-            "--elem",
-            "f16",
-            "--pattern",
-            "ldmatrix.x4",
-            "--pattern",
-            "row16",
-            "--svg",
-            svg.to_str().unwrap(),
-        ]),
+        &swz(&common::cmd(
+            "check --tile 64x64 --elem f16 --pattern ldmatrix.x4 --pattern row16 --svg",
+            &[svg.to_str().unwrap()],
+        )),
         1,
     );
     assert!(
@@ -129,19 +88,9 @@ fn check_reports_and_draws_the_worst_instruction() {
     assert!(picture.starts_with("<svg") && picture.contains("ldmatrix.x4 on 64x64 f16"));
     std::fs::remove_dir_all(dir).unwrap();
 
-    let padded = stdout(&swz(&[
-        "check",
-        "--tile",
-        "32x32",
-        "--elem",
-        "f32",
-        "--pad",
-        "4",
-        "--pattern",
-        "col.ld",
-        "--pattern",
-        "row.st",
-    ]));
+    let padded = stdout(&swz(
+        "check --tile 32x32 --elem f32 --pad 4 --pattern col.ld --pattern row.st",
+    ));
     assert_eq!(
         padded.matches(", 0 conflicts, 1.00x)").count(),
         2,
@@ -152,18 +101,10 @@ fn check_reports_and_draws_the_worst_instruction() {
 #[test]
 fn bad_tile_or_pattern_exits_2_with_one_line() {
     for args in [
-        &["check", "--tile", "64x64", "--pattern", "ldmatrix.x9"][..],
-        &["synth", "--tile", "8x8", "--pattern", "ldmatrix.x4"][..],
-        &["check", "--tile", "64by64", "--pattern", "row16"][..],
-        &[
-            "check",
-            "--tile",
-            "64x64",
-            "--swizzle",
-            "3,3,2",
-            "--pattern",
-            "row16",
-        ][..],
+        "check --tile 64x64 --pattern ldmatrix.x9",
+        "synth --tile 8x8 --pattern ldmatrix.x4",
+        "check --tile 64by64 --pattern row16",
+        "check --tile 64x64 --swizzle 3,3,2 --pattern row16",
     ] {
         let out = swz(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -179,27 +120,15 @@ fn bad_tile_or_pattern_exits_2_with_one_line() {
 /// exits 0 with an answer, 1 when no XOR swizzle is conflict-free.
 #[test]
 fn exit_codes_say_clean_conflict_or_bad_input() {
-    let check = |extra: &[&str]| {
-        swz(&[
-            &[
-                "check",
-                "--tile",
-                "64x64",
-                "--elem",
-                "f16",
-                "--pattern",
-                "row16",
-                "--pattern",
-                "ldmatrix.x4",
-            ],
-            extra,
-        ]
-        .concat())
+    let check = |extra: &str| {
+        swz(&format!(
+            "check --tile 64x64 --elem f16 --pattern row16 --pattern ldmatrix.x4 {extra}"
+        ))
     };
-    let clean = check(&["--swizzle", "3,3,3"]);
+    let clean = check("--swizzle 3,3,3");
     assert_eq!(clean.status.code(), Some(0));
     assert!(clean.stderr.is_empty());
-    let conflict = check(&[]);
+    let conflict = check("");
     assert_eq!(conflict.status.code(), Some(1));
     let err = String::from_utf8(conflict.stderr).unwrap();
     assert_eq!(
@@ -209,13 +138,13 @@ fn exit_codes_say_clean_conflict_or_bad_input() {
     assert!(String::from_utf8(conflict.stdout)
         .unwrap()
         .contains("448 conflicts"));
-    assert_eq!(check(&["--swizzle", "3,3,2"]).status.code(), Some(2));
-    let help = String::from_utf8(swz(&["check", "--help"]).stdout).unwrap();
+    assert_eq!(check("--swizzle 3,3,2").status.code(), Some(2));
+    let help = String::from_utf8(swz("check --help").stdout).unwrap();
     assert!(
         help.contains("Exit status: 0 every pattern is conflict-free, 1 some pattern"),
         "{help}"
     );
-    let help = String::from_utf8(swz(&["synth", "--help"]).stdout).unwrap();
+    let help = String::from_utf8(swz("synth --help").stdout).unwrap();
     assert!(help.contains("1 no XOR swizzle is conflict-free"), "{help}");
 }
 
@@ -225,17 +154,9 @@ fn exit_codes_say_clean_conflict_or_bad_input() {
 fn synth_without_a_solution_is_fast_and_exits_1() {
     for tile in ["64x64", "128x128", "256x224"] {
         let t = std::time::Instant::now();
-        let out = swz(&[
-            "synth",
-            "--tile",
-            tile,
-            "--elem",
-            "f32",
-            "--pattern",
-            "col.ld",
-            "--pattern",
-            "ldmatrix.x4",
-        ]);
+        let out = swz(&format!(
+            "synth --tile {tile} --elem f32 --pattern col.ld --pattern ldmatrix.x4"
+        ));
         let elapsed = t.elapsed();
         let text = stdout_exit(&out, 1);
         assert!(

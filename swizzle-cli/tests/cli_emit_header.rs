@@ -1,20 +1,14 @@
 //! `swz emit-header` through the real binary: the same text as the library API, to stdout or `-o FILE`, with named
 //! specs; bad input is one line and exit 2.
-use std::process::Command;
+mod common;
+use common::swz;
 use swizzle_core::cuda::Header;
 use swizzle_core::raster::Raster;
 use swizzle_core::Swizzle;
 
-fn swz(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
-
 #[test]
 fn stdout_and_file_match_the_library() {
-    let out = swz(&["emit-header"]);
+    let out = swz("emit-header");
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
@@ -88,27 +82,13 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
     ];
     for (args, needle) in cases {
-        let out = swz(&[&["emit-header"], args].concat());
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(
-            err.starts_with("swz: ") && err.contains(needle),
-            "{args:?}: {err}"
-        );
-        assert!(out.stdout.is_empty(), "{args:?}");
+        common::refused(&[&["emit-header"], args].concat(), needle);
     }
 }
 
 #[test]
 fn guard_option_names_the_spec_guard() {
-    let out = swz(&[
-        "emit-header",
-        "--swizzle",
-        "SmemA=3,3,3",
-        "--guard",
-        "GEMM_SWZ_CUH",
-    ]);
+    let out = swz("emit-header --swizzle SmemA=3,3,3 --guard GEMM_SWZ_CUH");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("#ifndef SWZ_CUH_LIBRARY\n"));

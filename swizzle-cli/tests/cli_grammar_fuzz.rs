@@ -261,14 +261,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ),
     (
         "plan gemm",
-        &[
-            "SHAPE",
-            "--dtype",
-            "--device",
-            "--top",
-            "--implemented",
-            "--json",
-        ],
+        &["SHAPE", "--dtype", "--device", "--top", "--json"],
     ),
     (
         "bench gemm --list",

@@ -1,55 +1,18 @@
 //! Hostile input, each case with the exact command a new user ran: nothing crashes, nothing the user did not name
 //! is touched, the exit status is the verdict even on a closed pipe, every subcommand's work is bounded, and one
 //! spelling means one thing in every subcommand.
+mod common;
+use common::{accepted, command, failed, mkfifo, refused, scratch, swz, wait_within};
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn swz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
-
-/// Exit 2 with exactly one `swz:` line on stderr containing `needle`, nothing on stdout.
-fn refused(args: &[&str], needle: &str) {
-    let out = swz(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(
-        err.starts_with("swz: ") && err.contains(needle),
-        "{args:?}: {err}"
-    );
-    assert!(out.stdout.is_empty(), "{args:?}");
-}
-
-fn accepted(args: &[&str]) -> String {
-    let out = swz(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("swz-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// `swz ARGS` with stdout a pipe whose reader is already gone: every write fails with EPIPE.
-fn with_closed_stdout(args: &[&str], stdin: &[u8]) -> Output {
+fn with_closed_stdout(args: &[String], stdin: &[u8]) -> Output {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
+    let mut child = command(args)
         .stdin(Stdio::piped())
         .stdout(writer)
         .stderr(Stdio::piped())
@@ -69,13 +32,10 @@ fn raster_svg_refuses_grids_it_cannot_draw() {
     let big = dir.join("big.svg");
     let big = big.to_str().unwrap();
     let start = Instant::now();
+    let raster =
+        |grid: &str| format!("raster --order identity --grid {grid} --limit 1 --svg {big}");
     for grid in ["65535x65535", "4096x4096"] {
-        refused(
-            &[
-                "raster", "--order", "identity", "--grid", grid, "--limit", "1", "--svg", big,
-            ],
-            "at most 65536",
-        );
+        refused(&raster(grid), "at most 65536");
     }
     assert!(
         start.elapsed() < Duration::from_secs(5),
@@ -84,9 +44,7 @@ fn raster_svg_refuses_grids_it_cannot_draw() {
     );
     assert!(!Path::new(big).exists());
     // The largest picture still draws.
-    accepted(&[
-        "raster", "--order", "identity", "--grid", "256x256", "--limit", "1", "--svg", big,
-    ]);
+    accepted(&raster("256x256"));
     assert!(std::fs::read_to_string(big).unwrap().starts_with("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -95,31 +53,17 @@ fn raster_svg_refuses_grids_it_cannot_draw() {
 
 /// Every subcommand that writes a file the user names, with that file last.
 fn writers(path: &str) -> Vec<Vec<String>> {
-    let cmds: [&[&str]; 6] = [
-        &["show", "--swizzle", "3,3,3", "--tile", "8x64", "--svg"],
-        &[
-            "check",
-            "--tile",
-            "64x64",
-            "--swizzle",
-            "3,3,3",
-            "--pattern",
-            "ldmatrix.x4",
-            "--svg",
-        ],
-        &["raster", "--order", "strip:2", "--grid", "4x4", "--svg"],
-        &["l2", "--gemm", "256x256x256", "--order", "strip:2", "--svg"],
-        &["emit-header", "--swizzle", "A=3,3,3", "-o"],
-        &["report", "--layout-only", "--json"],
-    ];
-    cmds.iter()
-        .map(|c| {
-            c.iter()
-                .map(|s| s.to_string())
-                .chain([path.to_string()])
-                .collect()
-        })
-        .collect()
+    [
+        "show --swizzle 3,3,3 --tile 8x64 --svg",
+        "check --tile 64x64 --swizzle 3,3,3 --pattern ldmatrix.x4 --svg",
+        "raster --order strip:2 --grid 4x4 --svg",
+        "l2 --gemm 256x256x256 --order strip:2 --svg",
+        "emit-header --swizzle A=3,3,3 -o",
+        "report --layout-only --json",
+    ]
+    .iter()
+    .map(|c| common::cmd(c, &[path]))
+    .collect()
 }
 
 #[test]
@@ -132,7 +76,6 @@ fn outputs_are_written_through_symlinks_and_nothing_else_is_touched() {
     for args in writers(link.to_str().unwrap()) {
         std::fs::write(&target, "old").unwrap();
         std::fs::write(&tmp, "the user's own file").unwrap();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = swz(&args);
         assert!(
             out.status.code() == Some(0) || out.status.code() == Some(1),
@@ -169,34 +112,18 @@ fn outputs_are_written_through_symlinks_and_nothing_else_is_touched() {
 fn non_regular_outputs_are_refused() {
     let dir = scratch("fifo");
     let fifo = dir.join("f.svg");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    mkfifo(&fifo);
     for target in [fifo.to_str().unwrap(), dir.to_str().unwrap()] {
         for args in writers(target) {
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
             // A FIFO must be refused, not opened: opening it would wait for a reader forever.
-            let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
-                .args(&args)
+            let child = command(&args)
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
                 .spawn()
                 .unwrap();
-            let start = Instant::now();
-            while child.try_wait().unwrap().is_none() {
-                if start.elapsed() > Duration::from_secs(20) {
-                    let _ = child.kill();
-                    panic!("{args:?}: still waiting on a FIFO");
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            let out = child.wait_with_output().unwrap();
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-            assert!(err.contains("not a regular file"), "{args:?}: {err}");
+            let what = format!("{args:?}");
+            let out = wait_within(child, Duration::from_secs(20), &what);
+            failed(&what, &out, 2, "not a regular file");
         }
         assert!(std::fs::symlink_metadata(&fifo)
             .unwrap()
@@ -212,29 +139,19 @@ fn non_regular_outputs_are_refused() {
 fn gpu_outputs_are_refused_before_the_run() {
     let dir = scratch("gpu-outputs");
     let fifo = dir.join("f.json");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    mkfifo(&fifo);
     for target in [&fifo, &dir] {
         let t = target.to_str().unwrap();
         for (args, flag) in [
-            (
-                vec!["bench", "transpose", "--sizes", "64", "--json", t],
-                "--json",
-            ),
-            (
-                vec!["bench", "transpose", "--sizes", "64", "--csv", t],
-                "--csv",
-            ),
-            (vec!["l2-study", "--json", t], "--json"),
-            (vec!["report", "--json", t], "--json"),
-            (vec!["tune", "stencil", "--json", t], "--json"),
-            (vec!["tune", "gemm", "bench", "--json", t], "--json"),
+            ("bench transpose --sizes 64", "--json"),
+            ("bench transpose --sizes 64", "--csv"),
+            ("l2-study", "--json"),
+            ("report", "--json"),
+            ("tune stencil", "--json"),
+            ("tune gemm bench", "--json"),
         ] {
             refused(
-                &args,
+                &common::cmd(args, &[flag, t]),
                 &format!("{flag}: cannot write {t}: not a regular file"),
             );
         }
@@ -257,15 +174,10 @@ impl FifoLike for std::fs::FileType {
 fn closed_stdout_keeps_the_verdict() {
     // `swz check --tile 64x64 --pattern ldmatrix.x4 --pattern col.ld | head -1`
     let out = with_closed_stdout(
-        &[
-            "check",
-            "--tile",
-            "64x64",
-            "--pattern",
-            "ldmatrix.x4",
-            "--pattern",
-            "col.ld",
-        ],
+        &common::cmd(
+            "check --tile 64x64 --pattern ldmatrix.x4 --pattern col.ld",
+            &[],
+        ),
         b"",
     );
     let err = String::from_utf8_lossy(&out.stderr);
@@ -274,14 +186,14 @@ fn closed_stdout_keeps_the_verdict() {
     assert!(err.contains("bank conflicts in 2 of 2"), "{err}");
     // `wavefronts --batch` with bad lines, piped into `head`.
     let lines = "{\"op\": \"lds32\", \"addrs\": [1]}\n".repeat(2000);
-    let out = with_closed_stdout(&["wavefronts", "--batch"], lines.as_bytes());
+    let out = with_closed_stdout(&common::cmd("wavefronts --batch", &[]), lines.as_bytes());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("2000 bad input line(s)"), "{err}");
     // A clean run stays 0, quietly.
     let out = with_closed_stdout(
-        &["apply", "--swizzle", "3,3,3", "--range", "0..100000"],
+        &common::cmd("apply --swizzle 3,3,3 --range 0..100000", &[]),
         b"",
     );
     assert_eq!(out.status.code(), Some(0));
@@ -294,27 +206,15 @@ fn closed_stdout_keeps_the_verdict() {
 
 // ---- 4. synth: quiet stderr, bounded worst case ----------------------------------------------------------------
 
-const ALL_PATTERNS: [&str; 14] = [
-    "row16",
-    "ldmatrix.x4",
-    "ldmatrix.x4.b",
-    "ldmatrix.x4.trans",
-    "ldmatrix.x4.trans.b",
-    "stmatrix.x4",
-    "stmatrix.x4.b",
-    "stmatrix.x4.trans",
-    "stmatrix.x4.trans.b",
-    "col.ld",
-    "col.st",
-    "row.ld",
-    "row.st",
-    "mma.acc",
-];
+/// Every pattern `--pattern` takes, as the CLI spells them.
+const ALL_PATTERNS: &str =
+    "row16 ldmatrix.x4 ldmatrix.x4.b ldmatrix.x4.trans ldmatrix.x4.trans.b stmatrix.x4 \
+     stmatrix.x4.b stmatrix.x4.trans stmatrix.x4.trans.b col.ld col.st row.ld row.st mma.acc";
 
 #[test]
 fn synth_worst_case_is_bounded_and_stderr_is_the_verdict() {
     let mut args = vec!["synth", "--tile", "128x128", "--elem", "f64"];
-    for p in ALL_PATTERNS {
+    for p in ALL_PATTERNS.split_whitespace() {
         args.extend(["--pattern", p]);
     }
     let start = Instant::now();
@@ -339,16 +239,13 @@ fn synth_worst_case_is_bounded_and_stderr_is_the_verdict() {
 
 #[test]
 fn check_refuses_a_layout_show_refuses() {
-    let layout = ["--tile", "3x32", "--elem", "f32", "--swizzle", "1,5,1"];
-    refused(&[&["show"], &layout[..]].concat(), "does not divide");
-    refused(
-        &[&["check"], &layout[..], &["--pattern", "row.ld"]].concat(),
-        "does not divide",
-    );
-    refused(
-        &["emit-header", "--layout", "L=3x32:f32:1,5,1"],
-        "does not divide",
-    );
+    for args in [
+        "show --tile 3x32 --elem f32 --swizzle 1,5,1",
+        "check --tile 3x32 --elem f32 --swizzle 1,5,1 --pattern row.ld",
+        "emit-header --layout L=3x32:f32:1,5,1",
+    ] {
+        refused(args, "does not divide");
+    }
 }
 
 // ---- 6. padding cannot wrap; --layout keeps to shared memory ---------------------------------------------------
@@ -356,30 +253,15 @@ fn check_refuses_a_layout_show_refuses() {
 #[test]
 fn layout_padding_and_size_are_bounded() {
     refused(
-        &[
-            "emit-header",
-            "--layout",
-            "L=64x64:f16:3,3,3:pad=4294967295",
-        ],
+        "emit-header --layout L=64x64:f16:3,3,3:pad=4294967295",
         "one block's shared memory holds at most 232448",
     );
     refused(
-        &[
-            "check",
-            "--tile",
-            "64x64",
-            "--pad",
-            "4294967295",
-            "--pattern",
-            "row16",
-        ],
+        "check --tile 64x64 --pad 4294967295 --pattern row16",
         "232448",
     );
-    refused(
-        &["emit-header", "--layout", "L=1024x2048:f16:3,3,3"],
-        "232448",
-    );
-    accepted(&["emit-header", "--layout", "L=64x64:f16:3,3,3:pad=16"]);
+    refused("emit-header --layout L=1024x2048:f16:3,3,3", "232448");
+    accepted("emit-header --layout L=64x64:f16:3,3,3:pad=16");
 }
 
 // ---- 7. names that break the header ----------------------------------------------------------------------------
@@ -390,31 +272,21 @@ fn header_names_that_break_the_header_are_refused() {
         "SmemA", "Swizzle", "swz", "Tile", "uint32_t", "Layout", "bid", "NULL", "INT_MAX",
     ] {
         refused(
-            &["emit-header", "--swizzle", "SmemA=3,3,3", "--guard", guard],
+            &format!("emit-header --swizzle SmemA=3,3,3 --guard {guard}"),
             "--guard",
         );
     }
     for name in ["NULL", "EOF", "INT_MAX", "errno", "CHAR_BIT", "M_PI"] {
         refused(
-            &["emit-header", "--swizzle", &format!("{name}=3,3,3")],
+            &format!("emit-header --swizzle {name}=3,3,3"),
             "standard headers",
         );
         refused(
-            &[
-                "emit-header",
-                "--layout",
-                &format!("{name}=64x64:f16:3,3,3"),
-            ],
+            &format!("emit-header --layout {name}=64x64:f16:3,3,3"),
             "standard headers",
         );
     }
-    let header = accepted(&[
-        "emit-header",
-        "--swizzle",
-        "SmemA=3,3,3",
-        "--guard",
-        "MY_GEMM_SWZ",
-    ]);
+    let header = accepted("emit-header --swizzle SmemA=3,3,3 --guard MY_GEMM_SWZ");
     assert!(header.contains("#ifndef MY_GEMM_SWZ"));
 }
 
@@ -423,68 +295,43 @@ fn header_names_that_break_the_header_are_refused() {
 #[test]
 fn unbounded_work_is_refused_in_one_line() {
     let start = Instant::now();
-    refused(
-        &["l2", "--gemm", "16384x16384x16384", "--order", "all"],
-        "one --order",
-    );
-    refused(
-        &[
-            "l2",
-            "--gemm",
-            "4096x4096x4096",
-            "--tile",
-            "1x1x1",
-            "--order",
-            "strip:4",
-        ],
-        "larger --tile",
-    );
-    refused(
-        &["l2", "--gemm", "1x1000000000x1", "--order", "strip:4"],
-        "above 1048576",
-    );
-    refused(
-        &["l2", "--gemm", "1x1048576x1048576", "--order", "strip:4"],
-        "larger --tile",
-    );
-    refused(
-        &[
-            "l2",
-            "--gemm",
-            "64x64x64",
-            "--order",
-            "identity",
+    for (args, needle) in [
+        ("l2 --gemm 16384x16384x16384 --order all", "one --order"),
+        (
+            "l2 --gemm 4096x4096x4096 --tile 1x1x1 --order strip:4",
+            "larger --tile",
+        ),
+        ("l2 --gemm 1x1000000000x1 --order strip:4", "above 1048576"),
+        (
+            "l2 --gemm 1x1048576x1048576 --order strip:4",
+            "larger --tile",
+        ),
+        (
+            "l2 --gemm 64x64x64 --order identity --partitions 0",
             "--partitions",
-            "0",
-        ],
-        "--partitions",
-    );
-    refused(
-        &["apply", "--swizzle", "3,3,3", "--range", "0..4294967295"],
-        "split the range",
-    );
+        ),
+        (
+            "apply --swizzle 3,3,3 --range 0..4294967295",
+            "split the range",
+        ),
+    ] {
+        refused(args, needle);
+    }
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "{:?}",
         start.elapsed()
     );
     // The top offset is reachable: Sw<3,3,3> XORs bits 6..9 into bits 3..6, all ones there, so they clear.
-    let top = accepted(&[
-        "apply",
-        "--swizzle",
-        "3,3,3",
-        "--range",
-        "4294967295..=4294967295",
-    ]);
+    let top = accepted("apply --swizzle 3,3,3 --range 4294967295..=4294967295");
     assert_eq!(top, format!("{}\n", u32::MAX - 0b111_000));
-    let all = accepted(&["apply", "--swizzle", "3,3,3", "--range", "0..=3"]);
+    let all = accepted("apply --swizzle 3,3,3 --range 0..=3");
     assert_eq!(all.lines().count(), 4);
 }
 
 #[test]
 fn batch_lines_are_bounded() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(["wavefronts", "--batch"])
+    let mut child = command("wavefronts --batch")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -523,39 +370,29 @@ fn batch_lines_are_bounded() {
 
 /// `spelling` under every subcommand that takes a swizzle: `Ok` when accepted.
 fn everywhere(spelling: &str) -> Vec<(&'static str, bool)> {
-    let ok = |args: &[&str]| swz(args).status.code() == Some(0);
+    let ok = |args: String| swz(&args).status.code() == Some(0);
     vec![
         (
             "apply",
-            ok(&["apply", "--swizzle", spelling, "--range", "0..4"]),
+            ok(format!("apply --swizzle {spelling} --range 0..4")),
         ),
         (
             "show",
-            ok(&["show", "--swizzle", spelling, "--tile", "64x64"]),
+            ok(format!("show --swizzle {spelling} --tile 64x64")),
         ),
         (
             "check",
-            ok(&[
-                "check",
-                "--swizzle",
-                spelling,
-                "--tile",
-                "64x64",
-                "--pattern",
-                "row.ld",
-            ]),
+            ok(format!(
+                "check --swizzle {spelling} --tile 64x64 --pattern row.ld"
+            )),
         ),
         (
             "emit-header --swizzle",
-            ok(&["emit-header", "--swizzle", &format!("A={spelling}")]),
+            ok(format!("emit-header --swizzle A={spelling}")),
         ),
         (
             "emit-header --layout",
-            ok(&[
-                "emit-header",
-                "--layout",
-                &format!("A=64x64:f16:{spelling}"),
-            ]),
+            ok(format!("emit-header --layout A=64x64:f16:{spelling}")),
         ),
     ]
 }
@@ -579,8 +416,8 @@ fn one_swizzle_spelling_everywhere() {
         }
     }
     // Two layers apply the same in every subcommand: apply's offsets equal the header's layout offsets.
-    let applied = accepted(&["apply", "--swizzle", "1,6,-2+3,3,5", "--range", "0..4096"]);
-    let shown = accepted(&["show", "--swizzle", "1,6,-2+3,3,5", "--tile", "64x64"]);
+    let applied = accepted("apply --swizzle 1,6,-2+3,3,5 --range 0..4096");
+    let shown = accepted("show --swizzle 1,6,-2+3,3,5 --tile 64x64");
     let row1: Vec<&str> = shown
         .lines()
         .nth(4)
@@ -591,7 +428,7 @@ fn one_swizzle_spelling_everywhere() {
     let applied_row1: Vec<&str> = applied.lines().skip(64).take(64).collect();
     assert_eq!(row1, applied_row1);
     refused(
-        &["show", "--swizzle", "-1,3,3", "--tile", "64x64"],
+        "show --swizzle -1,3,3 --tile 64x64",
         "B must be >= 0, got -1",
     );
 }
@@ -604,50 +441,36 @@ fn one_raster_and_unit_spelling_everywhere() {
         "group-m:8",
         "group-m(8)",
     ] {
-        accepted(&["raster", "--order", order, "--grid", "4x4"]);
-        accepted(&["l2", "--gemm", "256x256x256", "--order", order]);
-        accepted(&["emit-header", "--raster", &format!("G={order}")]);
+        accepted(&format!("raster --order {order} --grid 4x4"));
+        accepted(&format!("l2 --gemm 256x256x256 --order {order}"));
+        accepted(&format!("emit-header --raster G={order}"));
     }
-    accepted(&["raster", "--order", "cutlass(log-tile=2)", "--grid", "4x4"]);
-    accepted(&[
-        "raster",
-        "--order",
-        "cutlass",
-        "--log-tile",
-        "2",
-        "--grid",
-        "4x4",
-    ]);
-    refused(
-        &[
-            "raster", "--order", "cutlass", "--group", "2", "--grid", "4x4",
-        ],
-        "\"group\" is not a parameter of cutlass (it takes log_tile)",
-    );
-    refused(
-        &[
-            "raster", "--order", "strip", "--panel", "2", "--grid", "4x4",
-        ],
-        "\"panel\" is not a parameter of strip (it takes tile)",
-    );
-    refused(
-        &["raster", "--order", "strip(panel=2)", "--grid", "4x4"],
-        "not a parameter of strip",
-    );
-    accepted(&["emit-header", "--swizzle", "A=SW128", "--unit", "fp16"]);
-    accepted(&["emit-header", "--layout", "A=64x64:f16:SW128:unit=fp16"]);
-    refused(
-        &[
-            "check",
-            "--tile",
-            "64x64",
-            "--swizzle",
-            "3,3,3",
-            "--then",
-            "SW128",
-            "--pattern",
-            "row16",
-        ],
-        "\"SW128\" is a byte mode; here only B,M,S layers are allowed",
-    );
+    for args in [
+        "raster --order cutlass(log-tile=2) --grid 4x4",
+        "raster --order cutlass --log-tile 2 --grid 4x4",
+        "emit-header --swizzle A=SW128 --unit fp16",
+        "emit-header --layout A=64x64:f16:SW128:unit=fp16",
+    ] {
+        accepted(args);
+    }
+    for (args, needle) in [
+        (
+            "raster --order cutlass --group 2 --grid 4x4",
+            "\"group\" is not a parameter of cutlass (it takes log_tile)",
+        ),
+        (
+            "raster --order strip --panel 2 --grid 4x4",
+            "\"panel\" is not a parameter of strip (it takes tile)",
+        ),
+        (
+            "raster --order strip(panel=2) --grid 4x4",
+            "not a parameter of strip",
+        ),
+        (
+            "check --tile 64x64 --swizzle 3,3,3 --then SW128 --pattern row16",
+            "\"SW128\" is a byte mode; here only B,M,S layers are allowed",
+        ),
+    ] {
+        refused(args, needle);
+    }
 }

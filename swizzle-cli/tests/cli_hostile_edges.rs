@@ -1,30 +1,10 @@
 //! Hostile input, the edges: the exit status when stdout or stderr cannot be written, inputs that are not
 //! regular files, the `--batch` line limit and its line endings, the subcommands a missing one lists, duplicate
 //! `--layout` keys, what `--then` offers, and how long `synth` may run silent.
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::{command, failed, mkfifo, refused, scratch, swz, swz_in, wait_within, Argv};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-fn swz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
-
-/// Exit 2 with exactly one `swz:` line on stderr containing `needle`, nothing on stdout.
-fn refused(args: &[&str], needle: &str) -> String {
-    let out = swz(args);
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(
-        err.starts_with("swz: ") && err.contains(needle),
-        "{args:?}: {err}"
-    );
-    assert!(out.stdout.is_empty(), "{args:?}");
-    err
-}
 
 fn full() -> std::fs::File {
     std::fs::OpenOptions::new()
@@ -34,7 +14,11 @@ fn full() -> std::fs::File {
 }
 
 /// `swz ARGS` with stdout and/or stderr on `/dev/full` (the other one discarded); the exit status.
-fn status_with_full(args: &[&str], stdout_full: bool, stderr_full: bool) -> Option<i32> {
+fn status_with_full(
+    args: &(impl Argv + ?Sized),
+    stdout_full: bool,
+    stderr_full: bool,
+) -> Option<i32> {
     let pick = |full_one: bool| {
         if full_one {
             full().into()
@@ -42,8 +26,7 @@ fn status_with_full(args: &[&str], stdout_full: bool, stderr_full: bool) -> Opti
             Stdio::null()
         }
     };
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
+    command(args)
         .stdin(Stdio::null())
         .stdout(pick(stdout_full))
         .stderr(pick(stderr_full))
@@ -54,26 +37,16 @@ fn status_with_full(args: &[&str], stdout_full: bool, stderr_full: bool) -> Opti
 
 #[test]
 fn the_exit_status_survives_an_unwritable_stdout_or_stderr() {
-    let conflicts = ["check", "--tile", "64x64", "--pattern", "ldmatrix.x4"];
-    let clean = [
-        "check",
-        "--tile",
-        "64x64",
-        "--pattern",
-        "ldmatrix.x4",
-        "--swizzle",
-        "3,3,3",
-    ];
-    let bad = ["check", "--tile", "64x64x", "--pattern", "ldmatrix.x4"];
-    let usage = ["check", "--no-such-flag"];
-    let missing = ["tune"];
+    let conflicts = "check --tile 64x64 --pattern ldmatrix.x4";
+    let clean = "check --tile 64x64 --pattern ldmatrix.x4 --swizzle 3,3,3";
+    let bad = "check --tile 64x64x --pattern ldmatrix.x4";
     // Stderr full: the verdict is the status, as with a working stderr (it was 101, a panic, for 1 and 2).
     for (args, status) in [
-        (&conflicts[..], 1),
-        (&clean, 0),
-        (&bad, 2),
-        (&usage, 2),
-        (&missing, 2),
+        (conflicts, 1),
+        (clean, 0),
+        (bad, 2),
+        ("check --no-such-flag", 2),
+        ("tune", 2),
     ] {
         assert_eq!(
             status_with_full(args, false, false),
@@ -87,7 +60,7 @@ fn the_exit_status_survives_an_unwritable_stdout_or_stderr() {
         );
     }
     // Stdout full: output that cannot be written is an error (2, as documented), stderr full or not.
-    for args in [&conflicts[..], &clean] {
+    for args in [conflicts, clean] {
         assert_eq!(
             status_with_full(args, true, false),
             Some(2),
@@ -99,62 +72,32 @@ fn the_exit_status_survives_an_unwritable_stdout_or_stderr() {
             "{args:?} >/dev/full 2>/dev/full"
         );
     }
-    assert_eq!(status_with_full(&bad, true, true), Some(2));
+    assert_eq!(status_with_full(bad, true, true), Some(2));
     // synth's verdict (1: nothing conflict-free) with its progress lines going nowhere.
-    let synth = [
-        "synth",
-        "--tile",
-        "64x64",
-        "--elem",
-        "f16",
-        "--pattern",
-        "col.st",
-        "--pattern",
-        "ldmatrix.x4",
-        "--progress",
-    ];
-    let normal = status_with_full(&synth, false, false);
+    let synth = "synth --tile 64x64 --elem f16 --pattern col.st --pattern ldmatrix.x4 --progress";
+    let normal = status_with_full(synth, false, false);
     assert_eq!(normal, Some(1));
-    assert_eq!(status_with_full(&synth, false, true), normal);
+    assert_eq!(status_with_full(synth, false, true), normal);
 }
 
 #[test]
 fn compare_refuses_what_is_not_a_regular_file() {
-    let dir = std::env::temp_dir().join(format!("swz-edges-fifo-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("edges-fifo");
     let fifo = dir.join("ncu.csv");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .expect("mkfifo")
-        .success());
-    let fifo = fifo.to_str().unwrap();
+    mkfifo(&fifo);
+    let compare = |path: &std::path::Path| {
+        common::cmd("profile transpose compare", &[path.to_str().unwrap()])
+    };
     // Opening the FIFO would block until a writer came: run it with a deadline.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(["profile", "transpose", "compare", fifo])
+    let child = command(&compare(&fifo))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(20) {
-            child.kill().unwrap();
-            panic!("swz profile ... compare blocked on a FIFO");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("not a regular file"), "{err}");
-    let d = dir.to_str().unwrap();
-    refused(
-        &["profile", "transpose", "compare", d],
-        "not a regular file",
-    );
+    let what = "swz profile ... compare FIFO";
+    let out = wait_within(child, Duration::from_secs(20), what);
+    failed(what, &out, 2, "not a regular file");
+    refused(&compare(&dir), "not a regular file");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -168,17 +111,7 @@ fn instruction_of_len(len: usize) -> Vec<u8> {
 }
 
 fn batch(input: Vec<u8>) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(["wavefronts", "--batch"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(&input).unwrap());
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
+    let out = swz_in("wavefronts --batch", &input);
     (out.status.code(), String::from_utf8(out.stdout).unwrap())
 }
 
@@ -207,21 +140,21 @@ fn the_batch_line_limit_does_not_count_the_line_ending() {
 #[test]
 fn a_missing_subcommand_lists_that_commands_own() {
     for (args, lists) in [
-        (&["plan"][..], "`swz plan` needs a subcommand: gemm"),
+        ("plan", "`swz plan` needs a subcommand: gemm"),
         (
-            &["tune"],
+            "tune",
             "`swz tune` needs a subcommand: gemm, hopper or stencil",
         ),
         (
-            &["tune", "gemm"],
+            "tune gemm",
             "`swz tune gemm` needs a subcommand: bench, rounds",
         ),
-        (&["tune", "gemm"], "(see `swz tune gemm --help`)"),
+        ("tune gemm", "(see `swz tune gemm --help`)"),
         (
-            &["profile"],
+            "profile",
             "`swz profile` needs a subcommand: entries, metrics, builds, run or compare",
         ),
-        (&[], "a subcommand is required: apply, raster"),
+        ("", "a subcommand is required: apply, raster"),
     ] {
         let err = refused(args, lists);
         if !args.is_empty() {
@@ -237,37 +170,28 @@ fn duplicate_layout_keys_are_refused_like_the_macros() {
         "L=64x64:f16:3,3,3:unit=f16:unit=bytes",
         "L=64x64:f16:3,3,3:col:col",
     ] {
-        refused(&["emit-header", "--layout", layout], "duplicate key");
+        refused(&format!("emit-header --layout {layout}"), "duplicate key");
     }
     let key = refused(
-        &["emit-header", "--layout", "L=64x64:f16:3,3,3:pad=16:pad=32"],
+        "emit-header --layout L=64x64:f16:3,3,3:pad=16:pad=32",
         "pad",
     );
     assert!(key.contains("duplicate key `pad`"), "{key}");
-    assert!(swz(&[
-        "emit-header",
-        "--layout",
-        "L=64x64:f16:3,3,3:pad=16:unit=f16:col"
-    ])
-    .status
-    .success());
+    assert!(
+        swz("emit-header --layout L=64x64:f16:3,3,3:pad=16:unit=f16:col")
+            .status
+            .success()
+    );
 }
 
 #[test]
 fn then_offers_only_what_it_accepts() {
     let check = |then: &str| {
         refused(
-            &[
-                "check",
-                "--tile",
-                "64x64",
-                "--pattern",
-                "ldmatrix.x4",
-                "--swizzle",
-                "2,4,3",
-                "--then",
-                then,
-            ],
+            &common::cmd(
+                "check --tile 64x64 --pattern ldmatrix.x4 --swizzle 2,4,3 --then",
+                &[then],
+            ),
             "--then",
         )
     };
@@ -285,34 +209,17 @@ fn then_offers_only_what_it_accepts() {
 /// counts every instruction it walks), it answers within the 10 s a default search may run silent.
 #[test]
 fn synth_does_not_run_silent_for_long() {
-    let args = [
-        "synth",
-        "--tile",
-        "224x1024",
-        "--elem",
-        "u8",
-        "--pattern",
-        "row.st",
-        "--pattern",
-        "col.ld@64",
-        "--pattern",
-        "stmatrix.x4@64",
-        "--pattern",
-        "ldmatrix.x4.trans",
-        "--pattern",
-        "col.st",
-    ];
+    let args = "synth --tile 224x1024 --elem u8 --pattern row.st --pattern col.ld@64 --pattern stmatrix.x4@64 \
+                --pattern ldmatrix.x4.trans --pattern col.st";
     let start = Instant::now();
-    let out = swz(&args);
+    let out = swz(args);
     let took = start.elapsed();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(took < Duration::from_secs(10), "{took:?}");
     // With --progress, every line but the verdict is a progress line.
-    let mut with = args.to_vec();
-    with.push("--progress");
-    let out = swz(&with);
+    let out = swz(&common::cmd(args, &["--progress"]));
     let err = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = err.lines().collect();
     assert!(

@@ -1,30 +1,8 @@
 //! `swz l2` and `swz raster --svg` through the real binary: the JSON carries the model's numbers, `--order all`
 //! ranks every order by DRAM bytes, the flags override the device preset, the pictures are written, and bad input
 //! is one line on stderr with exit 2.
-use std::process::Command;
-
-fn swz(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = swz(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(
-        text.trim().lines().count(),
-        1,
-        "one JSON object on one line: {text}"
-    );
-    serde_json::from_str(&text).unwrap()
-}
+mod common;
+use common::{accepted, json, swz};
 
 /// A GEMM whose A and B fit in L2 reads each once: DRAM = 2 * 512 * 512 * 4 bytes, whatever the order.
 #[test]
@@ -42,33 +20,15 @@ fn small_gemm_reads_compulsory_bytes() {
 /// evicts it), so DRAM = L2 requests = 2 chunks per K step per block.
 #[test]
 fn flags_override_the_device() {
-    let v = json(&[
-        "l2",
-        "--gemm",
-        "64x64x64",
-        "--tile",
-        "32x32x32",
-        "--elem",
-        "f32",
-        "--order",
-        "identity",
-        "--sms",
-        "1",
-        "--resident",
-        "1",
-        "--l2-bytes",
-        "4KiB",
-        "--partitions",
-        "1",
-        "--json",
-    ]);
+    let v = json(
+        "l2 --gemm 64x64x64 --tile 32x32x32 --elem f32 --order identity --sms 1 --resident 1 \
+         --l2-bytes 4KiB --partitions 1 --json",
+    );
     assert_eq!(v["sms"], 1);
     assert_eq!(v["l2_bytes"], 4096);
     assert_eq!(v["dram_read_bytes"], 4 * 2 * 2 * 4096);
     assert_eq!(v["dram_read_bytes"], v["l2_read_bytes"]);
-    let h200 = json(&[
-        "l2", "--gemm", "64x64x64", "--order", "identity", "--device", "h200", "--json",
-    ]);
+    let h200 = json("l2 --gemm 64x64x64 --order identity --device h200 --json");
     assert_eq!(h200["l2_bytes"], 60u64 << 20);
     assert_eq!(h200["sms"], 132);
 }
@@ -77,7 +37,7 @@ fn flags_override_the_device() {
 /// and identity is far behind strip 4 on 4096^3 (the seed's result).
 #[test]
 fn order_all_ranks_every_order() {
-    let v = json(&["l2", "--gemm", "4096x4096x4096", "--order", "all", "--json"]);
+    let v = json("l2 --gemm 4096x4096x4096 --order all --json");
     let orders = v["orders"].as_array().unwrap();
     assert_eq!(orders.len(), 14);
     let bytes: Vec<u64> = orders
@@ -92,47 +52,30 @@ fn order_all_ranks_every_order() {
     };
     assert!(of("identity") > 3 * of("strip(tile=4)"));
     // A grid Morton cannot run on: it is left out of `all`, and refused alone.
-    let v = json(&["l2", "--gemm", "96x96x32", "--order", "all", "--json"]);
+    let v = json("l2 --gemm 96x96x32 --order all --json");
     assert_eq!(v["orders"].as_array().unwrap().len(), 13);
-    let out = swz(&["l2", "--gemm", "96x96x32", "--order", "morton"]);
+    let out = swz("l2 --gemm 96x96x32 --order morton");
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn pictures_are_written() {
-    let dir = std::env::temp_dir().join(format!("swz-l2-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("l2");
     let bars = dir.join("bars.svg");
-    let out = swz(&[
-        "l2",
-        "--gemm",
-        "1024x1024x128",
-        "--order",
-        "all",
-        "--svg",
-        bars.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
+    accepted(&common::cmd(
+        "l2 --gemm 1024x1024x128 --order all --svg",
+        &[bars.to_str().unwrap()],
+    ));
     let svg = std::fs::read_to_string(&bars).unwrap();
     assert!(
         svg.starts_with("<svg") && svg.contains("group-m(group=8)") && svg.contains("compulsory")
     );
     let grid = dir.join("grid.svg");
-    let out = swz(&[
-        "raster",
-        "--order",
-        "strip:4",
-        "--grid",
-        "8x8",
-        "--sms",
-        "3",
-        "--resident",
-        "2",
-        "--svg",
-        grid.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 64);
+    let text = accepted(&common::cmd(
+        "raster --order strip:4 --grid 8x8 --sms 3 --resident 2 --svg",
+        &[grid.to_str().unwrap()],
+    ));
+    assert_eq!(text.lines().count(), 64);
     let svg = std::fs::read_to_string(&grid).unwrap();
     assert!(svg.contains("the first wave (6 blocks)") && svg.contains(">63</text>"));
     std::fs::remove_dir_all(&dir).ok();
@@ -201,14 +144,6 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(out.stdout.is_empty());
     }
-    let out = swz(&[
-        "raster",
-        "--order",
-        "identity",
-        "--grid",
-        "4x4",
-        "--svg",
-        "/nonexistent/dir/x.svg",
-    ]);
+    let out = swz("raster --order identity --grid 4x4 --svg /nonexistent/dir/x.svg");
     assert_eq!(out.status.code(), Some(2));
 }

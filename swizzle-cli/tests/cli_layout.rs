@@ -1,26 +1,15 @@
 //! `swz emit-header --layout`, byte modes and `--unit`, and two-layer swizzles in `swz apply`, through the real
 //! binary.
-use std::process::Command;
+mod common;
+use common::swz;
 use swizzle_core::compose::{Composed, SwizzleFn};
 use swizzle_core::cuda::Header;
 use swizzle_core::{Elem, Smem, Swizzle};
 
-fn swz(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
-
 #[test]
 fn layout_emits_the_library_layout_type() {
-    let out = swz(&[
-        "emit-header",
-        "--layout",
-        "X=16x256:f16:1,6,-2+3,3,5",
-        "--layout",
-        "P=32x32:fp32:none:pad=4",
-    ]);
+    let out =
+        swz("emit-header --layout X=16x256:f16:1,6,-2+3,3,5 --layout P=32x32:fp32:none:pad=4");
     assert!(
         out.status.success(),
         "{}",
@@ -44,7 +33,7 @@ fn layout_emits_the_library_layout_type() {
 
 #[test]
 fn a_byte_mode_needs_its_unit() {
-    let out = swz(&["emit-header", "--swizzle", "A=SW128"]);
+    let out = swz("emit-header --swizzle A=SW128");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -66,7 +55,7 @@ fn a_byte_mode_needs_its_unit() {
         );
     }
     // A layout carries its unit: SW128 on an f16 tile is the byte swizzle, labelled as such.
-    let out = swz(&["emit-header", "--layout", "A=8x64:f16:SW128"]);
+    let out = swz("emit-header --layout A=8x64:f16:SW128");
     assert!(out.status.success());
     assert!(String::from_utf8(out.stdout)
         .unwrap()
@@ -92,7 +81,7 @@ fn bad_layouts_are_one_line_and_exit_2() {
 
 #[test]
 fn apply_takes_two_layers() {
-    let out = swz(&["apply", "--swizzle", "1,6,-2+3,3,5", "--range", "0..4096"]);
+    let out = swz("apply --swizzle 1,6,-2+3,3,5 --range 0..4096");
     assert!(
         out.status.success(),
         "{}",

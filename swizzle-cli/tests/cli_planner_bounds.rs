@@ -1,30 +1,16 @@
 //! The planner and the L2 model take problems within one stated bound (each of M, N, K and of `l2`'s tile sides
 //! at most 2^20), refuse anything beyond it in one line before any work, and plan anything within it in well
 //! under a second: one `MxNxK` parser for `plan`, `l2`, `l2-study`, `bench --shapes` and `tune --shapes`.
-use std::process::{Command, Output};
+mod common;
+use common::{swz, Argv};
 use std::time::{Duration, Instant};
 
-fn swz(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
-
 /// Exit 2 with exactly one `swz:` line on stderr containing `needle`, nothing on stdout, within a second.
-fn refused_at_once(args: &[&str], needle: &str) {
+fn refused_at_once(args: &(impl Argv + ?Sized), needle: &str) {
     let start = Instant::now();
-    let out = swz(args);
+    common::refused(args, needle);
     let took = start.elapsed();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(
-        err.starts_with("swz: ") && err.contains(needle),
-        "{args:?}: {err}"
-    );
-    assert!(out.stdout.is_empty(), "{args:?}");
-    assert!(took < Duration::from_secs(2), "{args:?}: {took:?}");
+    assert!(took < Duration::from_secs(2), "{:?}: {took:?}", args.argv());
 }
 
 #[test]
@@ -53,28 +39,11 @@ fn shapes_beyond_the_bound_are_refused_before_any_work() {
         );
         refused_at_once(&["l2-study", "--shapes", shape], "above 1048576");
     }
-    refused_at_once(
-        &[
-            "l2",
-            "--gemm",
-            "4294967295x4294967295x4294967295",
-            "--tile",
-            "4294967295x4294967295x4294967295",
-            "--order",
-            "strip:4",
-        ],
+    refused_at_once("l2 --gemm 4294967295x4294967295x4294967295 --tile 4294967295x4294967295x4294967295 --order strip:4",
         "above 1048576",
     );
     refused_at_once(
-        &[
-            "l2",
-            "--gemm",
-            "4096x4096x4096",
-            "--tile",
-            "32x2000000x32",
-            "--order",
-            "strip:4",
-        ],
+        "l2 --gemm 4096x4096x4096 --tile 32x2000000x32 --order strip:4",
         "--tile: BN = 2000000 is above 1048576",
     );
     // The model's machine is bounded too: an L2 beyond any GPU's is refused, not wrapped.
@@ -163,7 +132,7 @@ fn repeated_shapes_are_planned_once() {
         .lines()
         .filter(|l| l.contains("at 16x4096x4096:"))
         .count();
-    let once = swz(&["bench", "hopper", "--shapes", "16x4096x4096", "--list"]);
+    let once = swz("bench hopper --shapes 16x4096x4096 --list");
     let once = String::from_utf8(once.stdout).unwrap();
     assert_eq!(
         planned,

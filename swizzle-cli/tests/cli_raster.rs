@@ -1,17 +1,11 @@
 //! `swz raster` through the real binary: every order is a bijection on non-square grids (read back from the
 //! printed lines), strip follows the article's algorithm (with its `/ gridDim.x` fix), errors are one line and exit 2.
 // The article's listing the workspace tests transcribe once, shared rather than copied.
+mod common;
 #[path = "../../tests/tests/common/swizzle_idx.rs"]
 mod swizzle_idx;
+use common::{accepted, swz};
 use std::collections::HashSet;
-use std::process::Command;
-
-fn swz(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
 
 /// The printed lines as `(bid, Some((x, y)))`, or `None` for an idle `bid - -` block.
 fn raster(args: &[&str]) -> Vec<(u32, Option<(u32, u32)>)> {
@@ -172,15 +166,7 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
     ];
     for (args, needle) in cases {
-        let out = swz(&[&["raster"], args].concat());
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(
-            err.starts_with("swz: ") && err.contains(needle),
-            "{args:?}: {err}"
-        );
-        assert!(out.stdout.is_empty(), "{args:?}");
+        common::refused(&[&["raster"], args].concat(), needle);
     }
 }
 
@@ -188,66 +174,18 @@ fn bad_input_is_one_line_and_exit_2() {
 /// `group-m(group=8)`), and the macro's spellings (`group_m`, `log_tile`) are accepted too.
 #[test]
 fn macro_and_cli_spellings_are_both_accepted() {
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_swz"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let documented = run(&[
-        "raster", "--order", "group-m", "--group", "2", "--grid", "3x4",
-    ]);
+    let documented = accepted("raster --order group-m --group 2 --grid 3x4");
     for args in [
-        &[
-            "raster", "--order", "group_m", "--group", "2", "--grid", "3x4",
-        ][..],
-        &[
-            "raster",
-            "--order",
-            "group-m",
-            "--group-m",
-            "2",
-            "--grid",
-            "3x4",
-        ][..],
-        &[
-            "raster",
-            "--order",
-            "group_m",
-            "--group_m",
-            "2",
-            "--grid",
-            "3x4",
-        ][..],
-        &["raster", "--order", "group-m:2", "--grid", "3x4"][..],
-        &["raster", "--order", "group-m(group=2)", "--grid", "3x4"][..],
+        "raster --order group_m --group 2 --grid 3x4",
+        "raster --order group-m --group-m 2 --grid 3x4",
+        "raster --order group_m --group_m 2 --grid 3x4",
+        "raster --order group-m:2 --grid 3x4",
+        "raster --order group-m(group=2) --grid 3x4",
     ] {
-        assert_eq!(run(args), documented, "{args:?}");
+        assert_eq!(accepted(args), documented, "{args:?}");
     }
     assert_eq!(
-        run(&[
-            "raster",
-            "--order",
-            "cutlass",
-            "--log_tile",
-            "1",
-            "--grid",
-            "3x4"
-        ]),
-        run(&[
-            "raster",
-            "--order",
-            "cutlass",
-            "--log-tile",
-            "1",
-            "--grid",
-            "3x4"
-        ])
+        accepted("raster --order cutlass --log_tile 1 --grid 3x4"),
+        accepted("raster --order cutlass --log-tile 1 --grid 3x4")
     );
 }

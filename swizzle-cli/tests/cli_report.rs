@@ -1,23 +1,11 @@
 //! `swz report` and `swz bench` through the real binary. Runs everywhere: the layout report needs no GPU, and on a
 //! machine without a driver (CI) the commands must say so instead of failing obscurely.
-use std::process::Command;
-
-fn swz(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_swz"))
-        .args(args)
-        .output()
-        .expect("run swz")
-}
+mod common;
+use common::{accepted, swz};
 
 #[test]
 fn layout_report_shows_every_shipped_spec_with_its_verdicts() {
-    let out = swz(&["report", "--layout-only", "--bank-maps"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = accepted("report --layout-only --bank-maps");
     assert!(text.starts_with("mode: layout report only"), "{text}");
     for spec in [
         "smem-padded-t32 f32",
@@ -39,7 +27,7 @@ fn layout_report_shows_every_shipped_spec_with_its_verdicts() {
 
 #[test]
 fn without_a_driver_report_says_layout_only_and_bench_fails_cleanly() {
-    let report = swz(&["report", "--sizes", "256", "--iters", "2"]);
+    let report = swz("report --sizes 256 --iters 2");
     let text = String::from_utf8_lossy(&report.stdout);
     if text.starts_with("mode: GPU") {
         return; // a GPU machine: the full report ran (covered by scripts/device.sh there)
@@ -52,7 +40,7 @@ fn without_a_driver_report_says_layout_only_and_bench_fails_cleanly() {
     assert!(text
         .trim_end()
         .ends_with("no CUDA driver found — layout report only"));
-    let bench = swz(&["bench", "transpose", "--sizes", "64"]);
+    let bench = swz("bench transpose --sizes 64");
     assert_eq!(bench.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bench.stderr);
     assert!(err.starts_with("swz: no CUDA driver found"), "{err}");
@@ -62,7 +50,7 @@ fn without_a_driver_report_says_layout_only_and_bench_fails_cleanly() {
 /// marked as conflicting by design); the 32-row bank maps only come with `--verbose`.
 #[test]
 fn report_starts_with_a_summary_and_keeps_bank_maps_for_verbose() {
-    let out = swz(&["report", "--layout-only"]);
+    let out = swz("report --layout-only");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
@@ -95,7 +83,7 @@ fn report_starts_with_a_summary_and_keeps_bank_maps_for_verbose() {
     // The summary comes before any detail.
     assert!(text.find("## Summary").unwrap() < text.find("### smem-").unwrap());
     assert!(!text.contains("bank map, "), "bank maps without --verbose");
-    let verbose = String::from_utf8(swz(&["report", "--layout-only", "--verbose"]).stdout).unwrap();
+    let verbose = String::from_utf8(swz("report --layout-only --verbose").stdout).unwrap();
     assert!(verbose.contains("bank map, worst write instruction (0):"));
     assert!(verbose.lines().count() > 3 * text.lines().count());
 }
@@ -105,13 +93,7 @@ fn report_starts_with_a_summary_and_keeps_bank_maps_for_verbose() {
 fn json_without_a_gpu_writes_the_layout_report() {
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-layouts.json");
     let _ = std::fs::remove_file(&path);
-    let out = swz(&["report", "--layout-only", "--json", path.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = accepted(&["report", "--layout-only", "--json", path.to_str().unwrap()]);
     assert!(
         text.contains(&format!("wrote {}", path.display())),
         "{text}"
@@ -142,12 +124,7 @@ fn json_without_a_gpu_writes_the_layout_report() {
             layout.contains("unswizzled") || layout.contains("padded")
         }));
     // A path that cannot be written is an error, exit 2.
-    let bad = swz(&[
-        "report",
-        "--layout-only",
-        "--json",
-        "/nonexistent/dir/r.json",
-    ]);
+    let bad = swz("report --layout-only --json /nonexistent/dir/r.json");
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr)
         .starts_with("swz: --json: cannot write /nonexistent/dir/r.json"));
@@ -157,13 +134,7 @@ fn json_without_a_gpu_writes_the_layout_report() {
 /// plan without a GPU, with the sizes `--sizes N` means for each (cubes) and the filters applied.
 #[test]
 fn bench_gemm_plan_includes_the_hopper_rows() {
-    let out = swz(&["bench", "gemm", "--list", "--sizes", "4096,8192"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = accepted("bench gemm --list --sizes 4096,8192");
     let gemm = text
         .find("\ngemm: ")
         .or(text.starts_with("gemm: ").then_some(0));
@@ -184,13 +155,12 @@ fn bench_gemm_plan_includes_the_hopper_rows() {
         assert!(hopper_part.contains(row), "{row} missing:\n{text}");
     }
     // The element filter applies to both families; `swz bench hopper` alone has no gemm rows.
-    let bf16 =
-        String::from_utf8(swz(&["bench", "gemm", "--list", "--elem", "bf16"]).stdout).unwrap();
+    let bf16 = String::from_utf8(swz("bench gemm --list --elem bf16").stdout).unwrap();
     assert!(
         bf16.contains("SW128-c2-stsm bf16") && !bf16.contains("SW128-c2-stsm f16"),
         "{bf16}"
     );
-    let alone = String::from_utf8(swz(&["bench", "hopper", "--list"]).stdout).unwrap();
+    let alone = String::from_utf8(swz("bench hopper --list").stdout).unwrap();
     assert!(
         alone.starts_with("hopper: ") && !alone.contains("\ngemm: "),
         "{alone}"
@@ -200,21 +170,13 @@ fn bench_gemm_plan_includes_the_hopper_rows() {
 /// `--sizes` is a length for the 1D stencil family: the benchmark's 2^27 is accepted (it was refused as > 65536).
 #[test]
 fn bench_sizes_reach_1d_lengths() {
-    let out = swz(&[
-        "bench",
-        "stencil",
-        "--sizes",
-        "134217728",
-        "--elem",
-        "f32",
-        "--list",
-    ]);
+    let out = swz("bench stencil --sizes 134217728 --elem f32 --list");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
     assert!(
         text.starts_with("stencil: ") && text.contains("at 1x134217728"),
         "{text}"
     );
-    let zero = swz(&["bench", "stencil", "--sizes", "0", "--list"]);
+    let zero = swz("bench stencil --sizes 0 --list");
     assert_eq!(zero.status.code(), Some(2));
 }

@@ -7,10 +7,13 @@
 //! - `truth_mix`: the 723 hardware-counted instructions of `tests/data/bank_truth_sample.json` (every op,
 //!   conflict-free to 32-way, weighted towards heavy conflicts).
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use swizzle_core::bank::{report, wavefronts, Op};
+use swizzle_core::bank::{report, wavefronts};
 use swizzle_core::pattern::{Access, Pattern, Smem};
 use swizzle_core::units::Elem;
 use swizzle_core::Swizzle;
+
+#[path = "../tests/common/bank_case.rs"]
+mod bank_case;
 
 fn truth_mix() -> Vec<Access> {
     let text = include_str!("../tests/data/bank_truth_sample.json");
@@ -20,13 +23,7 @@ fn truth_mix() -> Vec<Access> {
         .unwrap()
         .iter()
         .map(|c| {
-            let op: Op = c["op"].as_str().unwrap().parse().unwrap();
-            let a: Vec<u32> = c["addrs"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_u64().unwrap() as u32)
-                .collect();
+            let (op, a) = bank_case::op_and_addrs(c);
             Access {
                 op,
                 addrs: a.try_into().unwrap(),

@@ -182,45 +182,21 @@ impl Op {
     /// `st.shared` of 128 bits per lane.
     pub const STS128: Op = Op::Sts(Width::B128);
     /// `ldmatrix.x1`.
-    pub const LDMATRIX_X1: Op = Op::Ldmatrix {
-        x: Mats::X1,
-        trans: false,
-    };
+    pub const LDMATRIX_X1: Op = Op::ldmatrix(Mats::X1, false);
     /// `ldmatrix.x2`.
-    pub const LDMATRIX_X2: Op = Op::Ldmatrix {
-        x: Mats::X2,
-        trans: false,
-    };
+    pub const LDMATRIX_X2: Op = Op::ldmatrix(Mats::X2, false);
     /// `ldmatrix.x4`.
-    pub const LDMATRIX_X4: Op = Op::Ldmatrix {
-        x: Mats::X4,
-        trans: false,
-    };
+    pub const LDMATRIX_X4: Op = Op::ldmatrix(Mats::X4, false);
     /// `ldmatrix.x4.trans`.
-    pub const LDMATRIX_X4_TRANS: Op = Op::Ldmatrix {
-        x: Mats::X4,
-        trans: true,
-    };
+    pub const LDMATRIX_X4_TRANS: Op = Op::ldmatrix(Mats::X4, true);
     /// `stmatrix.x1`.
-    pub const STMATRIX_X1: Op = Op::Stmatrix {
-        x: Mats::X1,
-        trans: false,
-    };
+    pub const STMATRIX_X1: Op = Op::stmatrix(Mats::X1, false);
     /// `stmatrix.x2`.
-    pub const STMATRIX_X2: Op = Op::Stmatrix {
-        x: Mats::X2,
-        trans: false,
-    };
+    pub const STMATRIX_X2: Op = Op::stmatrix(Mats::X2, false);
     /// `stmatrix.x4`.
-    pub const STMATRIX_X4: Op = Op::Stmatrix {
-        x: Mats::X4,
-        trans: false,
-    };
+    pub const STMATRIX_X4: Op = Op::stmatrix(Mats::X4, false);
     /// `stmatrix.x4.trans`.
-    pub const STMATRIX_X4_TRANS: Op = Op::Stmatrix {
-        x: Mats::X4,
-        trans: true,
-    };
+    pub const STMATRIX_X4_TRANS: Op = Op::stmatrix(Mats::X4, true);
 
     /// Every op the model knows, `.trans` variants included.
     pub const ALL: [Op; 22] = {
@@ -234,26 +210,24 @@ impl Op {
         }
         let mut k = 0;
         while k < 3 {
-            all[10 + k] = Op::Ldmatrix {
-                x: M[k],
-                trans: false,
-            };
-            all[13 + k] = Op::Ldmatrix {
-                x: M[k],
-                trans: true,
-            };
-            all[16 + k] = Op::Stmatrix {
-                x: M[k],
-                trans: false,
-            };
-            all[19 + k] = Op::Stmatrix {
-                x: M[k],
-                trans: true,
-            };
+            all[10 + k] = Op::ldmatrix(M[k], false);
+            all[13 + k] = Op::ldmatrix(M[k], true);
+            all[16 + k] = Op::stmatrix(M[k], false);
+            all[19 + k] = Op::stmatrix(M[k], true);
             k += 1;
         }
         all
     };
+
+    /// `ldmatrix.X[.trans]`.
+    pub const fn ldmatrix(x: Mats, trans: bool) -> Op {
+        Op::Ldmatrix { x, trans }
+    }
+
+    /// `stmatrix.X[.trans]`.
+    pub const fn stmatrix(x: Mats, trans: bool) -> Op {
+        Op::Stmatrix { x, trans }
+    }
 
     /// Bytes each address-supplying lane accesses (16 for a matrix row).
     pub const fn bytes_per_lane(self) -> u32 {
@@ -319,22 +293,8 @@ impl Op {
         match self {
             Op::Lds(w) => ["lds8", "lds16", "lds32", "lds64", "lds128"][w as usize],
             Op::Sts(w) => ["sts8", "sts16", "sts32", "sts64", "sts128"][w as usize],
-            Op::Ldmatrix { x, trans: false } => {
-                ["ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"][x as usize]
-            }
-            Op::Ldmatrix { x, trans: true } => [
-                "ldmatrix.x1.trans",
-                "ldmatrix.x2.trans",
-                "ldmatrix.x4.trans",
-            ][x as usize],
-            Op::Stmatrix { x, trans: false } => {
-                ["stmatrix.x1", "stmatrix.x2", "stmatrix.x4"][x as usize]
-            }
-            Op::Stmatrix { x, trans: true } => [
-                "stmatrix.x1.trans",
-                "stmatrix.x2.trans",
-                "stmatrix.x4.trans",
-            ][x as usize],
+            Op::Ldmatrix { x, trans } => LDMATRIX_NAMES[trans as usize][x as usize],
+            Op::Stmatrix { x, trans } => STMATRIX_NAMES[trans as usize][x as usize],
         }
     }
 
@@ -348,6 +308,25 @@ impl Op {
         }
     }
 }
+
+/// `ldmatrix` names by `.trans`, then [`Mats`].
+const LDMATRIX_NAMES: [[&str; 3]; 2] = [
+    ["ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"],
+    [
+        "ldmatrix.x1.trans",
+        "ldmatrix.x2.trans",
+        "ldmatrix.x4.trans",
+    ],
+];
+/// `stmatrix` names by `.trans`, then [`Mats`].
+const STMATRIX_NAMES: [[&str; 3]; 2] = [
+    ["stmatrix.x1", "stmatrix.x2", "stmatrix.x4"],
+    [
+        "stmatrix.x1.trans",
+        "stmatrix.x2.trans",
+        "stmatrix.x4.trans",
+    ],
+];
 
 /// Every lane has the address of lane `n ^ 1`, or every lane has the address of lane `n ^ 2`.
 pub const fn lanes_paired(addrs: &[u32; WARP]) -> bool {
@@ -365,11 +344,7 @@ const fn paired_with(addrs: &[u32; WARP], xor: usize) -> bool {
     true
 }
 
-impl fmt::Display for Op {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(Op);
 
 /// An op name that is not one of [`Op::ALL`].
 #[derive(Clone, Debug, PartialEq, Eq)]

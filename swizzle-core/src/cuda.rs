@@ -209,27 +209,37 @@ impl Header {
     /// Add an MMA operand tile's struct `NAME` ([`operand_struct`]): the Hopper struct of
     /// [`Header::wgmma_operand`] plus the tcgen05 descriptor and `constexpr bool` checks for descriptors and tensor
     /// maps built elsewhere, for `static_assert`s. Refuses a bad name and a tile TMA cannot write.
-    pub fn try_operand(mut self, name: &str, tile: OperandTile) -> Result<Header, HeaderError> {
-        self.check_name(name)?;
-        tile.validate_layout()
-            .map_err(|e| HeaderError::Operand(name.to_string(), e))?;
-        self.specs
-            .push((name.to_string(), operand_struct(name, &tile)));
-        Ok(self)
+    pub fn try_operand(self, name: &str, tile: OperandTile) -> Result<Header, HeaderError> {
+        self.try_named(name, || {
+            tile.validate_layout()
+                .map_err(|e| HeaderError::Operand(name.to_string(), e))?;
+            Ok(operand_struct(name, &tile))
+        })
     }
 
     /// Add a `tcgen05.mma` instruction descriptor's struct `NAME` ([`instr_desc_struct`]). Refuses a bad name and
     /// a descriptor no instruction accepts.
     pub fn try_instr_desc(
-        mut self,
+        self,
         name: &str,
         d: crate::tcgen05::InstrDesc,
     ) -> Result<Header, HeaderError> {
+        self.try_named(name, || {
+            d.validate()
+                .map_err(|e| HeaderError::InstrDesc(name.to_string(), e))?;
+            Ok(instr_desc_struct(name, &d))
+        })
+    }
+
+    /// Checks `name`, then adds the text `spec` gives under it (or its reason to refuse).
+    fn try_named(
+        mut self,
+        name: &str,
+        spec: impl FnOnce() -> Result<String, HeaderError>,
+    ) -> Result<Header, HeaderError> {
         self.check_name(name)?;
-        d.validate()
-            .map_err(|e| HeaderError::InstrDesc(name.to_string(), e))?;
-        self.specs
-            .push((name.to_string(), instr_desc_struct(name, &d)));
+        let text = spec()?;
+        self.specs.push((name.to_string(), text));
         Ok(self)
     }
 
@@ -598,7 +608,7 @@ fn device_conveniences() -> String {
          /// The launch order of this block: blockIdx.y * gridDim.x + blockIdx.x.\n\
          __device__ __forceinline__ uint32_t launch_bid() { return blockIdx.y * gridDim.x + blockIdx.x; }\n",
     );
-    for r in EXAMPLES {
+    for r in examples() {
         let f = r.cuda_fn();
         let s_ = &mut s;
         match (r, r.param()) {
@@ -621,16 +631,13 @@ fn device_conveniences() -> String {
     s
 }
 
-/// One raster of each kind (the parameters do not matter): what `device_conveniences` iterates over.
-const EXAMPLES: [Raster; 7] = [
-    Raster::Identity,
-    Raster::Strip { tile: 1 },
-    Raster::Cutlass { log_tile: 0 },
-    Raster::GroupM { group: 1 },
-    Raster::Serpentine { panel: 1 },
-    Raster::Morton,
-    Raster::Diagonal,
-];
+/// One raster of each kind in [`Raster::NAMES`] order (the parameters do not matter): what `device_conveniences`
+/// iterates over.
+fn examples() -> Vec<Raster> {
+    let mut each = Raster::sweep(1, 0);
+    each.sort_by_key(|r| Raster::NAMES.iter().position(|n| *n == r.name()));
+    each
+}
 
 /// `struct NAME { tile_of(bid, gx, gy); launch_grid(gx, gy); here(...); }` with the parameter baked in.
 fn raster_alias(name: &str, r: &Raster) -> String {

@@ -70,11 +70,7 @@ impl Arch {
     }
 }
 
-impl fmt::Display for Arch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(Arch);
 
 /// The swizzle a descriptor (and the tensor map that wrote the tile) applies: the descriptor's layout field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -198,11 +194,7 @@ impl SmemLayout {
     }
 }
 
-impl fmt::Display for SmemLayout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(SmemLayout);
 
 /// A decoded (or to-be-encoded) descriptor; offsets and the start address in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -556,32 +556,18 @@ pub fn ncu_hit_rate(reads: u64, misses: u64, writes: u64, partitions: u32) -> f6
 /// Run the model (see the module docs).
 pub fn predict(cfg: &L2Config) -> Result<Prediction, L2Error> {
     let (g, t, m) = (cfg.gemm, cfg.tile, cfg.machine);
-    for (v, what) in [
-        (g.m, "M"),
-        (g.n, "N"),
-        (g.k, "K"),
-        (t.bm, "BM"),
-        (t.bn, "BN"),
-        (t.bk, "BK"),
+    let dims = [g.m, g.n, g.k, t.bm, t.bn, t.bk];
+    let dims = dims.into_iter().zip(["M", "N", "K", "BM", "BN", "BK"]);
+    let counts = [
         (cfg.elem_bytes, "the element size"),
         (m.sms, "the SM count"),
         (m.resident, "resident blocks per SM"),
-    ] {
-        if v == 0 {
-            return Err(L2Error::Zero(what));
-        }
+    ];
+    if let Some((_, what)) = dims.clone().chain(counts).find(|&(v, _)| v == 0) {
+        return Err(L2Error::Zero(what));
     }
-    for (v, what) in [
-        (g.m, "M"),
-        (g.n, "N"),
-        (g.k, "K"),
-        (t.bm, "BM"),
-        (t.bn, "BN"),
-        (t.bk, "BK"),
-    ] {
-        if v > MAX_DIM {
-            return Err(L2Error::AboveBound(what, v));
-        }
+    if let Some((v, what)) = dims.clone().find(|&(v, _)| v > MAX_DIM) {
+        return Err(L2Error::AboveBound(what, v));
     }
     if cfg.elem_bytes > 16 {
         return Err(L2Error::AboveBound("the element size", cfg.elem_bytes));
@@ -766,23 +752,11 @@ mod tests {
     /// the fourth: 6 misses (A0 B0 B1 A1 B0 B1).
     #[test]
     fn one_wave_shares_panels() {
-        let small = predict(&cfg(
-            Size::mnk(64, 64, 32),
-            Raster::Identity,
-            4,
-            1,
-            4 * 4096,
-        ))
-        .unwrap();
+        let one_wave =
+            |l2| predict(&cfg(Size::mnk(64, 64, 32), Raster::Identity, 4, 1, l2)).unwrap();
+        let small = one_wave(4 * 4096);
         assert_eq!(small.dram_read_bytes, 6 * 4096);
-        let p = predict(&cfg(
-            Size::mnk(64, 64, 32),
-            Raster::Identity,
-            4,
-            1,
-            8 * 4096,
-        ))
-        .unwrap();
+        let p = one_wave(8 * 4096);
         assert_eq!(p.l2_read_bytes, 8 * 4096);
         assert_eq!(p.dram_read_bytes, 4 * 4096);
         assert_eq!(p.read_hit_rate, 0.5);

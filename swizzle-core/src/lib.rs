@@ -75,6 +75,18 @@
 extern crate self as swizzle_core;
 
 pub use swizzle_spec::{compose, convert, raster, rules, spelling, swizzle, units};
+
+/// `Display` for a named value: it prints its `name()`, the spelling the parsers and the CLI read.
+macro_rules! display_by_name {
+    ($($t:ty),*) => {$(
+        impl core::fmt::Display for $t {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    )*};
+}
+
 pub mod descriptor;
 pub mod layout;
 pub mod operand;

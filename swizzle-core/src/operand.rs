@@ -133,6 +133,27 @@ fn parse_rest<'a>(
     Ok((elem, major, mn, k))
 }
 
+/// The instruction `d` as [`parse_instr`] spells it, without the CTA group: `A:B:D:MxN:AMAJOR:BMAJOR`.
+///
+/// ```
+/// use swizzle_core::operand::{instr_text, parse_instr};
+/// let d = parse_instr("e4m3:e4m3:f16:64x128:K:MN").unwrap();
+/// assert_eq!(instr_text(&d), "e4m3:e4m3:f16:64x128:K:MN");
+/// ```
+#[cfg(feature = "std")]
+pub fn instr_text(d: &crate::tcgen05::InstrDesc) -> String {
+    format!(
+        "{}:{}:{}:{}x{}:{}:{}",
+        d.a.name(),
+        d.b.name(),
+        if d.d_f32 { "f32" } else { "f16" },
+        d.m,
+        d.n,
+        d.a_major.name(),
+        d.b_major.name()
+    )
+}
+
 /// A `tcgen05.mma` instruction as text: `A:B:D:MxN:AMAJOR:BMAJOR[:cta_group]`, e.g. `bf16:bf16:f32:128x256:K:K`
 /// or `e4m3:e4m3:f32:256x256:K:MN:2` (types `f16`, `bf16`, `tf32`, `e4m3`, `e5m2`, `e2m3`, `e3m2`, `e2m1`; D `f32`
 /// or `f16`; the CTA group defaults to 2 for M = 256, else 1). The descriptor's rules are

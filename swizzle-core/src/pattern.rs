@@ -112,29 +112,13 @@ impl Pattern {
     /// 16-byte row copies ([`Kind::Row16`]).
     pub const ROW16: Pattern = Pattern::of(Kind::Row16);
     /// `ldmatrix.x4`, A-operand lane order.
-    pub const LDMATRIX_X4: Pattern = Pattern::of(Kind::Matrix {
-        store: false,
-        trans: false,
-        b_order: false,
-    });
+    pub const LDMATRIX_X4: Pattern = Pattern::matrix(false, false, false);
     /// `ldmatrix.x4`, B-operand lane order.
-    pub const LDMATRIX_X4_B: Pattern = Pattern::of(Kind::Matrix {
-        store: false,
-        trans: false,
-        b_order: true,
-    });
+    pub const LDMATRIX_X4_B: Pattern = Pattern::matrix(false, false, true);
     /// `ldmatrix.x4.trans`.
-    pub const LDMATRIX_X4_TRANS: Pattern = Pattern::of(Kind::Matrix {
-        store: false,
-        trans: true,
-        b_order: false,
-    });
+    pub const LDMATRIX_X4_TRANS: Pattern = Pattern::matrix(false, true, false);
     /// `stmatrix.x4`.
-    pub const STMATRIX_X4: Pattern = Pattern::of(Kind::Matrix {
-        store: true,
-        trans: false,
-        b_order: false,
-    });
+    pub const STMATRIX_X4: Pattern = Pattern::matrix(true, false, false);
     /// Scalar column reads.
     pub const COL_LD: Pattern = Pattern::of(Kind::Column { store: false });
     /// Scalar column writes.
@@ -152,11 +136,7 @@ impl Pattern {
         let mut all = [Pattern::ROW16; 14];
         let mut k = 0;
         while k < 8 {
-            all[1 + k] = Pattern::of(Kind::Matrix {
-                store: k & 4 != 0,
-                trans: k & 2 != 0,
-                b_order: k & 1 != 0,
-            });
+            all[1 + k] = Pattern::matrix(k & 4 != 0, k & 2 != 0, k & 1 != 0);
             k += 1;
         }
         all[9] = Pattern::COL_LD;
@@ -166,6 +146,16 @@ impl Pattern {
         all[13] = Pattern::MMA_ACC;
         all
     };
+
+    /// The `ldmatrix.x4` / `stmatrix.x4` pattern ([`Kind::Matrix`]): a store or a load, `.trans` or not, in the
+    /// B operand's lane order or the A operand's.
+    pub const fn matrix(store: bool, trans: bool, b_order: bool) -> Pattern {
+        Pattern::of(Kind::Matrix {
+            store,
+            trans,
+            b_order,
+        })
+    }
 
     /// `kind` over the tile as it is (no reshaped view).
     pub const fn of(kind: Kind) -> Pattern {

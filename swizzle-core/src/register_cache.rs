@@ -132,13 +132,12 @@ impl fmt::Display for RcError {
                 source,
                 reg,
                 held,
-                holder,
+                holder: (holder_lane, holder_reg),
             } => {
                 write!(
                     f,
-                    "step {step}: lane {lane} needs warp input {element} (held by lane {} in rc[{}]) but reads \
-                     lane {source} rc[{reg}], ",
-                    holder.0, holder.1
+                    "step {step}: lane {lane} needs warp input {element} (held by lane {holder_lane} in \
+                     rc[{holder_reg}]) but reads lane {source} rc[{reg}], "
                 )?;
                 match held {
                     Some(e) => write!(f, "which holds input {e}"),
@@ -514,22 +513,25 @@ mod tests {
         // The article's __activemask()-era mistake in another guise: forgetting the wrap (delta one too small).
         let mut off = good.to_vec();
         off[5].delta -= 1;
-        let e = rc.check_schedule(&off).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                RcError::WrongSource {
-                    step: 5,
-                    lane: 0,
-                    element: 5,
-                    source: 0,
-                    reg: 1,
-                    held: Some(1),
-                    holder: (1, 1)
-                }
-            ),
-            "{e:?}"
-        );
+        // A delta one too large reads the neighbour's element.
+        let mut far = good.to_vec();
+        far[9] = Step { delta: 3, slot: 1 };
+        // (schedule, step = element, source, held, holder) of the first bad read, by lane 0 from rc[1].
+        for (schedule, step, source, held, holder) in
+            [(&off, 5, 0, 1, (1, 1)), (&far, 9, 3, 13, (2, 1))]
+        {
+            let e = rc.check_schedule(schedule).unwrap_err();
+            let want = RcError::WrongSource {
+                step,
+                lane: 0,
+                element: step,
+                source,
+                reg: 1,
+                held: Some(held),
+                holder,
+            };
+            assert_eq!(e, want, "{e:?}");
+        }
         // A slot off by one.
         let mut slot = good.to_vec();
         slot[2].slot = 3;
@@ -537,25 +539,7 @@ mod tests {
             rc.check_schedule(&slot),
             Err(RcError::WrongSource { step: 2, .. })
         ));
-        // A delta one too large reads the neighbour's element.
-        let mut far = good.to_vec();
-        far[9] = Step { delta: 3, slot: 1 };
         let e = rc.check_schedule(&far).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                RcError::WrongSource {
-                    step: 9,
-                    lane: 0,
-                    element: 9,
-                    source: 3,
-                    reg: 1,
-                    held: Some(13),
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
         assert_eq!(
             e.to_string(),
             "step 9: lane 0 needs warp input 9 (held by lane 2 in rc[1]) but reads lane 3 rc[1], which holds input 13"

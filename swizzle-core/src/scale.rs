@@ -15,8 +15,6 @@
 //! assert_eq!(ScaleMode::from_name("row"), Some(ScaleMode::Row));
 //! ```
 
-use core::fmt;
-
 /// The K extent of one scale block, and the N extent of one of B's blocks.
 pub const BLOCK: u32 = 128;
 
@@ -67,8 +65,4 @@ impl ScaleMode {
     }
 }
 
-impl fmt::Display for ScaleMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+display_by_name!(ScaleMode);

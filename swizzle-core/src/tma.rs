@@ -369,6 +369,50 @@ const fn max_u32(a: u32, b: u32) -> u32 {
 }
 
 impl TmaMap {
+    /// A map of rank `dims.len()` from the lists `cuTensorMapEncodeTiled` takes: `dims` and `boxes` one per
+    /// dimension, `strides` (bytes) for dimensions 1 and up; the unused dimensions are 1 (strides 0). A box past
+    /// `u32` is kept as `u32::MAX`, which [`TmaMap::mismatches_operand`] refuses. Panics on more than 5 dimensions
+    /// or lists of other lengths (the caller reports those with its own argument names).
+    ///
+    /// ```
+    /// use swizzle_core::tma::{TmaInterleave, TmaMap, TmaSwizzle};
+    /// let m = TmaMap::from_lists(2, &[4096, 4096], &[8192], &[64, 128], TmaInterleave::None, TmaSwizzle::B128, 0);
+    /// assert_eq!((m.rank, m.boxes), (2, [64, 128, 1, 1, 1]));
+    /// ```
+    pub fn from_lists(
+        elem_bytes: u32,
+        dims: &[u64],
+        strides: &[u64],
+        boxes: &[u64],
+        interleave: TmaInterleave,
+        swizzle: TmaSwizzle,
+        smem: u32,
+    ) -> TmaMap {
+        let rank = dims.len();
+        assert!(
+            (1..=5).contains(&rank) && boxes.len() == rank && strides.len() + 1 == rank,
+            "TmaMap::from_lists: {rank} dims, {} boxes, {} strides",
+            boxes.len(),
+            strides.len()
+        );
+        let mut map = TmaMap {
+            elem_bytes,
+            rank: rank as u32,
+            dims: [1; 5],
+            strides: [0; 4],
+            boxes: [1; 5],
+            interleave,
+            swizzle,
+            smem,
+        };
+        map.dims[..rank].copy_from_slice(dims);
+        map.strides[..rank - 1].copy_from_slice(strides);
+        for (b, &v) in map.boxes.iter_mut().zip(boxes) {
+            *b = u32::try_from(v).unwrap_or(u32::MAX);
+        }
+        map
+    }
+
     /// A 2-D map: `dims` (contiguous first), the row stride in bytes, the box, the swizzle, the destination.
     pub const fn tile_2d(
         elem_bytes: u32,

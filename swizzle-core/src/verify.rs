@@ -874,6 +874,64 @@ mod tests {
         ));
     }
 
+    /// The swizzles the small-layout sweeps run: `Sw<B,M,S>` for each of ten triples and `extra` (spans from one
+    /// line to close to the tile, where the fine step does the work), then one of two layers.
+    pub(crate) fn small_swizzles(extra: &[(u32, u32, i32)]) -> Vec<SwizzleFn> {
+        let singles = [
+            (0, 0, 0),
+            (1, 0, 1),
+            (2, 3, 3),
+            (3, 3, 3),
+            (3, 4, -3),
+            (2, 4, 5),
+            (3, 0, 5),
+        ];
+        let near_the_tile = [(1, 0, 11), (2, 1, -9), (1, 4, 7)];
+        let two = crate::Composed::new(Swizzle::new(1, 6, -2), Swizzle::new(3, 3, 5));
+        (singles.iter().chain(extra).chain(&near_the_tile))
+            .map(|&(b, m, s)| SwizzleFn::Single(Swizzle::new(b, m, s)))
+            .chain([SwizzleFn::Composed(two)])
+            .collect()
+    }
+
+    /// Calls `f(tile, smem, pattern)` for every small layout the sweeps run: each element type, each of `shapes` in
+    /// both orders, each of `swizzles` in bytes and in elements, each of `pads` (every valid combination), and
+    /// every pattern as it is and `viewed_as(64)`.
+    pub(crate) fn for_each_small_layout(
+        shapes: &[(u32, u32)],
+        swizzles: &[SwizzleFn],
+        pads: &[u32],
+        mut f: impl FnMut(crate::Tile, Smem, Pattern),
+    ) {
+        use crate::units::Unit;
+        for elem in [Elem::U8, Elem::F16, Elem::F32, Elem::F64] {
+            for &(rows, cols) in shapes {
+                for order in [Order::RowMajor, Order::ColMajor] {
+                    let Ok(tile) = crate::Tile::new(rows, cols, elem, order) else {
+                        continue;
+                    };
+                    for &sw in swizzles {
+                        for &pad in pads {
+                            for unit in [Unit::Bytes, Unit::Elems(elem)] {
+                                let smem = Smem::plain(tile)
+                                    .with_swizzle_fn_in(sw, unit)
+                                    .with_padding(pad);
+                                if smem.validate().is_err() {
+                                    continue;
+                                }
+                                for p in Pattern::ALL {
+                                    for view in [0, 64] {
+                                        f(tile, smem, p.viewed_as(view));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn long_messages_are_cut_not_broken() {
         let m = Message::EMPTY.str(&"ab".repeat(400));
@@ -884,108 +942,61 @@ mod tests {
     /// first conflict is the one a walk over every instruction finds, and the total is the sum over all.
     #[test]
     fn one_period_stands_for_the_whole_walk() {
-        use crate::units::Unit;
-        let single = |b, m, s| SwizzleFn::Single(Swizzle::new(b, m, s));
-        let two = |a: Swizzle, b: Swizzle| SwizzleFn::Composed(crate::Composed::new(a, b));
-        let swizzles = [
-            single(0, 0, 0),
-            single(1, 0, 1),
-            single(2, 3, 3),
-            single(3, 3, 3),
-            single(3, 4, -3),
-            single(2, 4, 5),
-            single(3, 0, 5),
-            // Spans close to the tile: the fine step does the work.
-            single(1, 0, 11),
-            single(2, 1, -9),
-            single(1, 4, 7),
-            two(Swizzle::new(1, 6, -2), Swizzle::new(3, 3, 5)),
-            two(Swizzle::new(2, 4, 3), Swizzle::new(1, 0, 10)),
-        ];
+        let mut swizzles = small_swizzles(&[]);
+        swizzles.push(SwizzleFn::Composed(crate::Composed::new(
+            Swizzle::new(2, 4, 3),
+            Swizzle::new(1, 0, 10),
+        )));
         let (mut cases, mut saved, mut translated) = (0u64, 0u64, 0u64);
-        for elem in [Elem::U8, Elem::F16, Elem::F32, Elem::F64] {
-            // (32, 66) and (16, 136): lane offsets below the block row's stride that a block's offset still
-            // carries into (not every instruction translates the first).
-            for (rows, cols) in [(32, 32), (64, 64), (48, 96), (96, 40), (32, 66), (16, 136)] {
-                for order in [Order::RowMajor, Order::ColMajor] {
-                    let Ok(tile) = crate::Tile::new(rows, cols, elem, order) else {
-                        continue;
-                    };
-                    for &sw in &swizzles {
-                        for pad in [0, 1, 4, 12] {
-                            for unit in [Unit::Bytes, Unit::Elems(elem)] {
-                                let smem = Smem::plain(tile)
-                                    .with_swizzle_fn_in(sw, unit)
-                                    .with_padding(pad);
-                                if smem.validate().is_err() {
-                                    continue;
-                                }
-                                for p in Pattern::ALL {
-                                    for view in [0, 64] {
-                                        let p = p.viewed_as(view);
-                                        let a = p.warp();
-                                        if a.check_on(&smem).is_err() {
-                                            continue;
-                                        }
-                                        let op = a.op(&smem);
-                                        let n = a.instructions(&smem);
-                                        let cost = |i| bank::wavefronts(op, &a.addrs(&smem, i));
-                                        let period = Period::of(&smem, &a);
-                                        // The closed-form period step is the first step that moves by a
-                                        // period.
-                                        let (_, bytes) = p.instruction_step(tile);
-                                        let align = 1u64 << op.unit_shift();
-                                        let bound = 4 * n as u64 + 64;
-                                        let tried = (1..=bound)
-                                            .find(|&k| moves_by_a_period(&smem, k * bytes, align));
-                                        let step = first_period_step(&smem, bytes, align);
-                                        assert_eq!(
-                                            tried.unwrap_or(step.max(bound + 1)),
-                                            step,
-                                            "{p} on {smem}: period step"
-                                        );
-                                        assert!(tried.is_some() || step > bound, "{p} on {smem}");
-                                        if period.all_translate {
-                                            for i in period.sources()..n.saturating_sub(1) {
-                                                assert!(
-                                                    period.translates(i).is_some(),
-                                                    "{p} on {smem}: {i} does not translate"
-                                                );
-                                            }
-                                            translated += 1;
-                                        }
-                                        for i in 0..n {
-                                            let stand_in = period.stand_in(i);
-                                            assert_eq!(
-                                                cost(i),
-                                                cost(stand_in),
-                                                "{p} on {smem}: {i} vs {stand_in}"
-                                            );
-                                        }
-                                        let brute = (0..n).find(|&i| {
-                                            cost(i) > bank::ideal(op, &a.addrs(&smem, i))
-                                        });
-                                        assert_eq!(
-                                            first_conflict_warp(&smem, &a).map(|(i, _)| i),
-                                            brute,
-                                            "{p} on {smem}"
-                                        );
-                                        let total: u64 = (0..n).map(|i| cost(i) as u64).sum();
-                                        assert_eq!(
-                                            total_wavefronts(&smem, p),
-                                            total,
-                                            "{p} on {smem}"
-                                        );
-                                        cases += 1;
-                                        saved += (n - period.walked()) as u64;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+        // (32, 66) and (16, 136): lane offsets below the block row's stride that a block's offset still carries
+        // into (not every instruction translates the first).
+        let shapes = [(32, 32), (64, 64), (48, 96), (96, 40), (32, 66), (16, 136)];
+        for_each_small_layout(&shapes, &swizzles, &[0, 1, 4, 12], |tile, smem, p| {
+            let a = p.warp();
+            if a.check_on(&smem).is_err() {
+                return;
             }
-        }
+            let op = a.op(&smem);
+            let n = a.instructions(&smem);
+            let cost = |i| bank::wavefronts(op, &a.addrs(&smem, i));
+            let period = Period::of(&smem, &a);
+            // The closed-form period step is the first step that moves by a
+            // period.
+            let (_, bytes) = p.instruction_step(tile);
+            let align = 1u64 << op.unit_shift();
+            let bound = 4 * n as u64 + 64;
+            let tried = (1..=bound).find(|&k| moves_by_a_period(&smem, k * bytes, align));
+            let step = first_period_step(&smem, bytes, align);
+            assert_eq!(
+                tried.unwrap_or(step.max(bound + 1)),
+                step,
+                "{p} on {smem}: period step"
+            );
+            assert!(tried.is_some() || step > bound, "{p} on {smem}");
+            if period.all_translate {
+                for i in period.sources()..n.saturating_sub(1) {
+                    assert!(
+                        period.translates(i).is_some(),
+                        "{p} on {smem}: {i} does not translate"
+                    );
+                }
+                translated += 1;
+            }
+            for i in 0..n {
+                let stand_in = period.stand_in(i);
+                assert_eq!(cost(i), cost(stand_in), "{p} on {smem}: {i} vs {stand_in}");
+            }
+            let brute = (0..n).find(|&i| cost(i) > bank::ideal(op, &a.addrs(&smem, i)));
+            assert_eq!(
+                first_conflict_warp(&smem, &a).map(|(i, _)| i),
+                brute,
+                "{p} on {smem}"
+            );
+            let total: u64 = (0..n).map(|i| cost(i) as u64).sum();
+            assert_eq!(total_wavefronts(&smem, p), total, "{p} on {smem}");
+            cases += 1;
+            saved += (n - period.walked()) as u64;
+        });
         assert!(
             cases > 1000 && saved > 0 && translated > 100,
             "{cases} cases, {saved} instructions saved, {translated} walks of translates"

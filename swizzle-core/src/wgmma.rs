@@ -826,34 +826,20 @@ mod tests {
                     ..p
                 });
             }
-            bad.push(OperandParams {
-                box_inner: p.box_inner * 2,
-                ..p
-            });
-            bad.push(OperandParams {
-                box_outer: p.box_outer / 2,
-                ..p
-            });
-            bad.push(OperandParams {
-                lbo: p.lbo + 16,
-                ..p
-            });
-            bad.push(OperandParams {
-                sbo: p.sbo * 2,
-                ..p
-            });
-            bad.push(OperandParams {
-                base_offset: 1,
-                ..p
-            });
-            bad.push(OperandParams {
-                smem_align: p.smem_align / 2,
-                ..p
-            });
-            bad.push(OperandParams {
-                tile_bytes: p.tile_bytes + 16,
-                ..p
-            });
+            let fields: [fn(&mut OperandParams); 7] = [
+                |q| q.box_inner *= 2,
+                |q| q.box_outer /= 2,
+                |q| q.lbo += 16,
+                |q| q.sbo *= 2,
+                |q| q.base_offset = 1,
+                |q| q.smem_align /= 2,
+                |q| q.tile_bytes += 16,
+            ];
+            for perturb in fields {
+                let mut q = p;
+                perturb(&mut q);
+                bad.push(q);
+            }
             for b in bad {
                 assert!(t.check(&b).is_err(), "{t}: {b:?} accepted");
             }
@@ -879,32 +865,24 @@ mod tests {
     fn validate_refuses() {
         let ok = OperandTile::new(ByteMode::Sw128, Elem::BF16, Major::K, 128, 64);
         assert_eq!(ok.validate(), Ok(()));
-        assert_eq!(
-            OperandTile { mn: 12, ..ok }.validate(),
-            Err(OperandError::BadMn)
-        );
-        assert_eq!(
-            OperandTile { mn: 512, ..ok }.validate(),
-            Err(OperandError::BadMn)
-        );
-        assert_eq!(
-            OperandTile { k: 8, ..ok }.validate(),
-            Err(OperandError::BadK)
-        );
-        // 48 bf16 = 96 bytes: not a whole 128-byte swizzled row.
-        assert_eq!(
-            OperandTile { k: 48, ..ok }.validate(),
-            Err(OperandError::NotWholeBoxes)
-        );
-        assert_eq!(
-            OperandTile {
-                elem: Elem::F32,
-                major: Major::MN,
-                ..ok
-            }
-            .validate(),
-            Err(OperandError::TransposeNeeds16Bit)
-        );
+        let refused = [
+            (OperandTile { mn: 12, ..ok }, OperandError::BadMn),
+            (OperandTile { mn: 512, ..ok }, OperandError::BadMn),
+            (OperandTile { k: 8, ..ok }, OperandError::BadK),
+            // 48 bf16 = 96 bytes: not a whole 128-byte swizzled row.
+            (OperandTile { k: 48, ..ok }, OperandError::NotWholeBoxes),
+            (
+                OperandTile {
+                    elem: Elem::F32,
+                    major: Major::MN,
+                    ..ok
+                },
+                OperandError::TransposeNeeds16Bit,
+            ),
+        ];
+        for (t, e) in refused {
+            assert_eq!(t.validate(), Err(e), "{t}");
+        }
         assert!(OperandError::BadK.to_string().contains("32 bytes"));
     }
 

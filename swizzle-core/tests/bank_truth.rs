@@ -2,7 +2,10 @@
 //! sample, counted by Nsight Compute on H200) and of `tests/data/bank_probe_h200.json` (broadcast, lane-pair and
 //! random-collision cases measured the same way by `tests/data/bank_probe/probe.cu`) must come out exactly.
 use serde_json::Value;
-use swizzle_core::bank::{check_addrs, report, wavefronts, Op};
+use swizzle_core::bank::{check_addrs, report, wavefronts};
+
+#[path = "common/bank_case.rs"]
+mod bank_case;
 
 fn check_file(name: &str) -> usize {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -11,13 +14,7 @@ fn check_file(name: &str) -> usize {
     let cases = json["cases"].as_array().unwrap();
     let mut wrong = Vec::new();
     for (i, case) in cases.iter().enumerate() {
-        let op: Op = case["op"].as_str().unwrap().parse().unwrap();
-        let addrs: Vec<u32> = case["addrs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_u64().unwrap() as u32)
-            .collect();
+        let (op, addrs) = bank_case::op_and_addrs(case);
         let addrs = check_addrs(op, &addrs).unwrap();
         let want = case["wavefronts"].as_u64().unwrap() as u32;
         let got = wavefronts(op, &addrs);

@@ -39,29 +39,67 @@ fn elem(bits: &str) -> Elem {
     }
 }
 
+/// The operand a `g` or `e` line describes: `ARCH MAJOR LAYOUT BITS MN K SLICE ADDR`.
+struct Operand {
+    arch: Arch,
+    major: Major,
+    elem: Elem,
+    mn: u32,
+    k: u32,
+    slice: u32,
+    addr: u32,
+    /// `SW128A32`: the 32-byte-atom layout.
+    atom32: bool,
+    tile: OperandTile,
+}
+
+impl Operand {
+    fn parse(f: &[&str]) -> Operand {
+        let (arch, major, elem) = (arch(f[1]), major(f[2]), elem(f[4]));
+        let num = |i: usize| f[i].parse::<u32>().unwrap();
+        let (mn, k, slice, addr) = (num(5), num(6), num(7), hex64(f[8]) as u32);
+        let atom32 = f[3] == "SW128A32";
+        // The 32-byte-atom layout keeps the 128-byte MN-major placement (its own SBO): offsets from the SW128 tile.
+        let mode = if atom32 {
+            ByteMode::Sw128
+        } else {
+            ByteMode::from_name(f[3]).unwrap()
+        };
+        let tile = OperandTile::new(mode, elem, major, mn, k);
+        Operand {
+            arch,
+            major,
+            elem,
+            mn,
+            k,
+            slice,
+            addr,
+            atom32,
+            tile,
+        }
+    }
+
+    /// The descriptor of the slice starting at byte `start`.
+    fn descriptor(&self, start: u32) -> Descriptor {
+        if self.atom32 {
+            atom32_descriptor(self.elem.bytes(), self.k, self.slice, start)
+        } else {
+            Descriptor::of_slice(self.arch, &self.tile, self.slice, start)
+        }
+    }
+}
+
 /// `g ARCH MAJOR LAYOUT BITS MN K SLICE ADDR : D...`: one instruction operand per descriptor, K steps outer, MN
 /// slices inner.
 fn smem_line(f: &[&str], descs: &[&str]) -> usize {
-    let (a, mj, e) = (arch(f[1]), major(f[2]), elem(f[4]));
-    let num = |i: usize| f[i].parse::<u32>().unwrap();
-    let (mn, k, slice, addr) = (num(5), num(6), num(7), hex64(f[8]) as u32);
-    // The 32-byte-atom layout keeps the 128-byte MN-major placement (its own SBO): offsets from the SW128 tile.
-    let mode = match f[3] {
-        "SW128A32" => ByteMode::Sw128,
-        m => ByteMode::from_name(m).unwrap(),
-    };
-    let tile = OperandTile::new(mode, e, mj, mn, k);
+    let o = Operand::parse(f);
+    let (e, tile) = (o.elem, o.tile);
     let kstep = 32 / e.bytes();
     let mut want = Vec::new();
-    for j in 0..k / kstep {
-        for m in 0..mn / slice {
-            let start = addr + tile.k_step_bytes(j) + tile.mn_offset_bytes(m * slice);
-            let d = if f[3] == "SW128A32" {
-                atom32_descriptor(e.bytes(), k, slice, start)
-            } else {
-                Descriptor::of_slice(a, &tile, slice, start)
-            };
-            want.push(d.encode());
+    for j in 0..o.k / kstep {
+        for m in 0..o.mn / o.slice {
+            let start = o.addr + tile.k_step_bytes(j) + tile.mn_offset_bytes(m * o.slice);
+            want.push(o.descriptor(start).encode());
         }
     }
     assert_eq!(want.len(), descs.len(), "{}", f.join(" "));
@@ -73,7 +111,7 @@ fn smem_line(f: &[&str], descs: &[&str]) -> usize {
             f.join(" ")
         );
         // And our decoder reads CuTe's bits back without complaint.
-        assert!(Descriptor::decode(hex64(c), a).is_ok(), "{c}");
+        assert!(Descriptor::decode(hex64(c), o.arch).is_ok(), "{c}");
     }
     descs.len()
 }
@@ -82,19 +120,9 @@ fn smem_line(f: &[&str], descs: &[&str]) -> usize {
 /// instruction's operand, against where our descriptor's reading (`element_address`, what `swz decode desc`
 /// prints) puts it.
 fn element_line(f: &[&str], addrs: &[&str]) -> usize {
-    let (a, mj, e) = (arch(f[1]), major(f[2]), elem(f[4]));
-    let num = |i: usize| f[i].parse::<u32>().unwrap();
-    let (mn, k, slice, addr) = (num(5), num(6), num(7), hex64(f[8]) as u32);
-    let mode = match f[3] {
-        "SW128A32" => ByteMode::Sw128,
-        m => ByteMode::from_name(m).unwrap(),
-    };
-    let tile = OperandTile::new(mode, e, mj, mn, k);
-    let d = if f[3] == "SW128A32" {
-        atom32_descriptor(e.bytes(), k, slice, addr)
-    } else {
-        Descriptor::of_slice(a, &tile, slice, addr)
-    };
+    let o = Operand::parse(f);
+    let (mj, e, slice) = (o.major, o.elem, o.slice);
+    let d = o.descriptor(o.addr);
     let (eb, chunk, kstep) = (e.bytes(), 16 / e.bytes(), 32 / e.bytes());
     let mut ours = Vec::new();
     match mj {

@@ -181,15 +181,7 @@ fn strides_in_bytes_not_16_byte_units() {
 /// top bits); a tcgen05 descriptor without its version bits; a Hopper one with them.
 #[test]
 fn overlapping_instruction_fields_and_version_bits() {
-    let d = InstrDesc::new(
-        MmaType::BF16,
-        MmaType::BF16,
-        true,
-        128,
-        256,
-        Major::K,
-        Major::K,
-    );
+    let d = swizzle_core::operand::parse_instr("bf16:bf16:f32:128x256:K:K").unwrap();
     let fixed = d.encode();
     assert_eq!(InstrDesc::decode(fixed, Kind::F16, 1), Ok(d));
     // M >> 4 written one bit low (at bit 23, overlapping the reserved bit and N's neighbour): for M = 64 the

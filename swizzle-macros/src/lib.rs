@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 use proc_macro::TokenStream;
 
+mod args;
 mod conflict_free;
 mod keys;
 mod raster_attr;

@@ -9,6 +9,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use swizzle_core::descriptor::{element_address, Arch, Descriptor, Operand, SmemLayout};
+use swizzle_core::operand::instr_text;
 use swizzle_core::tcgen05::{InstrDesc, Kind};
 use swizzle_core::tma::{TmaInterleave, TmaMap, TmaSwizzle};
 use swizzle_core::wgmma::Major;
@@ -525,20 +526,6 @@ fn instr(obj: &Bound<'_, PyAny>, param: &str) -> PyResult<InstrDesc> {
     Ok(d)
 }
 
-/// `A:B:D:MxN:AMAJOR:BMAJOR`: the instruction's shape and types.
-fn shape(d: &InstrDesc) -> String {
-    format!(
-        "{}:{}:{}:{}x{}:{}:{}",
-        d.a.name(),
-        d.b.name(),
-        if d.d_f32 { "f32" } else { "f16" },
-        d.m,
-        d.n,
-        d.a_major.name(),
-        d.b_major.name()
-    )
-}
-
 /// `cta_group` when the spelling omits it.
 const fn default_cta_group(m: u32) -> u32 {
     if m == 256 {
@@ -693,9 +680,9 @@ impl PyInstrDesc {
     fn __str__(&self) -> String {
         let d = &self.0;
         if d.cta_group == default_cta_group(d.m) {
-            shape(d)
+            instr_text(d)
         } else {
-            format!("{}:{}", shape(d), d.cta_group)
+            format!("{}:{}", instr_text(d), d.cta_group)
         }
     }
     fn __repr__(&self) -> String {
@@ -730,8 +717,8 @@ pub fn check_idesc(bits: &Bound<'_, PyAny>, mma: &Bound<'_, PyAny>) -> PyResult<
             WHAT,
             vec![format!(
                 "{field}: the descriptor encodes {}, the instruction is {} (expected {:#010x})",
-                shape(&read),
-                shape(&meant),
+                instr_text(&read),
+                instr_text(&meant),
                 meant.encode()
             )],
             vec![field.to_string()],
@@ -817,23 +804,10 @@ pub fn check_tma(
         }
     };
     let elem_bytes = args::elem_named("dtype", dtype)?.bytes();
-    let mut map = TmaMap {
-        elem_bytes,
-        rank: rank as u32,
-        dims: [1; 5],
-        strides: [0; 4],
-        boxes: [1; 5],
-        interleave,
-        swizzle,
-        smem: uint("smem", smem)?,
-    };
-    for (i, d) in dims.iter().enumerate() {
-        map.dims[i] = *d;
-        map.boxes[i] = u32::try_from(boxes[i]).unwrap_or(u32::MAX);
-    }
-    for (i, s) in strides.iter().enumerate() {
-        map.strides[i] = *s;
-    }
+    let smem = uint("smem", smem)?;
+    let map = TmaMap::from_lists(
+        elem_bytes, &dims, &strides, &boxes, interleave, swizzle, smem,
+    );
     let found = map.mismatches_operand(&op);
     Ok(LayoutCheck::of(
         "the tensor map",

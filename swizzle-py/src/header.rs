@@ -28,7 +28,7 @@ impl PyHeader {
     /// needs `unit`: `"bytes"` or the element type the kernel indexes with.
     #[pyo3(signature = (name, swizzle, unit = None))]
     fn swizzle<'py>(
-        mut slf: PyRefMut<'py, Self>,
+        slf: PyRefMut<'py, Self>,
         name: &Bound<'py, PyAny>,
         swizzle: &Bound<'py, PyAny>,
         unit: Option<&Bound<'py, PyAny>>,
@@ -48,59 +48,42 @@ impl PyHeader {
                 )))
             }
         };
-        slf.0 = slf
-            .0
-            .clone()
-            .try_swizzle_fn(&name, sw)
-            .map_err(|e| err_in("swizzle", e))?;
-        Ok(slf)
+        Self::then(slf, "swizzle", |h| h.try_swizzle_fn(&name, sw))
     }
 
     /// A raster struct `NAME` (`tile_of`, `launch_grid`, `here()` on the device) with the order's constants.
     fn raster<'py>(
-        mut slf: PyRefMut<'py, Self>,
+        slf: PyRefMut<'py, Self>,
         name: &Bound<'py, PyAny>,
         raster: &Bound<'py, PyAny>,
     ) -> PyResult<PyRefMut<'py, Self>> {
         let name = args::text("name", name)?;
-        let r = match raster.cast::<PyRaster>() {
-            Ok(r) => r.get().0,
-            Err(_) => {
-                let t = args::text("raster", raster)?;
-                swizzle_core::spelling::raster(&t)
-                    .map_err(|e| err_in(&format!("raster {name}"), e))?
-            }
-        };
-        slf.0 = slf
-            .0
-            .clone()
-            .try_raster(&name, r)
-            .map_err(|e| err_in("raster", e))?;
-        Ok(slf)
+        let r = value_or_spelling(
+            raster,
+            "raster",
+            &name,
+            |r: &PyRaster| r.0,
+            |t| swizzle_core::spelling::raster(t).map_err(|e| e.to_string()),
+        )?;
+        Self::then(slf, "raster", |h| h.try_raster(&name, r))
     }
 
     /// `using NAME = swz::Layout<...>;` for a shared-memory layout (an `Smem` or its spelling
     /// `"64x64:f16:3,3,3"`).
     fn layout<'py>(
-        mut slf: PyRefMut<'py, Self>,
+        slf: PyRefMut<'py, Self>,
         name: &Bound<'py, PyAny>,
         layout: &Bound<'py, PyAny>,
     ) -> PyResult<PyRefMut<'py, Self>> {
         let name = args::text("name", name)?;
-        let smem = match layout.cast::<PySmem>() {
-            Ok(s) => s.get().0,
-            Err(_) => {
-                let t = args::text("layout", layout)?;
-                t.parse()
-                    .map_err(|e: String| err_in(&format!("layout {name}"), e))?
-            }
-        };
-        slf.0 = slf
-            .0
-            .clone()
-            .try_layout(&name, smem)
-            .map_err(|e| err_in("layout", e))?;
-        Ok(slf)
+        let smem = value_or_spelling(
+            layout,
+            "layout",
+            &name,
+            |s: &PySmem| s.0,
+            |t| t.parse::<swizzle_core::layout::Smem>(),
+        )?;
+        Self::then(slf, "layout", |h| h.try_layout(&name, smem))
     }
 
     /// A Hopper operand tile's struct `NAME`: TMA box and swizzle, wgmma descriptor, alignment.
@@ -126,16 +109,11 @@ impl PyHeader {
 
     /// The include guard of the named specs (default: derived from their text).
     fn guard<'py>(
-        mut slf: PyRefMut<'py, Self>,
+        slf: PyRefMut<'py, Self>,
         guard: &Bound<'py, PyAny>,
     ) -> PyResult<PyRefMut<'py, Self>> {
         let g = args::text("guard", guard)?;
-        slf.0 = slf
-            .0
-            .clone()
-            .try_guard(&g)
-            .map_err(|e| err_in("guard", e))?;
-        Ok(slf)
+        Self::then(slf, "guard", |h| h.try_guard(&g))
     }
 
     /// The whole header text.
@@ -145,6 +123,39 @@ impl PyHeader {
 
     fn __str__(&self) -> String {
         self.0.render()
+    }
+}
+
+impl PyHeader {
+    /// The header with `add` applied: `add` returns the new header or the reason it refuses, raised as a
+    /// `SwizzleError` prefixed with `what` (the method's name).
+    fn then<'py, E: std::fmt::Display>(
+        mut slf: PyRefMut<'py, Self>,
+        what: &str,
+        add: impl FnOnce(Header) -> Result<Header, E>,
+    ) -> PyResult<PyRefMut<'py, Self>> {
+        slf.0 = add(slf.0.clone()).map_err(|e| err_in(what, e))?;
+        Ok(slf)
+    }
+}
+
+/// The core value of argument `field` for spec `name`: read by `core` from a `T` (`swz.Raster`, `swz.Smem`), or
+/// its spelling (a `str`) parsed by `parse`, a refusal raised as `"FIELD NAME: reason"`.
+fn value_or_spelling<T, V>(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    name: &str,
+    core: impl FnOnce(&T) -> V,
+    parse: impl FnOnce(&str) -> Result<V, String>,
+) -> PyResult<V>
+where
+    T: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync,
+{
+    match obj.cast::<T>() {
+        Ok(v) => Ok(core(v.get())),
+        Err(_) => {
+            parse(&args::text(field, obj)?).map_err(|e| err_in(&format!("{field} {name}"), e))
+        }
     }
 }
 

@@ -13,35 +13,34 @@ mod wgmma;
 
 use pyo3::prelude::*;
 
+/// The extension module: every class and function of the modules above, the error type and the version.
 #[pymodule]
-fn _swz(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("SwizzleError", m.py().get_type::<args::SwizzleError>())?;
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_class::<spec::PySwizzle>()?;
-    m.add_class::<spec::PyComposed>()?;
-    m.add_function(wrap_pyfunction!(spec::tma_modes, m)?)?;
-    m.add_class::<check::PySmem>()?;
-    m.add_class::<check::CheckReport>()?;
-    m.add_class::<check::PyPatternReport>()?;
-    m.add_class::<check::PySynthesis>()?;
-    m.add_class::<check::BankReport>()?;
-    m.add_function(wrap_pyfunction!(check::check, m)?)?;
-    m.add_function(wrap_pyfunction!(check::synth, m)?)?;
-    m.add_function(wrap_pyfunction!(check::wavefronts, m)?)?;
-    m.add_function(wrap_pyfunction!(check::pattern_names, m)?)?;
-    m.add_function(wrap_pyfunction!(check::op_names, m)?)?;
-    m.add_class::<raster::PyRaster>()?;
-    m.add_function(wrap_pyfunction!(raster::raster_orders, m)?)?;
-    m.add_class::<header::PyHeader>()?;
-    m.add_function(wrap_pyfunction!(header::header, m)?)?;
-    m.add_class::<wgmma::PyOperandTile>()?;
-    m.add_function(wrap_pyfunction!(wgmma::encode_descriptor, m)?)?;
-    m.add_function(wrap_pyfunction!(wgmma::decode_descriptor, m)?)?;
-    m.add_class::<descriptor::PyDescriptor>()?;
-    m.add_class::<descriptor::PyInstrDesc>()?;
-    m.add_class::<descriptor::LayoutCheck>()?;
-    m.add_function(wrap_pyfunction!(descriptor::check_desc, m)?)?;
-    m.add_function(wrap_pyfunction!(descriptor::check_idesc, m)?)?;
-    m.add_function(wrap_pyfunction!(descriptor::check_tma, m)?)?;
-    Ok(())
+mod _swz {
+    #[pymodule_export]
+    use super::check::{
+        check, op_names, pattern_names, synth, wavefronts, BankReport, CheckReport,
+        PyPatternReport, PySmem, PySynthesis,
+    };
+    #[pymodule_export]
+    use super::descriptor::{
+        check_desc, check_idesc, check_tma, LayoutCheck, PyDescriptor, PyInstrDesc,
+    };
+    #[pymodule_export]
+    use super::header::{header, PyHeader};
+    #[pymodule_export]
+    use super::raster::{raster_orders, PyRaster};
+    #[pymodule_export]
+    use super::spec::{tma_modes, PyComposed, PySwizzle};
+    #[pymodule_export]
+    use super::wgmma::{decode_descriptor, encode_descriptor, PyOperandTile};
+    use pyo3::prelude::*;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add(
+            "SwizzleError",
+            m.py().get_type::<super::args::SwizzleError>(),
+        )?;
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
 }

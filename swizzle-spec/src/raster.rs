@@ -260,6 +260,20 @@ impl Raster {
         }
     }
 
+    /// The parameter's value, 0 for orders without one: the one number a table of every order, or a kernel
+    /// argument, gives for it.
+    ///
+    /// ```
+    /// use swizzle_spec::raster::Raster;
+    /// assert_eq!((Raster::Strip { tile: 4 }.param_value(), Raster::Morton.param_value()), (4, 0));
+    /// ```
+    pub const fn param_value(&self) -> u32 {
+        match self.param() {
+            Some((_, p)) => p,
+            None => 0,
+        }
+    }
+
     /// Build from a name (`group-m` or `group_m`) and its parameter.
     ///
     /// ```
@@ -366,6 +380,17 @@ impl Raster {
         if let Err(e) = self.validate(grid) {
             panic!("{}", e.message());
         }
+        self.launch_grid_unchecked(grid)
+    }
+
+    /// [`launch_grid`](Raster::launch_grid) without the check, as the generated header's `launch_grid` computes
+    /// it: Morton on a grid that is not a power of two launches the tile grid, every block idle.
+    ///
+    /// ```
+    /// use swizzle_spec::raster::{Grid, Raster};
+    /// assert_eq!(Raster::Morton.launch_grid_unchecked(Grid::new(3, 5)), Grid::new(3, 5));
+    /// ```
+    pub const fn launch_grid_unchecked(&self, grid: Grid) -> Grid {
         match *self {
             Raster::Cutlass { log_tile } => cutlass_launch_grid(grid, log_tile),
             _ => grid,
@@ -915,15 +940,11 @@ impl FromStr for Raster {
 mod tests {
     use super::*;
 
-    const ORDERS: [Raster; 7] = [
-        Raster::Identity,
-        Raster::Strip { tile: 3 },
-        Raster::Cutlass { log_tile: 1 },
-        Raster::GroupM { group: 2 },
-        Raster::Serpentine { panel: 2 },
-        Raster::Morton,
-        Raster::Diagonal,
-    ];
+    /// One order of each kind, spelled as the CLI spells them.
+    fn orders() -> Vec<Raster> {
+        let spelled = "identity strip:3 cutlass:1 group-m:2 serpentine:2 morton diagonal";
+        spelled.split(' ').map(|r| r.parse().unwrap()).collect()
+    }
 
     /// Every active launch bid computes a distinct tile, every tile is computed, `bid_of` inverts `tile_of`.
     #[test]
@@ -931,7 +952,7 @@ mod tests {
         for gy in 1..=8 {
             for gx in 1..=8 {
                 let g = Grid::new(gx, gy);
-                for r in ORDERS {
+                for r in orders() {
                     if r.validate(g).is_err() {
                         assert!(
                             matches!(r, Raster::Morton)

@@ -12,12 +12,7 @@ use swizzle_core::Swizzle;
 
 /// A fresh directory for one test.
 fn workdir(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("header_guards")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    gxx::workdir("header_guards", test)
 }
 
 /// Compile and link `main.cpp` in `dir` with g++; the compiler's output on failure.

@@ -14,7 +14,6 @@
 mod gxx;
 
 use std::fmt::Write as _;
-use std::path::Path;
 use swizzle_core::compose::{Composed, SwizzleFn};
 use swizzle_core::cuda::Header;
 use swizzle_core::tile::{Order, Tile};
@@ -122,9 +121,7 @@ fn layout_types_match_smem_on_every_small_layout() {
         let _ = writeln!(calls, "    dump<swz::L{i}>(\"L{i}\");");
         let _ = writeln!(expected, "{}", line(i, s));
     }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("header_layouts");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = gxx::workdir("header_layouts", "every_small_layout");
     std::fs::write(dir.join("swz.cuh"), header.render()).unwrap();
     let exe = gxx::compile(
         &dir,

@@ -4,7 +4,7 @@
 #[path = "common/gxx.rs"]
 mod gxx;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use swizzle_core::cuda::Header;
 use swizzle_core::descriptor::{Arch, Descriptor, SmemLayout};
 use swizzle_core::wgmma::{Major, OperandTile};
@@ -13,11 +13,7 @@ use swizzle_core::{ByteMode, Elem};
 const A: OperandTile = OperandTile::new(ByteMode::Sw128, Elem::BF16, Major::K, 128, 64);
 
 fn workdir(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("header_operand_checks")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = gxx::workdir("header_operand_checks", test);
     let mma = swizzle_core::operand::parse_instr("bf16:bf16:f32:128x256:K:K").unwrap();
     let h = Header::new()
         .try_operand("GemmA", A)

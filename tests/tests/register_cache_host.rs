@@ -9,7 +9,6 @@
 mod gxx;
 
 use std::fmt::Write as _;
-use std::path::Path;
 use swizzle_core::cuda::Header;
 use swizzle_core::register_cache::{RegisterCache, WARP};
 
@@ -86,9 +85,7 @@ void dump() {
 fn generated_struct_matches_rust_on_every_step_and_lane() {
     let caches = caches();
     assert!(caches.len() >= 60, "{}", caches.len());
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("register_cache_host");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = gxx::workdir("register_cache_host", "every_step_and_lane");
     let mut src = String::from("#include <cstdio>\n");
     src.push_str(&Header::new().render());
     for (i, rc) in caches.iter().enumerate() {

@@ -1,14 +1,16 @@
 //! The GEMM benchmark: per shape, input type and B layout, cuBLAS and every listed spec on the same buffers, in the
-//! same run, timed with the crate's harness ([`gpu_kernels::bench::time`]: warm-up, CUDA events per run, median).
+//! same run, timed with the crate's harness ([`crate::bench::time`]: warm-up, CUDA events per run, median).
 //!
 //! Reported per row: TFLOP/s (`2 M N K / median`), % of cuBLAS measured in this run, and % of the mma.sync
-//! ceiling measured in this run ([`gpu_kernels::gemm::peak::measure`]: a kernel that does nothing but mma.sync).
+//! ceiling measured in this run ([`crate::gemm::peak::measure`]: a kernel that does nothing but mma.sync).
 
+use crate::bench::rounds::{interleaved, interleaved_then};
+use crate::bench::Align::{Left, Right};
+use crate::bench::{spread, Markdown};
+use crate::bench::{time, BenchConfig};
+use crate::gemm::peak::{PeakBuffers, PeakProbe};
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::rounds::{interleaved, interleaved_then, spread};
-use gpu_kernels::bench::{time, BenchConfig};
 use gpu_kernels::elem::{table_name, HostElem};
-use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe};
 use gpu_kernels::gemm::{BLayout, Cublas, GemmSpec, Problem, Variant};
 use gpu_kernels::runtime::{Gpu, Kernel, Result};
 use swizzle_core::Elem;
@@ -102,33 +104,33 @@ pub fn measure<I: HostElem>(
     specs: &[GemmSpec],
 ) -> Result<Vec<Row>> {
     let mut lineup = Lineup::<I>::of_specs(gpu, p, specs)?;
-    let ceiling = gpu_kernels::gemm::peak::measure(gpu, cfg, I::ELEM, p.flops())?;
-    let row = |kernel: String, s: gpu_kernels::bench::Stats, reference_ms: f64| {
-        let tflops = p.flops() / (s.median_ms * 1e-3) / 1e12;
+    let ceiling = crate::gemm::peak::measure(gpu, cfg, I::ELEM, p.flops())?;
+    let row = |kernel: String, s: crate::bench::Spread, reference_ms: f64| {
+        let tflops = p.flops() / (s.median * 1e-3) / 1e12;
         Row {
             shape: p.size.mnk_text(),
             dtype: table_name(I::ELEM),
             b: p.b.name(),
             kernel,
-            median_ms: s.median_ms,
-            min_ms: s.min_ms,
-            max_ms: s.max_ms,
+            median_ms: s.median,
+            min_ms: s.min,
+            max_ms: s.max,
             tflops,
-            pct_of_cublas: 100.0 * reference_ms / s.median_ms,
+            pct_of_cublas: 100.0 * reference_ms / s.median,
             pct_of_mma_sync_ceiling: 100.0 * tflops / ceiling.tflops,
         }
     };
     let cublas = time(gpu, cfg, |_| lineup.launch(gpu, blas, 0))?;
-    let mut rows = vec![row("cuBLAS".into(), cublas, cublas.median_ms)];
+    let mut rows = vec![row("cuBLAS".into(), cublas, cublas.median)];
     // The probe's launch does the problem's flops up to rounding of its iteration count: its own rate is exact.
-    let mut probe_row = row(ceiling.name(I::ELEM), ceiling.stats, cublas.median_ms);
+    let mut probe_row = row(ceiling.name(I::ELEM), ceiling.stats, cublas.median);
     probe_row.tflops = ceiling.tflops;
     probe_row.pct_of_cublas = 100.0 * ceiling.tflops / rows[0].tflops;
     probe_row.pct_of_mma_sync_ceiling = 100.0;
     rows.push(probe_row);
     for (x, s) in specs.iter().enumerate() {
         let st = time(gpu, cfg, |_| lineup.launch(gpu, blas, x + 1))?;
-        rows.push(row(s.name.to_string(), st, cublas.median_ms));
+        rows.push(row(s.name.to_string(), st, cublas.median));
     }
     Ok(rows)
 }
@@ -157,24 +159,29 @@ pub fn measure_dyn(
 
 /// A markdown table of `rows`.
 pub fn markdown(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "| shape | dtype | B | kernel | median ms | TFLOP/s | % of cuBLAS | % of mma.sync ceiling |\n\
-         |---|---|---|---|---:|---:|---:|---:|\n",
-    );
+    let mut t = Markdown::new(&[
+        ("shape", Left),
+        ("dtype", Left),
+        ("B", Left),
+        ("kernel", Left),
+        ("median ms", Right),
+        ("TFLOP/s", Right),
+        ("% of cuBLAS", Right),
+        ("% of mma.sync ceiling", Right),
+    ]);
     for r in rows {
-        s.push_str(&format!(
-            "| {} | {} | {} | {} | {:.3} | {:.1} | {:.1} | {:.1} |\n",
-            r.shape,
-            r.dtype,
-            r.b,
-            r.kernel,
-            r.median_ms,
-            r.tflops,
-            r.pct_of_cublas,
-            r.pct_of_mma_sync_ceiling
-        ));
+        t.row([
+            r.shape.clone(),
+            r.dtype.to_string(),
+            r.b.to_string(),
+            r.kernel.clone(),
+            format!("{:.3}", r.median_ms),
+            format!("{:.1}", r.tflops),
+            format!("{:.1}", r.pct_of_cublas),
+            format!("{:.1}", r.pct_of_mma_sync_ceiling),
+        ]);
     }
-    s
+    t.finish()
 }
 
 /// One kernel's result over interleaved rounds ([`rounds`]).
@@ -386,54 +393,69 @@ pub fn peak_rounds<I: HostElem>(
 
 /// A markdown table of [`peak_rounds`] rows.
 pub fn peak_markdown(rows: &[PeakRow]) -> String {
-    let mut s = String::from(
-        "| shape | dtype | kernel | rounds | median ms | TFLOP/s | % of cuBLAS: median (min-max) | % of best mma.sync probe | SM clock MHz |\n\
-         |---|---|---|--:|--:|--:|---|--:|--:|\n",
-    );
+    let mut t = Markdown::new(&[
+        ("shape", Left),
+        ("dtype", Left),
+        ("kernel", Left),
+        ("rounds", Right),
+        ("median ms", Right),
+        ("TFLOP/s", Right),
+        ("% of cuBLAS: median (min-max)", Left),
+        ("% of best mma.sync probe", Right),
+        ("SM clock MHz", Right),
+    ]);
     for r in rows {
-        s.push_str(&format!(
-            "| {} | {} | {} | {} | {:.3} | {:.1} | {:.1} ({:.1}-{:.1}) | {:.1} | {} |\n",
-            r.shape,
-            r.dtype,
-            r.kernel,
-            r.rounds,
-            r.median_ms,
-            r.tflops,
-            r.pct_of_cublas_median,
-            r.pct_of_cublas_min,
-            r.pct_of_cublas_max,
-            r.pct_of_peak_median,
-            r.clock_mhz.map_or("".into(), |c| format!("{c:.0}"))
-        ));
+        t.row([
+            r.shape.clone(),
+            r.dtype.to_string(),
+            r.kernel.clone(),
+            r.rounds.to_string(),
+            format!("{:.3}", r.median_ms),
+            format!("{:.1}", r.tflops),
+            format!(
+                "{:.1} ({:.1}-{:.1})",
+                r.pct_of_cublas_median, r.pct_of_cublas_min, r.pct_of_cublas_max
+            ),
+            format!("{:.1}", r.pct_of_peak_median),
+            r.clock_mhz.map_or("".into(), |c| format!("{c:.0}")),
+        ]);
     }
-    s
+    t.finish()
 }
 
 /// A markdown table of [`rounds`] rows.
 pub fn rounds_markdown(rows: &[RoundsRow]) -> String {
-    let mut s = String::from(
-        "| shape | dtype | B | kernel | rounds | median ms | TFLOP/s | % of cuBLAS: median (min-max) | vs first spec: median (min-max) |\n\
-         |---|---|---|---|--:|--:|--:|---|---|\n",
-    );
+    let mut t = Markdown::new(&[
+        ("shape", Left),
+        ("dtype", Left),
+        ("B", Left),
+        ("kernel", Left),
+        ("rounds", Right),
+        ("median ms", Right),
+        ("TFLOP/s", Right),
+        ("% of cuBLAS: median (min-max)", Left),
+        ("vs first spec: median (min-max)", Left),
+    ]);
     for r in rows {
-        s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {:.3} | {:.1} | {:.1} ({:.1}-{:.1}) | {:+.1}% ({:+.1} to {:+.1}) |\n",
-            r.shape,
-            r.dtype,
-            r.b,
-            r.kernel,
-            r.rounds,
-            r.median_ms,
-            r.tflops,
-            r.pct_of_cublas_median,
-            r.pct_of_cublas_min,
-            r.pct_of_cublas_max,
-            r.slower_than_first_median,
-            r.slower_than_first_min,
-            r.slower_than_first_max
-        ));
+        t.row([
+            r.shape.clone(),
+            r.dtype.to_string(),
+            r.b.to_string(),
+            r.kernel.clone(),
+            r.rounds.to_string(),
+            format!("{:.3}", r.median_ms),
+            format!("{:.1}", r.tflops),
+            format!(
+                "{:.1} ({:.1}-{:.1})",
+                r.pct_of_cublas_median, r.pct_of_cublas_min, r.pct_of_cublas_max
+            ),
+            format!(
+                "{:+.1}% ({:+.1} to {:+.1})",
+                r.slower_than_first_median, r.slower_than_first_min, r.slower_than_first_max
+            ),
+        ]);
     }
-    s
+    t.finish()
 }
 
 /// One sustained burst (`swz tune gemm burst`): one kernel launched back to back for a fixed time.
@@ -460,10 +482,19 @@ pub struct BurstRow {
 /// over the passes; per pass, TFLOP/s against the `reference` kernel's in the same pass (and cuBLAS's, when it
 /// ran), median (min-max) over passes; the mean SM clock and power; TFLOP/s per GHz of that clock.
 pub fn burst_markdown(rows: &[BurstRow], reference: &str) -> String {
-    let mut s = format!(
-        "| dtype | B | kernel | passes | TFLOP/s: median (min-max) | vs {reference}: median (min-max) | % of cuBLAS: median | SM clock MHz | power W | TFLOP/s per GHz |\n\
-         |---|---|---|--:|---|---|--:|--:|--:|--:|\n"
-    );
+    let vs_reference = format!("vs {reference}: median (min-max)");
+    let mut t = Markdown::new(&[
+        ("dtype", Left),
+        ("B", Left),
+        ("kernel", Left),
+        ("passes", Right),
+        ("TFLOP/s: median (min-max)", Left),
+        (vs_reference.as_str(), Left),
+        ("% of cuBLAS: median", Right),
+        ("SM clock MHz", Right),
+        ("power W", Right),
+        ("TFLOP/s per GHz", Right),
+    ]);
     let mut keys: Vec<(&str, &str, &str)> = Vec::new();
     for r in rows {
         let k = (r.dtype, r.b, r.kernel.as_str());
@@ -503,19 +534,24 @@ pub fn burst_markdown(rows: &[BurstRow], reference: &str) -> String {
         let powers: Vec<f64> = mine.iter().filter_map(|r| r.power_w).collect();
         let clock = mean(&clocks);
         let tf_med = median(&tf);
-        s.push_str(&format!(
-            "| {dtype} | {b} | {kernel} | {} | {:.1} ({:.1}-{:.1}) | {vs_ref_cell} | {} | {} | {} | {} |\n",
-            mine.len(),
-            tf_med,
-            lo,
-            hi,
-            if vs_blas.is_empty() { String::new() } else { format!("{:.1}", median(&vs_blas)) },
+        t.row([
+            dtype.to_string(),
+            b.to_string(),
+            kernel.to_string(),
+            mine.len().to_string(),
+            format!("{tf_med:.1} ({lo:.1}-{hi:.1})"),
+            vs_ref_cell,
+            if vs_blas.is_empty() {
+                String::new()
+            } else {
+                format!("{:.1}", median(&vs_blas))
+            },
             clock.map_or(String::new(), |c| format!("{c:.0}")),
             mean(&powers).map_or(String::new(), |p| format!("{p:.0}")),
             clock.map_or(String::new(), |c| format!("{:.1}", tf_med / c * 1000.0)),
-        ));
+        ]);
     }
-    s
+    t.finish()
 }
 
 #[cfg(test)]

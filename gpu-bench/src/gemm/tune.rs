@@ -5,12 +5,14 @@
 //!
 //! Text goes to `out` one line at a time (the tables are markdown); progress notes go to stderr.
 
+use crate::bench::BenchConfig;
 use crate::gemm::bench::{markdown, measure_dyn, BurstRow, Lineup, Row};
+use crate::gemm::peak::{PeakBuffers, PeakProbe, PROBES};
 use crate::smi::Sampler;
-use gpu_kernels::bench::BenchConfig;
 use gpu_kernels::elem::{table_name, HostElem};
-use gpu_kernels::gemm::peak::{PeakBuffers, PeakProbe, PROBES};
 use gpu_kernels::gemm::{spec, BLayout, Cublas, GemmSpec, Problem, Variant, INPUTS};
+#[cfg(feature = "experiments")]
+use gpu_kernels::runtime::Source;
 use gpu_kernels::runtime::{Compiled, Error, Gpu, Result};
 use std::time::{Duration, Instant};
 use swizzle_core::Elem;
@@ -201,7 +203,7 @@ fn ncu_launches<O: HostElem>(
     Ok(())
 }
 
-/// [`ncu_launches`] with the fp16 output: the model's ldmatrix and epilogue shared-load counts per spec; with
+/// `ncu_launches` with the fp16 output: the model's ldmatrix and epilogue shared-load counts per spec; with
 /// `f32_out`, the fp32 output and the model's epilogue shared-store counts.
 pub fn ncu_model(
     gpu: &Gpu,
@@ -213,14 +215,14 @@ pub fn ncu_model(
 ) -> Result<()> {
     if f32_out {
         return ncu_launches::<f32>(gpu, b, n, specs, out, |s, b, p| {
-            let m = s.ldsm_model(b, p.size);
+            let m = crate::gemm::ldsm::ldsm_model(s, b, p.size);
             serde_json::json!({"spec": s.name, "b": b.name(), "out": "fp32",
                 "model_sts_instructions": m.epilogue_f32_sts_instructions,
                 "model_sts_wavefronts": m.epilogue_f32_sts_wavefronts})
         });
     }
     ncu_launches::<half::f16>(gpu, b, n, specs, out, |s, b, p| {
-        let m = s.ldsm_model(b, p.size);
+        let m = crate::gemm::ldsm::ldsm_model(s, b, p.size);
         serde_json::json!({"spec": s.name, "b": b.name(), "m": p.size.m, "n": p.size.n, "k": p.size.k,
             "model_ldsm_instructions": m.instructions, "model_ldsm_wavefronts": m.wavefronts,
             "model_ldsm_instructions_executed": m.instructions_executed,
@@ -333,7 +335,38 @@ pub fn peak(gpu: &Gpu, plan: &Plan, out: Out) -> Result<Vec<crate::gemm::bench::
     Ok(all)
 }
 
-/// fp16 TN on `size`: each spec as shipped, without its mma and without its fill ([`Diagnostic`](gpu_kernels::gemm::Diagnostic), feature
+/// What a diagnostic build of the GEMM leaves out (feature `experiments`; `gemm.cu` reads the define).
+#[cfg(feature = "experiments")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Diagnostic {
+    /// No mma (ptxas then drops the unused ldmatrix too): the fill and the barriers alone.
+    SkipMma,
+    /// No fill (cp.async or TMA): the fragment loads and the mma alone.
+    SkipFill,
+}
+
+#[cfg(feature = "experiments")]
+impl Diagnostic {
+    pub const ALL: [Diagnostic; 2] = [Diagnostic::SkipMma, Diagnostic::SkipFill];
+
+    /// The preprocessor switch `gemm.cu` tests.
+    pub const fn define(self) -> &'static str {
+        match self {
+            Diagnostic::SkipMma => "GEMM_SKIP_MMA",
+            Diagnostic::SkipFill => "GEMM_SKIP_FILL",
+        }
+    }
+
+    /// The diagnostic build of `v`: the same source with one part of the main loop compiled out, to time the rest
+    /// alone. Its result is wrong by design; it is only timed.
+    pub fn source(self, v: &Variant) -> Source {
+        let mut src = v.source();
+        src.text = format!("#define {}\n{}", self.define(), src.text);
+        src
+    }
+}
+
+/// fp16 TN on `size`: each spec as shipped, without its mma and without its fill ([`Diagnostic`], feature
 /// `experiments`), beside cuBLAS, in `rounds` interleaved rounds: where the main loop's time goes. The two cut-down
 /// builds compute wrong results by design and are only timed.
 #[cfg(feature = "experiments")]
@@ -343,8 +376,8 @@ pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) 
     let (mut names, mut kernels) = (Vec::new(), Vec::new());
     for s in specs {
         let v = Variant::new(*s, BLayout::Nk, Elem::F16, Elem::F16);
-        for d in std::iter::once(None).chain(gpu_kernels::gemm::Diagnostic::ALL.map(Some)) {
-            let src = d.map_or_else(|| v.source(), |d| v.diagnostic_source(d));
+        for d in std::iter::once(None).chain(Diagnostic::ALL.map(Some)) {
+            let src = d.map_or_else(|| v.source(), |d| d.source(&v));
             kernels.push((v, v.prepare_from(gpu, &src)?));
             let what = d.map_or("as shipped", |d| d.define());
             names.push(format!("{} {what}", s.name));
@@ -356,16 +389,15 @@ pub fn diag(gpu: &Gpu, size: Size, specs: &[GemmSpec], rounds: usize, out: Out) 
         iters: 10,
         l2_factor: 1,
     };
-    let times =
-        gpu_kernels::bench::rounds::interleaved(gpu, &cfg, lineup.count(), rounds, |x, _| {
-            lineup.launch(gpu, &blas, x)
-        })?;
+    let times = crate::bench::rounds::interleaved(gpu, &cfg, lineup.count(), rounds, |x, _| {
+        lineup.launch(gpu, &blas, x)
+    })?;
     out(&format!(
         "| {} fp16 tn | median ms | GEMM TFLOP/s equivalent | % of cuBLAS time |",
         size.mnk_text()
     ));
     out("|---|---|---|---|");
-    let med = |t: &[f64]| gpu_kernels::bench::rounds::spread(t).median;
+    let med = |t: &[f64]| crate::bench::spread(t).median;
     let cub = med(&times[0]);
     for (x, t) in times.iter().enumerate() {
         let name = if x == 0 { "cuBLAS" } else { &names[x - 1] };

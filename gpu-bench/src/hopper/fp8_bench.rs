@@ -5,21 +5,29 @@
 //! twice the L2 (so small-M problems read their weights from HBM); both contestants' outputs (poisoned first)
 //! checked against the fp64 host reference on sampled rows before any timing; then `rounds` rounds, each
 //! contestant `cfg.warmup` untimed + `cfg.iters` timed launches (CUDA events, median), the order rotated every
-//! round ([`gpu_kernels::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
-//! else per-tensor scaling (said in the row). Reported: the median of the per-round ratios with its range, and
-//! the planner's prediction beside the measured time.
+//! round ([`crate::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
+//! else per-tensor scaling (said in the row). At M <= [`ROOFLINE_MAX_M`] a bare read of the problem's least bytes
+//! (X, W, C and the scales once: [`crate::hbm_read`]) is a contestant of the same rounds: the floor a
+//! memory-bound launch can be held to. Reported: the median of the per-round ratios with its range, the plan,
+//! the planner's prediction and its error beside the measured time, and ours against the bare read.
+//!
+//! Every planned spec is compiled first, on every host thread at once, before anything is timed.
 
+use crate::bench::Align::{Left, Right};
+use crate::bench::{self, rounds, BenchConfig, Markdown};
+use crate::hbm_read::HbmRead;
+use crate::hopper::shapes::{geomean, prediction_error, spec_label, ROOFLINE_MAX_M};
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::{self, rounds, BenchConfig};
 use gpu_kernels::elem::E4m3;
 use gpu_kernels::fp8::reference::{self, compare, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
 use gpu_kernels::hopper::fp8::{check_on, plan};
-use gpu_kernels::hopper::planned::plan_device;
-use gpu_kernels::hopper::{HopperGemm, HopperSpec};
+use gpu_kernels::hopper::planned::{layer_name, plan_device};
+use gpu_kernels::hopper::{check_device, compile_cached, HopperGemm};
 use gpu_kernels::runtime::cublas::Fp8Plan;
 use gpu_kernels::runtime::{CublasLt, Fp8Call, Gpu, Result};
 use gpu_kernels::Size;
+use swizzle_core::plan::Problem;
 use swizzle_core::Elem;
 
 /// One measured problem.
@@ -30,23 +38,27 @@ pub struct Fp8Row {
     /// The scaling the peer ran (the same, or `tensor` where cuBLASLt refused the mode).
     pub peer_mode: String,
     pub spec: String,
+    /// What bounds the plan, by the model.
+    pub bound: String,
     pub ours_us: f64,
     pub peer_us: f64,
     pub ours_tflops: f64,
     pub peer_tflops: f64,
     /// Median, min and max over rounds of peer time / ours (> 1: ours faster).
-    pub ratio: rounds::Spread,
+    pub ratio: bench::Spread,
     pub predicted_us: f64,
+    /// `predicted / measured - 1`.
+    pub error: f64,
     /// Our normwise error against the host reference on the sampled rows.
     pub normwise: f64,
     /// cuBLASLt in the same mode with fast accumulation (no promotion, the accumulation of our per-tensor and
     /// per-row kernels), where it plans: its median time and peer / ours over the rounds.
     pub fast_us: Option<f64>,
-    pub fast_ratio: Option<rounds::Spread>,
-    /// The plan's tile as a multicast pair (clusters of 2), where that is not the plan: its median time and
-    /// cuBLASLt / it over the rounds.
-    pub pair_us: Option<f64>,
-    pub pair_ratio: Option<rounds::Spread>,
+    pub fast_ratio: Option<bench::Spread>,
+    /// M <= [`ROOFLINE_MAX_M`]: a bare read of the problem's least bytes, its median time, and read / ours over
+    /// the rounds (1: ours as fast as the bare read).
+    pub read_us: Option<f64>,
+    pub read_ratio: Option<bench::Spread>,
 }
 
 struct Set {
@@ -64,21 +76,24 @@ pub fn run(
     n_rounds: usize,
     cfg: &BenchConfig,
 ) -> Result<(Vec<Fp8Row>, Vec<String>)> {
-    let lt = CublasLt::new(gpu)?;
+    check_device(gpu.props())?;
     let dev = plan_device(gpu.props());
+    precompile(shapes, modes, &dev)?;
+    let lt = CublasLt::new(gpu)?;
+    let read = HbmRead::new(gpu)?;
     let (mut out, mut failed) = (Vec::new(), Vec::new());
     for (si, &size) in shapes.iter().enumerate() {
         for &mode in modes {
-            match one(gpu, &lt, &dev, size, mode, si, n_rounds, cfg) {
+            match one(gpu, (&lt, &read), &dev, size, mode, si, n_rounds, cfg) {
                 Ok(row) => {
                     // Each row as it is measured (a run cut short keeps what it measured).
-                    let opt = |us: Option<f64>, q: Option<rounds::Spread>| match (us, q) {
+                    let opt = |us: Option<f64>, q: Option<bench::Spread>| match (us, q) {
                         (Some(us), Some(q)) => format!("{us:.1} us ({:.1}%)", 100.0 * q.median),
                         _ => "-".into(),
                     };
                     eprintln!(
                         "{size} per-{mode}: ours {:.1} us ({:.0} TFLOP/s), cuBLASLt (per-{}) {:.1} us, {:.1}% \
-                         [{:.1}-{:.1}]; fast-accum cuBLASLt {}; pair {}; predicted {:.1} us",
+                         [{:.1}-{:.1}]; fast-accum cuBLASLt {}; bare read {}; predicted {:.1} us",
                         row.ours_us,
                         row.ours_tflops,
                         row.peer_mode,
@@ -87,7 +102,7 @@ pub fn run(
                         100.0 * row.ratio.min,
                         100.0 * row.ratio.max,
                         opt(row.fast_us, row.fast_ratio),
-                        opt(row.pair_us, row.pair_ratio),
+                        opt(row.read_us, row.read_ratio),
                         row.predicted_us
                     );
                     out.push(row);
@@ -102,11 +117,48 @@ pub fn run(
     Ok((out, failed))
 }
 
+/// Compile every spec planned for `shapes` x `modes`, each once, on every host thread at once (the problems'
+/// first launches then load them from the compile cache). A problem that does not plan is left to [`one`].
+fn precompile(
+    shapes: &[Size],
+    modes: &[ScaleMode],
+    dev: &swizzle_core::plan::Device,
+) -> Result<()> {
+    let mut specs = Vec::new();
+    for &size in shapes {
+        for &mode in modes {
+            if let Ok(p) = plan(size, mode, dev) {
+                if !specs.contains(&p.spec) {
+                    specs.push(p.spec);
+                }
+            }
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = gpu_kernels::frame::host_threads().min(specs.len());
+    std::thread::scope(|sc| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                sc.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(spec) = specs.get(i) else {
+                        return Ok(());
+                    };
+                    compile_cached(spec, None)?;
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().expect("compile thread"))
+    })
+}
+
 /// One problem in one mode (see [`run`]).
 #[allow(clippy::too_many_arguments)]
 fn one(
     gpu: &Gpu,
-    lt: &CublasLt,
+    (lt, probe): (&CublasLt, &HbmRead),
     dev: &swizzle_core::plan::Device,
     size: Size,
     mode: ScaleMode,
@@ -124,22 +176,6 @@ fn one(
         .chain(gpu_kernels::elem::indices(14, size.m, si as u64))
         .collect();
     let agr = check_on(gpu, &g, size, (&x, &w), &rows, 7 + si as u64, 8e-3)?;
-    // The multicast pair of the same tile beside the plan (the shipped 16-bit configuration in e4m3), when it is
-    // not the plan itself: FP8 asks twice the L2 bytes per second of the 16-bit kernel.
-    let pair_spec = HopperSpec {
-        cluster: 2,
-        split: 1,
-        ..planned.spec
-    };
-    let pair = if pair_spec != planned.spec
-        && pair_spec.validate(gpu.props().smem_per_block_optin).is_ok()
-    {
-        let p = HopperGemm::new(gpu, pair_spec)?;
-        check_on(gpu, &p, size, (&x, &w), &rows, 8 + si as u64, 8e-3)?;
-        Some(p)
-    } else {
-        None
-    };
     let call = |m: ScaleMode| Fp8Call::new(size, m);
     let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
     // The peer in `mode` where cuBLASLt plans it and its output checks, else per-tensor.
@@ -191,10 +227,18 @@ fn one(
     }
     let scales = reference::random_scales(mode, size, 300 + si as u64);
     let ours_scales = scales.map(|v| gpu.upload(v))?;
-    // Contestants: 0 cuBLASLt, 1 ours (planned), then the fast-accumulation peer and the pair where they exist.
+    // The bare read of the problem's least bytes (M <= ROOFLINE_MAX_M).
+    let least = Problem::new(size, Elem::E4M3).with_scale(mode).min_bytes();
+    let mut reads = if size.m <= ROOFLINE_MAX_M {
+        Some(probe.sets(gpu, least, cfg.l2_factor.max(2))?)
+    } else {
+        None
+    };
+    // Contestants: 0 cuBLASLt, 1 ours (planned), then the fast-accumulation peer and the bare read where they
+    // exist.
     let fast_at = fast.as_ref().map(|_| 2);
-    let pair_at = pair.as_ref().map(|_| 2 + fast.is_some() as usize);
-    let contestants = 2 + fast.is_some() as usize + pair.is_some() as usize;
+    let read_at = reads.as_ref().map(|_| 2 + fast.is_some() as usize);
+    let contestants = 2 + fast.is_some() as usize + reads.is_some() as usize;
     let times = rounds::interleaved(gpu, cfg, contestants, n_rounds, |who, i| {
         let s = &mut sets[i % count];
         match who {
@@ -207,82 +251,126 @@ fn one(
                 &peer_scales,
                 &mut s.c,
             ),
-            _ => pair.as_ref().expect("pair").launch_fp8(
-                gpu,
-                &s.a,
-                &s.b,
-                &ours_scales,
-                &mut s.c,
-                size,
-            ),
+            _ => probe.run(gpu, reads.as_mut().expect("bare read"), i),
         }
     })?;
-    let med = |t: &[f64]| rounds::spread(t).median;
+    let med = |t: &[f64]| bench::spread(t).median;
     let (peer_ms, ours_ms) = (med(&times[0]), med(&times[1]));
+    let predicted_s = planned.estimate.time_s;
     let tflops = |ms: f64| size.flops() as f64 / (ms * 1e-3) / 1e12;
     Ok(Fp8Row {
         size,
         mode: mode.to_string(),
         peer_mode: peer_mode.to_string(),
-        spec: g.spec.to_string(),
+        spec: spec_label(&g.spec),
+        bound: planned.estimate.bound.to_string(),
         ours_us: ours_ms * 1e3,
         peer_us: peer_ms * 1e3,
         ours_tflops: tflops(ours_ms),
         peer_tflops: tflops(peer_ms),
-        ratio: rounds::spread(&rounds::ratios(&times[0], &times[1])),
-        predicted_us: planned.estimate.time_s * 1e6,
+        ratio: bench::spread(&rounds::ratios(&times[0], &times[1])),
+        predicted_us: predicted_s * 1e6,
+        error: prediction_error(predicted_s, ours_ms),
         normwise: agr.normwise,
         fast_us: fast_at.map(|w| med(&times[w]) * 1e3),
-        fast_ratio: fast_at.map(|w| rounds::spread(&rounds::ratios(&times[w], &times[1]))),
-        pair_us: pair_at.map(|w| med(&times[w]) * 1e3),
-        pair_ratio: pair_at.map(|w| rounds::spread(&rounds::ratios(&times[0], &times[w]))),
+        fast_ratio: fast_at.map(|w| bench::spread(&rounds::ratios(&times[w], &times[1]))),
+        read_us: read_at.map(|w| med(&times[w]) * 1e3),
+        read_ratio: read_at.map(|w| bench::spread(&rounds::ratios(&times[w], &times[1]))),
     })
 }
 
-/// The rows as a markdown table, geomean of the ratios last.
+/// The rows as a markdown table (the layer, the plan and what bounds it, ours and cuBLASLt, the model's
+/// prediction and its error, the bare read at M <= [`ROOFLINE_MAX_M`]), then per scaling mode the geomean of the
+/// ratios, the lowest, and ours against the bare read.
 pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
-    let mut s = format!(
-        "device: {device}\n\n| problem | scaling | ours (spec) | ours µs | TFLOP/s | cuBLASLt µs | TFLOP/s | ours / \
-         cuBLASLt (rounds) | cuBLASLt fast-accum µs, ours / it | cluster-2 pair µs, / cuBLASLt | predicted µs (err) |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
-    );
+    let pct = |q: Option<bench::Spread>| {
+        q.map_or("-".to_string(), |q| format!("{:.1}%", 100.0 * q.median))
+    };
+    let mut table = Markdown::new(&[
+        ("layer", Left),
+        ("M x N x K", Left),
+        ("scaling", Left),
+        ("plan", Left),
+        ("bound", Left),
+        ("ours µs", Right),
+        ("cuBLASLt µs", Right),
+        ("**cuBLASLt / ours** (rounds)", Right),
+        ("fast-accum cuBLASLt / ours", Right),
+        ("predicted µs (error)", Right),
+        ("bare read µs, read / ours", Right),
+    ]);
     for r in rows {
-        let fast = match (r.fast_us, r.fast_ratio) {
-            (Some(us), Some(q)) => format!("{us:.1}, {:.1}%", 100.0 * q.median),
-            _ => "-".to_string(),
-        };
-        let pair = match (r.pair_us, r.pair_ratio) {
-            (Some(us), Some(q)) => format!("{us:.1}, {:.1}%", 100.0 * q.median),
-            _ => "-".to_string(),
-        };
         let peer = if r.peer_mode == r.mode {
             String::new()
         } else {
             format!(" (peer per-{})", r.peer_mode)
         };
-        s += &format!(
-            "| {} | {}{peer} | {} | {:.1} | {:.0} | {:.1} | {:.0} | {:.1}% [{:.1}-{:.1}] x{} | {fast} | {pair} | {:.1} ({:+.0}%) |\n",
-            r.size,
-            r.mode,
-            r.spec,
-            r.ours_us,
-            r.ours_tflops,
-            r.peer_us,
-            r.peer_tflops,
-            100.0 * r.ratio.median,
-            100.0 * r.ratio.min,
-            100.0 * r.ratio.max,
-            r.ratio.rounds,
-            r.predicted_us,
-            100.0 * (r.predicted_us / r.ours_us - 1.0)
-        );
+        let read = match (r.read_us, r.read_ratio) {
+            (Some(us), q) => format!("{us:.1}, {}", pct(q)),
+            _ => "-".to_string(),
+        };
+        table.row([
+            layer_name(r.size.n, r.size.k).unwrap_or("-").to_string(),
+            r.size.to_string(),
+            format!("{}{peer}", r.mode),
+            r.spec.to_string(),
+            r.bound.to_string(),
+            format!("{:.1}", r.ours_us),
+            format!("{:.1}", r.peer_us),
+            format!(
+                "**{:.1}%** ({:.1}-{:.1})",
+                100.0 * r.ratio.median,
+                100.0 * r.ratio.min,
+                100.0 * r.ratio.max
+            ),
+            pct(r.fast_ratio),
+            format!("{:.1} ({:+.0}%)", r.predicted_us, 100.0 * r.error),
+            read,
+        ]);
     }
-    if !rows.is_empty() {
-        let g = (rows.iter().map(|r| r.ratio.median.ln()).sum::<f64>() / rows.len() as f64).exp();
-        s += &format!(
-            "\ngeomean ours / cuBLASLt: {:.1}% over {} problems\n",
-            100.0 * g,
-            rows.len()
-        );
+    let mut s = format!("device: {device}\n\n{}", table.finish());
+    let mut modes: Vec<&str> = rows.iter().map(|r| r.mode.as_str()).collect();
+    modes.dedup();
+    for mode in modes {
+        let of: Vec<&Fp8Row> = rows.iter().filter(|r| r.mode == mode).collect();
+        let ratios: Vec<f64> = of.iter().map(|r| r.ratio.median).collect();
+        let lowest = of
+            .iter()
+            .min_by(|a, b| a.ratio.median.total_cmp(&b.ratio.median));
+        let worst = of.iter().map(|r| r.error.abs()).fold(0.0, f64::max);
+        if let (Some(g), Some(low)) = (geomean(&ratios), lowest) {
+            s += &format!(
+                "\nper-{mode}: geomean cuBLASLt / ours **{:.1}%** over {} problems, {} at or above 100%; lowest {:.1}% \
+                 ({}); worst prediction error {:.0}%\n",
+                100.0 * g,
+                of.len(),
+                ratios.iter().filter(|&&q| q >= 1.0).count(),
+                100.0 * low.ratio.median,
+                low.size,
+                100.0 * worst
+            );
+        }
+        let small: Vec<&&Fp8Row> = of.iter().filter(|r| r.read_ratio.is_some()).collect();
+        let vs_read: Vec<f64> = small
+            .iter()
+            .filter_map(|r| r.read_ratio.map(|q| q.median))
+            .collect();
+        let vs_peer: Vec<f64> = small.iter().map(|r| r.ratio.median).collect();
+        if let (Some(lo), Some(hi)) = (
+            vs_read.iter().copied().reduce(f64::min),
+            vs_read.iter().copied().reduce(f64::max),
+        ) {
+            s += &format!(
+                "per-{mode}, M <= {ROOFLINE_MAX_M}: ours at {:.1}-{:.1}% of the bare read's speed ({} of {} at 85% or \
+                 more); cuBLASLt / ours {:.1}-{:.1}%\n",
+                100.0 * lo,
+                100.0 * hi,
+                vs_read.iter().filter(|&&q| q >= 0.85).count(),
+                vs_read.len(),
+                100.0 * vs_peer.iter().copied().fold(f64::INFINITY, f64::min),
+                100.0 * vs_peer.iter().copied().fold(0.0, f64::max),
+            );
+        }
     }
     for f in failed {
         s += &format!("failed: {f}\n");

@@ -4,7 +4,7 @@
 //! it, else per-tensor scaling (said in the table). Each variant's output (poisoned first) is checked against the
 //! fp64 host reference on sampled rows before any timing.
 
-use gpu_kernels::bench::{self, rounds, BenchConfig};
+use crate::bench::{self, rounds, BenchConfig};
 use gpu_kernels::fp8::reference::{self, compare, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
 use gpu_kernels::hopper::{fp8, HopperGemm};
@@ -108,10 +108,10 @@ pub fn block_sweep(
                 v => kernels[v - 1].launch_fp8(gpu, a, b, &scales, c, size),
             }
         })?;
-        let tflops = |t: &[f64]| size.flops() as f64 / (rounds::spread(t).median * 1e-3) / 1e12;
+        let tflops = |t: &[f64]| size.flops() as f64 / (bench::spread(t).median * 1e-3) / 1e12;
         let peer_tflops = tflops(&times[0]);
         for (v, ((label, spec), nw)) in variants.iter().zip(&normwise).enumerate() {
-            let q = rounds::spread(&rounds::ratios(&times[0], &times[v + 1]));
+            let q = bench::spread(&rounds::ratios(&times[0], &times[v + 1]));
             let line = format!(
                 "| {size} | {label} | {spec} | {:.0} | {peer_tflops:.0} (per-{peer_mode}) | {:.1}% [{:.1}-{:.1}] | \
                  {nw:.2e} |\n",

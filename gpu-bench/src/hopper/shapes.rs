@@ -13,12 +13,14 @@
 //! the roofline, so it is the floor a kernel can be held to. Geomeans over the problems close each element type's
 //! table.
 
+use crate::bench::Align::{Left, Right};
+use crate::bench::{self, rounds, BenchConfig, Markdown};
 use crate::hbm_read::{HbmRead, ReadSets};
 use crate::hopper::tune::{compare_with_cublas, write};
+use crate::tables::time_peer;
 use cudarc::driver::CudaSlice;
-use gpu_kernels::bench::{self, rounds, BenchConfig};
 use gpu_kernels::elem::HostElem;
-use gpu_kernels::frame::{bench::time_peer, Family, Peer, Size};
+use gpu_kernels::frame::{Family, Peer, Size};
 use gpu_kernels::hopper::planned::{layer_name, plan_device, shipped, Planned};
 use gpu_kernels::hopper::{check, cublas_call, Cublas, HopperGemm, HopperSpec, SHIPPED, TYPES};
 use gpu_kernels::runtime::{Error, Gpu, Result};
@@ -57,7 +59,7 @@ pub struct Ours {
     /// Median over rounds of the per-round time, ms.
     pub ms: f64,
     /// cuBLAS / ours per round: median, min, max.
-    pub ratio: rounds::Spread,
+    pub ratio: bench::Spread,
     /// The model's time for this spec, seconds.
     pub predicted_s: f64,
     /// What bounds it, by the model.
@@ -78,7 +80,7 @@ pub struct ShapeRow {
     /// `M x N x K` (`[M, N, K]` in JSON).
     #[serde(serialize_with = "Size::serialize_mnk")]
     pub size: Size,
-    /// The layer, when the weight is one of [`LLM_LAYERS`].
+    /// The layer, when the weight is one of [`LLM_LAYERS`](gpu_kernels::hopper::planned::LLM_LAYERS).
     pub layer: Option<&'static str>,
     /// cuBLAS: median time over rounds, ms.
     pub cublas_ms: f64,
@@ -324,7 +326,7 @@ pub fn shapes_report(
     };
     let copy_gbps = copy
         .measure()
-        .rate(time_peer(gpu, &copy, &copy_cfg)?.median_ms);
+        .rate(time_peer(gpu, &copy, &copy_cfg)?.median);
     note!(
         "{}; D2D copy {copy_gbps:.0} GB/s; planning for {}",
         gpu.props(),
@@ -380,18 +382,18 @@ pub fn shapes_report(
         })?;
         let roof =
             |t: f64| (m <= ROOFLINE_MAX_M).then(|| roofline(problem.min_bytes(), copy_gbps, t));
-        let cublas_ms = rounds::spread(&ms[0]).median;
+        let cublas_ms = bench::spread(&ms[0]).median;
         // The bare read, when it ran, is the last contestant.
         let read_ms = reads
             .is_some()
-            .then(|| rounds::spread(&ms[specs.len() + 1]).median);
+            .then(|| bench::spread(&ms[specs.len() + 1]).median);
         let ours_row =
             |idx: usize, (spec, est): &(HopperSpec, Estimate), diff: f64| -> Result<Ours> {
-                let t = rounds::spread(&ms[idx]).median;
+                let t = bench::spread(&ms[idx]).median;
                 Ok(Ours {
                     spec: spec_label(spec),
                     ms: t,
-                    ratio: rounds::spread(&rounds::ratios(&ms[0], &ms[idx])),
+                    ratio: bench::spread(&rounds::ratios(&ms[0], &ms[idx])),
                     predicted_s: est.time_s,
                     bound: est.bound.to_string(),
                     error: prediction_error(est.time_s, t),
@@ -490,14 +492,20 @@ pub fn markdown(r: &ShapesReport) -> String {
     );
     for (ty, s) in &r.summaries {
         let _ = writeln!(md, "## {ty}\n");
-        let _ = writeln!(
-            md,
-            "| layer | M x N x K | planned spec | **planned / cuBLAS** | shipped / cuBLAS | cuBLAS us | planned us | \
-             predicted us (error) | shipped predicted us (error) | bound | HBM roofline: planned / shipped / cuBLAS / \
-             bare read | \
-             fastest measured of ours (planned / it) |"
-        );
-        let _ = writeln!(md, "|---|---|---|--:|--:|--:|--:|--:|--:|---|---|---|");
+        let mut table = Markdown::new(&[
+            ("layer", Left),
+            ("M x N x K", Left),
+            ("planned spec", Left),
+            ("**planned / cuBLAS**", Right),
+            ("shipped / cuBLAS", Right),
+            ("cuBLAS us", Right),
+            ("planned us", Right),
+            ("predicted us (error)", Right),
+            ("shipped predicted us (error)", Right),
+            ("bound", Left),
+            ("HBM roofline: planned / shipped / cuBLAS / bare read", Left),
+            ("fastest measured of ours (planned / it)", Left),
+        ]);
         for row in r.rows.iter().filter(|x| &x.ty == ty) {
             let Size { m, n, k } = row.size;
             let (p, sh) = (&row.planned, &row.shipped);
@@ -517,26 +525,31 @@ pub fn markdown(r: &ShapesReport) -> String {
                 .iter()
                 .min_by(|a, b| a.ms.total_cmp(&b.ms))
                 .map_or("-", |o| o.spec.as_str());
-            let _ = writeln!(
-                md,
-                "| {} | {m}x{n}x{k} | {} | **{:.1}%** ({:.1}-{:.1}) | {:.1}% | {:.1} | {:.1} | {:.1} ({:+.0}%) | {:.1} ({:+.0}%) | {} | {roof} | {fastest} ({:.1}% of {}) |",
-                row.layer.unwrap_or("-"),
-                p.spec,
-                100.0 * p.ratio.median,
-                100.0 * p.ratio.min,
-                100.0 * p.ratio.max,
-                100.0 * sh.ratio.median,
-                1e3 * row.cublas_ms,
-                1e3 * p.ms,
-                1e6 * p.predicted_s,
-                100.0 * p.error,
-                1e6 * sh.predicted_s,
-                100.0 * sh.error,
-                p.bound,
-                100.0 * row.pick_vs_best,
-                row.measured.len(),
-            );
+            table.row([
+                row.layer.unwrap_or("-").to_string(),
+                format!("{m}x{n}x{k}"),
+                p.spec.clone(),
+                format!(
+                    "**{:.1}%** ({:.1}-{:.1})",
+                    100.0 * p.ratio.median,
+                    100.0 * p.ratio.min,
+                    100.0 * p.ratio.max
+                ),
+                format!("{:.1}%", 100.0 * sh.ratio.median),
+                format!("{:.1}", 1e3 * row.cublas_ms),
+                format!("{:.1}", 1e3 * p.ms),
+                format!("{:.1} ({:+.0}%)", 1e6 * p.predicted_s, 100.0 * p.error),
+                format!("{:.1} ({:+.0}%)", 1e6 * sh.predicted_s, 100.0 * sh.error),
+                p.bound.to_string(),
+                roof,
+                format!(
+                    "{fastest} ({:.1}% of {})",
+                    100.0 * row.pick_vs_best,
+                    row.measured.len()
+                ),
+            ]);
         }
+        md.push_str(&table.finish());
         let _ = writeln!(
             md,
             "\n{ty}: geomean over {} shapes: planned **{:.1}%**, shipped {:.1}% of cuBLAS; lowest planned {:.1}%; \
@@ -586,7 +599,7 @@ mod tests {
         let ours = |ratio: f64| Ours {
             spec: "s".into(),
             ms: 1.0,
-            ratio: rounds::spread(&[ratio]),
+            ratio: bench::spread(&[ratio]),
             predicted_s: 1e-3,
             bound: "tensor".into(),
             error: err,

@@ -7,8 +7,9 @@
 //! Inputs are random (never zeros). At 4096^3 one input set (2 x 32 MiB) is not larger than the 50 MiB L2;
 //! a GEMM re-reads its inputs many times over anyway, so the tile order's L2 reuse is part of what is measured.
 
-use gpu_kernels::bench::rounds;
-use gpu_kernels::bench::{self, BenchConfig, Stats};
+use crate::bench::rounds;
+use crate::bench::Align::Left;
+use crate::bench::{self, BenchConfig, Markdown, Spread};
 use gpu_kernels::elem::HostElem;
 use gpu_kernels::frame::{Measure, Size};
 use gpu_kernels::hopper::{
@@ -26,8 +27,8 @@ struct Row {
     spec: String,
     #[serde(serialize_with = "Size::serialize_mnk")]
     size: Size,
-    ours: Stats,
-    cublas: Stats,
+    ours: Spread,
+    cublas: Spread,
     ours_tflops: f64,
     cublas_tflops: f64,
     ratio: f64,
@@ -36,16 +37,16 @@ struct Row {
 
 impl Row {
     /// One measured spec beside the cuBLAS of the same run: the rates and ratio derived from the two medians.
-    fn new(what: String, spec: String, size: Size, ours: Stats, cublas: Stats, err: f64) -> Row {
+    fn new(what: String, spec: String, size: Size, ours: Spread, cublas: Spread, err: f64) -> Row {
         Row {
             what,
             spec,
             size,
             ours,
             cublas,
-            ours_tflops: tflops(size, ours.median_ms),
-            cublas_tflops: tflops(size, cublas.median_ms),
-            ratio: cublas.median_ms / ours.median_ms,
+            ours_tflops: tflops(size, ours.median),
+            cublas_tflops: tflops(size, cublas.median),
+            ratio: cublas.median / ours.median,
             rel_err_vs_cublas: err,
         }
     }
@@ -65,8 +66,29 @@ trait Problem {
     fn size(&self) -> Size;
     /// Poison, run ours once, compare element-wise with cuBLAS; the relative Frobenius difference.
     fn verify(&mut self, gpu: &Gpu, g: &HopperGemm) -> Result<f64>;
-    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Stats>;
-    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats>;
+    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Spread>;
+    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Spread>;
+
+    /// Verify `g`, time it with `cfg`: its row as `what`, beside the `cublas` timed before it.
+    fn measure(
+        &mut self,
+        gpu: &Gpu,
+        g: &HopperGemm,
+        cfg: &BenchConfig,
+        cublas: Spread,
+        what: String,
+    ) -> Result<Row> {
+        let err = self.verify(gpu, g)?;
+        let ours = self.time_ours(gpu, g, cfg)?;
+        Ok(Row::new(
+            what,
+            g.spec.to_string(),
+            self.size(),
+            ours,
+            cublas,
+            err,
+        ))
+    }
 }
 
 /// Random inputs of `ty` at `size` and cuBLAS's result (the reference for this size).
@@ -82,6 +104,22 @@ fn problem(gpu: &Gpu, blas: &Cublas, ty: Elem, size: Size, seed: u64) -> Result<
             ))
         }
     })
+}
+
+/// A bf16 problem of `size` with cuBLAS timed on it once with `cfg`, under the section heading `heading` makes
+/// of cuBLAS's TFLOP/s.
+fn bf16_section(
+    gpu: &Gpu,
+    blas: &Cublas,
+    (size, seed): (Size, u64),
+    cfg: &BenchConfig,
+    md: &mut String,
+    heading: impl Fn(f64) -> String,
+) -> Result<(Box<dyn Problem>, Spread)> {
+    let mut p = problem(gpu, blas, Elem::BF16, size, seed)?;
+    let cublas = p.time_cublas(gpu, blas, cfg)?;
+    let _ = writeln!(md, "{}", heading(tflops(size, cublas.median)));
+    Ok((p, cublas))
 }
 
 fn tflops(size: Size, ms: f64) -> f64 {
@@ -120,13 +158,13 @@ impl<E: HostElem> Problem for Operands<E> {
         compare_with_cublas(&g.spec.to_string(), self.size, &got, &self.want)
     }
 
-    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Stats> {
+    fn time_ours(&mut self, gpu: &Gpu, g: &HopperGemm, cfg: &BenchConfig) -> Result<Spread> {
         let (a, b, size) = (&self.a, &self.b, self.size);
         let c = &mut self.c;
         bench::time(gpu, cfg, |_| g.launch(gpu, a, b, c, size))
     }
 
-    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Stats> {
+    fn time_cublas(&mut self, gpu: &Gpu, blas: &Cublas, cfg: &BenchConfig) -> Result<Spread> {
         let (a, b, size) = (&self.a, &self.b, self.size);
         let c = &mut self.c;
         bench::time(gpu, cfg, |_| {
@@ -143,13 +181,7 @@ impl<E: HostElem> Problem for Operands<E> {
 /// `hopper_sweep.json`, the shipped bf16 CUBIN and its ptxas log there. Returns the markdown.
 pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result<String> {
     let blas = Cublas::new(gpu)?;
-    let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "device: {}\ndate: {}\n",
-        gpu.props(),
-        bench::today_utc()
-    );
+    let mut md = format!("device: {}\ndate: {}\n\n", gpu.props(), bench::today_utc());
     note!("{}", gpu.props());
     let mut rows: Vec<Row> = Vec::new();
     let headline = BenchConfig {
@@ -166,8 +198,15 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
     // 1. Headline: every candidate, bf16 and fp16, 4096^3 and 8192^3, alternating with cuBLAS.
     let usable = |spec: &HopperSpec| !(skip_cluster && spec.cluster > 1);
     let _ = writeln!(md, "## Candidates vs cuBLAS TN (3 alternating rounds x 20 runs; median of each round, the middle round-median reported)\n");
-    let _ = writeln!(md, "| candidate | type | size | ours TFLOP/s (rounds) | cuBLAS TFLOP/s (rounds) | ours / cuBLAS | rel. diff vs cuBLAS |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    let mut table = Markdown::new(&[
+        ("candidate", Left),
+        ("type", Left),
+        ("size", Left),
+        ("ours TFLOP/s (rounds)", Left),
+        ("cuBLAS TFLOP/s (rounds)", Left),
+        ("ours / cuBLAS", Left),
+        ("rel. diff vs cuBLAS", Left),
+    ]);
     let mut compiled: Vec<HopperGemm> = Vec::new();
     for ty in TYPES {
         for s in [4096u32, 8192] {
@@ -175,10 +214,9 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             for (label, cand) in sweep::candidates() {
                 let spec = cand.with_ty(ty);
                 if !usable(&spec) {
-                    let _ = writeln!(
-                        md,
-                        "| {label} | {ty} | {s}^3 | skipped (cluster test failed) | | | |"
-                    );
+                    let skipped = "skipped (cluster test failed)";
+                    let size = format!("{s}^3");
+                    table.row([label, &ty.to_string(), &size, skipped, "", "", ""]);
                     continue;
                 }
                 if !compiled.iter().any(|g| g.spec == spec) {
@@ -195,15 +233,15 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
                     theirs.push(p.time_cublas(gpu, &blas, &headline)?);
                     ours.push(p.time_ours(gpu, g, &headline)?);
                 }
-                let mid = |v: &[Stats]| {
+                let mid = |v: &[Spread]| {
                     let mut v = v.to_vec();
-                    v.sort_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
+                    v.sort_by(|a, b| a.median.total_cmp(&b.median));
                     v[v.len() / 2]
                 };
                 let (o, c) = (mid(&ours), mid(&theirs));
-                let list = |v: &[Stats]| {
+                let list = |v: &[Spread]| {
                     v.iter()
-                        .map(|x| format!("{:.0}", tflops(p.size(), x.median_ms)))
+                        .map(|x| format!("{:.0}", tflops(p.size(), x.median)))
                         .collect::<Vec<_>>()
                         .join(" / ")
                 };
@@ -215,15 +253,15 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
                     c,
                     err,
                 );
-                let _ = writeln!(
-                    md,
-                    "| {label} | {ty} | {s}^3 | {:.0} ({}) | {:.0} ({}) | **{:.1}%** | {err:.1e} |",
-                    row.ours_tflops,
-                    list(&ours),
-                    row.cublas_tflops,
-                    list(&theirs),
-                    100.0 * row.ratio
-                );
+                table.row([
+                    label.to_string(),
+                    ty.to_string(),
+                    format!("{s}^3"),
+                    format!("{:.0} ({})", row.ours_tflops, list(&ours)),
+                    format!("{:.0} ({})", row.cublas_tflops, list(&theirs)),
+                    format!("**{:.1}%**", 100.0 * row.ratio),
+                    format!("{err:.1e}"),
+                ]);
                 note!(
                     "{label} {ty} {s}^3: ours {:.0} TFLOP/s, cuBLAS {:.0}, {:.1}%",
                     row.ours_tflops,
@@ -234,28 +272,28 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             }
         }
     }
+    md.push_str(&table.finish());
     let shipped_bf16 = compiled.into_iter().find(|g| g.spec == SHIPPED);
 
     // 2. Sweep at 8192^3 bf16, one change at a time.
-    let size = Size::square(8192, true);
-    let mut p = problem(gpu, &blas, Elem::BF16, size, 7)?;
-    let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
-    let _ = writeln!(
-        md,
-        "\n## Sweep, bf16 8192^3 (10 runs each; cuBLAS {:.0} TFLOP/s in this block)\n",
-        tflops(size, cublas_ref.median_ms)
-    );
-    let _ = writeln!(
-        md,
-        "| variant (one change vs base; the shipped spec is two) | spec | TFLOP/s | ours / cuBLAS | smem B |"
-    );
-    let _ = writeln!(md, "|---|---|---|---|---|");
+    let sweep_at = (Size::square(8192, true), 7);
+    let (mut p, cublas_ref) = bf16_section(gpu, &blas, sweep_at, &quick, &mut md, |t| {
+        format!("\n## Sweep, bf16 8192^3 (10 runs each; cuBLAS {t:.0} TFLOP/s in this block)\n")
+    })?;
+    let mut table = Markdown::new(&[
+        (
+            "variant (one change vs base; the shipped spec is two)",
+            Left,
+        ),
+        ("spec", Left),
+        ("TFLOP/s", Left),
+        ("ours / cuBLAS", Left),
+        ("smem B", Left),
+    ]);
     for (label, spec) in sweep::labelled() {
         if !usable(&spec) {
-            let _ = writeln!(
-                md,
-                "| {label} | {spec} | skipped (cluster test failed) | | |"
-            );
+            let skipped = "skipped (cluster test failed)";
+            table.row([label, &spec.to_string(), skipped, "", ""]);
             continue;
         }
         let fresh;
@@ -265,44 +303,33 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             fresh = match HopperGemm::new(gpu, spec) {
                 Ok(g) => g,
                 Err(e) => {
-                    let _ = writeln!(md, "| {label} | {spec} | failed: {e} | | |");
+                    let failed = format!("failed: {e}");
+                    table.row([label, &spec.to_string(), &failed, "", ""]);
                     continue;
                 }
             };
             &fresh
         };
-        let err = p.verify(gpu, g)?;
-        let st = p.time_ours(gpu, g, &quick)?;
-        let t = tflops(size, st.median_ms);
-        let _ = writeln!(
-            md,
-            "| {label} | {spec} | {t:.0} | {:.1}% | {} |",
-            100.0 * cublas_ref.median_ms / st.median_ms,
-            spec.smem_bytes()
-        );
-        note!("sweep {label}: {t:.0} TFLOP/s");
-        rows.push(Row::new(
-            format!("sweep: {label}"),
+        let row = p.measure(gpu, g, &quick, cublas_ref, format!("sweep: {label}"))?;
+        table.row([
+            label.to_string(),
             spec.to_string(),
-            size,
-            st,
-            cublas_ref,
-            err,
-        ));
+            format!("{:.0}", row.ours_tflops),
+            format!("{:.1}%", 100.0 * row.ratio),
+            spec.smem_bytes().to_string(),
+        ]);
+        note!("sweep {label}: {:.0} TFLOP/s", row.ours_tflops);
+        rows.push(row);
     }
+    md.push_str(&table.finish());
     drop(p);
 
     // 3. Raster effect on a wide, short-K problem.
-    let size = Size::mnk(16384, 16384, 1024);
-    let mut p = problem(gpu, &blas, Elem::BF16, size, 9)?;
-    let cublas_ref = p.time_cublas(gpu, &blas, &quick)?;
-    let _ = writeln!(
-        md,
-        "\n## Raster, bf16 16384x16384x1024 (10 runs each; cuBLAS {:.0} TFLOP/s)\n",
-        tflops(size, cublas_ref.median_ms)
-    );
-    let _ = writeln!(md, "| raster | TFLOP/s | ours / cuBLAS |");
-    let _ = writeln!(md, "|---|---|---|");
+    let raster_at = (Size::mnk(16384, 16384, 1024), 9);
+    let (mut p, cublas_ref) = bf16_section(gpu, &blas, raster_at, &quick, &mut md, |t| {
+        format!("\n## Raster, bf16 16384x16384x1024 (10 runs each; cuBLAS {t:.0} TFLOP/s)\n")
+    })?;
+    let mut table = Markdown::new(&[("raster", Left), ("TFLOP/s", Left), ("ours / cuBLAS", Left)]);
     for (r, spec) in [
         ("identity", BASE.with_raster(Raster::Identity)),
         ("group-m 8 (base)", BASE),
@@ -329,24 +356,18 @@ pub fn sweep_report(gpu: &Gpu, dir: Option<&Path>, skip_cluster: bool) -> Result
             continue;
         }
         let g = HopperGemm::new(gpu, spec)?;
-        let err = p.verify(gpu, &g)?;
-        let st = p.time_ours(gpu, &g, &quick)?;
-        let t = tflops(size, st.median_ms);
-        let _ = writeln!(
-            md,
-            "| {r} | {t:.0} | {:.1}% |",
-            100.0 * cublas_ref.median_ms / st.median_ms
-        );
+        let what = format!("short K 16384x16384x1024: {r}");
+        let row = p.measure(gpu, &g, &quick, cublas_ref, what)?;
+        let t = row.ours_tflops;
+        table.row([
+            r.to_string(),
+            format!("{t:.0}"),
+            format!("{:.1}%", 100.0 * row.ratio),
+        ]);
         note!("raster {r}: {t:.0} TFLOP/s");
-        rows.push(Row::new(
-            format!("short K 16384x16384x1024: {r}"),
-            spec.to_string(),
-            size,
-            st,
-            cublas_ref,
-            err,
-        ));
+        rows.push(row);
     }
+    md.push_str(&table.finish());
 
     if let Some(dir) = dir {
         write(&dir.join("hopper_sweep.md"), md.as_bytes())?;
@@ -397,7 +418,7 @@ struct Rounds {
     size: Size,
     rel_err_vs_cublas: f64,
     /// cuBLAS / ours per round (> 1: ours faster).
-    ratio: rounds::Spread,
+    ratio: bench::Spread,
     per_round_ratio: Vec<f64>,
     ours_ms: Vec<f64>,
     cublas_ms: Vec<f64>,
@@ -419,24 +440,29 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
         iters: 10,
         l2_factor: 1,
     };
-    let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "device: {}\ndate: {}\ncommand: swz tune hopper headline --rounds {rounds}\n",
-        gpu.props(),
-        bench::today_utc()
+    let command = format!("swz tune hopper headline --rounds {rounds}");
+    let date = bench::today_utc();
+    let mut md = format!(
+        "device: {}\ndate: {date}\ncommand: {command}\n\n",
+        gpu.props()
     );
     let _ = writeln!(
         md,
         "## Headline: {rounds} interleaved rounds (per round: cuBLAS TN and each candidate, 2 warm-up + 10 timed \
          runs each, order rotated every round); ratio = cuBLAS median / ours median within a round\n"
     );
-    let _ = writeln!(
-        md,
-        "| type | size | candidate | **median ratio** | min | max | rounds >= 95% | ours TFLOP/s (median round) | \
-         cuBLAS TFLOP/s (median round; first -> last) | rel. diff vs cuBLAS |"
-    );
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
+    let mut table = Markdown::new(&[
+        ("type", Left),
+        ("size", Left),
+        ("candidate", Left),
+        ("**median ratio**", Left),
+        ("min", Left),
+        ("max", Left),
+        ("rounds >= 95%", Left),
+        ("ours TFLOP/s (median round)", Left),
+        ("cuBLAS TFLOP/s (median round; first -> last)", Left),
+        ("rel. diff vs cuBLAS", Left),
+    ]);
     let mut all: Vec<Rounds> = Vec::new();
     let mut per_round = String::new();
     for ty in TYPES {
@@ -462,26 +488,32 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
                     } else {
                         p.time_ours(gpu, &cands[who - 1].1, &cfg)?
                     };
-                    ms[who].push(st.median_ms);
+                    ms[who].push(st.median);
                 }
             }
             let tf = |v: f64| tflops(p.size(), v);
-            let cublas_mid = rounds::spread(&ms[0]).median;
+            let cublas_mid = bench::spread(&ms[0]).median;
             for (i, (label, g, err)) in cands.iter().enumerate() {
                 let rs = rounds::ratios(&ms[0], &ms[i + 1]);
-                let sp = rounds::spread(&rs);
+                let sp = bench::spread(&rs);
                 let hits = rs.iter().filter(|&&r| r >= 0.95).count();
-                let _ = writeln!(
-                    md,
-                    "| {ty} | {s}^3 | {label} | **{:.1}%** | {:.1}% | {:.1}% | {hits}/{rounds} | {:.0} | {:.0} ({:.0} -> {:.0}) | {err:.1e} |",
-                    100.0 * sp.median,
-                    100.0 * sp.min,
-                    100.0 * sp.max,
-                    tf(rounds::spread(&ms[i + 1]).median),
-                    tf(cublas_mid),
-                    tf(ms[0][0]),
-                    tf(ms[0][rounds - 1]),
-                );
+                table.row([
+                    ty.to_string(),
+                    format!("{s}^3"),
+                    label.to_string(),
+                    format!("**{:.1}%**", 100.0 * sp.median),
+                    format!("{:.1}%", 100.0 * sp.min),
+                    format!("{:.1}%", 100.0 * sp.max),
+                    format!("{hits}/{rounds}"),
+                    format!("{:.0}", tf(bench::spread(&ms[i + 1]).median)),
+                    format!(
+                        "{:.0} ({:.0} -> {:.0})",
+                        tf(cublas_mid),
+                        tf(ms[0][0]),
+                        tf(ms[0][rounds - 1])
+                    ),
+                    format!("{err:.1e}"),
+                ]);
                 let _ = writeln!(
                     per_round,
                     "- {ty} {s}^3 {label}: {}",
@@ -510,6 +542,7 @@ pub fn headline(gpu: &Gpu, rounds: usize, dir: Option<&Path>) -> Result<String> 
             }
         }
     }
+    md.push_str(&table.finish());
     let _ = writeln!(md, "\nPer-round ratios (%), in round order:\n\n{per_round}");
     if let Some(dir) = dir {
         write(&dir.join("hopper_headline.md"), md.as_bytes())?;

@@ -2,7 +2,7 @@
 //! `N x K`), fp32 accumulation, fp32 scales in one of three modes ([`ScaleMode`], [`Scales`]), a 16- or 32-bit C.
 //!
 //! Modules: [`scale`] (the modes as typed arguments, their lengths and the checks made before any launch),
-//! [`reference`] (the fp64 host reference of the dequantized inputs and the element-wise error bound). The
+//! [`reference`](mod@reference) (the fp64 host reference of the dequantized inputs and the element-wise error bound). The
 //! element itself is [`crate::elem::E4m3`] (`Elem::E4M3`, `__nv_fp8_e4m3`).
 
 pub mod reference;

@@ -1,13 +1,12 @@
-//! [`DynFamily`]: [`Family`] with its spec type erased (specs addressed by index), implemented for every
-//! `Family`, so the registry ([`crate::registry`]) can hold families of different spec types.
+//! [`DynFamily`]: [`Family`] with its spec type erased (specs addressed by index, or handed out as
+//! [`DynSpec`]s), implemented for every `Family`, so the registry ([`crate::registry`]) can hold families of
+//! different spec types and the benchmark programs (gpu-bench) can time any of them.
 
-use super::bench::{sweep, sweep_planned};
-use super::profile::{predictions, SpecPrediction};
 use super::verify::{launch, verify, DeviceBufs, Verified};
-use super::{Family, Size, SpecAccess};
-use crate::bench::{BenchConfig, Table};
+use super::{Buffer, CeilingProbe, Family, Launch, Measure, Peer, Size, SpecAccess};
 use crate::progress::Progress;
-use crate::runtime::{CompileJob, Error, Gpu, Result};
+use crate::runtime::{CompileJob, DeviceProps, Error, Gpu, Kernel, Result};
+use swizzle_core::Elem;
 
 /// One spec's layout facts for reports: name, element type, its `Display`, and its accesses.
 pub struct SpecInfo {
@@ -39,30 +38,31 @@ pub trait DynFamily: Sync {
     fn verify_one(&self, gpu: &Gpu, index: usize, size: Size) -> Result<()>;
     /// The verification sizes.
     fn verify_sizes(&self) -> Vec<Size>;
-    /// Benchmark tables at `sizes` (the family's defaults when empty) of the specs `keep` accepts (by name and
-    /// element type).
-    fn bench(
+    /// Every spec, in order, type-erased (what the benchmark tables time).
+    fn dyn_specs(&self) -> Vec<Box<dyn DynSpec + '_>>;
+    /// The family's planned specs at `size` on a device with `props` (none: the planner's default device), each
+    /// with why ([`Plan::planned`](super::Plan::planned)); `None` when the family does not plan.
+    #[allow(clippy::type_complexity)]
+    fn planned(
         &self,
-        gpu: &Gpu,
-        sizes: &[Size],
-        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
-        cfg: &BenchConfig,
-    ) -> Result<Vec<Table>>;
-    /// Benchmark tables at problems the user named (`swz bench --shapes`): the family's planned specs at each
-    /// where it plans ([`Plan::planned`](super::Plan::planned)), its specs otherwise.
-    fn bench_planned(
-        &self,
-        gpu: &Gpu,
-        sizes: &[Size],
-        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
-        cfg: &BenchConfig,
-    ) -> Result<Vec<Table>>;
-    /// What [`DynFamily::bench_planned`] would run at `size` without a GPU: (spec name, element type, why) per
-    /// planned spec, or `None` when the family does not plan.
-    fn planned_list(&self, size: Size)
-        -> Result<Option<Vec<(String, swizzle_core::Elem, String)>>>;
+        size: Size,
+        props: Option<&DeviceProps>,
+    ) -> Result<Option<Vec<(Box<dyn DynSpec + '_>, String)>>>;
+    /// What `swz bench --shapes` would run at `size` without a GPU: (spec name, element type, why) per planned
+    /// spec, or `None` when the family does not plan.
+    fn planned_list(&self, size: Size) -> Result<Option<Vec<(String, Elem, String)>>> {
+        Ok(self.planned(size, None)?.map(|specs| {
+            specs
+                .into_iter()
+                .map(|(s, why)| (s.name(), s.elem(), why))
+                .collect()
+        }))
+    }
     /// Default benchmark sizes.
     fn bench_sizes(&self) -> Vec<Size>;
+    /// The size `swz report` measures ([`Bench::report_size`](super::Bench::report_size)); empty without a
+    /// benchmark part.
+    fn report_sizes(&self) -> Vec<Size>;
     /// The problem of side `n` (`swz bench --sizes N`).
     fn size_of(&self, n: u32) -> Size;
     /// See [`Family::profile_side`].
@@ -75,8 +75,6 @@ pub trait DynFamily: Sync {
     /// (an error when it has none), with all the dynamic shared memory the kernel may take beside its static
     /// shared memory when `one_block` (one block per SM).
     fn launch_smem_only(&self, gpu: &Gpu, index: usize, size: Size, one_block: bool) -> Result<()>;
-    /// The bank model's predictions per spec.
-    fn predictions(&self) -> Vec<SpecPrediction>;
     /// Compile spec `index` as shipped for `arch` (the family's own arch when it has one), with ptxas' resource
     /// report in the log; needs NVRTC, no GPU (`swz ptxas`).
     fn compile(&self, index: usize, arch: &str) -> Result<crate::runtime::Compiled>;
@@ -146,55 +144,38 @@ impl<F: Family> DynFamily for F {
         Family::verify_sizes(self)
     }
 
-    fn bench(
-        &self,
-        gpu: &Gpu,
-        sizes: &[Size],
-        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
-        cfg: &BenchConfig,
-    ) -> Result<Vec<Table>> {
-        sweep(
-            gpu,
-            self,
-            sizes,
-            &|s| keep(&self.spec_name(s), self.elem(s)),
-            cfg,
-        )
+    fn dyn_specs(&self) -> Vec<Box<dyn DynSpec + '_>> {
+        self.specs()
+            .into_iter()
+            .map(|spec| erased(self, spec))
+            .collect()
     }
 
-    fn bench_planned(
-        &self,
-        gpu: &Gpu,
-        sizes: &[Size],
-        keep: &dyn Fn(&str, swizzle_core::Elem) -> bool,
-        cfg: &BenchConfig,
-    ) -> Result<Vec<Table>> {
-        sweep_planned(
-            gpu,
-            self,
-            sizes,
-            &|s| keep(&self.spec_name(s), self.elem(s)),
-            cfg,
-        )
-    }
-
-    fn planned_list(
+    fn planned(
         &self,
         size: Size,
-    ) -> Result<Option<Vec<(String, swizzle_core::Elem, String)>>> {
+        props: Option<&DeviceProps>,
+    ) -> Result<Option<Vec<(Box<dyn DynSpec + '_>, String)>>> {
         let Some(plan) = self.as_plan() else {
             return Ok(None);
         };
         Ok(Some(
-            plan.planned(size, None)?
+            plan.planned(size, props)?
                 .into_iter()
-                .map(|(s, why)| (self.spec_name(&s), self.elem(&s), why))
+                .map(|(spec, why)| (erased(self, spec), why))
                 .collect(),
         ))
     }
 
     fn bench_sizes(&self) -> Vec<Size> {
         self.as_bench().map_or_else(Vec::new, |b| b.bench_sizes())
+    }
+
+    fn report_sizes(&self) -> Vec<Size> {
+        self.as_bench()
+            .and_then(|b| b.report_size())
+            .into_iter()
+            .collect()
     }
 
     fn size_of(&self, n: u32) -> Size {
@@ -236,10 +217,6 @@ impl<F: Family> DynFamily for F {
         gpu.sync()
     }
 
-    fn predictions(&self) -> Vec<SpecPrediction> {
-        predictions(self)
-    }
-
     fn compile(&self, index: usize, arch: &str) -> Result<crate::runtime::Compiled> {
         let spec = spec_at(self, index)?;
         let (src, mut options) = self.compile_unit(&spec);
@@ -256,4 +233,65 @@ fn spec_at<F: Family>(f: &F, index: usize) -> Result<F::Spec> {
             f.specs().len()
         ))
     })
+}
+
+/// One spec of a [`Family`] with its type erased: what a program that times it needs (gpu-bench's tables).
+pub trait DynSpec {
+    fn name(&self) -> String;
+    fn elem(&self) -> Elem;
+    fn buffers(&self, size: Size) -> Vec<Buffer>;
+    /// Compiled and loaded, with its launch at `size` ([`Family::prepared`]).
+    fn prepared(&self, gpu: &Gpu, size: Size) -> Result<(Kernel, Launch)>;
+    /// The family's benchmark part for this spec at `size`; `None` when the family has none.
+    fn bench(&self, size: Size) -> Option<BenchPart>;
+}
+
+/// What the family's [`Bench`](super::Bench) part says of one spec at one size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchPart {
+    pub measure: Measure,
+    pub peer: Peer,
+    pub ceiling: Option<CeilingProbe>,
+    /// The block shape as the tables print it.
+    pub block: String,
+    /// Timed as a bound rather than a solution ([`Bench::is_bound`](super::Bench::is_bound)).
+    pub bound: bool,
+}
+
+struct Erased<'a, F: Family> {
+    family: &'a F,
+    spec: F::Spec,
+}
+
+fn erased<F: Family>(family: &F, spec: F::Spec) -> Box<dyn DynSpec + '_> {
+    Box::new(Erased { family, spec })
+}
+
+impl<F: Family> DynSpec for Erased<'_, F> {
+    fn name(&self) -> String {
+        self.family.spec_name(&self.spec)
+    }
+
+    fn elem(&self) -> Elem {
+        self.family.elem(&self.spec)
+    }
+
+    fn buffers(&self, size: Size) -> Vec<Buffer> {
+        self.family.buffers(&self.spec, size)
+    }
+
+    fn prepared(&self, gpu: &Gpu, size: Size) -> Result<(Kernel, Launch)> {
+        self.family.prepared(gpu, &self.spec, size)
+    }
+
+    fn bench(&self, size: Size) -> Option<BenchPart> {
+        let b = self.family.as_bench()?;
+        Some(BenchPart {
+            measure: b.measure(&self.spec, size),
+            peer: b.peer(&self.spec, size),
+            ceiling: b.ceiling(&self.spec, size),
+            block: b.block_label(&self.spec),
+            bound: b.is_bound(&self.spec),
+        })
+    }
 }

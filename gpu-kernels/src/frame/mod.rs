@@ -1,7 +1,8 @@
 //! The kernel-family frame: what every family implements once ([`Family`]), and what is generic over it —
 //! compile-time conflict checks of every shipped spec ([`assert_specs_conflict_free!`](crate::assert_specs_conflict_free)),
-//! verification ([`verify`]), benchmark tables with the peer measured in the same run ([`bench`](mod@bench)),
-//! the bank model's predictions the profiler comparison reads ([`profile`]; gpu-bench runs Nsight Compute), and the registry `swz bench <family>` / `swz report` iterate
+//! verification ([`verify`]), what a benchmark measures and against which peer ([`Bench`]; gpu-bench's tables time
+//! it, the peer in the same run),
+//! the accesses as data the profiler comparison predicts from (gpu-bench runs Nsight Compute), and the registry `swz bench <family>` / `swz report` iterate
 //! ([`crate::registry`]).
 //!
 //! ```text
@@ -10,13 +11,13 @@
 //!   SOURCE: the .cu (include_str!)             NVRTC compile + module cache (runtime), dynamic smem opt-in
 //!   specs(): every shipped variant             verify::verify: random inputs, poisoned outputs, host reference,
 //!   header(spec): struct Spec {...}                           ragged sizes, first wrong element named
-//!   entry(spec), launch(spec, size): grid,     bench::table: rotated buffers > L2, warm-up, CUDA events, median,
+//!   entry(spec), launch(spec, size): grid,     gpu-bench tables: rotated buffers > L2, warm-up, CUDA events, median,
 //!     block, smem, arguments (Arg)                          the peer (D2D copy / cuBLAS) in the same run
-//!   buffers(spec, size): inputs / outputs      profile: predicted (bank model on accesses) vs ncu wavefronts
+//!   buffers(spec, size): inputs / outputs      gpu-bench profile: predicted (bank model on accesses) vs ncu
 //!   reference(spec, size, inputs)              registry: swz bench <family>, swz report
 //!   accesses(spec): SpecAccess list            assert_specs_conflict_free!: one const loop over SPECS
 //!   optional parts (Family::as_bench/as_plan/as_profile):
-//!   Bench: measure (bytes or FLOPs), peer      bench::table, swz bench, swz report
+//!   Bench: measure (bytes or FLOPs), peer      gpu-bench tables, swz bench, swz report
 //!     (D2D copy or cuBLAS), bench sizes
 //!   Plan: planned(size): specs per problem     swz bench --shapes
 //!   Profile: smem-only build options           swz profile
@@ -48,13 +49,11 @@
 //! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all`] for the family; host tests check the
 //!    accesses against an independent derivation of the kernel's index math.
 
-pub mod bench;
 pub mod dyn_family;
 pub mod host;
-pub mod profile;
 pub mod verify;
 
-pub use dyn_family::{DynFamily, SpecInfo};
+pub use dyn_family::{BenchPart, DynFamily, DynSpec, SpecInfo};
 pub use host::HostBuf;
 pub use swizzle_core::Size;
 
@@ -157,6 +156,15 @@ impl Measure {
             Measure::Flops(f) => f as f64 / (ms * 1e-3) / 1e12,
         }
     }
+}
+
+/// A probe of the most a family's instructions can do on the device, a second reference some tables carry beside
+/// the [`Peer`] (timed like the variants, in the same run).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CeilingProbe {
+    /// Warps that issue nothing but independent `mma.sync.m16n8k16` on register operands of `input`, for about
+    /// `flops` of work per launch (the mma.sync GEMM's ceiling).
+    MmaSync { input: Elem, flops: f64 },
 }
 
 /// The reference a family's table is measured against, in the same run.
@@ -323,6 +331,13 @@ pub trait Family: Sync + Send + 'static {
     fn inputs(&self, _spec: &Self::Spec, size: Size, buffers: &[Buffer]) -> Vec<HostBuf> {
         verify::random_inputs(buffers, size)
     }
+    /// Specs of one class compute the same function: at a size they take the same buffers and inputs and have
+    /// the same expected outputs, so verification makes the inputs and the host reference once for all of them
+    /// (every output element of each is still compared). Default: `None`, a class of its own. A family whose
+    /// specs differ only in how they compute (layouts, tiles, orders) names what the result depends on.
+    fn reference_class(&self, _spec: &Self::Spec) -> Option<String> {
+        None
+    }
     /// How outputs are compared.
     fn tolerance(&self, _spec: &Self::Spec) -> Tolerance {
         Tolerance::Exact
@@ -403,18 +418,22 @@ pub trait Bench<S>: Sync {
     fn peer(&self, spec: &S, size: Size) -> Peer;
     /// Default sizes of the benchmark tables (inputs larger than L2).
     fn bench_sizes(&self) -> Vec<Size>;
+    /// The one size `swz report` measures, so that its benchmark stays a summary (every size is `swz bench`).
+    /// Default: the first of [`Bench::bench_sizes`]; a family whose first size fits in the L2 names a larger one.
+    fn report_size(&self) -> Option<Size> {
+        self.bench_sizes().first().copied()
+    }
     /// The block shape as printed in the tables, `(x,y)`.
     fn block_label(&self, spec: &S) -> String;
-    /// A second reference where the family has one: the most its instructions can do on this device at `size`'s
-    /// work, measured now (timed like the variants, with `cfg`). Default: none.
-    fn ceiling(
-        &self,
-        _gpu: &crate::runtime::Gpu,
-        _spec: &S,
-        _size: Size,
-        _cfg: &crate::bench::BenchConfig,
-    ) -> Result<Option<crate::bench::Ceiling>> {
-        Ok(None)
+    /// True for a spec timed as a bound rather than a solution of the problem (the transpose's plain copies):
+    /// its rows are marked as bounds and never the family's best. Default: none.
+    fn is_bound(&self, _spec: &S) -> bool {
+        false
+    }
+    /// A second reference where the family has one: the probe of the most its instructions can do on the device
+    /// at `size`'s work, measured beside the variants in the same run. Default: none.
+    fn ceiling(&self, _spec: &S, _size: Size) -> Option<CeilingProbe> {
+        None
     }
 }
 

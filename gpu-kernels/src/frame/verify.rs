@@ -1,7 +1,8 @@
 //! The verification runner, generic over [`Family`]: random inputs (seeded by the size and the buffer),
 //! outputs poisoned with 0xFF bytes, one launch, every output element compared with the family's host reference.
 //! A family's checks run on every core ([`verify_all_with`]): the host references, which cost far more than
-//! the launches, are made in parallel while one check at a time uses the GPU.
+//! the launches, are made in parallel while one check at a time uses the GPU, and once for all the specs that
+//! compute the same function ([`Family::reference_class`]).
 
 use super::{Arg, Buffer, Family, HostBuf, Launch, Role, Size};
 use crate::progress::Progress;
@@ -9,7 +10,7 @@ use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Kernel, Result};
 use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, PushKernelArg};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Device buffers of one problem, in [`Family::buffers`] order.
@@ -159,13 +160,16 @@ pub fn launch_refs<T: DeviceRepr>(
 /// Run `spec` once at `size` and compare every output with the host reference. The error names the family, the
 /// variant, the size, the buffer and the first wrong element.
 pub fn verify<F: Family>(gpu: &Gpu, family: &F, spec: &F::Spec, size: Size) -> Result<()> {
-    verify_timed(
+    let mut times = Times::default();
+    let expected = Expected::make(family, spec, size, &mut times);
+    check(
         gpu,
         &Mutex::new(()),
         family,
         spec,
         size,
-        &mut Times::default(),
+        &expected,
+        &mut times,
     )
 }
 
@@ -186,27 +190,55 @@ impl Times {
     }
 }
 
-/// [`verify`] with the GPU part under `gpu_lock` (one thread on the GPU at a time; the host work of other
-/// threads goes on meanwhile), adding its times to `times`.
-fn verify_timed<F: Family>(
+/// What one check needs from the host: the buffers, the inputs and the expected outputs of a spec at a size
+/// (shared by the specs of one [`Family::reference_class`]).
+struct Expected {
+    buffers: Vec<Buffer>,
+    inputs: Vec<HostBuf>,
+    outputs: Vec<HostBuf>,
+}
+
+impl Expected {
+    /// The inputs and the host reference of `spec` at `size`, their time added to `times.host_s`.
+    fn make<F: Family>(family: &F, spec: &F::Spec, size: Size, times: &mut Times) -> Expected {
+        let t = Instant::now();
+        let buffers = family.buffers(spec, size);
+        let inputs = family.inputs(spec, size, &buffers);
+        let outputs = family.reference(spec, size, &inputs);
+        times.host_s += t.elapsed().as_secs_f64();
+        Expected {
+            buffers,
+            inputs,
+            outputs,
+        }
+    }
+}
+
+/// Run `spec` at `size` on `expected`'s inputs with the GPU part under `gpu_lock` (one thread on the GPU at a
+/// time; the host work of other threads goes on meanwhile) and compare every output element with `expected`'s,
+/// adding the times to `times`.
+fn check<F: Family>(
     gpu: &Gpu,
     gpu_lock: &Mutex<()>,
     family: &F,
     spec: &F::Spec,
     size: Size,
+    expected: &Expected,
     times: &mut Times,
 ) -> Result<()> {
     let what = || format!("{} {} on {size}", family.name(), family.spec_name(spec));
-    let t = Instant::now();
-    let buffers = family.buffers(spec, size);
-    let inputs = family.inputs(spec, size, &buffers);
-    let expected = family.reference(spec, size, &inputs);
-    times.host_s += t.elapsed().as_secs_f64();
+    let buffers = &expected.buffers;
+    if family.buffers(spec, size) != *buffers {
+        return Err(Error::Mismatch(format!(
+            "{}: its buffers differ from those of its reference class",
+            what()
+        )));
+    }
     let got = {
         let _on_gpu = gpu_lock.lock().unwrap_or_else(|e| e.into_inner());
         let t = Instant::now();
         let (kernel, l) = family.prepared(gpu, spec, size)?;
-        let mut dev = DeviceBufs::new(gpu, buffers.clone(), &inputs)?;
+        let mut dev = DeviceBufs::new(gpu, buffers.clone(), &expected.inputs)?;
         dev.poison_outputs(gpu)?;
         launch(gpu, &kernel, &l, &mut dev.bufs)?;
         gpu.sync()
@@ -215,7 +247,6 @@ fn verify_timed<F: Family>(
         times.gpu_s += t.elapsed().as_secs_f64();
         got
     };
-    drop(inputs);
     let t = Instant::now();
     let names = buffers
         .iter()
@@ -223,7 +254,7 @@ fn verify_timed<F: Family>(
         .map(|b| b.name);
     let compared = got
         .iter()
-        .zip(&expected)
+        .zip(&expected.outputs)
         .zip(names)
         .try_for_each(|((g, e), name)| {
             g.compare(e, family.tolerance(spec))
@@ -231,11 +262,11 @@ fn verify_timed<F: Family>(
         });
     times.compare_s += t.elapsed().as_secs_f64();
     compared?;
-    if got.len() != expected.len() {
+    if got.len() != expected.outputs.len() {
         return Err(Error::Mismatch(format!(
             "{}: the reference gave {} outputs for {}",
             what(),
-            expected.len(),
+            expected.outputs.len(),
             got.len()
         )));
     }
@@ -247,11 +278,13 @@ pub fn verify_all<F: Family>(gpu: &Gpu, family: &F) -> Result<Vec<String>> {
     Ok(verify_all_with(gpu, family, None)?.failures)
 }
 
-/// What [`verify_all_with`] did: the checks (spec x size), the failures (one line each, in spec-then-size
-/// order), the summed [`Times`] of every check, the wall time and the host threads.
+/// What [`verify_all_with`] did: the checks (spec x size), the host references made for them (one per reference
+/// class and size), the failures (one line each, in size-then-spec order), the summed [`Times`] of every check,
+/// the wall time and the host threads.
 #[derive(Clone, Debug, Default)]
 pub struct Verified {
     pub checks: usize,
+    pub references: usize,
     pub failures: Vec<String>,
     pub times: Times,
     pub wall_s: f64,
@@ -259,9 +292,11 @@ pub struct Verified {
 }
 
 /// Verify every spec at every size (the comparison of [`verify`], element by element, unchanged), with the host
-/// work spread over [`host_threads`](super::host_threads) threads: each thread takes the next check, makes its
-/// inputs and its reference, waits for the GPU (one check on it at a time), and compares. At most one check per
-/// thread is in memory at once. `progress` steps once per check.
+/// work spread over [`host_threads`](super::host_threads) threads: each thread takes the next check, gets its
+/// inputs and reference, waits for the GPU (one check on it at a time), and compares. The inputs and reference
+/// are made once per [`Family::reference_class`] and size, by the first thread that needs them, and dropped when
+/// the class's last check at that size is done: the checks run class by class, so few are in memory at once.
+/// `progress` steps once per check; the failures come in size-then-spec order.
 pub fn verify_all_with<F: Family>(
     gpu: &Gpu,
     family: &F,
@@ -269,10 +304,29 @@ pub fn verify_all_with<F: Family>(
 ) -> Result<Verified> {
     let start = Instant::now();
     let specs = family.specs();
-    let jobs: Vec<(Size, &F::Spec)> = family
-        .verify_sizes()
-        .into_iter()
-        .flat_map(|size| specs.iter().map(move |spec| (size, spec)))
+    // (check index in size-then-spec order, size, spec, group); a group is one reference class at one size.
+    let mut jobs: Vec<(usize, Size, &F::Spec, usize)> = Vec::new();
+    // A spec without a class is a class of its own (its check's index).
+    let mut classes: Vec<(Size, std::result::Result<String, usize>)> = Vec::new();
+    for size in family.verify_sizes() {
+        for spec in &specs {
+            let class = family.reference_class(spec).ok_or(jobs.len());
+            let group = match classes.iter().position(|(s, c)| *s == size && *c == class) {
+                Some(g) => g,
+                None => {
+                    classes.push((size, class));
+                    classes.len() - 1
+                }
+            };
+            jobs.push((jobs.len(), size, spec, group));
+        }
+    }
+    jobs.sort_by_key(|&(i, _, _, g)| (g, i));
+    let groups: Vec<(Mutex<Option<Arc<Expected>>>, AtomicUsize)> = (0..classes.len())
+        .map(|g| {
+            let n = jobs.iter().filter(|j| j.3 == g).count();
+            (Mutex::new(None), AtomicUsize::new(n))
+        })
         .collect();
     let threads = super::host_threads().min(jobs.len()).max(1);
     let gpu_lock = Mutex::new(());
@@ -280,28 +334,40 @@ pub fn verify_all_with<F: Family>(
     let results: Mutex<Vec<(usize, Option<String>, Times)>> = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(size, spec)) = jobs.get(i) else {
-                    break;
-                };
-                let mut times = Times::default();
-                let failure = match verify_timed(gpu, &gpu_lock, family, spec, size, &mut times) {
-                    Ok(()) => None,
-                    Err(Error::Mismatch(m)) => Some(m),
-                    Err(e) => Some(format!(
-                        "{} {} on {size}: {e}",
-                        family.name(),
-                        family.spec_name(spec)
-                    )),
-                };
-                if let Some(p) = progress {
-                    p.step(&format!("{} on {size}", family.spec_name(spec)));
+            s.spawn(|| {
+                while let Some(&(i, size, spec, g)) = jobs.get(next.fetch_add(1, Ordering::Relaxed))
+                {
+                    let mut times = Times::default();
+                    let (slot, left) = &groups[g];
+                    let expected = {
+                        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+                        slot.get_or_insert_with(|| {
+                            Arc::new(Expected::make(family, spec, size, &mut times))
+                        })
+                        .clone()
+                    };
+                    let outcome = check(gpu, &gpu_lock, family, spec, size, &expected, &mut times);
+                    drop(expected);
+                    if left.fetch_sub(1, Ordering::AcqRel) == 1 {
+                        slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+                    }
+                    let failure = match outcome {
+                        Ok(()) => None,
+                        Err(Error::Mismatch(m)) => Some(m),
+                        Err(e) => Some(format!(
+                            "{} {} on {size}: {e}",
+                            family.name(),
+                            family.spec_name(spec)
+                        )),
+                    };
+                    if let Some(p) = progress {
+                        p.step(&format!("{} on {size}", family.spec_name(spec)));
+                    }
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((i, failure, times));
                 }
-                results
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((i, failure, times));
             });
         }
     });
@@ -310,6 +376,7 @@ pub fn verify_all_with<F: Family>(
     let mut out = Verified {
         checks: jobs.len(),
         threads,
+        references: classes.len(),
         ..Verified::default()
     };
     for (_, failure, times) in results {
@@ -318,4 +385,107 @@ pub fn verify_all_with<F: Family>(
     }
     out.wall_s = start.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// Where the specs of a [`Family::reference_class`] disagree at `size`: the first spec whose buffers or host
+/// reference (on the class's inputs) differ from those of the first spec of its class.
+pub fn class_disagreement<F: Family>(family: &F, size: Size) -> Option<String> {
+    let mut firsts: Vec<(String, Expected)> = Vec::new();
+    for spec in family.specs() {
+        let Some(class) = family.reference_class(&spec) else {
+            continue;
+        };
+        let Some((_, first)) = firsts.iter().find(|(c, _)| *c == class) else {
+            let made = Expected::make(family, &spec, size, &mut Times::default());
+            firsts.push((class, made));
+            continue;
+        };
+        let name = family.spec_name(&spec);
+        if family.buffers(&spec, size) != first.buffers {
+            return Some(format!("{name} ({class}): other buffers than its class's"));
+        }
+        if family.reference(&spec, size, &first.inputs) != first.outputs {
+            return Some(format!(
+                "{name} ({class}): another reference than its class's"
+            ));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::{Family, Launch};
+    use crate::transpose::family::{Variant, TRANSPOSE};
+
+    /// Every family's classes at its first verification size: one buffer list and one reference per class.
+    #[test]
+    fn specs_of_one_reference_class_compute_the_same_function() {
+        fn agree<F: Family>(f: &F) {
+            let size = f.verify_sizes()[0];
+            assert_eq!(class_disagreement(f, size), None, "{}", f.name());
+        }
+        agree(&TRANSPOSE);
+        agree(&crate::fragments::FRAGMENTS);
+        agree(&crate::stencil::family::STENCIL);
+        agree(&crate::matmul_l2::family::MATMUL_L2);
+        agree(&crate::hopper::family::HOPPER);
+        agree(&crate::gemm::family::GEMM);
+    }
+
+    /// The transpose with the copies (a bound: output = input) put in the transposes' class.
+    struct OneClass;
+
+    impl Family for OneClass {
+        type Spec = Variant;
+        fn name(&self) -> &'static str {
+            "one-class"
+        }
+        fn about(&self) -> &'static str {
+            "the transpose with one reference class per element type"
+        }
+        fn source(&self) -> (&'static str, &'static str) {
+            TRANSPOSE.source()
+        }
+        fn specs(&self) -> Vec<Variant> {
+            TRANSPOSE.specs()
+        }
+        fn spec_name(&self, v: &Variant) -> String {
+            TRANSPOSE.spec_name(v)
+        }
+        fn elem(&self, v: &Variant) -> swizzle_core::Elem {
+            TRANSPOSE.elem(v)
+        }
+        fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
+            TRANSPOSE.header(v)
+        }
+        fn entry(&self, v: &Variant) -> &'static str {
+            TRANSPOSE.entry(v)
+        }
+        fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
+            TRANSPOSE.buffers(v, size)
+        }
+        fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
+            TRANSPOSE.launch(v, size)
+        }
+        fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
+            TRANSPOSE.reference(v, size, inputs)
+        }
+        fn reference_class(&self, v: &Variant) -> Option<String> {
+            Some(v.elem.to_string())
+        }
+        fn verify_sizes(&self) -> Vec<Size> {
+            vec![Size::mn(97, 131)]
+        }
+    }
+
+    #[test]
+    fn a_class_too_wide_is_caught() {
+        let e =
+            class_disagreement(&OneClass, Size::mn(97, 131)).expect("copies are not transposes");
+        assert!(e.contains("another reference than its class's"), "{e}");
+        // At 1 x 1 a copy is a transpose: the check compares values, not names.
+        assert!(class_disagreement(&OneClass, Size::mn(1, 1)).is_none());
+    }
 }

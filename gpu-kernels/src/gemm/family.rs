@@ -15,7 +15,8 @@
 use super::spec::{self, BLayout, GemmSpec};
 use super::{eps, OutWidth, Problem, Variant, INPUTS};
 use crate::frame::{
-    Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+    Arg, Bench, Buffer, CeilingProbe, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess,
+    Tolerance,
 };
 use crate::runtime::Result;
 use swizzle_core::cuda::Header;
@@ -191,6 +192,12 @@ impl Family for GemmFamily {
             .collect()
     }
 
+    /// The input and output types and B's layout (the problem's leading dimensions follow from them and the
+    /// size): the tiles, stages, orders and smem layouts compute the same product.
+    fn reference_class(&self, v: &Variant) -> Option<String> {
+        Some(format!("{} {} {:?}", v.input, v.out, v.b))
+    }
+
     fn verify_sizes(&self) -> Vec<Size> {
         vec![
             Size::mnk(1, 8, 16),
@@ -226,20 +233,13 @@ impl Bench<Variant> for GemmFamily {
             c: v.out,
         }
     }
-    /// The mma.sync probe ([`super::peak`]) at the problem's flop count: the most any mma.sync kernel does here.
-    fn ceiling(
-        &self,
-        gpu: &crate::runtime::Gpu,
-        v: &Variant,
-        size: Size,
-        cfg: &crate::bench::BenchConfig,
-    ) -> Result<Option<crate::bench::Ceiling>> {
+    /// The mma.sync probe at the problem's flop count: the most any mma.sync kernel does here.
+    fn ceiling(&self, v: &Variant, size: Size) -> Option<CeilingProbe> {
         let flops = 2.0 * size.m as f64 * size.n as f64 * size.k as f64;
-        let m = super::peak::measure(gpu, cfg, v.input, flops)?;
-        Ok(Some(crate::bench::Ceiling {
-            name: m.name(v.input),
-            rate: m.tflops,
-        }))
+        Some(CeilingProbe::MmaSync {
+            input: v.input,
+            flops,
+        })
     }
     fn bench_sizes(&self) -> Vec<Size> {
         vec![Size::mnk(4096, 4096, 4096), Size::mnk(8192, 8192, 8192)]

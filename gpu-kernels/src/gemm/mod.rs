@@ -8,11 +8,10 @@
 //!
 //! A kernel variant is a [`GemmSpec`] (tiles, stages, smem layout, order) plus the run-time choices (B layout,
 //! input and output types). [`header`] renders all of it into `swz.cuh`: swizzle-core's header with the block
-//! order, and one struct per smem tile with `offset(row, col)` built from the same [`Smem`] values the bank
+//! order, and one struct per smem tile with `offset(row, col)` built from the same [`Smem`](swizzle_core::Smem) values the bank
 //! checks read.
 
 pub mod family;
-pub mod peak;
 pub mod spec;
 
 use crate::elem::{table_name, HostElem};
@@ -177,7 +176,7 @@ impl std::fmt::Display for Problem {
 
 /// The whole `swz.cuh` of one variant, from swizzle-core's emitter: its header with the block order as
 /// `GemmOrder`, and `struct Spec` with the smem tiles `SmemA`, `SmemB`, `SmemC` (each `offset(row, col) =
-/// Sw::apply(row * pitch + col)`, from the same [`Smem`] values the bank checks read) and the numbers `gemm.cu`
+/// Sw::apply(row * pitch + col)`, from the same [`Smem`](swizzle_core::Smem) values the bank checks read) and the numbers `gemm.cu`
 /// reads.
 pub fn header(spec: &GemmSpec, b: BLayout, input: Elem, out: Elem) -> swizzle_core::cuda::Header {
     let n = |x: u32| i64::from(x);
@@ -218,29 +217,6 @@ pub fn header(spec: &GemmSpec, b: BLayout, input: Elem, out: Elem) -> swizzle_co
     swizzle_core::cuda::Header::new()
         .raster("GemmOrder", spec.raster)
         .spec(s)
-}
-
-/// What a diagnostic build of the GEMM leaves out (feature `experiments`; `gemm.cu` reads the define).
-#[cfg(feature = "experiments")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Diagnostic {
-    /// No mma (ptxas then drops the unused ldmatrix too): the fill and the barriers alone.
-    SkipMma,
-    /// No fill (cp.async or TMA): the fragment loads and the mma alone.
-    SkipFill,
-}
-
-#[cfg(feature = "experiments")]
-impl Diagnostic {
-    pub const ALL: [Diagnostic; 2] = [Diagnostic::SkipMma, Diagnostic::SkipFill];
-
-    /// The preprocessor switch `gemm.cu` tests.
-    pub const fn define(self) -> &'static str {
-        match self {
-            Diagnostic::SkipMma => "GEMM_SKIP_MMA",
-            Diagnostic::SkipFill => "GEMM_SKIP_FILL",
-        }
-    }
 }
 
 /// The epilogue's `C = alpha · A·B + beta · C` factors.
@@ -300,16 +276,8 @@ impl Variant {
         self.prepare_from(gpu, &self.source())
     }
 
-    /// A diagnostic build of this variant (feature `experiments`): the same source with one part of the main loop
-    /// compiled out, to time the rest alone. Its result is wrong by design; it is only timed.
-    #[cfg(feature = "experiments")]
-    pub fn diagnostic_source(&self, d: Diagnostic) -> Source {
-        let mut src = self.source();
-        src.text = format!("#define {}\n{}", d.define(), src.text);
-        src
-    }
-
-    /// [`Variant::prepare`] of another build of this variant's source (a [`Variant::diagnostic_source`]).
+    /// [`Variant::prepare`] of another build of this variant's source (the GEMM's diagnostic builds, in
+    /// gpu-bench).
     pub fn prepare_from(&self, gpu: &Gpu, source: &Source) -> Result<Kernel> {
         self.check_types()?;
         self.tma_layout_ok()?;

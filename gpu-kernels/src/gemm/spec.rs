@@ -9,7 +9,7 @@
 //! - the six warp accesses the kernel makes on them ([`GemmSpec::accesses`]): the cp.async fills of A and B, the
 //!   ldmatrix reads of A and B, the epilogue's smem write and read back. Each is a swizzle-core [`Pattern`]
 //!   walking one tile; the bank model costs it, the build checks the shipped specs conflict-free (bottom of this
-//!   file), and the device's Nsight Compute counts are compared with [`GemmSpec::ldsm_model`].
+//!   file), and the device's Nsight Compute counts are compared with the model gpu-bench derives from them.
 //!
 //! The swizzles are derived, not picked: [`ldmatrix_swizzle`] for tiles read by ldmatrix/stmatrix (8 rows of 16
 //! bytes per phase) and [`acc_swizzle`] for the fp32 accumulator scratch (4 rows of 32 bytes per half-warp).
@@ -361,52 +361,6 @@ impl GemmSpec {
             .collect()
     }
 
-    /// The model's ldmatrix count and wavefronts for one launch of `size` with whole tiles (what Nsight
-    /// Compute's `smsp__inst_executed_op_ldsm.sum` and the ldsm share of the shared-load wavefronts count).
-    /// Per warp per k-tile: `mi * bk/16` A loads and `ni/2 * bk/16` B loads.
-    pub fn ldsm_model(&self, b: BLayout, size: Size) -> LdsmModel {
-        let Size { m, n, k } = size;
-        let blocks = (m / self.bm) as u64 * (n / self.bn) as u64;
-        let per_tile = (self.warps() * self.bk / 16) as u64 * blocks * (k / self.bk) as u64;
-        let (na, nb) = (
-            per_tile * self.mi() as u64,
-            per_tile * (self.ni() / 2) as u64,
-        );
-        let acc = self.accesses(b, OutWidth::B16);
-        let per_instr = |i: usize| {
-            let r = acc[i].2.report(&acc[i].1);
-            r.wavefronts as f64 / r.instructions.max(1) as f64
-        };
-        let (wa, wb) = (per_instr(2), per_instr(3));
-        // Epilogue read back (16-bit out): per warp, per m16 slice, 16 x wn x 2 bytes in 16-byte chunks.
-        let c = &acc[5];
-        let epi_per_slice = (16 * self.wn * 2 / 16 / 32) as u64;
-        let epi = blocks * (self.warps() * self.mi()) as u64 * epi_per_slice;
-        let r = c.2.report(&c.1);
-        // With the fragment prefetch, each warp's last k-tile has one predicated-off set of fragment loads: Nsight
-        // Compute counts those instructions as executed (they move no data).
-        let idle = if self.prefetch {
-            blocks * (self.warps() * (self.mi() + self.ni() / 2)) as u64
-        } else {
-            0
-        };
-        // fp32 epilogue: two st.shared.v2 per n8 fragment per m16 slice.
-        let f32w = &self.accesses(b, OutWidth::F32)[4];
-        let fr = f32w.2.report(&f32w.1);
-        let f32_sts = blocks * (self.warps() * self.mi() * self.ni() * 2) as u64;
-        LdsmModel {
-            instructions_executed: na + nb + idle,
-            epilogue_f32_sts_instructions: f32_sts,
-            epilogue_f32_sts_wavefronts: f32_sts * fr.wavefronts / fr.instructions.max(1) as u64,
-            instructions: na + nb,
-            wavefronts: (na as f64 * wa + nb as f64 * wb).round() as u64,
-            a_per_instruction: wa,
-            b_per_instruction: wb,
-            epilogue_lds_instructions: epi,
-            epilogue_lds_wavefronts: epi * r.wavefronts / r.instructions.max(1) as u64,
-        }
-    }
-
     /// Shape rules `gemm.cu`'s `static_assert`s state too.
     pub const fn is_valid(&self) -> bool {
         self.wm.is_multiple_of(16)
@@ -506,24 +460,6 @@ impl std::fmt::Display for GemmSpec {
             self.raster
         )
     }
-}
-
-/// [`GemmSpec::ldsm_model`]'s result.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
-pub struct LdsmModel {
-    /// ldmatrix instructions that move data.
-    pub instructions: u64,
-    /// ldmatrix instructions executed, predicated-off ones included (what `smsp__inst_executed_op_ldsm` counts).
-    pub instructions_executed: u64,
-    /// The fp32 epilogue's `st.shared.v2.f32` (the mma.acc pattern): instructions and wavefronts.
-    pub epilogue_f32_sts_instructions: u64,
-    pub epilogue_f32_sts_wavefronts: u64,
-    pub wavefronts: u64,
-    pub a_per_instruction: f64,
-    pub b_per_instruction: f64,
-    /// The epilogue's `ld.shared.v4` read back (fp16 out), counted by ncu as ordinary shared loads.
-    pub epilogue_lds_instructions: u64,
-    pub epilogue_lds_wavefronts: u64,
 }
 
 /// The element-offset swizzle of a laid-out tile and its row pitch in elements, as `gemm.cu` computes
@@ -884,28 +820,8 @@ mod tests {
             text.starts_with("bank conflict: ldmatrix.x4 on 128x32 f16 row-major, unswizzled: instruction 0 of 16 costs 16 wavefronts (ideal 4)"),
             "{text}"
         );
-        let model = UNSWIZZLED.ldsm_model(BLayout::Nk, Size::mnk(4096, 4096, 4096));
-        assert_eq!(model.a_per_instruction, 16.0);
-        assert_eq!(model.b_per_instruction, 16.0);
-        let k64 = T128X256K64.with_smem("k64-plain", SmemKind::Unswizzled);
-        assert_eq!(
-            k64.ldsm_model(BLayout::Nk, Size::mnk(4096, 4096, 4096))
-                .a_per_instruction,
-            32.0
-        );
-        assert_eq!(
-            k64.ldsm_model(BLayout::Kn, Size::mnk(4096, 4096, 4096))
-                .b_per_instruction,
-            32.0
-        );
         for s in SHIPPED {
             assert!(s.is_conflict_free(), "{s}");
-            let m = s.ldsm_model(BLayout::Kn, Size::mnk(4096, 4096, 4096));
-            assert_eq!(
-                (m.a_per_instruction, m.b_per_instruction),
-                (4.0, 4.0),
-                "{s}"
-            );
         }
     }
 

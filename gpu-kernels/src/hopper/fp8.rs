@@ -1,14 +1,15 @@
 //! The Hopper GEMM on e4m3 inputs: the same spec, kernel and launch path as the 16-bit one, with the element
-//! type and scaling in the spec ([`HopperSpec::ty`] = e4m3, [`HopperSpec::scale`]).
+//! type and scaling in the spec ([`HopperSpec::ty`](super::HopperSpec::ty) = e4m3, [`HopperSpec::scale`](super::HopperSpec::scale)).
 //!
 //! What changes with the element type, all derived from the operand tiles: one 128-byte smem row holds 128 e4m3
-//! (the K step per stage is 128, [`HopperSpec::with_ty`]), the TMA boxes and swizzle are the same bytes, the
-//! `wgmma` is `m64nNk32.f32.e4m3.e4m3` (32 bytes of K per instruction either way), and C is bf16, f16 or f32
-//! ([`HopperSpec::fp8_out`]). The scales come as typed arguments ([`Scales`]) checked before the launch: per
-//! tensor and per row they multiply the fp32 sums before the epilogue; per block each 128-wide K block is
-//! accumulated on its own and promoted into the fp32 sum with its scales, every 128 of K (N tiles of 32, 64 or
-//! 128, so one B scale covers the tile's N; with [`HopperSpec::block_accs`] = 2 the next K block runs on the tensor
-//! core in a second accumulator while this one is promoted: three accumulators' registers).
+//! (the K step per stage is 128, [`HopperSpec::with_ty`](super::HopperSpec::with_ty)), the TMA boxes and swizzle
+//! are the same bytes, the `wgmma` is `m64nNk32.f32.e4m3.e4m3` (32 bytes of K per instruction either way), and C
+//! is bf16, f16 or f32 ([`HopperSpec::fp8_out`](super::HopperSpec::fp8_out)). The scales come as typed arguments
+//! ([`Scales`]) checked before the launch: per tensor and per row they multiply the fp32 sums before the
+//! epilogue; per block each 128-wide K block is accumulated on its own and promoted into the fp32 sum with its
+//! scales, every 128 of K (N tiles of 32, 64 or 128, so one B scale covers the tile's N; with
+//! [`HopperSpec::block_accs`](super::HopperSpec::block_accs) = 2 the next K block runs on the tensor core in a
+//! second accumulator while this one is promoted: three accumulators' registers).
 //!
 //! ```
 //! use gpu_kernels::hopper::{fp8, SHIPPED};
@@ -33,7 +34,7 @@ use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Result};
 use crate::Size;
 use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
-use swizzle_core::plan::{self, Device, Problem, Restrict};
+use swizzle_core::plan::{self, Device, Problem};
 use swizzle_core::Elem;
 
 /// The fastest spec the planner's model finds for `size` in e4m3 with `mode`'s scaling among what the kernel
@@ -41,8 +42,8 @@ use swizzle_core::Elem;
 /// of 16.
 pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     let p = Problem::new(size, Elem::E4M3).with_scale(mode);
-    let planned = plan::plan(&p, dev, Restrict::Implemented)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
+    let planned =
+        plan::plan(&p, dev).map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     for e in std::iter::once(planned.best).chain(planned.runners_up) {
         let spec = spec_of(&e.variant, Elem::E4M3)?.with_scale(mode);
         if spec.validate(dev.smem_per_block as usize).is_ok() {
@@ -114,7 +115,7 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
 }
 
 impl HopperGemm {
-    /// The planned e4m3 kernel for `size` with `mode`'s scaling on this GPU ([`plan`]), compiled and loaded.
+    /// The planned e4m3 kernel for `size` with `mode`'s scaling on this GPU ([`plan`](fn@plan)), compiled and loaded.
     pub fn planned_fp8(gpu: &Gpu, size: Size, mode: ScaleMode) -> Result<(HopperGemm, Planned)> {
         let p = plan(size, mode, &super::planned::plan_device(gpu.props()))?;
         Ok((HopperGemm::new(gpu, p.spec)?, p))

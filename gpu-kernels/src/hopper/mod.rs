@@ -38,7 +38,7 @@ pub const fn cublas_call(ty: Elem, size: Size) -> crate::runtime::GemmCall {
 use crate::elem::HostElem;
 use crate::frame::{Launch, Size};
 use crate::runtime::error::DriverContext;
-use crate::runtime::{cache, compile, Compiled, Error, Gpu, Kernel, Result};
+use crate::runtime::{cache, compile, Compiled, DeviceProps, Error, Gpu, Kernel, Result};
 use cudarc::driver::{CudaFunction, CudaSlice};
 use swizzle_core::Elem;
 
@@ -117,6 +117,19 @@ fn compile_options() -> Vec<String> {
     COMPILE_OPTIONS.iter().map(|o| o.to_string()).collect()
 }
 
+/// The Hopper GEMM (16-bit and FP8) runs on sm_90 alone (TMA, wgmma, clusters): one line for any other GPU,
+/// before anything is compiled or launched.
+pub fn check_device(p: &DeviceProps) -> Result<()> {
+    if p.compute_capability != (9, 0) {
+        return Err(Error::Invalid(format!(
+            "the Hopper GEMM needs an sm_90 GPU (H100, H200), this is {} ({})",
+            p.name,
+            p.arch()
+        )));
+    }
+    Ok(())
+}
+
 /// Problem sizes a launch accepts. TMA needs 16-byte row pitches, so K must be a multiple of 8 elements; M, N
 /// and K are otherwise free (TMA zero-fills boxes past the edges; the epilogue masks rows and columns).
 pub fn check_dims(size: Size) -> Result<()> {
@@ -173,13 +186,7 @@ impl HopperGemm {
     /// dynamic shared-memory limit.
     pub fn new(gpu: &Gpu, spec: HopperSpec) -> Result<HopperGemm> {
         let p = gpu.props();
-        if p.compute_capability != (9, 0) {
-            return Err(Error::Invalid(format!(
-                "the Hopper GEMM needs an sm_90 GPU, this is {} ({})",
-                p.name,
-                p.arch()
-            )));
-        }
+        check_device(p)?;
         spec.validate(p.smem_per_block_optin)?;
         let compiled = compile_cached(&spec, None)?;
         let module = gpu.load_cubin("hopper.cu", compiled.cubin.clone())?;

@@ -1,6 +1,6 @@
 //! The Hopper GEMM planned for its problem: a caller passes `M x N x K`, the element type and the device, and
-//! gets the spec `swizzle_core::plan` picks among what the kernel implements ([`Restrict::Implemented`]), with
-//! the model's predicted time and bound.
+//! gets the spec `swizzle_core::plan` picks (its candidates are what the kernel runs), with the model's
+//! predicted time and bound.
 //!
 //! The planner's [`Variant`] becomes a [`HopperSpec`] in one direction ([`spec_of`]), copying fields, never
 //! numbers: tile, ring depth, cluster, split and block order come from the variant (the planner sized the ring to
@@ -15,7 +15,7 @@
 use super::spec::{HopperSpec, SHIPPED};
 use crate::frame::Size;
 use crate::runtime::{DeviceProps, Error, Result};
-use swizzle_core::plan::{self, Device, Estimate, Problem, Restrict, Variant};
+use swizzle_core::plan::{self, Device, Estimate, Problem, Variant};
 use swizzle_core::Elem;
 
 /// The linear layers of two LLMs, `(name, N, K)`: `C = X · Wᵀ`, W is `N x K`.
@@ -74,8 +74,8 @@ pub fn plan_device(p: &DeviceProps) -> Device {
 }
 
 /// The spec that runs `v` in `ty`: the variant's tile, ring, cluster, split and order on the shipped spec's
-/// everything-else. Refuses a variant the kernel does not implement (stream-K, swap, a split over
-/// [`plan::MAX_SPLIT`] parts or with the multicast pair).
+/// everything-else. Refuses a variant built by hand that the kernel does not implement (another tile, a split
+/// over [`plan::MAX_SPLIT`] parts or with the multicast pair).
 pub fn spec_of(v: &Variant, ty: Elem) -> Result<HopperSpec> {
     if !v.implemented() {
         return Err(Error::Invalid(format!(
@@ -146,8 +146,8 @@ pub fn ranked(
 ) -> Result<Vec<(HopperSpec, Estimate)>> {
     crate::elem::check_supported("the Hopper GEMM", ty, &super::TYPES)?;
     let p = Problem::new(size, ty);
-    let planned = plan::plan(&p, dev, Restrict::Implemented)
-        .map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
+    let planned =
+        plan::plan(&p, dev).map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     planned
         .by_shape()
         .into_iter()
@@ -200,7 +200,7 @@ mod tests {
         }
     }
 
-    /// `spec` runs `v`: the same tile, ring, cluster, split and order, and `v` is neither stream-K nor swapped.
+    /// `spec` runs `v`: the same tile, ring, cluster, split and order.
     fn runs(spec: &HopperSpec, v: &Variant) -> bool {
         (
             spec.bm(),
@@ -211,8 +211,21 @@ mod tests {
             spec.split,
             spec.raster,
         ) == (v.bm, v.bn, v.bk, v.stages, v.cluster, v.split, v.order)
-            && !v.stream_k
-            && !v.swap
+    }
+
+    /// A GPU other than sm_90 is refused in one line, before anything is compiled or launched.
+    #[test]
+    fn other_gpus_are_refused_before_any_compile() {
+        assert!(crate::hopper::check_device(&h100_props()).is_ok());
+        for cc in [(8, 0), (8, 9), (10, 0)] {
+            let props = DeviceProps {
+                name: "NVIDIA A100-SXM4-80GB".into(),
+                compute_capability: cc,
+                ..h100_props()
+            };
+            let e = crate::hopper::check_device(&props).unwrap_err().to_string();
+            assert!(e.contains("needs an sm_90 GPU") && !e.contains('\n'), "{e}");
+        }
     }
 
     #[test]
@@ -227,13 +240,13 @@ mod tests {
     }
 
     #[test]
-    fn every_implemented_variant_maps_to_a_spec_that_runs_it() {
+    fn every_candidate_maps_to_a_spec_that_runs_it() {
         let mut seen = 0;
         for dev in [Device::H100, Device::H200] {
             for &(m, n, k) in &[(16, 4096, 4096), (8192, 8192, 8192), (1000, 520, 136)] {
                 for ty in [Elem::BF16, Elem::F16] {
                     let p = Problem::new(Size::mnk(m, n, k), ty);
-                    let cands = plan::candidates(&p, &dev, Restrict::Implemented);
+                    let cands = plan::candidates(&p, &dev);
                     assert!(!cands.is_empty());
                     for v in cands {
                         let spec = spec_of(&v, ty).unwrap();
@@ -303,11 +316,7 @@ mod tests {
                 ..Variant::SHIPPED
             },
             Variant {
-                stream_k: true,
-                ..Variant::SHIPPED
-            },
-            Variant {
-                swap: true,
+                cluster: 4,
                 ..Variant::SHIPPED
             },
             Variant {

@@ -103,6 +103,11 @@ impl Family for MatmulL2Family {
     /// The frame runs every spec at every size and Morton needs a power-of-two tile grid, so M and N here are
     /// powers of two in tiles; K is ragged (a partial last K step). The ragged M and N shapes (Morton skipped)
     /// are in `tests/matmul_l2_device.rs`.
+    /// One class: every block order computes the same fp32 product.
+    fn reference_class(&self, _s: &MatmulL2) -> Option<String> {
+        Some("f32".to_string())
+    }
+
     fn verify_sizes(&self) -> Vec<Size> {
         vec![
             Size::mnk(64, 64, 75),
@@ -140,6 +145,11 @@ impl Bench<MatmulL2> for MatmulL2Family {
     /// The study's 2048^3 and 4096^3 (the L2 study with every shape is `swz l2-study`).
     fn bench_sizes(&self) -> Vec<Size> {
         vec![Size::mnk(2048, 2048, 2048), Size::mnk(4096, 4096, 4096)]
+    }
+    /// 4096^3: at 2048^3 the three 16 MB matrices fit in the L2, and the block order the family is about
+    /// matters less.
+    fn report_size(&self) -> Option<Size> {
+        Some(Size::mnk(4096, 4096, 4096))
     }
 }
 

@@ -12,7 +12,6 @@
 pub mod family;
 
 use crate::frame::{Accesses, SpecAccess};
-use crate::runtime::error::DriverContext;
 use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use swizzle_core::bank::Op;
@@ -94,16 +93,6 @@ crate::assert_specs_conflict_free!(SPECS);
 
 /// The orders of the study (swizzle-core's list, shared with `swz l2 --order all`).
 pub use swizzle_core::l2::STUDY_ORDERS as ORDERS;
-
-/// The L2 study's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
-pub const STUDY_SHAPES: [Size; 6] = [
-    Size::mnk(1024, 1024, 1024),
-    Size::mnk(2048, 2048, 2048),
-    Size::mnk(4096, 4096, 4096),
-    Size::mnk(8192, 8192, 8192),
-    Size::mnk(1024, 1024, 128),
-    Size::mnk(16384, 16384, 128),
-];
 
 impl MatmulL2 {
     pub const fn new(order: Raster) -> MatmulL2 {
@@ -248,14 +237,6 @@ impl MatmulL2 {
         gpu.launch(kernel, cfg, |args| {
             args.arg(a).arg(b).arg(c).arg(&mi).arg(&ni).arg(&ki);
         })
-    }
-
-    /// Blocks of this kernel one SM holds at once on `gpu` (the `resident` of the L2 model).
-    pub fn resident_blocks(&self, kernel: &Kernel) -> Result<u32> {
-        kernel
-            .func
-            .occupancy_max_active_blocks_per_multiprocessor(TILE * TILE, 0, None)
-            .ctx("cuOccupancyMaxActiveBlocksPerMultiprocessor")
     }
 }
 

@@ -40,12 +40,6 @@ impl DeviceProps {
             self.compute_capability.0, self.compute_capability.1
         )
     }
-
-    /// Datasheet DRAM bandwidth from the driver's clock and bus width (read + write counted together), GB/s.
-    /// A hint only: the benchmarks measure the device-to-device copy and compare with that.
-    pub fn theoretical_gbps(&self) -> f64 {
-        2.0 * self.mem_clock_khz as f64 * 1e3 * (self.mem_bus_bits as f64 / 8.0) / 1e9
-    }
 }
 
 impl std::fmt::Display for DeviceProps {

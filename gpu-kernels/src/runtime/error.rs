@@ -53,7 +53,7 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Adds a call name to a driver error: `ctx.synchronize().ctx("synchronize")?`.
-pub(crate) trait DriverContext<T> {
+pub trait DriverContext<T> {
     fn ctx(self, what: &str) -> Result<T>;
 }
 

@@ -254,6 +254,11 @@ impl Family for StencilFamily {
 
     /// Sizes that are no multiple of any block's outputs (the edge cases, `n <= 2k` included, are in
     /// `tests/stencil_device.rs`).
+    /// The value type and the radius: the layouts and block shapes compute the same sums.
+    fn reference_class(&self, v: &Variant) -> Option<String> {
+        Some(format!("{} k={}", v.value, v.k))
+    }
+
     fn verify_sizes(&self) -> Vec<Size> {
         vec![Size::mn(1, 77_777), Size::mn(1, 1_000_003)]
     }

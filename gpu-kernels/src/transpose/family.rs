@@ -1,7 +1,6 @@
 //! The transpose family on the frame: its spec (a kernel variant and its element type), launch, buffers, host
 //! reference, accesses, measure (bytes) and peer (a D2D copy of the matrix).
 
-use super::bench::{default_kernels, ARTICLE_BLOCKS};
 use super::Transpose;
 use crate::frame::{
     Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Profile, Size, SpecAccess,
@@ -35,6 +34,9 @@ pub static TRANSPOSE: TransposeFamily = TransposeFamily;
 /// The element types the family ships variants for.
 pub const ELEMS: [Elem; 2] = [Elem::F32, Elem::F16];
 
+/// The block shapes of the article's tables: the classic kernels the family ships.
+pub const ARTICLE_BLOCKS: [(u32, u32); 4] = [(8, 32), (16, 16), (32, 8), (32, 32)];
+
 impl Family for TransposeFamily {
     type Spec = Variant;
 
@@ -56,8 +58,13 @@ impl Family for TransposeFamily {
         ELEMS
             .iter()
             .flat_map(|&elem| {
-                default_kernels(elem, &ARTICLE_BLOCKS)
+                let classics = ARTICLE_BLOCKS.iter().flat_map(|b| Transpose::classics(*b));
+                let smem = Transpose::all_for(elem)
                     .into_iter()
+                    .filter(|t| matches!(t, Transpose::Smem(_)));
+                std::iter::once(Transpose::COPY_VEC16)
+                    .chain(classics)
+                    .chain(smem)
                     .map(move |kernel| Variant { kernel, elem })
             })
             .collect()
@@ -127,6 +134,16 @@ impl Family for TransposeFamily {
         vec![out]
     }
 
+    /// The element type, and whether the kernel copies (a bound) or transposes.
+    fn reference_class(&self, v: &Variant) -> Option<String> {
+        let what = if v.kernel.is_copy() {
+            "copy"
+        } else {
+            "transpose"
+        };
+        Some(format!("{what} {}", v.elem))
+    }
+
     fn tolerance(&self, _v: &Variant) -> Tolerance {
         Tolerance::Exact
     }
@@ -159,6 +176,10 @@ impl Bench<Variant> for TransposeFamily {
         let (bx, by) = v.kernel.block();
         format!("({bx},{by})")
     }
+    /// The article's copies: what a transpose could reach, not a transpose.
+    fn is_bound(&self, v: &Variant) -> bool {
+        v.kernel.is_copy()
+    }
     /// Read + write of the matrix.
     fn measure(&self, v: &Variant, size: Size) -> Measure {
         Measure::Bytes(2 * size.m as u64 * size.n as u64 * v.elem.bytes() as u64)
@@ -170,6 +191,10 @@ impl Bench<Variant> for TransposeFamily {
     }
     fn bench_sizes(&self) -> Vec<Size> {
         [2048, 8192, 16384].map(|n| Size::mn(n, n)).to_vec()
+    }
+    /// 8192^2: 2048^2 (16 MB of f32) fits in the L2.
+    fn report_size(&self) -> Option<Size> {
+        Some(Size::mn(8192, 8192))
     }
 }
 

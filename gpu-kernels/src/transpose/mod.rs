@@ -6,7 +6,6 @@
 //! [`SmemSpec`] (tile, vector width, padding, swizzle). Specs become `-D` options and the generated header; the
 //! `.cu` file is shared by all of them.
 
-pub mod bench;
 pub mod family;
 pub mod smem;
 
@@ -223,20 +222,7 @@ impl Transpose {
         rows: u32,
         cols: u32,
     ) -> Result<()> {
-        self.launch_with(gpu, input, output, rows, cols, &[])
-    }
-
-    /// [`Transpose::launch`] compiled with `extra` options too (e.g. `-DSMEM_ONLY=1` for profiling).
-    pub fn launch_with<E: HostElem>(
-        &self,
-        gpu: &Gpu,
-        input: &CudaSlice<E>,
-        output: &mut CudaSlice<E>,
-        rows: u32,
-        cols: u32,
-        extra: &[&str],
-    ) -> Result<()> {
-        let kernel = self.prepare(gpu, E::ELEM, extra)?;
+        let kernel = self.prepare(gpu, E::ELEM, &[])?;
         self.launch_prepared(gpu, &kernel, input, output, rows, cols)
     }
 
@@ -378,29 +364,6 @@ impl<E: HostElem> Check<E> {
             dev_in,
             dev_out,
         })
-    }
-
-    /// Launch `t` with `extra` options on this check's buffers, without comparing (profiling variants);
-    /// `smem_bytes` overrides the dynamic shared memory of a shared-memory kernel (to limit blocks per SM).
-    pub fn launch_only(
-        &mut self,
-        gpu: &Gpu,
-        t: &Transpose,
-        extra: &[&str],
-        smem_bytes: Option<u32>,
-    ) -> Result<()> {
-        let kernel = t.prepare(gpu, E::ELEM, extra)?;
-        let mut cfg = t.launch_config(E::ELEM, self.rows, self.cols)?;
-        if let Some(bytes) = smem_bytes {
-            gpu.allow_dynamic_smem(&kernel, bytes)?;
-            cfg.shared_mem_bytes = bytes;
-        }
-        let (nx, ny) = (self.cols, self.rows);
-        let (input, output) = (&self.dev_in, &mut self.dev_out);
-        gpu.launch(&kernel, cfg, |a| {
-            a.arg(output).arg(input).arg(&nx).arg(&ny);
-        })?;
-        gpu.sync()
     }
 
     /// Run `t` once and compare. The error names the variant, the size and the first wrong element.

@@ -726,9 +726,6 @@ mod tests {
         assert_eq!(bank::wavefronts(st, &addrs), bank::ideal(st, &addrs));
         assert!(costs_its_ideal(st, &addrs));
     }
-    use crate::tile::{Order, Tile};
-    use crate::units::{Elem, Unit};
-    use crate::{Composed, Swizzle};
 
     /// Every small layout (power-of-two and other row lengths, every element size, swizzles of small and
     /// tile-wide span, one and two layers, in elements and bytes, padded or not) and every pattern: two
@@ -736,21 +733,7 @@ mod tests {
     /// exercised, and the class walk finds the first conflict a walk over every instruction finds.
     #[test]
     fn equal_keys_cost_the_same() {
-        let single = |b, m, s| SwizzleFn::Single(Swizzle::new(b, m, s));
-        let swizzles = [
-            single(0, 0, 0),
-            single(1, 0, 1),
-            single(1, 0, 3),
-            single(2, 3, 3),
-            single(3, 3, 3),
-            single(3, 4, -3),
-            single(2, 4, 5),
-            single(3, 0, 5),
-            single(1, 0, 11),
-            single(2, 1, -9),
-            single(1, 4, 7),
-            SwizzleFn::Composed(Composed::new(Swizzle::new(1, 6, -2), Swizzle::new(3, 3, 5))),
-        ];
+        let swizzles = crate::verify::tests::small_swizzles(&[(1, 0, 3)]);
         let shapes = [
             (32, 32),
             (64, 64),
@@ -766,100 +749,68 @@ mod tests {
         let (mut cases, mut costed, mut walked, mut own_groups) = (0u64, 0u64, 0u64, 0u64);
         let mut skipped = 0u64;
         let mut kinds = [0u64; 4];
-        for elem in [Elem::U8, Elem::F16, Elem::F32, Elem::F64] {
-            for (rows, cols) in shapes {
-                for order in [Order::RowMajor, Order::ColMajor] {
-                    let Ok(tile) = Tile::new(rows, cols, elem, order) else {
-                        continue;
-                    };
-                    for &sw in &swizzles {
-                        for pad in [0, 1, 4, 12, 16, 36] {
-                            for unit in [Unit::Bytes, Unit::Elems(elem)] {
-                                let smem = Smem::plain(tile)
-                                    .with_swizzle_fn_in(sw, unit)
-                                    .with_padding(pad);
-                                if smem.validate().is_err() {
-                                    continue;
-                                }
-                                for p in Pattern::ALL {
-                                    for view in [0, 64] {
-                                        let p = p.viewed_as(view);
-                                        if p.check_on(&smem).is_err() {
-                                            continue;
-                                        }
-                                        let op = p.op(elem);
-                                        let c = Classes::of(&smem, p);
-                                        let mut first = std::collections::HashMap::new();
-                                        let mut brute = None;
-                                        for i in 0..c.n {
-                                            let addrs = p.addrs(&smem, i);
-                                            assert_eq!(c.addrs(i), addrs, "{p} on {smem}: {i}");
-                                            if !(i + 1 == c.n && matches!(p.kind, Kind::Row16)) {
-                                                let (r, d) = p.translate_of(tile, i);
-                                                assert_eq!(
-                                                    c.place(i),
-                                                    (r as usize, d),
-                                                    "{p} on {smem}: {i}"
-                                                );
-                                            }
-                                            let cost = (
-                                                bank::wavefronts(op, &addrs),
-                                                bank::ideal(op, &addrs),
-                                            );
-                                            if costs_its_ideal(op, &addrs) {
-                                                assert_eq!(cost.0, cost.1, "{p} on {smem}: {i}");
-                                                own_groups += 1;
-                                            }
-                                            if brute.is_none() && cost.0 > cost.1 {
-                                                brute = Some(i);
-                                            }
-                                            let key = c.key(i);
-                                            if key == ALWAYS {
-                                                continue;
-                                            }
-                                            kinds[(key >> 126) as usize] += 1;
-                                            let (j, was) = *first.entry(key).or_insert((i, cost));
-                                            assert_eq!(
-                                                cost, was,
-                                                "{p} on {smem}: {i} vs {j} (key {key:#x})"
-                                            );
-                                        }
-                                        // Every instruction a run skips has the key of the one it starts at.
-                                        for i in 0..c.n.saturating_sub(1) {
-                                            let (_, d) = c.place(i);
-                                            let j = i as u64 % c.per_row;
-                                            let same = c.equal_keys_after(i, j, d);
-                                            assert!(
-                                                i as u64 + same + 1 < c.n as u64,
-                                                "{p} on {smem}: {i}"
-                                            );
-                                            for k in 1..=same as u32 {
-                                                assert_eq!(
-                                                    c.key(i + k),
-                                                    c.key(i),
-                                                    "{p} on {smem}: {} in the run from {i}",
-                                                    i + k
-                                                );
-                                            }
-                                            skipped += same;
-                                        }
-                                        let repeat = super::super::Period::of(&smem, &p.warp()).len;
-                                        assert_eq!(
-                                            c.first_conflict(repeat).map(|(i, _)| i),
-                                            brute,
-                                            "{p} on {smem}"
-                                        );
-                                        cases += 1;
-                                        walked += c.n as u64;
-                                        costed += c.costed() as u64;
-                                    }
-                                }
-                            }
-                        }
-                    }
+        crate::verify::tests::for_each_small_layout(
+            &shapes,
+            &swizzles,
+            &[0, 1, 4, 12, 16, 36],
+            |tile, smem, p| {
+                if p.check_on(&smem).is_err() {
+                    return;
                 }
-            }
-        }
+                let op = p.op(tile.elem);
+                let c = Classes::of(&smem, p);
+                let mut first = std::collections::HashMap::new();
+                let mut brute = None;
+                for i in 0..c.n {
+                    let addrs = p.addrs(&smem, i);
+                    assert_eq!(c.addrs(i), addrs, "{p} on {smem}: {i}");
+                    if !(i + 1 == c.n && matches!(p.kind, Kind::Row16)) {
+                        let (r, d) = p.translate_of(tile, i);
+                        assert_eq!(c.place(i), (r as usize, d), "{p} on {smem}: {i}");
+                    }
+                    let cost = (bank::wavefronts(op, &addrs), bank::ideal(op, &addrs));
+                    if costs_its_ideal(op, &addrs) {
+                        assert_eq!(cost.0, cost.1, "{p} on {smem}: {i}");
+                        own_groups += 1;
+                    }
+                    if brute.is_none() && cost.0 > cost.1 {
+                        brute = Some(i);
+                    }
+                    let key = c.key(i);
+                    if key == ALWAYS {
+                        continue;
+                    }
+                    kinds[(key >> 126) as usize] += 1;
+                    let (j, was) = *first.entry(key).or_insert((i, cost));
+                    assert_eq!(cost, was, "{p} on {smem}: {i} vs {j} (key {key:#x})");
+                }
+                // Every instruction a run skips has the key of the one it starts at.
+                for i in 0..c.n.saturating_sub(1) {
+                    let (_, d) = c.place(i);
+                    let j = i as u64 % c.per_row;
+                    let same = c.equal_keys_after(i, j, d);
+                    assert!(i as u64 + same + 1 < c.n as u64, "{p} on {smem}: {i}");
+                    for k in 1..=same as u32 {
+                        assert_eq!(
+                            c.key(i + k),
+                            c.key(i),
+                            "{p} on {smem}: {} in the run from {i}",
+                            i + k
+                        );
+                    }
+                    skipped += same;
+                }
+                let repeat = super::super::Period::of(&smem, &p.warp()).len;
+                assert_eq!(
+                    c.first_conflict(repeat).map(|(i, _)| i),
+                    brute,
+                    "{p} on {smem}"
+                );
+                cases += 1;
+                walked += c.n as u64;
+                costed += c.costed() as u64;
+            },
+        );
         assert!(
             cases > 5000
                 && kinds[1..].iter().all(|&k| k > 1000)

@@ -1,27 +1,16 @@
 //! Syntax of `#[raster(...)]`: comma-separated `key = value` pairs, on a struct. Only token shapes are checked here.
 use proc_macro2::TokenStream;
 use syn::parse::{Parse, ParseStream};
-use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Item, ItemStruct, Token};
 
-pub struct Args {
-    pub pairs: Vec<Pair>,
-}
+/// The `key = value` pairs, in order.
+pub type Args = crate::args::Args<Pair>;
 
 /// `key = value`; the value is any expression so that `-1` or `"4"` reach validation and get a precise message.
 pub struct Pair {
     pub key: Ident,
     pub value: Expr,
-}
-
-impl Parse for Args {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let pairs = Punctuated::<Pair, Token![,]>::parse_terminated(input)?;
-        Ok(Args {
-            pairs: pairs.into_iter().collect(),
-        })
-    }
 }
 
 impl Parse for Pair {

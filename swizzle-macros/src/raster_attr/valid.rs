@@ -36,7 +36,7 @@ pub fn validate(args: &Args) -> syn::Result<Raster> {
     let mut order: Option<(&Expr, &'static str, Option<&'static str>)> = None; // (value, name, param key)
     let mut params: Vec<(&Ident, &Expr, u32)> = Vec::new(); // (key, value, parsed)
 
-    for Pair { key, value } in &args.pairs {
+    for Pair { key, value } in &args.items {
         let known = |k: &str| k == "order" || PARAM_KEYS.contains(&canonical_key(k));
         if let Err(e) = crate::keys::accept(key, known, KEYS_HELP, &mut seen) {
             errors.push(e);

@@ -1,27 +1,16 @@
 //! Syntax of `swizzle!`: a comma-separated list of `key = value` pairs, optionally led by a bare mode name.
 //! Nothing is checked here beyond the token shapes.
 use syn::parse::{Parse, ParseStream};
-use syn::punctuated::Punctuated;
 use syn::{Expr, Ident, Token};
 
-pub struct Args {
-    pub items: Vec<Item>,
-}
+/// The items, in order.
+pub type Args = crate::args::Args<Item>;
 
 pub enum Item {
     /// A bare identifier: a named byte mode such as `SW128`.
     Name(Ident),
     /// `key = value`.
     Pair { key: Ident, value: Expr },
-}
-
-impl Parse for Args {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let items = Punctuated::<Item, Token![,]>::parse_terminated(input)?;
-        Ok(Args {
-            items: items.into_iter().collect(),
-        })
-    }
 }
 
 impl Parse for Item {

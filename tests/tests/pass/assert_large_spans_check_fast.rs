@@ -6,18 +6,21 @@ use swizzle_core::pattern::{Pattern, Smem};
 use swizzle_core::units::{Elem, SwizzleIn, Unit};
 use swizzle_core::{assert_conflict_free, Swizzle};
 
+/// 128 KiB of bytes, 128 rows of 1024, with `swizzle` on byte offsets.
+const fn bytes_128x1024(swizzle: Swizzle) -> Smem {
+    Smem::row_major(128, 1024, Elem::U8).with_swizzle_in(SwizzleIn::new(swizzle, Unit::Bytes))
+}
+
 // 128 KiB of bytes, Sw<8,1,8> on bytes: 4096 row instructions in one period.
 assert_conflict_free!(
-    Smem::row_major(128, 1024, Elem::U8)
-        .with_swizzle_in(SwizzleIn::new(Swizzle::new(8, 1, 8), Unit::Bytes)),
+    bytes_128x1024(Swizzle::new(8, 1, 8)),
     Pattern::ROW_LD,
     Pattern::ROW_ST
 );
 
 // The same tile, one bit XORed from bit 16 into bit 8 (span 17 bits).
 assert_conflict_free!(
-    Smem::row_major(128, 1024, Elem::U8)
-        .with_swizzle_in(SwizzleIn::new(Swizzle::new(1, 8, 8), Unit::Bytes)),
+    bytes_128x1024(Swizzle::new(1, 8, 8)),
     Pattern::ROW16,
     Pattern::ROW_LD,
     Pattern::ROW_ST
@@ -26,9 +29,7 @@ assert_conflict_free!(
 // Padded by 16 bytes per row: the swizzle keeps every byte in its line, so padding moves whole units; the
 // matrix accesses walk one instruction per 128-byte column of a block row (the XOR moves whole rows of banks).
 assert_conflict_free!(
-    Smem::row_major(128, 1024, Elem::U8)
-        .with_swizzle_in(SwizzleIn::new(Swizzle::new(1, 8, 8), Unit::Bytes))
-        .with_padding(16),
+    bytes_128x1024(Swizzle::new(1, 8, 8)).with_padding(16),
     Pattern::ROW16,
     Pattern::LDMATRIX_X4,
     Pattern::LDMATRIX_X4_TRANS,

@@ -15,8 +15,8 @@
 //! its first conflicting instruction; when nothing is conflict-free the cheapest is looked for among the first
 //! candidates only (`swizzle_core::synth::BEST_EFFORT_WORK` warp instructions), so any accepted tile (at most
 //! 227 KiB) with every pattern answers in seconds.
-use crate::check::TileArgs;
-use crate::Verdict;
+use crate::cmd::check::TileArgs;
+use crate::output::Verdict;
 use std::time::{Duration, Instant};
 use swizzle_core::synth::{synthesize_with_progress, Answer};
 

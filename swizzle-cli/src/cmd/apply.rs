@@ -1,7 +1,7 @@
 //! `swz apply --swizzle B,M,S --range A..B`: print `apply(o)` for each offset `o` in `[A, B)`, one per line.
 //!
 //! `--swizzle` also takes the `Display` form `Sw<B,M,S>` and the byte-mode names `NONE`, `SW32`, `SW64`, `SW128`
-//! (which act on byte addresses). Bad input is one line on stderr and exit code 2 (see `main.rs`).
+//! (which act on byte addresses). Bad input is one line on stderr and exit code 2 (see `crate::output`).
 use std::io::Write;
 
 #[derive(clap::Args)]
@@ -55,7 +55,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let sw = crate::args::parse_swizzle("--swizzle", &args.swizzle)?.swizzle_fn();
     let range = parse_range(&args.range)?;
     let mut out = std::io::BufWriter::new(crate::output::stdout());
-    let write_err = crate::stdout_failed;
+    let write_err = crate::output::stdout_failed;
     for o in range.into_iter().flatten() {
         writeln!(out, "{}", sw.apply(o)).map_err(write_err)?;
         // A closed pipe (`swz apply ... | head`): nothing is left to decide, stop.

@@ -7,12 +7,14 @@
 //! checks run with their host references on every core; progress goes to stderr ([`gpu_kernels::progress`]),
 //! the results to stdout. [`compile_all`] and [`verify_family`] are also the report's.
 
-use crate::bench::family;
-use crate::Verdict;
+use crate::cmd::bench::family;
+use crate::output::Verdict;
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::DynFamily;
+use gpu_kernels::memory;
 use gpu_kernels::progress::{seconds, Progress};
 use gpu_kernels::Gpu;
+use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -47,7 +49,9 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     }
     let gpu = Gpu::open(0).map_err(|e| e.to_string())?;
     outln!("device: {}", gpu.props());
+    let start = Instant::now();
     compile_all(&gpu, &fams)?;
+    memory::phase_end("compile");
     let mut failures = 0;
     if args.first_size {
         let p = Progress::new(fams.len() as u64, "verify --first-size");
@@ -62,6 +66,7 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     } else {
         for fam in fams {
             let v = verify_family(&gpu, fam)?;
+            memory::phase_end(&format!("verify {}", fam.name()));
             for f in &v.failures {
                 outln!("FAILED {f}");
             }
@@ -75,6 +80,11 @@ pub fn run(args: Args) -> Result<Verdict, String> {
             failures += v.failures.len();
         }
     }
+    eprintln!(
+        "swz verify: {} in all{}",
+        seconds(start.elapsed().as_secs_f64()),
+        peak_memory()
+    );
     Ok(if failures == 0 {
         Verdict::Clean
     } else {
@@ -108,13 +118,22 @@ pub fn verify_family(gpu: &Gpu, fam: &dyn DynFamily) -> Result<Verified, String>
     let p = Progress::new(checks as u64, &format!("verify {}", fam.name()));
     let v = fam.verify_with(gpu, Some(&p)).map_err(|e| e.to_string())?;
     p.finish_with(&format!(
-        "{} checks, {} wrong; host inputs and references {} of CPU on {} threads, GPU {}, compare {}",
+        "{} checks, {} wrong; {} host inputs and references {} of CPU on {} threads, GPU {}, compare {}",
         v.checks,
         v.failures.len(),
+        v.references,
         seconds(v.times.host_s),
         v.threads,
         seconds(v.times.gpu_s),
         seconds(v.times.compare_s)
     ));
     Ok(v)
+}
+
+/// `, peak memory 1.23 GB` (the process's peak resident memory so far), or nothing where the system does not
+/// say.
+pub fn peak_memory() -> String {
+    memory::usage().map_or_else(String::new, |u| {
+        format!(", peak memory {}", memory::gb(u.peak))
+    })
 }

@@ -7,14 +7,14 @@
 //! 2. **Warm-up.** `warmup` untimed runs first (module load, clocks, TLBs).
 //! 3. **Timing.** Each of `iters` runs sits between its own pair of CUDA events (`CU_EVENT_DEFAULT`); all runs
 //!    are queued before one synchronize, so the GPU never idles between them and no host time is counted.
-//! 4. **Median.** The median of the per-run times is reported (min and max kept for spread).
+//! 4. **Median.** The median of the per-run times is reported, with their range ([`Spread`]).
 //! 5. **Reference in the same process.** Bandwidth kernels are compared with a device-to-device copy of the
 //!    same byte count (`cuMemcpyDtoDAsync`) timed the same way, in the same run: `% of D2D`.
 
 pub mod rounds;
 
-use crate::runtime::error::DriverContext;
-use crate::runtime::{DeviceProps, Gpu, Result};
+use gpu_kernels::runtime::error::DriverContext;
+use gpu_kernels::runtime::{DeviceProps, Gpu, Result};
 use std::fmt::Write as _;
 
 /// Knobs of one measurement.
@@ -36,38 +36,48 @@ impl Default for BenchConfig {
     }
 }
 
-/// Per-run device times of one measurement.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
-pub struct Stats {
-    pub median_ms: f64,
-    pub min_ms: f64,
-    pub max_ms: f64,
-    pub runs: usize,
+/// The median of some values with their range: the per-run times of one measurement (ms), or the per-round
+/// ratios of an interleaved comparison ([`rounds`]). The one median of the crate: the median of an even count is
+/// the mean of the middle two.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    /// How many values: runs of one measurement, or rounds of a comparison.
+    pub rounds: usize,
 }
 
-impl Stats {
-    /// The median of `samples` (which must not be empty).
-    pub fn from_samples(samples: Vec<f64>) -> Stats {
-        assert!(!samples.is_empty(), "no samples");
-        let s = rounds::spread(&samples);
-        Stats {
-            median_ms: s.median,
-            min_ms: s.min,
-            max_ms: s.max,
-            runs: s.rounds,
-        }
+/// The [`Spread`] of `values` (which must not be empty).
+pub fn spread(values: &[f64]) -> Spread {
+    assert!(!values.is_empty(), "no values");
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    let median = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    };
+    Spread {
+        median,
+        min: v[0],
+        max: v[n - 1],
+        rounds: n,
     }
+}
 
-    /// GB/s (1e9 bytes) for `bytes` moved per run, at the median time.
+impl Spread {
+    /// GB/s (1e9 bytes) for `bytes` moved per run, at the median of per-run times in ms.
     pub fn gbps(&self, bytes: u64) -> f64 {
-        bytes as f64 / (self.median_ms * 1e-3) / 1e9
+        bytes as f64 / (self.median * 1e-3) / 1e9
     }
 }
 
 /// How many buffer sets of `bytes_per_set` bytes to rotate through so that they exceed `factor` x L2.
 ///
 /// ```
-/// use gpu_kernels::bench::rotation;
+/// use gpu_bench::bench::rotation;
 /// assert_eq!(rotation(32 << 20, 50 << 20, 4), 7); // 2048^2 fp32 in + out on a 50 MB L2
 /// assert_eq!(rotation(2 << 30, 50 << 20, 4), 1);  // 16384^2 fp32: one set is already 40x the L2
 /// ```
@@ -83,7 +93,7 @@ pub fn time(
     gpu: &Gpu,
     cfg: &BenchConfig,
     mut run: impl FnMut(usize) -> Result<()>,
-) -> Result<Stats> {
+) -> Result<Spread> {
     for i in 0..cfg.warmup {
         run(i)?;
     }
@@ -101,7 +111,7 @@ pub fn time(
         .iter()
         .map(|(s, e)| s.elapsed_ms(e).map(f64::from).ctx("cuEventElapsedTime"))
         .collect::<Result<Vec<f64>>>()?;
-    Ok(Stats::from_samples(samples))
+    Ok(spread(&samples))
 }
 
 /// One line of a table.
@@ -123,6 +133,10 @@ pub struct Row {
     pub pct_of_ref: f64,
     /// Percent of the table's [`Ceiling`], where it has one.
     pub pct_of_ceiling: Option<f64>,
+    /// A bound rather than a solution of the family's problem (the transpose's plain copies): timed for
+    /// comparison, never the family's best.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bound: bool,
 }
 
 /// A second reference some tables carry: the most the family's instructions can do on this device, measured in
@@ -160,29 +174,33 @@ impl Table {
         if let Some(c) = &self.ceiling {
             let _ = writeln!(s, "ceiling: {} = {:.digits$} {}", c.name, c.rate, self.unit);
         }
-        let _ = write!(
-            s,
-            "\n| kernel | block | time (ms) | {} | % of {peer} |{}\n|---|---|--:|--:|--:|{}\n",
-            self.unit,
-            if self.ceiling.is_some() {
-                " % of ceiling |"
-            } else {
-                ""
-            },
-            if self.ceiling.is_some() { "--:|" } else { "" }
-        );
-        for r in &self.rows {
-            let _ = write!(
-                s,
-                "| {} | {} | {:.4} | {:.digits$} | {:.1}% |",
-                r.kernel, r.block, r.median_ms, r.gbps, r.pct_of_ref
-            );
-            if self.ceiling.is_some() {
-                let _ = write!(s, " {:.1}% |", r.pct_of_ceiling.unwrap_or(f64::NAN));
-            }
-            s.push('\n');
+        let pct_peer = format!("% of {peer}");
+        let mut columns = vec![
+            ("kernel", Left),
+            ("block", Left),
+            ("time (ms)", Right),
+            (self.unit.as_str(), Right),
+            (pct_peer.as_str(), Right),
+        ];
+        if self.ceiling.is_some() {
+            columns.push(("% of ceiling", Right));
         }
-        s
+        let mut t = Markdown::new(&columns);
+        for r in &self.rows {
+            let mut cells = vec![
+                r.kernel.clone(),
+                r.block.clone(),
+                format!("{:.4}", r.median_ms),
+                format!("{:.digits$}", r.gbps),
+                format!("{:.1}%", r.pct_of_ref),
+            ];
+            if self.ceiling.is_some() {
+                cells.push(format!("{:.1}%", r.pct_of_ceiling.unwrap_or(f64::NAN)));
+            }
+            t.row(cells);
+        }
+        s.push('\n');
+        s + &t.finish()
     }
 
     /// CSV with a header line; one line per row.
@@ -210,6 +228,61 @@ impl Table {
             );
         }
         s
+    }
+}
+
+/// How a markdown column aligns: text left, numbers right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Right,
+}
+use Align::{Left, Right};
+
+/// A markdown table: the one renderer of every table the programs print (a header, the alignment rule, a line per
+/// row). Cells come formatted; a row must have one per column.
+///
+/// ```
+/// use gpu_bench::bench::{Align, Markdown};
+/// let mut t = Markdown::new(&[("kernel", Align::Left), ("ms", Align::Right)]);
+/// t.row(["copy", "1.00"]);
+/// assert_eq!(t.finish(), "| kernel | ms |\n|---|--:|\n| copy | 1.00 |\n");
+/// ```
+pub struct Markdown {
+    text: String,
+    columns: usize,
+}
+
+impl Markdown {
+    /// A table of `columns` (header, alignment), no rows yet.
+    pub fn new(columns: &[(&str, Align)]) -> Markdown {
+        let rule: Vec<&str> = columns
+            .iter()
+            .map(|c| match c.1 {
+                Left => "---",
+                Right => "--:",
+            })
+            .collect();
+        let mut t = Markdown {
+            text: String::new(),
+            columns: columns.len(),
+        };
+        t.row(columns.iter().map(|c| c.0));
+        let _ = writeln!(t.text, "|{}|", rule.join("|"));
+        t
+    }
+
+    /// One row of cells, in column order.
+    pub fn row<S: AsRef<str>>(&mut self, cells: impl IntoIterator<Item = S>) {
+        let cells: Vec<S> = cells.into_iter().collect();
+        assert_eq!(cells.len(), self.columns, "one cell per column");
+        let cells: Vec<&str> = cells.iter().map(|c| c.as_ref()).collect();
+        let _ = writeln!(self.text, "| {} |", cells.join(" | "));
+    }
+
+    /// The table's text, each line ending in a newline.
+    pub fn finish(self) -> String {
+        self.text
     }
 }
 
@@ -289,27 +362,18 @@ pub fn today_utc() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// Progress on stderr, one per family and phase ([`crate::progress`]).
-pub use crate::progress::Progress;
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn median_and_bandwidth() {
-        let s = Stats::from_samples(vec![3.0, 1.0, 2.0, 100.0, 2.5]);
-        assert_eq!(s.median_ms, 2.5);
-        assert_eq!((s.min_ms, s.max_ms, s.runs), (1.0, 100.0, 5));
-        assert_eq!(Stats::from_samples(vec![1.0, 3.0]).median_ms, 2.0);
+    fn median_range_and_bandwidth() {
+        let s = spread(&[3.0, 1.0, 2.0, 100.0, 2.5]);
+        assert_eq!((s.median, s.min, s.max, s.rounds), (2.5, 1.0, 100.0, 5));
+        let s = spread(&[4.0, 1.0, 3.0, 2.0]);
+        assert_eq!((s.median, s.min, s.max, s.rounds), (2.5, 1.0, 4.0, 4));
         // 2 GB in 1 ms = 2000 GB/s
-        let one_ms = Stats {
-            median_ms: 1.0,
-            min_ms: 1.0,
-            max_ms: 1.0,
-            runs: 1,
-        };
-        assert!((one_ms.gbps(2_000_000_000) - 2000.0).abs() < 1e-9);
+        assert!((spread(&[1.0]).gbps(2_000_000_000) - 2000.0).abs() < 1e-9);
     }
 
     #[test]
@@ -340,6 +404,7 @@ mod tests {
                 gbps: 50.0,
                 pct_of_ref: 50.0,
                 pct_of_ceiling: None,
+                bound: false,
             }],
         };
         assert!(t

@@ -3,7 +3,7 @@
 //! m16n8k16 fragment layouts; a probe that skipped an iteration, an accumulator or a warp would be off by a whole
 //! term.
 
-use gpu_kernels::gemm::peak::{expected_output, PeakBuffers, PeakProbe, PROBES};
+use gpu_bench::gemm::peak::{expected_output, PeakBuffers, PeakProbe, PROBES};
 use gpu_kernels::Gpu;
 
 /// Of the products' summed magnitudes: fp32 accumulation over at most 7 x 64 terms stays far inside it.

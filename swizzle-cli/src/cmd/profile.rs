@@ -4,8 +4,8 @@
 //! The work is gpu-bench's (`ncu` for every family; the tensor-core fragment problems have their own
 //! comparison, `fragments`, because ncu's per-instruction counters do not see ldmatrix/stmatrix).
 
-use crate::bench::family;
-use crate::Verdict;
+use crate::cmd::bench::family;
+use crate::output::Verdict;
 use gpu_bench::ncu::{self, Build};
 use gpu_kernels::frame::DynFamily;
 use gpu_kernels::progress::Progress;

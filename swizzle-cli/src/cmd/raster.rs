@@ -3,7 +3,7 @@
 //!
 //! `--grid` is the TILE grid. Every order launches exactly that grid except `cutlass`, which launches
 //! `(GX << log_tile) x ceil(GY / 2^log_tile)` blocks; its padding blocks compute nothing and print as `bid - -`.
-//! Bad input is one line on stderr and exit code 2 (see `main.rs`).
+//! Bad input is one line on stderr and exit code 2 (see `crate::output`).
 //!
 //! Limits: the launch grid must be launchable (`gridDim.y <= 65535`; `gridDim.x <= 2^31 - 1` is the order's own
 //! check), and a grid of more than [`MAX_LINES`] blocks is refused unless `--all` (print them all) or `--limit N`
@@ -145,11 +145,11 @@ pub fn run(args: Args) -> Result<(), String> {
             Some((x, y)) => writeln!(out, "{bid} {x} {y}"),
             None => writeln!(out, "{bid} - -"),
         }
-        .map_err(crate::stdout_failed)?;
+        .map_err(crate::output::stdout_failed)?;
         // A closed pipe (`swz raster ... | head`): nothing is left to decide, stop.
         if crate::output::stdout_closed() {
             break;
         }
     }
-    out.flush().map_err(crate::stdout_failed)
+    out.flush().map_err(crate::output::stdout_failed)
 }

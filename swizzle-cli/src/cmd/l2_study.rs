@@ -4,9 +4,9 @@
 //! run it under `ncu --kernel-name matmul_l2` (what `scripts/device.sh l2` does).
 //! (`swz bench matmul-l2` is the frame's generic table of the same family.)
 
-use gpu_bench::matmul_l2::{profile_once, sweep};
-use gpu_kernels::bench::{today_utc, BenchConfig};
-use gpu_kernels::matmul_l2::{MatmulL2, ORDERS, STUDY_SHAPES};
+use gpu_bench::bench::{today_utc, BenchConfig};
+use gpu_bench::matmul_l2::{profile_once, sweep, STUDY_SHAPES};
+use gpu_kernels::matmul_l2::{MatmulL2, ORDERS};
 use gpu_kernels::Gpu;
 use std::path::PathBuf;
 use swizzle_core::Size;
@@ -54,7 +54,7 @@ fn cases(args: &Args) -> Result<(Vec<Size>, Vec<MatmulL2>), String> {
     } else {
         args.orders
             .iter()
-            .map(|o| crate::raster::parse_order(o, None))
+            .map(|o| crate::cmd::raster::parse_order(o, None))
             .collect::<Result<_, _>>()?
     };
     Ok((shapes, orders.into_iter().map(MatmulL2::new).collect()))

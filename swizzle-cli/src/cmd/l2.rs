@@ -153,7 +153,7 @@ fn config(args: &Args) -> Result<(L2Config, Vec<Raster>), String> {
     let orders = if args.order.trim() == "all" {
         STUDY_ORDERS.to_vec()
     } else {
-        vec![crate::raster::parse_order(&args.order, None)?]
+        vec![crate::cmd::raster::parse_order(&args.order, None)?]
     };
     let cfg = L2Config {
         gemm,

@@ -6,7 +6,8 @@
 //! - **GPU**: the same layout report, then the GPU part, laid out like it: a summary table first (per family: the
 //!   variants and checks run, how many were wrong, the best ratio to the peer; [`gpu_summary`]), then per family
 //!   its correctness pass (random data, poisoned output, ragged sizes, every output element compared with the
-//!   host reference), then the benchmark tables with the peer measured in the same run. Before the first launch
+//!   host reference), then the benchmark tables with the peer measured in the same run, one size per family
+//!   (inputs larger than the L2; every size is `swz bench`). Before the first launch
 //!   every kernel is compiled on every core (kept in the CUBIN cache, so a second run compiles nothing); while it
 //!   runs, progress goes to stderr, one bar (or line) per family and phase. A wrong result exits 1 after the
 //!   whole report.
@@ -14,11 +15,12 @@
 //! `--json FILE` writes `{"mode", "layouts": [...], "verification": [...] or null, "benchmark": {...} or null}`
 //! in both modes.
 
-use crate::bench::{print_report, write_outputs};
-use crate::Verdict;
-use gpu_kernels::bench::{BenchConfig, Report, Table};
+use crate::cmd::bench::{print_report, write_outputs};
+use crate::output::Verdict;
+use gpu_bench::bench::{BenchConfig, Report, Table};
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::{DynFamily, SpecInfo};
+use gpu_kernels::memory;
 use gpu_kernels::progress::seconds;
 use gpu_kernels::registry::FAMILIES;
 use gpu_kernels::{Error, Gpu};
@@ -33,12 +35,13 @@ pub struct Args {
     /// Skip the GPU part even when a GPU is present (layout report only).
     #[arg(long)]
     layout_only: bool,
-    /// Problem sizes for the benchmark tables (GPU mode): N for each family's size of side N; default: each
-    /// family's own benchmark sizes (inputs larger than L2; none for the one-tile fragment problems).
+    /// Problem sizes for the benchmark tables (GPU mode): N for each family's size of side N; default: one size
+    /// per family, its inputs larger than L2 (none for the one-tile fragment problems); every size of a family
+    /// is `swz bench FAMILY`.
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=65536))]
     sizes: Vec<u32>,
     /// Timed runs per kernel (GPU mode).
-    #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
+    #[arg(long, default_value_t = 10, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     iters: usize,
     /// Print the bank maps (32 rows each): the worst instruction of each conflicting access, the first of each
     /// conflict-free one.
@@ -99,23 +102,26 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         ..BenchConfig::default()
     };
     let t = Instant::now();
-    crate::verify::compile_all(&gpu, FAMILIES)?;
+    crate::cmd::verify::compile_all(&gpu, FAMILIES)?;
     let compile_s = t.elapsed().as_secs_f64();
+    memory::phase_end("compile");
     let (mut verify_s, mut bench_s) = (0.0, 0.0);
     let mut runs = Vec::new();
     for fam in FAMILIES {
         let t = Instant::now();
-        let verified = crate::verify::verify_family(&gpu, *fam)?;
+        let verified = crate::cmd::verify::verify_family(&gpu, *fam)?;
         verify_s += t.elapsed().as_secs_f64();
+        memory::phase_end(&format!("verify {}", fam.name()));
         let t = Instant::now();
-        let sizes: Vec<_> = args.sizes.iter().map(|&n| fam.size_of(n)).collect();
-        let tables = if sizes.is_empty() && fam.bench_sizes().is_empty() {
+        let sizes = bench_sizes(*fam, &args.sizes);
+        let tables = if sizes.is_empty() {
             Vec::new()
         } else {
-            fam.bench(&gpu, &sizes, &|_, _| true, &cfg)
+            gpu_bench::tables::sweep(&gpu, *fam, &sizes, false, &|_, _| true, &cfg)
                 .map_err(|e| e.to_string())?
         };
         bench_s += t.elapsed().as_secs_f64();
+        memory::phase_end(&format!("bench {}", fam.name()));
         runs.push(FamilyRun {
             fam: *fam,
             verified,
@@ -129,6 +135,12 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     let tables: Vec<Table> = runs.iter().flat_map(|r| r.tables.clone()).collect();
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
     outln!("## Benchmarks (each table against its peer, measured in the same run)\n");
+    if args.sizes.is_empty() {
+        outln!(
+            "One size per family, its inputs larger than the L2: {}. Every size of a family: `swz bench FAMILY`.\n",
+            report_sizes_line()
+        );
+    }
     print_report(&report);
     write_outputs(&report, None, None)?;
     if let Some(path) = &args.json {
@@ -151,11 +163,12 @@ pub fn run(args: Args) -> Result<Verdict, String> {
         FAMILIES.len()
     );
     eprintln!(
-        "swz report: {} in all: compile {}, verify {}, benchmark {}",
+        "swz report: {} in all: compile {}, verify {}, benchmark {}{}",
         seconds(start.elapsed().as_secs_f64()),
         seconds(compile_s),
         seconds(verify_s),
-        seconds(bench_s)
+        seconds(bench_s),
+        crate::verify::peak_memory()
     );
     Ok(if wrong == 0 {
         Verdict::Clean
@@ -166,6 +179,29 @@ pub fn run(args: Args) -> Result<Verdict, String> {
     })
 }
 
+/// The benchmark sizes of `fam` in the report: `--sizes` (each N as the family's size of side N), else the
+/// family's one report size (none for the one-tile fragment problems).
+fn bench_sizes(fam: &dyn DynFamily, sides: &[u32]) -> Vec<gpu_kernels::Size> {
+    if sides.is_empty() {
+        fam.report_sizes()
+    } else {
+        sides.iter().map(|&n| fam.size_of(n)).collect()
+    }
+}
+
+/// `transpose 8192x8192, stencil 1x134217728, ...`: what the report's benchmark measures by default.
+fn report_sizes_line() -> String {
+    FAMILIES
+        .iter()
+        .flat_map(|f| {
+            f.report_sizes()
+                .into_iter()
+                .map(|s| format!("{} {s}", f.name()))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// One family's GPU part: its verification and its benchmark tables.
 struct FamilyRun {
     fam: &'static dyn DynFamily,
@@ -173,11 +209,18 @@ struct FamilyRun {
     tables: Vec<Table>,
 }
 
-/// The best row of the family's tables against its peer: (% of the peer, kernel, table title, peer name).
+/// The best row of the family's tables against its peer, bounds left out ([`Row::bound`](gpu_bench::bench::Row::bound)):
+/// (% of the peer, kernel, table title, peer name).
 fn best_against_peer(tables: &[Table]) -> Option<(f64, String, String, String)> {
     tables
         .iter()
-        .flat_map(|t| t.rows.iter().skip(1).map(move |r| (t, r)))
+        .flat_map(|t| {
+            t.rows
+                .iter()
+                .skip(1)
+                .filter(|r| !r.bound)
+                .map(move |r| (t, r))
+        })
         .max_by(|(_, a), (_, b)| a.pct_of_ref.total_cmp(&b.pct_of_ref))
         .map(|(t, r)| {
             (
@@ -214,7 +257,8 @@ fn gpu_summary(runs: &[FamilyRun]) -> String {
     s.push_str(&format!(
         "\n{checks} checks (variant x size), {wrong} wrong: random inputs, outputs poisoned first, every output \
          element compared with the host reference; best against its peer: the fastest variant's rate as a share of \
-         the peer's (a device copy or cuBLAS) measured in the same run\n"
+         the peer's (a device copy or cuBLAS) measured in the same run, bounds such as the transpose's plain copies \
+         left out\n"
     ));
     s
 }
@@ -227,10 +271,12 @@ fn verification_report(r: &FamilyRun) {
     );
     let sizes: Vec<String> = r.fam.verify_sizes().iter().map(|s| s.to_string()).collect();
     outln!(
-        "{} variants at {}: {} wrong\n",
+        "{} variants at {}: {} wrong ({} host references: one per size and class of variants that compute the \
+         same function)\n",
         r.fam.spec_infos().len(),
         sizes.join(", "),
-        r.verified.failures.len()
+        r.verified.failures.len(),
+        r.verified.references
     );
     for f in &r.verified.failures {
         outln!("FAILED {f}");
@@ -338,4 +384,56 @@ fn spec_report(spec: &SpecInfo, bank_maps: bool) {
         }
     }
     outln!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gpu_bench::bench::Row;
+
+    fn row(kernel: &str, pct: f64, bound: bool) -> Row {
+        Row {
+            kernel: kernel.into(),
+            block: "(32,8)".into(),
+            elem: "f32".into(),
+            rows: 8192,
+            cols: 8192,
+            bytes: 1 << 29,
+            median_ms: 1.0,
+            min_ms: 1.0,
+            max_ms: 1.0,
+            gbps: pct,
+            pct_of_ref: pct,
+            pct_of_ceiling: None,
+            bound,
+        }
+    }
+
+    #[test]
+    fn the_best_against_the_peer_is_no_bound_and_no_peer() {
+        let t = Table {
+            title: "transpose 8192x8192 f32".into(),
+            reference: "D2D copy".into(),
+            reference_gbps: 100.0,
+            unit: "GB/s".into(),
+            ceiling: None,
+            rows: vec![
+                row("D2D copy", 100.0, false),
+                row("copyVec16", 101.0, true),
+                row("smem-swizzled", 96.0, false),
+                row("naiveRow", 8.0, false),
+            ],
+        };
+        let (pct, kernel, title, peer) = best_against_peer(std::slice::from_ref(&t)).unwrap();
+        assert_eq!((pct, kernel.as_str()), (96.0, "smem-swizzled"));
+        assert_eq!(
+            (title.as_str(), peer.as_str()),
+            (t.title.as_str(), "D2D copy")
+        );
+        let only_bounds = Table {
+            rows: vec![row("D2D copy", 100.0, false), row("copyRow", 99.0, true)],
+            ..t
+        };
+        assert!(best_against_peer(&[only_bounds]).is_none());
+    }
 }

@@ -5,7 +5,7 @@
 //! plan without a GPU. At problems named with `--shapes`, a family that plans per problem (the Hopper GEMM: the
 //! spec swizzle-core's planner picks) runs its planned specs; `--list` shows them with the predicted time.
 
-use gpu_kernels::bench::{BenchConfig, Report};
+use gpu_bench::bench::{BenchConfig, Report};
 use gpu_kernels::frame::{self, DynFamily};
 use gpu_kernels::registry;
 use gpu_kernels::{Gpu, Size};
@@ -25,6 +25,10 @@ pub struct Args {
     /// --list).
     #[arg(long, value_delimiter = ',', value_parser = crate::args::parse_shape)]
     shapes: Vec<Size>,
+    /// With --dtype e4m3: also the LLM linear layers (8B qkv, o, gate+up, down; 70B qkv, down) at M = 16, 128,
+    /// 512, 2048, 8192, 30 problems after any --shapes.
+    #[arg(long)]
+    llm: bool,
     /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
     #[arg(long, value_delimiter = ',')]
     elem: Vec<String>,
@@ -79,6 +83,12 @@ pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
 pub fn run(args: Args) -> Result<(), String> {
     if let Some(dtype) = &args.dtype {
         return fp8(&args, dtype);
+    }
+    if args.llm {
+        return Err(
+            "--llm goes with --dtype e4m3 (the 16-bit LLM layers: swz tune hopper shapes --llm)"
+                .into(),
+        );
     }
     let plan = plan(&args.family)?;
     if let Some(fam) = plan.iter().find(|f| f.size_of(2).k == 1) {
@@ -146,17 +156,26 @@ pub fn run(args: Args) -> Result<(), String> {
     // Every spec runs (no filter, family sizes): compile them all on every core first.
     let filtered = args.only.is_some() || !elems.is_empty();
     if !filtered && (shapes.is_empty() || !args.sizes.is_empty()) {
-        crate::verify::compile_all(&gpu, &plan)?;
+        crate::cmd::verify::compile_all(&gpu, &plan)?;
     }
     let mut tables = Vec::new();
     for fam in &plan {
         let run =
-            |t: gpu_kernels::Result<Vec<gpu_kernels::bench::Table>>| t.map_err(|e| e.to_string());
+            |t: gpu_kernels::Result<Vec<gpu_bench::bench::Table>>| t.map_err(|e| e.to_string());
         if shapes.is_empty() || !args.sizes.is_empty() {
-            tables.extend(run(fam.bench(&gpu, &cubes(*fam), &keep, &cfg))?);
+            tables.extend(run(gpu_bench::tables::sweep(
+                &gpu,
+                *fam,
+                &cubes(*fam),
+                false,
+                &keep,
+                &cfg,
+            ))?);
         }
         if !shapes.is_empty() {
-            tables.extend(run(fam.bench_planned(&gpu, &shapes, &keep, &cfg))?);
+            tables.extend(run(gpu_bench::tables::sweep(
+                &gpu, *fam, &shapes, true, &keep, &cfg,
+            ))?);
         }
     }
     let report = Report::of_this_run(gpu.props().clone(), &cfg, tables);
@@ -179,8 +198,13 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
             args.family
         ));
     }
-    if args.shapes.is_empty() || !args.sizes.is_empty() {
-        return Err("--dtype e4m3 takes its problems as --shapes MxNxK".into());
+    let mut shapes = args.shapes.clone();
+    if args.llm {
+        shapes.extend(gpu_kernels::hopper::planned::llm_shapes());
+    }
+    let shapes = crate::args::distinct(&shapes);
+    if shapes.is_empty() || !args.sizes.is_empty() {
+        return Err("--dtype e4m3 takes its problems as --shapes MxNxK or --llm".into());
     }
     let modes = args
         .scale
@@ -188,7 +212,7 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
         .map(|s| gpu_kernels::fp8::scale::parse_mode(s).map_err(|e| format!("--scale: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     let dev = swizzle_core::plan::Device::H100;
-    for &size in &args.shapes {
+    for &size in &shapes {
         for &m in &modes {
             let p = gpu_kernels::hopper::fp8::plan(size, m, &dev)
                 .map_err(|e| format!("--shapes: {e}"))?;
@@ -213,7 +237,7 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
         ..BenchConfig::default()
     };
     let (rows, failed) =
-        gpu_bench::hopper::fp8_bench::run(&gpu, &args.shapes, &modes, args.rounds, &cfg)
+        gpu_bench::hopper::fp8_bench::run(&gpu, &shapes, &modes, args.rounds, &cfg)
             .map_err(|e| e.to_string())?;
     outln!(
         "{}",

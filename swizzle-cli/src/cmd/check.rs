@@ -134,7 +134,7 @@ fn layout(args: &Args, elem: Elem) -> Result<Layout, String> {
     Ok(Layout::Swizzled { swizzle, unit })
 }
 
-pub fn run(args: Args) -> Result<crate::Verdict, String> {
+pub fn run(args: Args) -> Result<crate::output::Verdict, String> {
     let (plain, patterns) = args.tile.parse()?;
     let smem = plain.with_layout(layout(&args, plain.tile().elem)?);
     smem.validate().map_err(|e| format!("--swizzle: {e}"))?;
@@ -168,9 +168,9 @@ pub fn run(args: Args) -> Result<crate::Verdict, String> {
         crate::output::write_file("--svg", path, &map::svg(rep, title))?;
     }
     Ok(if conflicting.is_empty() {
-        crate::Verdict::Clean
+        crate::output::Verdict::Clean
     } else {
-        crate::Verdict::Conflicts(format!(
+        crate::output::Verdict::Conflicts(format!(
             "bank conflicts in {} of {} pattern(s): {}",
             conflicting.len(),
             patterns.len(),

@@ -1,8 +1,8 @@
 //! `swz plan gemm MxNxK`: the GEMM planner (`swizzle_core::plan`) from the command line. Prints the variant the
-//! model picks, its predicted time and what bounds it, the shipped kernel's prediction beside it, and the
-//! runners-up with why they lost. No GPU needed.
+//! model picks among the variants the Hopper kernel runs, its predicted time and what bounds it, the shipped
+//! kernel's prediction beside it, and the runners-up with why they lost. No GPU needed.
 
-use swizzle_core::plan::{self, why_slower, Device, Estimate, Problem, Restrict, Variant};
+use swizzle_core::plan::{self, why_slower, Device, Estimate, Problem, Variant};
 use swizzle_core::Elem;
 
 #[derive(clap::Args)]
@@ -17,7 +17,7 @@ enum What {
     #[command(after_help = "Examples:\n  swz plan gemm 16x4096x4096\n  \
                             swz plan gemm 8192x28672x4096 --dtype f16 --device h200\n  \
                             swz plan gemm 16x4096x14336 --dtype e4m3 --scale row\n  \
-                            swz plan gemm 128x6144x4096 --implemented --top 3 --json")]
+                            swz plan gemm 128x6144x4096 --top 3 --json")]
     Gemm(GemmArgs),
 }
 
@@ -37,10 +37,7 @@ struct GemmArgs {
     /// Device: h100 or h200.
     #[arg(long, default_value = "h100", value_name = "h100|h200")]
     device: String,
-    /// Only variants the Hopper kernel implements today.
-    #[arg(long)]
-    implemented: bool,
-    /// Runners-up to print (one per tile, cluster, split and swap; the best block order of each).
+    /// Runners-up to print (one per tile, cluster and split; the best block order of each).
     #[arg(long, default_value_t = 5)]
     top: usize,
     /// Print one JSON object.
@@ -56,21 +53,12 @@ fn us(s: f64) -> String {
     }
 }
 
-fn status(v: &Variant) -> &'static str {
-    if v.implemented() {
-        "implemented"
-    } else {
-        "not implemented yet"
-    }
-}
-
 fn json_of(e: &Estimate, p: &Problem) -> serde_json::Value {
     let v = e.variant;
     serde_json::json!({
         "variant": v.to_string(),
         "bm": v.bm, "bn": v.bn, "bk": v.bk, "stages": v.stages, "cluster": v.cluster, "split": v.split,
-        "stream_k": v.stream_k,
-        "swap": v.swap, "order": v.order.to_string(), "implemented": v.implemented(),
+        "order": v.order.to_string(),
         "time_s": e.time_s, "tflops": e.tflops(p), "bound": e.bound.name(),
         "tensor_s": e.tensor_s, "l2_s": e.l2_s, "hbm_s": e.hbm_s, "reduce_s": e.reduce_s,
         "units": e.units, "slots": e.slots,
@@ -95,12 +83,7 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
     let dev = Device::preset(&a.device)
         .ok_or_else(|| format!("--device: expected h100 or h200, got {:?}", a.device))?;
     let p = Problem::new(size, dtype).with_scale(scale);
-    let restrict = if a.implemented {
-        Restrict::Implemented
-    } else {
-        Restrict::All
-    };
-    let pl = plan::plan(&p, &dev, restrict).map_err(|e| e.to_string())?;
+    let pl = plan::plan(&p, &dev).map_err(|e| e.to_string())?;
     let shipped_variant = Variant::shipped_for(dtype);
     let shipped = plan::estimate(&p, &dev, &shipped_variant).map_err(|e| e.to_string())?;
     let floor = p.min_bytes() as f64 / dev.hbm_bytes_per_s;
@@ -127,7 +110,7 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
     } else {
         outln!("gemm {} {dtype} on {}", size.mnk_text(), dev.name);
     }
-    outln!("plan: {} ({})", b.variant, status(&b.variant));
+    outln!("plan: {}", b.variant);
     outln!(
         "predicted: {} ({:.1} TFLOP/s), bound: {}",
         us(b.time_s),
@@ -164,15 +147,10 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
         // One line per kernel shape: variants that differ only in block order show their best order.
         for e in pl.by_shape().into_iter().skip(1).take(a.top) {
             outln!(
-                "  {:<44} {:>10}  {}{}",
+                "  {:<44} {:>10}  {}",
                 e.variant.to_string(),
                 us(e.time_s),
-                why_slower(b, e),
-                if e.variant.implemented() {
-                    ""
-                } else {
-                    " [not implemented yet]"
-                }
+                why_slower(b, e)
             );
         }
     }

@@ -1,20 +1,24 @@
-//! Benchmark tables, generic over a [`Family`] with a [`Bench`] part: every variant of one element type at one size, and the family's
-//! [`Peer`] (a D2D copy, or cuBLAS) timed the same way in the same run, each row as a rate (GB/s or TFLOP/s)
-//! and a percentage of the peer. How one number is made (rotation over > L2, warm-up, CUDA events, median) is
-//! [`crate::bench::time`].
+//! `swz bench`'s tables, over any registered family with a [`Bench`](gpu_kernels::frame::Bench) part: every
+//! variant of one element type at one size, and the family's [`Peer`] (a D2D copy, or cuBLAS) timed the same way
+//! in the same run, each row as a rate (GB/s or TFLOP/s) and a percentage of the peer (and of the family's
+//! [`CeilingProbe`] where it has one). How one number is made (rotation over > L2, warm-up, CUDA events, median)
+//! is [`crate::bench::time`].
 
-use super::verify::{input_seed, launch, DeviceBufs};
-use super::{Bench, Family, Peer, Size};
-use crate::bench::{self, BenchConfig, Progress, Row, Stats, Table};
-use crate::runtime::{Cublas, Error, GemmCall, Gpu, Result};
+use crate::bench::{self, BenchConfig, Ceiling, Row, Spread, Table};
 use cudarc::driver::CudaSlice;
+use gpu_kernels::frame::verify::{input_seed, launch, DeviceBufs};
+use gpu_kernels::frame::{
+    BenchPart, Buffer, CeilingProbe, DynFamily, DynSpec, HostBuf, Measure, Peer, Role, Size,
+};
+use gpu_kernels::progress::Progress;
+use gpu_kernels::runtime::{Cublas, Error, GemmCall, Gpu, Result};
 use swizzle_core::Elem;
 
 /// One table: the peer first, then every spec of `specs` (all of one element type) at `size`.
-pub fn table<F: Family>(
+pub fn table(
     gpu: &Gpu,
-    family: &F,
-    specs: &[F::Spec],
+    family: &dyn DynFamily,
+    specs: &[Box<dyn DynSpec + '_>],
     size: Size,
     cfg: &BenchConfig,
     progress: Option<&Progress>,
@@ -25,14 +29,17 @@ pub fn table<F: Family>(
             family.name()
         )));
     };
-    let bench = bench_part(family)?;
-    let elem = family.elem(first);
-    let peer = bench.peer(first, size);
+    let first_part = bench_part(family, &**first, size)?;
+    let elem = first.elem();
+    let peer = first_part.peer;
     let peer_stats = time_peer(gpu, &peer, cfg)?;
-    let peer_rate = peer.measure().rate(peer_stats.median_ms);
-    let ceiling = bench.ceiling(gpu, first, size, cfg)?;
+    let peer_rate = peer.measure().rate(peer_stats.median);
+    let ceiling = match first_part.ceiling {
+        Some(probe) => Some(measure_ceiling(gpu, &probe, cfg)?),
+        None => None,
+    };
     let ceiling_rate = ceiling.as_ref().map(|c| c.rate);
-    let unit = bench.measure(first, size).unit();
+    let unit = first_part.measure.unit();
     let mut table = Table {
         title: format!("{} {size} {elem}", family.name()),
         reference: peer.name(),
@@ -51,12 +58,13 @@ pub fn table<F: Family>(
     };
     // Buffers (and their random inputs, 2^28 elements at 16384^2) are made once and shared by every spec that
     // takes the same ones.
-    let mut cache: Option<(Vec<super::Buffer>, Vec<DeviceBufs>)> = None;
+    let mut cache: Option<(Vec<Buffer>, Vec<DeviceBufs>)> = None;
     for spec in specs {
         if let Some(p) = progress {
-            p.step(&format!("{} {} {size}", family.spec_name(spec), elem));
+            p.step(&format!("{} {} {size}", spec.name(), elem));
         }
-        let buffers = family.buffers(spec, size);
+        let part = bench_part(family, &**spec, size)?;
+        let buffers = spec.buffers(size);
         if cache.as_ref().is_none_or(|(b, _)| *b != buffers) {
             // Specs that differ only in their outputs (the stencil's radius) keep the uploaded inputs.
             let sets = match cache.take() {
@@ -71,27 +79,30 @@ pub fn table<F: Family>(
             cache = Some((buffers.clone(), sets));
         }
         let (_, sets) = cache.as_mut().expect("just filled");
-        let stats = time_on(gpu, family, spec, size, cfg, sets)?;
-        table.rows.push(row(
-            &family.spec_name(spec),
-            &bench.block_label(spec),
-            elem,
-            size,
-            &stats,
-            bench.measure(spec, size),
-            (peer_rate, ceiling_rate),
-        ));
+        let stats = time_on(gpu, &**spec, size, cfg, sets)?;
+        table.rows.push(Row {
+            bound: part.bound,
+            ..row(
+                &spec.name(),
+                &part.block,
+                elem,
+                size,
+                &stats,
+                part.measure,
+                (peer_rate, ceiling_rate),
+            )
+        });
     }
     Ok(table)
 }
 
 /// Enough sets of `buffers` that together they exceed `l2_factor` x L2, inputs random (the same in every set,
-/// the values of [`random_inputs`](super::verify::random_inputs)). Each input is made and uploaded
+/// the values of [`random_inputs`](gpu_kernels::frame::verify::random_inputs)). Each input is made and uploaded
 /// [`UPLOAD_CHUNK`] elements at a time, so the host never holds a whole input (2^28 elements at the largest
 /// sizes).
 pub fn device_sets(
     gpu: &Gpu,
-    buffers: &[super::Buffer],
+    buffers: &[Buffer],
     size: Size,
     cfg: &BenchConfig,
 ) -> Result<Vec<DeviceBufs>> {
@@ -101,12 +112,12 @@ pub fn device_sets(
     let inputs = buffers
         .iter()
         .enumerate()
-        .filter(|(_, b)| b.role == super::Role::Input);
+        .filter(|(_, b)| b.role == Role::Input);
     for (i, (at, b)) in inputs.enumerate() {
         let seed = input_seed(size, i);
         for start in (0..b.len).step_by(UPLOAD_CHUNK) {
             let n = UPLOAD_CHUNK.min(b.len - start);
-            let chunk = super::HostBuf::random_from(b.elem, start, n, seed);
+            let chunk = HostBuf::random_from(b.elem, start, n, seed);
             let offset = start * b.elem.bytes() as usize;
             for set in &mut sets {
                 gpu.upload_at(&mut set.bufs[at], offset, &chunk.bytes)?;
@@ -120,18 +131,18 @@ pub fn device_sets(
 pub const UPLOAD_CHUNK: usize = 1 << 24;
 
 /// How many buffer sets [`device_sets`] makes for `buffers`.
-fn set_count(gpu: &Gpu, buffers: &[super::Buffer], cfg: &BenchConfig) -> usize {
+fn set_count(gpu: &Gpu, buffers: &[Buffer], cfg: &BenchConfig) -> usize {
     let set_bytes: usize = buffers.iter().map(|b| b.bytes()).sum();
     bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor)
 }
 
 /// True when `new` has the inputs of `old` (same buffers, same order) and as many sets: the uploaded inputs serve.
-fn same_inputs(old: &[super::Buffer], new: &[super::Buffer], gpu: &Gpu, cfg: &BenchConfig) -> bool {
-    let inputs = |bs: &[super::Buffer]| -> Vec<(usize, super::Buffer)> {
+fn same_inputs(old: &[Buffer], new: &[Buffer], gpu: &Gpu, cfg: &BenchConfig) -> bool {
+    let inputs = |bs: &[Buffer]| -> Vec<(usize, Buffer)> {
         bs.iter()
             .cloned()
             .enumerate()
-            .filter(|(_, b)| b.role == super::Role::Input)
+            .filter(|(_, b)| b.role == Role::Input)
             .collect()
     };
     old.len() == new.len()
@@ -143,11 +154,11 @@ fn same_inputs(old: &[super::Buffer], new: &[super::Buffer], gpu: &Gpu, cfg: &Be
 fn with_outputs(
     gpu: &Gpu,
     mut sets: Vec<DeviceBufs>,
-    buffers: &[super::Buffer],
+    buffers: &[Buffer],
 ) -> Result<Vec<DeviceBufs>> {
     for set in &mut sets {
         for (i, b) in buffers.iter().enumerate() {
-            if b.role == super::Role::Output {
+            if b.role == Role::Output {
                 set.bufs[i] = gpu.zeros::<u8>(b.bytes())?;
             }
         }
@@ -156,28 +167,16 @@ fn with_outputs(
     Ok(sets)
 }
 
-/// Time one variant: compile and load once, rotate buffer sets over > `l2_factor` x L2, median of the runs.
-pub fn time_spec<F: Family>(
+/// Time one variant on buffer sets made by [`device_sets`]: compile and load once, rotate the sets, median of
+/// the runs.
+pub fn time_on(
     gpu: &Gpu,
-    family: &F,
-    spec: &F::Spec,
-    size: Size,
-    cfg: &BenchConfig,
-) -> Result<Stats> {
-    let mut sets = device_sets(gpu, &family.buffers(spec, size), size, cfg)?;
-    time_on(gpu, family, spec, size, cfg, &mut sets)
-}
-
-/// [`time_spec`] on buffer sets made by [`device_sets`].
-pub fn time_on<F: Family>(
-    gpu: &Gpu,
-    family: &F,
-    spec: &F::Spec,
+    spec: &dyn DynSpec,
     size: Size,
     cfg: &BenchConfig,
     sets: &mut [DeviceBufs],
-) -> Result<Stats> {
-    let (kernel, l) = family.prepared(gpu, spec, size)?;
+) -> Result<Spread> {
+    let (kernel, l) = spec.prepared(gpu, size)?;
     let n = sets.len();
     bench::time(gpu, cfg, |i| {
         launch(gpu, &kernel, &l, &mut sets[i % n].bufs)
@@ -185,7 +184,7 @@ pub fn time_on<F: Family>(
 }
 
 /// Time the peer the same way.
-pub fn time_peer(gpu: &Gpu, peer: &Peer, cfg: &BenchConfig) -> Result<Stats> {
+pub fn time_peer(gpu: &Gpu, peer: &Peer, cfg: &BenchConfig) -> Result<Spread> {
     match *peer {
         Peer::CopyD2D { bytes } => {
             let n = bytes as usize;
@@ -205,7 +204,7 @@ pub fn time_peer(gpu: &Gpu, peer: &Peer, cfg: &BenchConfig) -> Result<Stats> {
 }
 
 /// cuBLAS `gemmEx` of row-major `C (m x n) = A (m x k) B (k x n)` on rotated buffer sets, timed like a variant.
-fn time_cublas(gpu: &Gpu, cfg: &BenchConfig, size: Size, ab: Elem, c: Elem) -> Result<Stats> {
+fn time_cublas(gpu: &Gpu, cfg: &BenchConfig, size: Size, ab: Elem, c: Elem) -> Result<Spread> {
     let Size { m, n, k } = size;
     let blas = Cublas::new(gpu)?;
     let call = GemmCall::row_major(size, ab, c);
@@ -216,15 +215,24 @@ fn time_cublas(gpu: &Gpu, cfg: &BenchConfig, size: Size, ab: Elem, c: Elem) -> R
         cfg.l2_factor,
     );
     let (mu, nu, ku) = (m as usize, n as usize, k as usize);
-    let a_host = super::HostBuf::random(ab, mu * ku, 1);
-    let b_host = super::HostBuf::random(ab, ku * nu, 2);
     let mut bufs: Vec<(CudaSlice<u8>, CudaSlice<u8>, CudaSlice<u8>)> = Vec::with_capacity(sets);
     for _ in 0..sets {
         bufs.push((
-            gpu.upload(&a_host.bytes)?,
-            gpu.upload(&b_host.bytes)?,
+            gpu.zeros::<u8>(a_bytes)?,
+            gpu.zeros::<u8>(b_bytes)?,
             gpu.zeros::<u8>(c_bytes)?,
         ));
+    }
+    // Random A and B, made and uploaded UPLOAD_CHUNK elements at a time (the host never holds a whole operand).
+    for (len, seed, pick) in [(mu * ku, 1, 0), (ku * nu, 2, 1)] {
+        for start in (0..len).step_by(UPLOAD_CHUNK) {
+            let chunk = HostBuf::random_from(ab, start, UPLOAD_CHUNK.min(len - start), seed);
+            let offset = start * ab.bytes() as usize;
+            for (a, b, _) in &mut bufs {
+                let dst = if pick == 0 { &mut *a } else { &mut *b };
+                gpu.upload_at(dst, offset, &chunk.bytes)?;
+            }
+        }
     }
     bench::time(gpu, cfg, |i| {
         let (a, b, cc) = &mut bufs[i % sets];
@@ -237,14 +245,14 @@ fn row(
     block: &str,
     elem: Elem,
     size: Size,
-    s: &Stats,
-    measure: super::Measure,
+    s: &Spread,
+    measure: Measure,
     (peer_rate, ceiling_rate): (f64, Option<f64>),
 ) -> Row {
-    let rate = measure.rate(s.median_ms);
+    let rate = measure.rate(s.median);
     let bytes = match measure {
-        super::Measure::Bytes(b) => b,
-        super::Measure::Flops(_) => 0,
+        Measure::Bytes(b) => b,
+        Measure::Flops(_) => 0,
     };
     Row {
         kernel: kernel.to_string(),
@@ -253,96 +261,103 @@ fn row(
         rows: size.m,
         cols: size.n,
         bytes,
-        median_ms: s.median_ms,
-        min_ms: s.min_ms,
-        max_ms: s.max_ms,
+        median_ms: s.median,
+        min_ms: s.min,
+        max_ms: s.max,
         gbps: rate,
         pct_of_ref: 100.0 * rate / peer_rate,
         pct_of_ceiling: ceiling_rate.map(|c| 100.0 * rate / c),
+        bound: false,
     }
 }
 
-/// The family's benchmark part, or an error naming the family.
-pub fn bench_part<F: Family>(family: &F) -> Result<&dyn Bench<F::Spec>> {
-    family
-        .as_bench()
+/// The family's benchmark part for `spec` at `size`, or an error naming the family.
+pub fn bench_part(family: &dyn DynFamily, spec: &dyn DynSpec, size: Size) -> Result<BenchPart> {
+    spec.bench(size)
         .ok_or_else(|| Error::Invalid(format!("{}: no benchmark", family.name())))
 }
 
-/// Tables for every (size, element type) of the family: its specs grouped by element type, at `sizes` (the
-/// family's [`Bench::bench_sizes`] when empty), optionally only the specs `keep` accepts.
-pub fn sweep<F: Family>(
+/// The ceiling `probe` names, timed like the variants: its rate in TFLOP/s and how the tables name it.
+fn measure_ceiling(gpu: &Gpu, probe: &CeilingProbe, cfg: &BenchConfig) -> Result<Ceiling> {
+    match *probe {
+        CeilingProbe::MmaSync { input, flops } => {
+            let m = crate::gemm::peak::measure(gpu, cfg, input, flops)?;
+            Ok(Ceiling {
+                name: m.name(input),
+                rate: m.tflops,
+            })
+        }
+    }
+}
+
+/// Tables for every (size, element type) of the family at `sizes` (the family's
+/// [`Bench::bench_sizes`](gpu_kernels::frame::Bench::bench_sizes) when empty): at each, the family's specs, or
+/// with `planned` (`swz bench --shapes`) its planned specs on this device ([`DynFamily::planned`]) where it plans;
+/// only the specs `keep` accepts (by name and element type), grouped by element type.
+pub fn sweep(
     gpu: &Gpu,
-    family: &F,
+    family: &dyn DynFamily,
     sizes: &[Size],
-    keep: &dyn Fn(&F::Spec) -> bool,
+    planned: bool,
+    keep: &dyn Fn(&str, Elem) -> bool,
     cfg: &BenchConfig,
 ) -> Result<Vec<Table>> {
     let sizes = if sizes.is_empty() {
-        bench_part(family)?.bench_sizes()
+        family.bench_sizes()
     } else {
         sizes.to_vec()
     };
-    let specs = family.specs();
-    let per_size: Vec<(Size, Vec<F::Spec>)> = sizes.iter().map(|&s| (s, specs.clone())).collect();
-    tables(gpu, family, per_size, keep, cfg)
-}
-
-/// Tables at problems the user named (`swz bench --shapes`): at each, the family's planned specs
-/// ([`Plan::planned`](super::Plan::planned) on this device) where it plans, its specs otherwise; `keep` filters
-/// either.
-pub fn sweep_planned<F: Family>(
-    gpu: &Gpu,
-    family: &F,
-    sizes: &[Size],
-    keep: &dyn Fn(&F::Spec) -> bool,
-    cfg: &BenchConfig,
-) -> Result<Vec<Table>> {
+    if sizes.is_empty() {
+        return Err(Error::Invalid(format!("{}: no benchmark", family.name())));
+    }
     let mut per_size = Vec::with_capacity(sizes.len());
-    for &size in sizes {
-        let specs = match family.as_plan() {
-            Some(plan) => plan
-                .planned(size, Some(gpu.props()))?
-                .into_iter()
-                .map(|(s, _)| s)
-                .collect(),
-            None => family.specs(),
+    for size in sizes {
+        let plan = if planned {
+            family.planned(size, Some(gpu.props()))?
+        } else {
+            None
+        };
+        let specs = match plan {
+            Some(planned) => planned.into_iter().map(|(s, _)| s).collect(),
+            None => family.dyn_specs(),
         };
         per_size.push((size, specs));
     }
     tables(gpu, family, per_size, keep, cfg)
 }
 
+/// The specs one size's tables time.
+type SpecsAt<'a> = (Size, Vec<Box<dyn DynSpec + 'a>>);
+
 /// One table per (size, element type) of the specs given for that size that `keep` accepts.
-fn tables<F: Family>(
+fn tables(
     gpu: &Gpu,
-    family: &F,
-    per_size: Vec<(Size, Vec<F::Spec>)>,
-    keep: &dyn Fn(&F::Spec) -> bool,
+    family: &dyn DynFamily,
+    per_size: Vec<SpecsAt<'_>>,
+    keep: &dyn Fn(&str, Elem) -> bool,
     cfg: &BenchConfig,
 ) -> Result<Vec<Table>> {
-    let per_size: Vec<(Size, Vec<F::Spec>)> = per_size
+    let per_size: Vec<SpecsAt<'_>> = per_size
         .into_iter()
-        .map(|(size, specs)| (size, specs.into_iter().filter(|s| keep(s)).collect()))
+        .map(|(size, specs)| {
+            let kept = specs.into_iter().filter(|s| keep(&s.name(), s.elem()));
+            (size, kept.collect())
+        })
         .collect();
     let total: usize = per_size.iter().map(|(_, s)| s.len()).sum();
     let progress = Progress::new(total as u64, &format!("bench {}", family.name()));
     let mut tables = Vec::new();
-    for (size, specs) in &per_size {
-        let mut elems: Vec<Elem> = Vec::new();
+    for (size, specs) in per_size {
+        let mut groups: Vec<(Elem, Vec<Box<dyn DynSpec + '_>>)> = Vec::new();
         for s in specs {
-            let e = family.elem(s);
-            if !elems.contains(&e) {
-                elems.push(e);
+            let e = s.elem();
+            match groups.iter_mut().find(|(g, _)| *g == e) {
+                Some((_, group)) => group.push(s),
+                None => groups.push((e, vec![s])),
             }
         }
-        for &e in &elems {
-            let group: Vec<F::Spec> = specs
-                .iter()
-                .filter(|s| family.elem(s) == e)
-                .cloned()
-                .collect();
-            tables.push(table(gpu, family, &group, *size, cfg, Some(&progress))?);
+        for (_, group) in &groups {
+            tables.push(table(gpu, family, group, size, cfg, Some(&progress))?);
         }
     }
     progress.finish();

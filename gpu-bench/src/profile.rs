@@ -1,12 +1,12 @@
-//! Predicted vs measured shared-memory wavefronts, generic over [`Family`]: the bank model on each spec's
-//! [`SpecAccess`](super::SpecAccess)es against Nsight Compute's counters of one launch of the spec.
+//! Predicted vs measured shared-memory wavefronts, over any registered family: the bank model on each spec's
+//! [`SpecAccess`]es against Nsight Compute's counters of one launch of the spec ([`crate::ncu`]).
 //!
 //! ncu counts loads and stores separately (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st`,
 //! `smsp__inst_executed_op_shared_ld/st`), so the prediction is per direction: the wavefronts of every load
 //! access of one block over its instructions, and the same for stores. Every block of a launch at a size that
 //! is a multiple of the tile issues the same instructions, so the ratio does not depend on the grid.
 
-use super::{Family, SpecAccess};
+use gpu_kernels::frame::{DynFamily, SpecAccess};
 
 /// The bank model's prediction for one direction of one spec.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -78,20 +78,19 @@ pub struct SpecPrediction {
     pub conflict_free: bool,
 }
 
-/// Predictions for every spec of a family, in [`Family::specs`] order.
-pub fn predictions<F: Family>(family: &F) -> Vec<SpecPrediction> {
+/// Predictions for every spec of a family, in its spec order ([`DynFamily::spec_infos`]).
+pub fn predictions(family: &dyn DynFamily) -> Vec<SpecPrediction> {
     family
-        .specs()
-        .iter()
+        .spec_infos()
+        .into_iter()
         .map(|s| {
-            let acc = family.accesses(s);
-            let (load, store) = predict(&acc);
+            let (load, store) = predict(&s.accesses);
             SpecPrediction {
-                name: family.spec_name(s),
-                entry: family.entry(s),
+                name: s.name,
+                entry: s.entry,
                 load,
                 store,
-                conflict_free: acc.iter().all(|a| a.conflict_free),
+                conflict_free: s.accesses.iter().all(|a| a.conflict_free),
             }
         })
         .collect()

@@ -2,9 +2,9 @@
 //! rounds, sustained bursts, diagnostic builds. The work is gpu-bench's (`gemm::tune`, `hopper::tune`,
 //! `stencil::bench`); this module parses arguments and prints.
 
-use crate::bench::{check_targets, print_report, write_outputs};
+use crate::cmd::bench::{check_targets, print_report, write_outputs};
+use gpu_bench::bench::{BenchConfig, Report};
 use gpu_bench::gemm::tune as gt;
-use gpu_kernels::bench::{BenchConfig, Report};
 use gpu_kernels::gemm::{self, BLayout};
 use gpu_kernels::progress::Progress;
 use gpu_kernels::Elem;
@@ -301,7 +301,7 @@ fn gemm_run(mode: GemmMode, progress: &Progress) -> Result<(), String> {
         outln!(
             "\ndevice: {} ({})",
             gpu.props(),
-            gpu_kernels::bench::today_utc()
+            gpu_bench::bench::today_utc()
         )
     };
     match mode {

@@ -7,7 +7,7 @@
 //!
 //! These two sit beside the bank-conflict `swz check` (which takes flags only): `main` hands `check desc` and
 //! `check tma` here before clap parses the bank check's arguments.
-use crate::Verdict;
+use crate::output::{self, Verdict};
 use clap::Parser;
 use swizzle_core::descriptor::Descriptor;
 use swizzle_core::descriptor::Operand;
@@ -87,8 +87,9 @@ struct TmaArgs {
     operand: String,
 }
 
-/// Runs `swz check desc|tma ...` when the command line is one, and exits; returns otherwise.
-pub fn dispatch() {
+/// Runs `swz check desc|tma ...` when the command line is one, and exits; returns otherwise. `root` is the whole
+/// `swz` command, for a usage error's one line ([`output::usage_line`]).
+pub fn dispatch(root: fn() -> clap::Command) {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let is_ours = argv.get(1).is_some_and(|a| a == "check")
         && argv
@@ -100,34 +101,17 @@ pub fn dispatch() {
     let cli = match Cli::try_parse_from(argv.iter().skip(1)) {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => e.exit(),
-        Err(e) => {
-            eprintln!(
-                "swz: {} (see `swz check {} --help`)",
-                crate::one_line(&e),
-                argv[2].to_string_lossy()
-            );
-            std::process::exit(2);
-        }
+        Err(e) => output::refuse(format_args!(
+            "{} (see `swz check {} --help`)",
+            output::usage_line(&e, root),
+            argv[2].to_string_lossy()
+        )),
     };
-    let result = match cli.what {
+    output::finish(match cli.what {
         What::Desc(a) => desc(a),
         What::Tma(a) => tma(a),
         What::Idesc(a) => idesc(a),
-    };
-    if let Err(e) = std::io::Write::flush(&mut crate::output::stdout()) {
-        crate::exit_on_stdout_error(e);
-    }
-    match result {
-        Ok(Verdict::Clean) => std::process::exit(0),
-        Ok(Verdict::Conflicts(reason)) => {
-            eprintln!("swz: {reason}");
-            std::process::exit(1);
-        }
-        Err(reason) => {
-            eprintln!("swz: {reason}");
-            std::process::exit(2);
-        }
-    }
+    })
 }
 
 /// The operand, refused (exit 2) unless it is a tile TMA and the architecture's MMA can use.
@@ -155,8 +139,8 @@ fn verdict(what: &str, found: Vec<String>) -> Verdict {
 }
 
 fn desc(a: DescArgs) -> Result<Verdict, String> {
-    let bits = crate::decode::parse_hex(&a.value, 64)?;
-    let arch = crate::decode::parse_arch(&a.arch)?;
+    let bits = crate::cmd::decode::parse_hex(&a.value, 64)?;
+    let arch = crate::cmd::decode::parse_arch(&a.arch)?;
     let tile = operand(&a.operand, arch)?;
     let d = match Descriptor::decode(bits, arch) {
         Ok(d) => d,
@@ -220,7 +204,7 @@ fn dtype_bytes(text: &str) -> Result<u32, String> {
 fn parse_addr(text: &str) -> Result<u32, String> {
     let t = text.trim();
     let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => crate::decode::parse_hex(h, 32),
+        Some(h) => crate::cmd::decode::parse_hex(h, 32),
         None => t
             .parse::<u64>()
             .map_err(|_| format!("{t:?} is not an address")),
@@ -266,23 +250,11 @@ fn tma(a: TmaArgs) -> Result<Verdict, String> {
             a.interleave
         )
     })?;
-    let mut map = TmaMap {
-        elem_bytes: dtype_bytes(&a.dtype)?,
-        rank: rank as u32,
-        dims: [1; 5],
-        strides: [0; 4],
-        boxes: [1; 5],
-        interleave,
-        swizzle,
-        smem: parse_addr(&a.smem)?,
-    };
-    for (i, d) in dims.iter().enumerate() {
-        map.dims[i] = *d;
-        map.boxes[i] = u32::try_from(boxes[i]).unwrap_or(u32::MAX);
-    }
-    for (i, s) in strides.iter().enumerate() {
-        map.strides[i] = *s;
-    }
+    let elem_bytes = dtype_bytes(&a.dtype)?;
+    let smem = parse_addr(&a.smem)?;
+    let map = TmaMap::from_lists(
+        elem_bytes, &dims, &strides, &boxes, interleave, swizzle, smem,
+    );
     let found = map
         .mismatches_operand(&tile)
         .iter()
@@ -293,7 +265,7 @@ fn tma(a: TmaArgs) -> Result<Verdict, String> {
 
 fn idesc(a: IdescArgs) -> Result<Verdict, String> {
     use swizzle_core::tcgen05::InstrDesc;
-    let bits = crate::decode::parse_hex(&a.value, 32)? as u32;
+    let bits = crate::cmd::decode::parse_hex(&a.value, 32)? as u32;
     let meant = swizzle_core::operand::parse_instr(&a.mma).map_err(|e| format!("--mma: {e}"))?;
     meant.validate().map_err(|e| format!("--mma: {e}"))?;
     let read = match InstrDesc::decode(bits, meant.kind(), meant.cta_group) {
@@ -305,18 +277,7 @@ fn idesc(a: IdescArgs) -> Result<Verdict, String> {
             )))
         }
     };
-    let shape = |d: &InstrDesc| {
-        format!(
-            "{}:{}:{}:{}x{}:{}:{}",
-            d.a.name(),
-            d.b.name(),
-            if d.d_f32 { "f32" } else { "f16" },
-            d.m,
-            d.n,
-            d.a_major.name(),
-            d.b_major.name()
-        )
-    };
+    let shape = swizzle_core::operand::instr_text;
     let found = match read.first_difference(&meant) {
         None => Vec::new(),
         Some(field) => vec![format!(

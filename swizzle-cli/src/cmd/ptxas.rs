@@ -3,8 +3,8 @@
 //! CUBIN for `cuobjdump -sass` (the SASS of two builds compared with addresses stripped). For `gemm` the list is
 //! every variant the tuning tools know (specs, baselines, experiments x B layout x input x output type).
 
-use crate::bench::family;
-use crate::Verdict;
+use crate::cmd::bench::family;
+use crate::output::Verdict;
 use gpu_kernels::runtime::Compiled;
 use std::path::PathBuf;
 

@@ -6,43 +6,15 @@
 //! taken within a round; the claim is the median of those per-round ratios, shown with their spread.
 //!
 //! This module is the one place for both: the rotation of the order ([`order`]), the timing of rounds
-//! ([`interleaved`]), and the median with its range ([`spread`], which [`Stats::from_samples`](super::Stats::from_samples) uses too).
+//! ([`interleaved`]) and the per-round ratios ([`ratios`]); their median with its range is a
+//! [`Spread`](super::Spread).
 
 use super::{time, BenchConfig};
-use crate::runtime::{Gpu, Result};
+use gpu_kernels::runtime::{Gpu, Result};
 
 /// The order contestants `0..n` run in round `round`: `0..n` rotated left by `round % n`.
 pub fn order(round: usize, n: usize) -> Vec<usize> {
     (0..n).map(|i| (i + round) % n.max(1)).collect()
-}
-
-/// Median, minimum and maximum of per-round values.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Spread {
-    pub median: f64,
-    pub min: f64,
-    pub max: f64,
-    pub rounds: usize,
-}
-
-/// The spread of `values` (not empty); the median of an even count is the mean of the middle two. The one median
-/// of the crate: per-run times ([`Stats::from_samples`](super::Stats::from_samples)) and per-round values alike.
-pub fn spread(values: &[f64]) -> Spread {
-    assert!(!values.is_empty(), "no rounds");
-    let mut v = values.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    let median = if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    };
-    Spread {
-        median,
-        min: v[0],
-        max: v[n - 1],
-        rounds: n,
-    }
 }
 
 /// `n` contestants (`run(x, i)` queues contestant `x`'s `i`-th launch of the round, so that it can walk rotated
@@ -71,7 +43,7 @@ pub fn interleaved_then(
     let mut times = vec![Vec::with_capacity(n_rounds); n];
     for r in 0..n_rounds {
         for x in order(r, n) {
-            times[x].push(time(gpu, cfg, |i| run(x, i))?.median_ms);
+            times[x].push(time(gpu, cfg, |i| run(x, i))?.median);
             after(x)?;
         }
     }
@@ -106,21 +78,6 @@ mod tests {
             assert!(leads.iter().all(|&l| l == 4), "{n}: {leads:?}");
         }
         assert_eq!(order(1, 3), vec![1, 2, 0]);
-    }
-
-    #[test]
-    fn spread_of_odd_and_even_counts() {
-        assert_eq!(
-            spread(&[0.97, 0.93, 1.01]),
-            Spread {
-                median: 0.97,
-                min: 0.93,
-                max: 1.01,
-                rounds: 3
-            }
-        );
-        let s = spread(&[4.0, 1.0, 3.0, 2.0]);
-        assert_eq!((s.median, s.min, s.max, s.rounds), (2.5, 1.0, 4.0, 4));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! Exit status: 0 decoded; 1 the bits are not a valid descriptor (reserved bits, a missing sm_100 version, an
 //! invalid code or shape: the fields are printed, then the reason); 2 bad input (not hex, too long, unknown arch).
-use crate::Verdict;
+use crate::output::Verdict;
 use swizzle_core::descriptor::{element_address, field, Arch, Descriptor};
 use swizzle_core::tcgen05::{InstrDesc, Kind, MmaType};
 use swizzle_core::wgmma::Major;

@@ -2,7 +2,7 @@
 //! [--guard MACRO]`: write the generated CUDA/C++ header (`swizzle_core::cuda`) to stdout or FILE, with optional
 //! named specs.
 //!
-//! Bad input is one line on stderr and exit code 2 (see `main.rs`).
+//! Bad input is one line on stderr and exit code 2 (see `crate::output`).
 use std::path::PathBuf;
 use swizzle_core::cuda::Header;
 use swizzle_core::spelling::SwizzleSpelling;
@@ -156,7 +156,7 @@ pub fn run(args: Args) -> Result<(), String> {
             let mut out = crate::output::stdout();
             out.write_all(text.as_bytes())
                 .and_then(|()| out.flush())
-                .map_err(crate::stdout_failed)
+                .map_err(crate::output::stdout_failed)
         }
     }
 }

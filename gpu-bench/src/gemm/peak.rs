@@ -3,10 +3,10 @@
 //! mma.sync GEMM can do on this card at the clock it holds, so `swz tune gemm peak` times it beside cuBLAS in the same
 //! interleaved rounds as the GEMM specs, and reads back the SM clock each probe block ran at.
 
-use super::INPUTS;
-use crate::elem::table_name;
-use crate::runtime::{Error, Gpu, Kernel, Result, Source};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use gpu_kernels::elem::table_name;
+use gpu_kernels::gemm::INPUTS;
+use gpu_kernels::runtime::{Error, Gpu, Kernel, Result, Source};
 use swizzle_core::Elem;
 
 const SOURCE: &str = include_str!("peak.cu");
@@ -67,7 +67,7 @@ impl PeakProbe {
 
     /// Checks the configuration, compiles and loads the probe.
     pub fn prepare(&self, gpu: &Gpu) -> Result<Kernel> {
-        crate::elem::check_supported("mma peak probe", self.input, &INPUTS)?;
+        gpu_kernels::elem::check_supported("mma peak probe", self.input, &INPUTS)?;
         if !matches!(self.threads, 128 | 256 | 512) || !(1..=64).contains(&self.acc) {
             return Err(Error::Invalid(format!(
                 "mma peak probe: {} threads, {} accumulators (128/256/512 threads, 1-64 accumulators)",
@@ -101,16 +101,16 @@ pub struct PeakBuffers {
 
 impl PeakBuffers {
     pub fn new(gpu: &Gpu, input: Elem, threads: u32) -> Result<PeakBuffers> {
-        crate::elem::check_supported("mma peak probe", input, &INPUTS)?;
+        gpu_kernels::elem::check_supported("mma peak probe", input, &INPUTS)?;
         let blocks = gpu.props().sm_count;
         // Operands: seeded random values in [-1, 1) of the probe's input type, two per word.
         let bits: Vec<u16> = if input == Elem::BF16 {
-            crate::elem::random::<half::bf16>(2 * 256, 7)
+            gpu_kernels::elem::random::<half::bf16>(2 * 256, 7)
                 .iter()
                 .map(|v| v.to_bits())
                 .collect()
         } else {
-            crate::elem::random::<half::f16>(2 * 256, 7)
+            gpu_kernels::elem::random::<half::f16>(2 * 256, 7)
                 .iter()
                 .map(|v| v.to_bits())
                 .collect()
@@ -184,7 +184,7 @@ pub struct Measured {
     /// The probe's own rate: its launch's flops (the requested ones up to rounding of the iteration count) over
     /// the median time.
     pub tflops: f64,
-    pub stats: crate::bench::Stats,
+    pub stats: crate::bench::Spread,
     /// The SM clock of the last launch, MHz.
     pub clock_mhz: f64,
 }
@@ -204,7 +204,7 @@ pub fn measure(
     let iters = probe.iters_for(buf.blocks, flops);
     let stats = crate::bench::time(gpu, cfg, |_| probe.launch(gpu, &kernel, &mut buf, iters))?;
     Ok(Measured {
-        tflops: probe.flops(buf.blocks, iters) / (stats.median_ms * 1e-3) / 1e12,
+        tflops: probe.flops(buf.blocks, iters) / (stats.median * 1e-3) / 1e12,
         stats,
         clock_mhz: buf.clock_mhz(gpu)?,
     })
@@ -292,9 +292,12 @@ mod tests {
         for input in [Elem::F16, Elem::BF16] {
             for (t, a) in PROBES {
                 let p = PeakProbe::new(input, t, a);
-                let out =
-                    crate::runtime::compile(&p.source(), "sm_90", &["--ptxas-options=-v".into()])
-                        .unwrap_or_else(|e| panic!("{}: {e}", p.name()));
+                let out = gpu_kernels::runtime::compile(
+                    &p.source(),
+                    "sm_90",
+                    &["--ptxas-options=-v".into()],
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name()));
                 let frame: Vec<&str> = out
                     .log
                     .lines()

@@ -181,9 +181,9 @@ fn batch() -> Result<(), String> {
                 json
             }
         };
-        writeln!(out, "{text}").map_err(crate::stdout_failed)?;
+        writeln!(out, "{text}").map_err(crate::output::stdout_failed)?;
     }
-    out.flush().map_err(crate::stdout_failed)?;
+    out.flush().map_err(crate::output::stdout_failed)?;
     match first_bad {
         None => Ok(()),
         Some(first) => Err(format!(
