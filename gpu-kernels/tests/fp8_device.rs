@@ -236,7 +236,8 @@ fn cublaslt_fp8_matches_the_host_reference_in_every_mode_it_accepts() {
 use gpu_kernels::hopper::{fp8, HopperGemm, HopperSpec, SHIPPED};
 
 /// The e4m3 specs the kernel tests run besides the planned one: the shipped tile (clusters of 2), a 64-row
-/// tile split in K, and for block scaling the 128x128 and 64x32 tiles.
+/// tile split in K, and for block scaling the 128x128 tile (two K-block accumulators), the same with one
+/// accumulator waited for before each promotion (`fp8::BLOCK_BASE`), and the 64x32 tile.
 fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
     let e = SHIPPED.with_ty(Elem::E4M3).with_scale(mode);
     let narrow = HopperSpec {
@@ -255,6 +256,7 @@ fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
                 ..e
             },
             narrow,
+            fp8::BLOCK_BASE,
             HopperSpec {
                 consumers: 1,
                 bn: 32,
@@ -297,22 +299,83 @@ fn hopper_fp8_ragged_shapes_every_mode() {
     }
 }
 
-/// The smallest cases of every mode once (what compute-sanitizer runs): tensor and row on the shipped tile, block
-/// on 128x128, at 1x1x16 and 17x300x48.
+/// The smallest cases of every mode once (what compute-sanitizer runs): tensor and row on the shipped tile, every
+/// block-scaling variant of the sweep, and each mode writing f16 and f32 (also split in K), at 1x1x16,
+/// 17x300x48 and 130x200x1024 (8 K blocks: both accumulators' turns, the last pair's tail).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_fp8_sanitizer_small() {
     let gpu = gpu();
-    for mode in ScaleMode::ALL {
-        let g = HopperGemm::new(&gpu, fixed_specs(mode)[0]).unwrap();
-        for (i, size) in [Size::mnk(1, 1, 16), Size::mnk(17, 300, 48)]
-            .into_iter()
-            .enumerate()
+    let mut specs: Vec<HopperSpec> = ScaleMode::ALL.iter().map(|&m| fixed_specs(m)[0]).collect();
+    specs.extend(fp8::block_variants().into_iter().map(|(_, s)| s));
+    specs.extend(other_outputs());
+    for spec in specs {
+        let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        for (i, size) in [
+            Size::mnk(1, 1, 16),
+            Size::mnk(17, 300, 48),
+            Size::mnk(130, 200, 1024),
+        ]
+        .into_iter()
+        .enumerate()
         {
             fp8::check(&gpu, &g, size, 90 + i as u64, 8e-3)
                 .unwrap_or_else(|e| panic!("{}: {e}", g.spec));
         }
     }
+}
+
+/// The e4m3 kernel writing C in f16 and f32, in every mode, unsplit (clusters of 2) and split in K.
+fn other_outputs() -> Vec<HopperSpec> {
+    let mut out = Vec::new();
+    for mode in ScaleMode::ALL {
+        for ty in [Elem::F16, Elem::F32] {
+            let s = fp8::BLOCK_PIPELINED.with_scale(mode).with_out(ty);
+            let split = HopperSpec {
+                cluster: 1,
+                split: 2,
+                stages: 4,
+                ..s
+            };
+            out.extend([s, split]);
+        }
+    }
+    out
+}
+
+/// C in f16 and f32 on the ragged shapes, every mode, against the fp64 reference held to the output type's
+/// bound (f32: the tensor core's accumulation alone), poisoned first; and a C of the wrong type is refused.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_f16_and_f32_output_on_ragged_shapes() {
+    let gpu = gpu();
+    for spec in other_outputs() {
+        let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        for (i, size) in sizes(RAGGED).into_iter().enumerate() {
+            let agr = fp8::check(&gpu, &g, size, 60 + i as u64, 8e-3)
+                .unwrap_or_else(|e| panic!("{spec}: {e}"));
+            eprintln!(
+                "{spec} {size}: worst {:.3} of the bound, normwise {:.2e}, worst rel {:.2e}",
+                agr.worst_of_bound, agr.normwise, agr.worst_rel
+            );
+        }
+    }
+    let g = HopperGemm::new(&gpu, fp8::BLOCK_PIPELINED.with_out(Elem::F32)).unwrap();
+    let size = Size::mnk(16, 32, 128);
+    let a = gpu.zeros::<E4m3>(16 * 128).unwrap();
+    let b = gpu.zeros::<E4m3>(32 * 128).unwrap();
+    let (la, lb) = gpu_kernels::fp8::scale::lens(ScaleMode::Block, size);
+    let s = Scales::new(
+        ScaleMode::Block,
+        gpu.zeros::<f32>(la).unwrap(),
+        gpu.zeros::<f32>(lb).unwrap(),
+    );
+    let mut c16 = gpu.zeros::<half::bf16>(16 * 32).unwrap();
+    let e = g
+        .launch_fp8(&gpu, &a, &b, &s, &mut c16, size)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bf16 C") && !e.contains('\n'), "{e}");
 }
 
 /// 4096^3 and an LLM layer, tensor and row scaling, against the host reference on 96 sampled rows.
@@ -353,10 +416,14 @@ fn hopper_fp8_error_with_and_without_promotion_at_k16384() {
         let b = gen(size.nk_len(), 2);
         let (da, db) = (gpu.upload(&a).unwrap(), gpu.upload(&b).unwrap());
         let rows: Vec<u32> = (0..256).step_by(5).collect();
-        for mode in [ScaleMode::Tensor, ScaleMode::Block] {
+        let runs = [
+            (ScaleMode::Tensor, fixed_specs(ScaleMode::Tensor)[0]),
+            (ScaleMode::Block, fp8::BLOCK_BASE),
+            (ScaleMode::Block, fp8::BLOCK_PIPELINED),
+        ];
+        for (mode, spec) in runs {
             let (la, lb) = gpu_kernels::fp8::scale::lens(mode, size);
             let scales = Scales::new(mode, vec![1.0f32; la], vec![1.0f32; lb]);
-            let spec = fixed_specs(mode)[0];
             let g = HopperGemm::new(&gpu, spec).unwrap();
             let ds = scales.map(|v| gpu.upload(v)).unwrap();
             let mut c = gpu.zeros::<half::bf16>(size.mn_len()).unwrap();
@@ -375,7 +442,7 @@ fn hopper_fp8_error_with_and_without_promotion_at_k16384() {
             )
             .unwrap_or_else(|e| panic!("{e}"));
             eprintln!(
-                "K = 16384 {label} inputs, per-{mode} ({}): normwise {:.2e}, worst rel {:.2e}, worst {:.3} of the bound",
+                "K = 16384 {label} inputs, {spec} ({}): normwise {:.2e}, worst rel {:.2e}, worst {:.3} of the bound",
                 if mode == ScaleMode::Block { "promoted every 128" } else { "no promotion" },
                 agr.normwise, agr.worst_rel, agr.worst_of_bound
             );

@@ -98,3 +98,47 @@ fn every_e4m3_variant_compiles_on_the_fast_path() {
             }),
     );
 }
+
+/// Every block-scaling variant of the sweep (`hopper::fp8::block_variants`) and every planner variant block
+/// scaling takes, and the e4m3 kernel in every scaling
+/// mode writing C in f16 and f32 (with and without split-K), compiles on the fast path: no serialised wgmma (the
+/// second accumulator's promotion reads registers while the next K block's wgmmas run), no local memory.
+#[test]
+#[ignore = "needs libnvrtc (CUDA 13)"]
+fn every_fp8_block_variant_and_output_type_compiles_on_the_fast_path() {
+    use gpu_kernels::fp8::ScaleMode;
+    use gpu_kernels::hopper::{fp8, HopperSpec};
+    use gpu_kernels::Elem;
+    assert!(
+        gpu_kernels::nvrtc_available(),
+        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
+    );
+    let mut specs: Vec<HopperSpec> = fp8::block_variants().into_iter().map(|(_, s)| s).collect();
+    // Every tile, cluster and split the planner may pick that block scaling takes (two accumulators).
+    specs.extend(
+        hopper::planned::kernel_variants(Elem::E4M3)
+            .into_iter()
+            .map(|s| s.with_scale(ScaleMode::Block))
+            .filter(|s| s.validate(232_448).is_ok()),
+    );
+    for mode in ScaleMode::ALL {
+        for out in [Elem::F16, Elem::F32] {
+            let s = fp8::BLOCK_PIPELINED.with_scale(mode).with_out(out);
+            specs.extend([
+                s,
+                HopperSpec {
+                    cluster: 1,
+                    split: 2,
+                    stages: 4,
+                    ..s
+                },
+            ]);
+        }
+    }
+    for s in specs {
+        s.validate(232_448).unwrap_or_else(|e| panic!("{e}"));
+        let out = hopper::compile_spec(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let used: Vec<&str> = out.log.lines().filter(|l| l.contains("Used")).collect();
+        println!("{s}: {}", used.join(" "));
+    }
+}

@@ -324,8 +324,13 @@ pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
         ]);
     }
     let mut s = format!("device: {device}\n\n{}", table.finish());
-    let mut modes: Vec<&str> = rows.iter().map(|r| r.mode.as_str()).collect();
-    modes.dedup();
+    // Each mode once, in the order the rows first name it (the rows alternate modes problem by problem).
+    let mut modes: Vec<&str> = Vec::new();
+    for r in rows {
+        if !modes.contains(&r.mode.as_str()) {
+            modes.push(r.mode.as_str());
+        }
+    }
     for mode in modes {
         let of: Vec<&Fp8Row> = rows.iter().filter(|r| r.mode == mode).collect();
         let ratios: Vec<f64> = of.iter().map(|r| r.ratio.median).collect();
@@ -371,4 +376,60 @@ pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
         s += &format!("failed: {f}\n");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(m: u32, mode: &str, ratio: f64) -> Fp8Row {
+        let q = bench::Spread {
+            median: ratio,
+            min: ratio,
+            max: ratio,
+            rounds: 1,
+        };
+        Fp8Row {
+            size: Size::mnk(m, 4096, 4096),
+            mode: mode.to_string(),
+            peer_mode: "tensor".to_string(),
+            spec: "spec".to_string(),
+            bound: "HBM bytes".to_string(),
+            ours_us: 10.0,
+            peer_us: 10.0 * ratio,
+            ours_tflops: 1.0,
+            peer_tflops: 1.0,
+            ratio: q,
+            predicted_us: 10.0,
+            error: 0.0,
+            normwise: 1e-3,
+            fast_us: None,
+            fast_ratio: None,
+            read_us: None,
+            read_ratio: None,
+        }
+    }
+
+    /// The bench measures the modes problem by problem, so its rows alternate them: each mode's summary is
+    /// printed once, over that mode's rows only.
+    #[test]
+    fn one_summary_per_mode_over_alternating_rows() {
+        let rows = [
+            row(16, "tensor", 1.0),
+            row(16, "row", 0.9),
+            row(128, "tensor", 1.21),
+            row(128, "row", 0.9),
+        ];
+        let text = markdown(&rows, &[], "dev");
+        assert_eq!(text.matches("per-tensor: geomean").count(), 1, "{text}");
+        assert_eq!(text.matches("per-row: geomean").count(), 1, "{text}");
+        assert!(
+            text.contains("per-tensor: geomean cuBLASLt / ours **110.0%** over 2 problems"),
+            "{text}"
+        );
+        assert!(
+            text.contains("per-row: geomean cuBLASLt / ours **90.0%** over 2 problems"),
+            "{text}"
+        );
+    }
 }

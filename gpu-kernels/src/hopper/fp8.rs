@@ -2,11 +2,14 @@
 //! type and scaling in the spec ([`HopperSpec::ty`](super::HopperSpec::ty) = e4m3, [`HopperSpec::scale`](super::HopperSpec::scale)).
 //!
 //! What changes with the element type, all derived from the operand tiles: one 128-byte smem row holds 128 e4m3
-//! (the K step per stage is 128, [`HopperSpec::with_ty`](super::HopperSpec::with_ty)), the TMA boxes and swizzle are the same bytes, the
-//! `wgmma` is `m64nNk32.f32.e4m3.e4m3` (32 bytes of K per instruction either way), and C is bf16. The scales come
-//! as typed arguments ([`Scales`]) checked before the launch: per tensor and per row they multiply the fp32 sums
-//! before the epilogue; per block each 128-wide K block is accumulated on its own and promoted into the fp32 sum
-//! with its scales (N tiles of 32, 64 or 128: the promoted accumulator doubles the registers).
+//! (the K step per stage is 128, [`HopperSpec::with_ty`](super::HopperSpec::with_ty)), the TMA boxes and swizzle
+//! are the same bytes, the `wgmma` is `m64nNk32.f32.e4m3.e4m3` (32 bytes of K per instruction either way), and C
+//! is bf16, f16 or f32 ([`HopperSpec::fp8_out`](super::HopperSpec::fp8_out)). The scales come as typed arguments
+//! ([`Scales`]) checked before the launch: per tensor and per row they multiply the fp32 sums before the
+//! epilogue; per block each 128-wide K block is accumulated on its own and promoted into the fp32 sum with its
+//! scales, every 128 of K (N tiles of 32, 64 or 128, so one B scale covers the tile's N; with
+//! [`HopperSpec::block_accs`](super::HopperSpec::block_accs) = 2 the next K block runs on the tensor core in a
+//! second accumulator while this one is promoted: three accumulators' registers).
 //!
 //! ```
 //! use gpu_kernels::hopper::{fp8, SHIPPED};
@@ -22,8 +25,8 @@
 //! ```
 
 use super::planned::{spec_of, Planned};
-use super::HopperGemm;
-use crate::elem::E4m3;
+use super::{HopperGemm, HopperSpec, SHIPPED};
+use crate::elem::{E4m3, HostElem};
 use crate::fp8::reference::{self, Agreement, Bound};
 use crate::fp8::{ScaleMode, Scales};
 use crate::frame::Arg;
@@ -57,6 +60,60 @@ pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     )))
 }
 
+/// The block-scaling configuration the sweep ([`block_variants`]) starts from: 128x128 tile, 6 stages, clusters
+/// of two sharing B, one K-block accumulator waited for before its promotion, scales loaded one K block ahead.
+pub const BLOCK_BASE: HopperSpec = HopperSpec {
+    bn: 128,
+    stages: 6,
+    block_accs: 1,
+    scale_ahead: 1,
+    ..SHIPPED.with_ty(Elem::E4M3).with_scale(ScaleMode::Block)
+};
+
+/// [`BLOCK_BASE`] with two K-block accumulators (the next block's `wgmma`s issued before this one's promotion)
+/// and the scales loaded two K blocks ahead: the planner's block-scaled specs promote this way.
+pub const BLOCK_PIPELINED: HopperSpec = HopperSpec {
+    block_accs: 2,
+    scale_ahead: 2,
+    ..BLOCK_BASE
+};
+
+/// The block-scaling sweep: (what differs, the spec), each differing from [`BLOCK_BASE`] or from
+/// [`BLOCK_PIPELINED`] in one thing (`swz tune hopper fp8-block` times them against cuBLASLt).
+pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
+    let p = BLOCK_PIPELINED;
+    vec![
+        (
+            "base: 1 accumulator, wait_group 0, scales 1 ahead",
+            BLOCK_BASE,
+        ),
+        (
+            "base + scales 2 K blocks ahead",
+            HopperSpec {
+                scale_ahead: 2,
+                ..BLOCK_BASE
+            },
+        ),
+        (
+            "base + 2 accumulators (wait_group 1)",
+            HopperSpec {
+                block_accs: 2,
+                ..BLOCK_BASE
+            },
+        ),
+        ("pipelined: 2 accumulators, scales 2 ahead", p),
+        (
+            "pipelined + single CTA (no B multicast)",
+            HopperSpec { cluster: 1, ..p },
+        ),
+        ("pipelined + 4 stages", HopperSpec { stages: 4, ..p }),
+        (
+            "pipelined + raster group_m 16",
+            p.with_raster(swizzle_core::raster::Raster::GroupM { group: 16 }),
+        ),
+    ]
+}
+
 impl HopperGemm {
     /// The planned e4m3 kernel for `size` with `mode`'s scaling on this GPU ([`plan`](fn@plan)), compiled and loaded.
     pub fn planned_fp8(gpu: &Gpu, size: Size, mode: ScaleMode) -> Result<(HopperGemm, Planned)> {
@@ -64,23 +121,25 @@ impl HopperGemm {
         Ok((HopperGemm::new(gpu, p.spec)?, p))
     }
 
-    /// Queue `c = scales(a · bᵀ)` (a: m x k, b: n x k e4m3, c: m x n bf16, row-major). Checks, before
-    /// launching, that the kernel is an e4m3 one compiled for `scales`' mode, K is a multiple of 16, and every
-    /// buffer (scales included) holds what the problem needs.
-    pub fn launch_fp8(
+    /// Queue `c = scales(a · bᵀ)` (a: m x k, b: n x k e4m3, c: m x n in the spec's output type, bf16, f16 or
+    /// f32, row-major). Checks, before launching, that the kernel is an e4m3 one compiled for `scales`' mode and
+    /// `c`'s type, K is a multiple of 16, and every buffer (scales included) holds what the problem needs.
+    pub fn launch_fp8<O: HostElem>(
         &self,
         gpu: &Gpu,
         a: &CudaSlice<E4m3>,
         b: &CudaSlice<E4m3>,
         scales: &Scales<CudaSlice<f32>>,
-        c: &mut CudaSlice<half::bf16>,
+        c: &mut CudaSlice<O>,
         size: Size,
     ) -> Result<()> {
-        if !self.spec.is_fp8() || self.spec.scale != scales.mode() {
+        if !self.spec.is_fp8() || self.spec.scale != scales.mode() || self.spec.out_ty() != O::ELEM
+        {
             return Err(Error::Invalid(format!(
-                "{}: called with e4m3 buffers and per-{} scales",
+                "{}: called with e4m3 buffers, per-{} scales and a {} C",
                 self.spec,
-                scales.mode()
+                scales.mode(),
+                O::ELEM
             )));
         }
         scales.validate(size)?;
@@ -176,15 +235,15 @@ pub fn check_on(
     let scales = reference::random_scales(g.spec.scale, size, seed ^ 0x5ca1e);
     let (da, db) = (gpu.upload(a)?, gpu.upload(b)?);
     let ds = scales.map(|v| gpu.upload(v))?;
-    let mut dc = gpu.zeros::<half::bf16>(size.mn_len())?;
-    gpu.fill_bytes(&mut dc, 0xFF)?; // NaN poison
-    g.launch_fp8(gpu, &da, &db, &ds, &mut dc, size)?;
-    gpu.sync()?;
-    let got = gpu.download(&dc)?;
+    let got = match g.spec.out_ty() {
+        Elem::F32 => run_poisoned::<f32>(gpu, g, (&da, &db), &ds, size)?,
+        Elem::F16 => run_poisoned::<half::f16>(gpu, g, (&da, &db), &ds, size)?,
+        _ => run_poisoned::<half::bf16>(gpu, g, (&da, &db), &ds, size)?,
+    };
     let r = reference::host_rows(a, b, size, &scales, rows)?;
-    let bound = Bound::new(Elem::BF16, g.spec.scale, k);
+    let bound = Bound::new(g.spec.out_ty(), g.spec.scale, k);
     reference::compare(
-        |i, j| got[i as usize * n as usize + j].to_f64(),
+        |i, j| got[i as usize * n as usize + j],
         rows,
         &r,
         &bound,
@@ -193,10 +252,24 @@ pub fn check_on(
     )
 }
 
+/// `g` on device inputs into a NaN-poisoned C of type `O`, read back as f64.
+fn run_poisoned<O: HostElem>(
+    gpu: &Gpu,
+    g: &HopperGemm,
+    (a, b): (&CudaSlice<E4m3>, &CudaSlice<E4m3>),
+    scales: &Scales<CudaSlice<f32>>,
+    size: Size,
+) -> Result<Vec<f64>> {
+    let mut c = gpu.zeros::<O>(size.mn_len())?;
+    gpu.fill_bytes(&mut c, 0xFF)?;
+    g.launch_fp8(gpu, a, b, scales, &mut c, size)?;
+    gpu.sync()?;
+    Ok(gpu.download(&c)?.into_iter().map(O::to_f64).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hopper::SHIPPED;
 
     #[test]
     fn e4m3_specs_keep_the_row_bytes_and_name_their_scaling() {
@@ -216,6 +289,57 @@ mod tests {
         assert!(SHIPPED.spec_header().contains("SCALE = 0"));
         let bad = SHIPPED.with_scale(ScaleMode::Row).validate(232_448);
         assert!(bad.unwrap_err().to_string().contains("take no row scales"));
+    }
+
+    #[test]
+    fn block_constants_and_output_types_reach_only_their_headers() {
+        let p = BLOCK_PIPELINED.spec_header();
+        assert!(
+            p.contains("BLOCK_ACCS = 2") && p.contains("SCALE_AHEAD = 2"),
+            "{p}"
+        );
+        assert!(p.contains("#define SPEC_BLOCK_SCALED 1"), "{p}");
+        assert!(BLOCK_BASE.spec_header().contains("BLOCK_ACCS = 1"));
+        // 16-bit, per-tensor and per-row headers carry none of block scaling's constants.
+        for s in [
+            SHIPPED,
+            SHIPPED.with_ty(Elem::E4M3),
+            BLOCK_PIPELINED.with_scale(ScaleMode::Row),
+        ] {
+            let h = s.spec_header();
+            assert!(
+                !h.contains("BLOCK_ACCS") && !h.contains("SPEC_BLOCK_SCALED"),
+                "{s}"
+            );
+        }
+        let f32_out = BLOCK_PIPELINED.with_out(Elem::F32);
+        assert_eq!(f32_out.out_ty(), Elem::F32);
+        assert!(f32_out.spec_header().contains("OUT_BYTES = 4"));
+        // An fp32 C skips the 16-bit epilogue scratch.
+        assert!(f32_out.smem_bytes() < BLOCK_PIPELINED.smem_bytes());
+        assert!(
+            f32_out.to_string().ends_with("stmatrix-epilogue")
+                && f32_out.to_string().contains("out-f32")
+        );
+        for bad in [
+            BLOCK_PIPELINED.with_out(Elem::E4M3),
+            SHIPPED.with_out(Elem::F32),
+            HopperSpec {
+                block_accs: 3,
+                ..BLOCK_PIPELINED
+            },
+            HopperSpec {
+                scale_ahead: 0,
+                ..BLOCK_PIPELINED
+            },
+        ] {
+            let e = bad.validate(232_448).unwrap_err().to_string();
+            assert!(!e.contains('\n'), "{e}");
+        }
+        for (label, s) in block_variants() {
+            s.validate(232_448)
+                .unwrap_or_else(|e| panic!("{label}: {e}"));
+        }
     }
 
     #[test]

@@ -2,7 +2,8 @@
 // 16-bit inputs, fp32 accumulation, 16-bit output; or e4m3 inputs (k32 wgmma, 128 e4m3 per 128-byte smem row)
 // with fp32 scales (SCALE 1: per tensor, 2: per row of A x per row of B, both applied to the fp32 sums before
 // the epilogue; 3: per 1x128 block of A and 128x128 block of B, each K block's partial sum accumulated on its own
-// and promoted into the fp32 sum with its scales) and bf16 output.
+// and promoted into the fp32 sum with its scales: every 128 of K) and a bf16, fp16 or fp32 C (OUT_BYTES; the
+// pointer is the 16-bit one, cast for fp32).
 //
 // One block = one producer warpgroup (a single thread issues TMA loads into a STAGES-deep ring) and CONSUMERS
 // consumer warpgroups (each owns 64 rows of the BM x BN block tile and runs wgmma.mma_async m64nBNk16 from shared
@@ -68,6 +69,17 @@ __device__ __forceinline__ void store_row16(u16* dst, const uint32_t (&o)[4], ui
     }
 }
 
+// Two fp32 outputs (x at col, y at col + 1) to dst = row start + col: one 8-byte store when the row keeps 8-byte
+// alignment (pair_ok: N % 2 == 0) and both lie inside N, else element by element.
+__device__ __forceinline__ void store_pair_f32(float* dst, float x, float y, uint32_t col, uint32_t N, bool pair_ok) {
+    if (pair_ok && col + 2 <= N) {
+        *reinterpret_cast<float2*>(dst) = make_float2(x, y);
+    } else {
+        if (col < N) dst[0] = x;
+        if (col + 1 < N) dst[1] = y;
+    }
+}
+
 }  // namespace
 
 extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
@@ -93,7 +105,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     // SMEM_EPILOGUE: one scratch tile per consumer warp, from the next 128-byte boundary.
     const uint32_t epi_smem = (empty_bar + 8 * STAGES + 127) & ~127u;
     // SPLIT > 1: the fp32 partial tile (BM x BN), then its two barriers.
-    constexpr uint32_t EPI_BYTES = SMEM_EPILOGUE ? 4 * CONSUMERS * swz::EpilogueTile::BYTES : 0;
+    // (An fp32 C is stored from the fragments: no scratch, HopperSpec::smem.)
+    constexpr uint32_t EPI_BYTES = SMEM_EPILOGUE && OUT_BYTES == 2 ? 4 * CONSUMERS * swz::EpilogueTile::BYTES : 0;
     constexpr uint32_t CONSUMER_THREADS = 128 * CONSUMERS;
     const uint32_t red_smem = epi_smem + EPI_BYTES;
     const uint32_t ready_bar = red_smem + BM * BN * 4;
@@ -194,48 +207,109 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             if (!t.active) continue;
             const uint32_t ty = t.y * CLUSTER + rank;
             if (SCALE == 3) {
-                // ---- block scaling: each K block (one stage, BK == SCALE_BLOCK) into its own accumulator kacc, then
+#ifdef SPEC_BLOCK_SCALED
+                // ---- block scaling: each K block (one stage, BK == SCALE_BLOCK) into a fresh accumulator, then
                 // promoted into d with its scales: sa[kb * M + row] (A's 1x128 block), sb[nb * KB + kb] (B's
                 // 128x128 block; BN divides 128, so the tile lies in one N block). The tensor core's limited
-                // accumulation precision then spans 128 of K, the fp32 sum the whole loop.
-                static_assert(SCALE != 3 || (BK == SCALE_BLOCK && SCALE_BLOCK % BN == 0), "one scale block per stage");
-                float kacc[ACC];
+                // accumulation precision then spans 128 of K, the fp32 sum the whole loop. With BLOCK_ACCS == 2 the
+                // next K block's wgmmas go into the other accumulator before this one is promoted (wait_group 1);
+                // the loop is unrolled by two so each accumulator and its scales keep their registers.
+                static_assert(BK == SCALE_BLOCK && SCALE_BLOCK % BN == 0, "one scale block per stage");
+                static_assert(BLOCK_ACCS == 1 || BLOCK_ACCS == 2, "one or two K-block accumulators");
+                static_assert(SCALE_AHEAD == 1 || SCALE_AHEAD == 2, "scales one or two K blocks ahead");
+                float acc0[ACC], acc1[ACC];
                 const uint32_t r0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
                 const uint32_t kbn = (K + SCALE_BLOCK - 1) / SCALE_BLOCK;
                 const float* sb_tile = sb + (t.x * BN / SCALE_BLOCK) * kbn;
-                auto scales_of = [&](uint32_t kb, float& s0, float& s1) {
-                    const float b = sb_tile[kb];
-                    s0 = r0 < M ? sa[kb * M + r0] * b : 0.f;
-                    s1 = r0 + 8 < M ? sa[kb * M + r0 + 8] * b : 0.f;
+                // K block kb's scales of rows r0 and r0 + 8 and of the tile's B block, multiplied at the promotion
+                // (a load's first use is its promotion, one or two K blocks later).
+                struct Scales { float a0, a1, b; };
+                auto load = [&](uint32_t kb, Scales& sc) {
+                    if (kb < kb1) {
+                        sc.b = sb_tile[kb];
+                        sc.a0 = r0 < M ? sa[kb * M + r0] : 0.f;
+                        sc.a1 = r0 + 8 < M ? sa[kb * M + r0 + 8] : 0.f;
+                    }
                 };
-                float s0 = 0.f, s1 = 0.f;
-                if (kb0 < kb1) scales_of(kb0, s0, s1);
-#pragma unroll
-                for (uint32_t i = 0; i < ACC; ++i) d[i] = 0.f;
-                for (uint32_t kb = kb0; kb < kb1; ++kb) {
+                // Stage s's wgmmas into acc (a fresh sum: the first instruction does not read it).
+                auto issue = [&](float (&acc)[ACC]) {
                     mbar_wait(full_bar + 8 * s, phase);
-                    fence_operands(kacc);
+                    fence_operands(acc);
                     wgmma_fence();
 #pragma unroll
                     for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
                         const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
                         const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
-                        wgmma_tile(kacc, da, db, j > 0 ? 1u : 0u);
+                        wgmma_tile(acc, da, db, j > 0 ? 1u : 0u);
                     }
                     wgmma_commit();
-                    fence_operands(kacc);
-                    // The next K block's scales load while the MMAs run.
-                    float n0 = 0.f, n1 = 0.f;
-                    if (kb + 1 < kb1) scales_of(kb + 1, n0, n1);
-                    wgmma_wait<0>();
-                    fence_operands(kacc);
-                    if (lane == 0) release(empty_bar + 8 * s);
-#pragma unroll
-                    for (uint32_t i = 0; i < ACC; ++i) d[i] = fmaf(kacc[i], ((i / 2) % 2) ? s1 : s0, d[i]);
-                    s0 = n0;
-                    s1 = n1;
+                    fence_operands(acc);
                     if (++s == STAGES) { s = 0; phase ^= 1; }
+                };
+#pragma unroll
+                for (uint32_t i = 0; i < ACC; ++i) d[i] = 0.f;
+                // acc's K block kb promoted into d with sc (its wgmma group complete), its stage released, and
+                // sc refilled with block kb + 2's scales (SCALE_AHEAD == 2).
+                auto promote = [&](float (&acc)[ACC], Scales& sc, uint32_t stage, uint32_t kb) {
+                    fence_operands(acc);
+                    if (lane == 0) release(empty_bar + 8 * stage);
+                    const float s0 = sc.a0 * sc.b, s1 = sc.a1 * sc.b;
+#pragma unroll
+                    for (uint32_t i = 0; i < ACC; ++i) d[i] = fmaf(acc[i], ((i / 2) % 2) ? s1 : s0, d[i]);
+                    if (SCALE_AHEAD == 2) load(kb + 2, sc);
+                };
+                Scales sc0{0.f, 0.f, 0.f}, sc1{0.f, 0.f, 0.f};
+                load(kb0, sc0);
+                if (SCALE_AHEAD == 2) load(kb0 + 1, sc1);
+                uint32_t kb = kb0;
+                if (BLOCK_ACCS == 1) {
+                    // Issue, wait for the group, promote: the tensor core idles while this warpgroup promotes.
+                    for (; kb < kb1; kb += 2) {
+                        if (SCALE_AHEAD == 1) load(kb + 1, sc1);
+                        uint32_t st = s;
+                        issue(acc0);
+                        wgmma_wait<0>();
+                        promote(acc0, sc0, st, kb);
+                        if (kb + 1 == kb1) break;
+                        if (SCALE_AHEAD == 1) load(kb + 2, sc0);
+                        st = s;
+                        issue(acc0);
+                        wgmma_wait<0>();
+                        promote(acc0, sc1, st, kb + 1);
+                    }
+                } else {
+                    // Block kb in flight in acc0 at the top of each pass; the next block is issued into the other
+                    // accumulator before the older group is waited for (wait_group 1) and promoted. The body has
+                    // no branch around a wgmma, so ptxas sees which group each accumulator belongs to.
+                    uint32_t st0 = s, st1 = s;
+                    if (kb < kb1) issue(acc0);
+                    for (; kb + 2 < kb1; kb += 2) {
+                        if (SCALE_AHEAD == 1) load(kb + 1, sc1);
+                        st1 = s;
+                        issue(acc1);
+                        wgmma_wait<1>();
+                        promote(acc0, sc0, st0, kb);
+                        if (SCALE_AHEAD == 1) load(kb + 2, sc0);
+                        st0 = s;
+                        issue(acc0);
+                        wgmma_wait<1>();
+                        promote(acc1, sc1, st1, kb + 1);
+                    }
+                    // The last one or two blocks.
+                    if (kb + 1 < kb1) {
+                        if (SCALE_AHEAD == 1) load(kb + 1, sc1);
+                        st1 = s;
+                        issue(acc1);
+                        wgmma_wait<1>();
+                        promote(acc0, sc0, st0, kb);
+                        wgmma_wait<0>();
+                        promote(acc1, sc1, st1, kb + 1);
+                    } else {
+                        wgmma_wait<0>();
+                        if (kb < kb1) promote(acc0, sc0, st0, kb);
+                    }
                 }
+#endif
             } else {
             uint32_t prev = 0;
             for (uint32_t kb = kb0; kb < kb1; ++kb) {
@@ -329,7 +403,10 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 #pragma unroll
                     for (uint32_t h = 0; h < 2; ++h) {
                         const uint32_t row = row0 + 8 * h;
-                        if (row < M) {
+                        if (OUT_BYTES == 4 && row < M) {
+                            store_pair_f32(reinterpret_cast<float*>(c) + (unsigned long long)row * N + col,
+                                           h == 0 ? sum.x : sum.z, h == 0 ? sum.y : sum.w, col, N, pair_ok);
+                        } else if (row < M) {
                             u16* dst = c + (unsigned long long)row * N + col;
                             const uint32_t w = h == 0 ? pack2(sum.x, sum.y) : pack2(sum.z, sum.w);
                             if (pair_ok && col + 2 <= N) *reinterpret_cast<uint32_t*>(dst) = w;
@@ -342,6 +419,22 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 }
                 for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(free_bar, cta);
                 ++tiles_done;
+                continue;
+            }
+            if (OUT_BYTES == 4) {
+                // ---- fp32 C (e4m3): the fragment's own pairs, 8 bytes per thread; a lane quad writes 32
+                // contiguous bytes of a row ----
+                const bool pair_ok = (N % 2) == 0;
+#pragma unroll
+                for (uint32_t j = 0; j < BN / 8; ++j) {
+#pragma unroll
+                    for (uint32_t h = 0; h < 2; ++h) {
+                        const uint32_t row = row0 + 8 * h, col = t.x * BN + j * 8 + (lane & 3) * 2;
+                        if (row < M)
+                            store_pair_f32(reinterpret_cast<float*>(c) + (unsigned long long)row * N + col,
+                                           d[j * 4 + 2 * h], d[j * 4 + 2 * h + 1], col, N, pair_ok);
+                    }
+                }
                 continue;
             }
             if (SMEM_EPILOGUE) {

@@ -49,6 +49,16 @@ pub struct HopperSpec {
     /// the K loop; CTA `r` then adds its share of the tile's fp32 partials in part order 0..split over
     /// distributed shared memory (the same bits every run) and writes it. 1: no split. Needs `cluster == 1`.
     pub split: u32,
+    /// e4m3: C's element type, bf16, f16 or f32 ([`HopperSpec::out_ty`]; f32 is stored from the accumulator
+    /// fragments, 8 bytes per thread). 16-bit specs write their input type and keep bf16 here.
+    pub fp8_out: Elem,
+    /// Block scaling: the K-block accumulators a consumer alternates between. 1: each K block's `wgmma`s are
+    /// waited for (`wgmma.wait_group 0`) before their promotion; 2: the next K block's `wgmma`s are issued into
+    /// the other accumulator first, and the promotion waits only for the older group (`wait_group 1`), so the
+    /// tensor core runs while the fp32 sum is updated.
+    pub block_accs: u32,
+    /// Block scaling: how many K blocks ahead a consumer loads its scales into registers (1 or 2).
+    pub scale_ahead: u32,
 }
 
 /// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
@@ -69,6 +79,9 @@ pub const BASE: HopperSpec = HopperSpec {
     store16: true,
     smem_epilogue: false,
     split: 1,
+    fp8_out: Elem::BF16,
+    block_accs: 2,
+    scale_ahead: 2,
 };
 
 /// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: shipped before the stmatrix epilogue.
@@ -106,10 +119,17 @@ impl HopperSpec {
     pub const fn with_scale(self, scale: ScaleMode) -> HopperSpec {
         HopperSpec { scale, ..self }
     }
-    /// C's element type: the input type for 16-bit inputs, bf16 for e4m3.
+    /// The same spec writing C in `out` (e4m3: bf16, f16 or f32).
+    pub const fn with_out(self, out: Elem) -> HopperSpec {
+        HopperSpec {
+            fp8_out: out,
+            ..self
+        }
+    }
+    /// C's element type: the input type for 16-bit inputs, [`HopperSpec::fp8_out`] for e4m3.
     pub const fn out_ty(&self) -> Elem {
         if self.ty.bytes() == 1 {
-            Elem::BF16
+            self.fp8_out
         } else {
             self.ty
         }
@@ -213,7 +233,8 @@ impl HopperSpec {
             a: self.a_tile(),
             b: self.b_tile(),
             stages: self.stages,
-            epilogue_warps: if self.smem_epilogue {
+            // An fp32 C is stored from the fragments, without the scratch.
+            epilogue_warps: if self.smem_epilogue && self.out_ty().bytes() == 2 {
                 4 * self.consumers
             } else {
                 0
@@ -243,6 +264,17 @@ impl HopperSpec {
                 swizzle_core::scale::BLOCK
             ));
         }
+        if !matches!(self.fp8_out, Elem::BF16 | Elem::F16 | Elem::F32)
+            || (!self.is_fp8() && self.fp8_out != Elem::BF16)
+        {
+            return bad(format!(
+                "C in {}: e4m3 writes bf16, f16 or f32, 16-bit inputs their own type",
+                self.fp8_out
+            ));
+        }
+        if !(1..=2).contains(&self.block_accs) || !(1..=2).contains(&self.scale_ahead) {
+            return bad("block scaling keeps 1 or 2 K-block accumulators and loads scales 1 or 2 blocks ahead".into());
+        }
         if !(1..=2).contains(&self.consumers) {
             return bad("1 or 2 consumer warpgroups".into());
         }
@@ -265,15 +297,20 @@ impl HopperSpec {
         if self.stages < 2 || self.inflight > 1 {
             return bad("stages >= 2, inflight 0 or 1".into());
         }
+        // setmaxnreg moves registers between the warpgroups of the block's launch allocation (the per-thread
+        // count the launch gets, a multiple of 8 of at most 255): a split asking for more blocks in
+        // setmaxnreg.inc forever (on an H100, 32/240 with 384 threads: 65536 registers asked, 64512 allocated).
+        let pool = self.threads() * ((SM_REGS / self.threads()).min(255) / 8 * 8);
         let regs = WARPGROUP * (self.producer_regs + self.consumers * self.consumer_regs);
-        if regs > SM_REGS
+        if regs > pool
             || !self.producer_regs.is_multiple_of(8)
             || !self.consumer_regs.is_multiple_of(8)
             || !(24..=256).contains(&self.producer_regs)
             || !(24..=256).contains(&self.consumer_regs)
         {
             return bad(format!(
-                "setmaxnreg split {}/{} (multiples of 8 in 24..=256, {regs} > {SM_REGS} registers?)",
+                "setmaxnreg split {}/{} (multiples of 8 in 24..=256, {regs} registers in all, the launch \
+                 allocates {pool})",
                 self.producer_regs, self.consumer_regs
             ));
         }
@@ -339,6 +376,15 @@ impl HopperSpec {
                     String::new()
                 },
             );
+        // Block scaling's own constants, in block-scaled headers only (every other header stays as it was).
+        let consts = if self.scale_code() == 3 {
+            consts
+                .u32("BLOCK_ACCS", self.block_accs)
+                .u32("SCALE_AHEAD", self.scale_ahead)
+                .define("SPEC_BLOCK_SCALED", "1")
+        } else {
+            consts
+        };
         format!(
             "#pragma once\n{}{}",
             consts.render(),
@@ -446,7 +492,17 @@ impl std::fmt::Display for HopperSpec {
             f,
             "{} {}x{}x{} {}st {} {} inflight{} regs{}/{}{}{}{}",
             if self.is_fp8() {
-                format!("{} per-{}", self.ty, self.scale)
+                let out = if self.fp8_out == Elem::BF16 {
+                    String::new()
+                } else {
+                    format!(" out-{}", self.fp8_out)
+                };
+                let promote = if self.scale == ScaleMode::Block {
+                    format!(" accs{} ahead{}", self.block_accs, self.scale_ahead)
+                } else {
+                    String::new()
+                };
+                format!("{} per-{}{promote}{out}", self.ty, self.scale)
             } else {
                 self.ty.to_string()
             },
@@ -518,6 +574,16 @@ mod tests {
             ..SHIPPED
         };
         assert!(greedy.validate(232_448).is_err());
+        // 384 threads launch with 168 registers each: 24/240 and 40/232 fill those 64512 exactly, 32/240 would
+        // wait in setmaxnreg.inc forever.
+        for (p, c, ok) in [(24, 240, true), (40, 232, true), (32, 240, false)] {
+            let s = HopperSpec {
+                producer_regs: p,
+                consumer_regs: c,
+                ..SHIPPED
+            };
+            assert_eq!(s.validate(232_448).is_ok(), ok, "{p}/{c}");
+        }
     }
 
     #[test]

@@ -138,10 +138,12 @@ enum GemmMode {
 #[derive(clap::Args)]
 struct HopperArgs {
     /// `headline` (every candidate against cuBLAS in interleaved rounds, bf16 and fp16, 8192^3 and 4096^3),
-    /// `sweep` (candidates in three alternating rounds, each one-change variant, the short-K raster problem) or
+    /// `sweep` (candidates in three alternating rounds, each one-change variant, the short-K raster problem),
     /// `shapes` (at each --shapes / --llm problem the planned and the shipped spec against cuBLAS in interleaved
-    /// rounds, with the model's prediction and, for M <= 128, the HBM roofline).
-    #[arg(value_parser = ["headline", "sweep", "shapes"])]
+    /// rounds, with the model's prediction and, for M <= 128, the HBM roofline) or `fp8-block` (the e4m3
+    /// block-scaling variants against cuBLASLt FP8 in interleaved rounds at --shapes, default 4096x7168x16384
+    /// and 8192^3).
+    #[arg(value_parser = ["headline", "sweep", "shapes", "fp8-block"])]
     mode: String,
     /// Interleaved rounds (headline: default 24; shapes: default 5).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
@@ -426,7 +428,7 @@ fn hopper_run(h: HopperArgs) -> Result<(), String> {
             Ok(())
         }
     };
-    shapes_only("--shapes", !h.shapes.is_empty())?;
+    shapes_only("--shapes", !h.shapes.is_empty() && h.mode != "fp8-block")?;
     shapes_only("--llm", h.llm)?;
     shapes_only("--dtypes", !h.dtypes.is_empty())?;
     shapes_only("--json", h.json.is_some())?;
@@ -446,6 +448,19 @@ fn hopper_run(h: HopperArgs) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
     }
     let md = match h.mode.as_str() {
+        "fp8-block" => gpu_bench::hopper::fp8_sweep::block_sweep(
+            &gpu,
+            &or(
+                &h.shapes,
+                &[Size::mnk(4096, 7168, 16384), Size::mnk(8192, 8192, 8192)],
+            ),
+            h.rounds.unwrap_or(5) as usize,
+            &BenchConfig {
+                warmup: 3,
+                iters: 10,
+                l2_factor: 2,
+            },
+        ),
         "headline" => gpu_bench::hopper::tune::headline(
             &gpu,
             h.rounds.unwrap_or(24) as usize,

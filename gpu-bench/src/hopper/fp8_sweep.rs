@@ -1,0 +1,128 @@
+//! The block-scaling sweep (`swz tune hopper fp8-block`): every variant of
+//! [`gpu_kernels::hopper::fp8::block_variants`] (each differing from its base in one thing) against cuBLASLt's
+//! FP8 GEMM in interleaved rounds on the same buffers. The peer runs block scaling where this GPU's cuBLASLt plans
+//! it, else per-tensor scaling (said in the table). Each variant's output (poisoned first) is checked against the
+//! fp64 host reference on sampled rows before any timing.
+
+use crate::bench::{self, rounds, BenchConfig};
+use gpu_kernels::fp8::reference::{self, compare, Bound};
+use gpu_kernels::fp8::{ScaleMode, Scales};
+use gpu_kernels::hopper::{fp8, HopperGemm};
+use gpu_kernels::runtime::{CublasLt, Fp8Call, Gpu, Result};
+use gpu_kernels::{Elem, Size};
+
+/// The sweep at every shape in `n_rounds` interleaved rounds: one markdown table (variant, TFLOP/s, the median
+/// and range over rounds of cuBLASLt's time / ours, the normwise error).
+pub fn block_sweep(
+    gpu: &Gpu,
+    shapes: &[Size],
+    n_rounds: usize,
+    cfg: &BenchConfig,
+) -> Result<String> {
+    let lt = CublasLt::new(gpu)?;
+    let t0 = std::time::Instant::now();
+    let variants = fp8::block_variants();
+    let kernels = variants
+        .iter()
+        .map(|(_, s)| HopperGemm::new(gpu, *s))
+        .collect::<Result<Vec<_>>>()?;
+    eprintln!(
+        "{} variants compiled ({:.1} s)",
+        kernels.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let mut md = format!(
+        "device: {}\n\n| problem | variant | spec | TFLOP/s | cuBLASLt TFLOP/s (scaling) | ours / cuBLASLt (rounds) | \
+         normwise error |\n|---|---|---|---|---|---|---|\n",
+        gpu.props()
+    );
+    for (si, &size) in shapes.iter().enumerate() {
+        let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
+        let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
+        let host = reference::random_scales(ScaleMode::Block, size, 300 + si as u64);
+        let rows: Vec<u32> = [0, size.m - 1]
+            .into_iter()
+            .chain(gpu_kernels::elem::indices(2, size.m, si as u64))
+            .collect();
+        let r = reference::host_rows(&x, &w, size, &host, &rows)?;
+        eprintln!(
+            "{size}: inputs and reference ready ({:.1} s)",
+            t0.elapsed().as_secs_f64()
+        );
+        let scales = host.map(|v| gpu.upload(v))?;
+        let (peer_mode, peer) = match lt.fp8_plan(Fp8Call::new(size, ScaleMode::Block)) {
+            Ok(p) => (ScaleMode::Block, p),
+            Err(e) => {
+                eprintln!("cuBLASLt per-block at {size}: {e}; the peer runs per-tensor");
+                (
+                    ScaleMode::Tensor,
+                    lt.fp8_plan(Fp8Call::new(size, ScaleMode::Tensor))?,
+                )
+            }
+        };
+        let (la, lb) = gpu_kernels::fp8::scale::lens(peer_mode, size);
+        let peer_scales =
+            Scales::new(peer_mode, vec![0.5f32; la], vec![0.25f32; lb]).map(|v| gpu.upload(v))?;
+        let count = bench::rotation(
+            size.mk_len() + size.nk_len() + 2 * size.mn_len(),
+            gpu.props().l2_bytes,
+            2,
+        );
+        let mut sets = Vec::with_capacity(count);
+        for _ in 0..count {
+            sets.push((
+                gpu.upload(&x)?,
+                gpu.upload(&w)?,
+                gpu.zeros::<half::bf16>(size.mn_len())?,
+            ));
+        }
+        let mut normwise = Vec::new();
+        for g in &kernels {
+            let (a, b, c) = &mut sets[0];
+            gpu.fill_bytes(c, 0xFF)?;
+            g.launch_fp8(gpu, a, b, &scales, c, size)?;
+            gpu.sync()?;
+            let got = gpu.download(c)?;
+            let n = size.n as usize;
+            let agr = compare(
+                |i, j| got[i as usize * n + j].to_f64(),
+                &rows,
+                &r,
+                &Bound::new(Elem::BF16, ScaleMode::Block, size.k),
+                8e-3,
+                &format!("{} {size}", g.spec),
+            )?;
+            eprintln!(
+                "{} {size}: checked, normwise {:.2e} ({:.1} s)",
+                g.spec,
+                agr.normwise,
+                t0.elapsed().as_secs_f64()
+            );
+            normwise.push(agr.normwise);
+        }
+        // Contestant 0 is cuBLASLt, 1.. the variants in order.
+        let times = rounds::interleaved(gpu, cfg, 1 + kernels.len(), n_rounds, |who, i| {
+            let (a, b, c) = &mut sets[i % count];
+            match who {
+                0 => lt.fp8_gemm(&peer, a, b, &peer_scales, c),
+                v => kernels[v - 1].launch_fp8(gpu, a, b, &scales, c, size),
+            }
+        })?;
+        let tflops = |t: &[f64]| size.flops() as f64 / (bench::spread(t).median * 1e-3) / 1e12;
+        let peer_tflops = tflops(&times[0]);
+        for (v, ((label, spec), nw)) in variants.iter().zip(&normwise).enumerate() {
+            let q = bench::spread(&rounds::ratios(&times[0], &times[v + 1]));
+            let line = format!(
+                "| {size} | {label} | {spec} | {:.0} | {peer_tflops:.0} (per-{peer_mode}) | {:.1}% [{:.1}-{:.1}] | \
+                 {nw:.2e} |\n",
+                tflops(&times[v + 1]),
+                100.0 * q.median,
+                100.0 * q.min,
+                100.0 * q.max
+            );
+            eprint!("{line}");
+            md.push_str(&line);
+        }
+    }
+    Ok(md)
+}
