@@ -74,51 +74,9 @@ pub fn names() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Buffer, Family, HostBuf, Launch, Size};
-    use crate::transpose::family::{Variant, TRANSPOSE};
-
-    /// A family with the required core only: the transpose's specs, launches and reference, nothing optional.
-    struct CoreOnly;
-
-    impl Family for CoreOnly {
-        type Spec = Variant;
-        fn name(&self) -> &'static str {
-            "core-only"
-        }
-        fn about(&self) -> &'static str {
-            "the transpose without its optional parts"
-        }
-        fn source(&self) -> (&'static str, &'static str) {
-            TRANSPOSE.source()
-        }
-        fn specs(&self) -> Vec<Variant> {
-            TRANSPOSE.specs()
-        }
-        fn spec_name(&self, v: &Variant) -> String {
-            TRANSPOSE.spec_name(v)
-        }
-        fn elem(&self, v: &Variant) -> swizzle_core::Elem {
-            TRANSPOSE.elem(v)
-        }
-        fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
-            TRANSPOSE.header(v)
-        }
-        fn entry(&self, v: &Variant) -> &'static str {
-            TRANSPOSE.entry(v)
-        }
-        fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
-            TRANSPOSE.buffers(v, size)
-        }
-        fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
-            TRANSPOSE.launch(v, size)
-        }
-        fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
-            TRANSPOSE.reference(v, size, inputs)
-        }
-        fn verify_sizes(&self) -> Vec<Size> {
-            vec![Size::mn(97, 131)]
-        }
-    }
+    use crate::frame::verify::tests::CoreOnly;
+    use crate::frame::{Family, Size};
+    use crate::transpose::family::TRANSPOSE;
 
     #[test]
     fn a_family_with_only_the_core_is_listed_and_refuses_a_benchmark_by_name() {

@@ -26,8 +26,6 @@ pub trait DynFamily: Sync {
     fn about(&self) -> &'static str;
     /// Every spec, in order.
     fn spec_infos(&self) -> Vec<SpecInfo>;
-    /// Verify every spec at every verification size; the failures, one line each.
-    fn verify_all(&self, gpu: &Gpu) -> Result<Vec<String>>;
     /// Verify every spec at every verification size on every core ([`super::verify::verify_all_with`]),
     /// stepping `progress` once per check.
     fn verify_with(&self, gpu: &Gpu, progress: Option<&Progress>) -> Result<Verified>;
@@ -111,10 +109,6 @@ impl<F: Family> DynFamily for F {
                 }
             })
             .collect()
-    }
-
-    fn verify_all(&self, gpu: &Gpu) -> Result<Vec<String>> {
-        super::verify::verify_all(gpu, self)
     }
 
     fn verify_with(&self, gpu: &Gpu, progress: Option<&Progress>) -> Result<Verified> {

@@ -138,9 +138,10 @@ impl HostBuf {
         self.bytes[to * b..(to + 1) * b].copy_from_slice(src.elem_bytes(from));
     }
 
-    /// True when element `i` is still the poison (every byte 0xFF: a NaN for floats).
+    /// True when element `i` is still the poison (every byte [`poison`] of the element type).
     pub fn is_poison(&self, i: usize) -> bool {
-        self.elem_bytes(i).iter().all(|&b| b == POISON)
+        let p = poison(self.elem);
+        self.elem_bytes(i).iter().all(|&b| b == p)
     }
 
     /// Compare with `expected`: `Ok(())`, or one line naming how many elements are wrong, how many were never
@@ -159,6 +160,8 @@ impl HostBuf {
                 let (g, e) = (self.get(i), expected.get(i));
                 (g - e).abs() <= abs + rel * e.abs()
             }
+            // One term: verification resolves a sum at the problem's K first (`Tolerance::at`).
+            Tolerance::Sum { per_term } => (self.get(i) - expected.get(i)).abs() <= per_term,
         };
         let bad: Vec<usize> = (0..self.len()).filter(|&i| !ok(i)).collect();
         let Some(&first) = bad.first() else {
@@ -181,8 +184,15 @@ impl HostBuf {
 /// Elements per chunk of [`HostBuf::random`] (each chunk's values pass through a chunk-sized `f64` buffer).
 const RANDOM_CHUNK: usize = 1 << 16;
 
-/// The byte every output is filled with before a correctness run.
-pub const POISON: u8 = 0xFF;
+/// The byte every output of `elem` is filled with before a correctness run: 0xFF for floats (a NaN in every
+/// float type), 0x80 for integers (`0x80808080` as an i32: far outside any value a kernel computes from
+/// [`HostBuf::random`]-sized inputs, where all-ones would be -1).
+pub fn poison(elem: Elem) -> u8 {
+    match kind(elem) {
+        Kind::Float => 0xFF,
+        Kind::Signed | Kind::Unsigned => 0x80,
+    }
+}
 
 fn hex(bytes: &[u8]) -> String {
     let mut s = String::from("0x");
@@ -342,7 +352,7 @@ mod tests {
         let e = HostBuf::from_f64(Elem::F32, &[1.0, 2.0, 3.0]);
         let mut g = e.clone();
         assert_eq!(g.compare(&e, Tolerance::Exact), Ok(()));
-        g.bytes[4..8].fill(POISON);
+        g.bytes[4..8].fill(poison(Elem::F32));
         let msg = g.compare(&e, Tolerance::Exact).unwrap_err();
         assert!(
             msg.starts_with("1 of 3 elements wrong (1 never written); first at index 1"),

@@ -8,10 +8,10 @@
 //! the results to stdout. [`compile_all`] and [`verify_family`] are also the report's.
 
 use crate::cmd::bench::family;
+use crate::memory;
 use crate::output::Verdict;
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::DynFamily;
-use gpu_kernels::memory;
 use gpu_kernels::progress::{seconds, Progress};
 use gpu_kernels::Gpu;
 use std::time::Instant;
