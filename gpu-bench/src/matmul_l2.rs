@@ -6,12 +6,12 @@
 //! (`ncu --kernel-name matmul_l2`): one profiled launch per case, no `--launch-skip` bookkeeping.
 
 use crate::bench::{self, BenchConfig, Spread};
+use crate::progress::Progress;
 use cudarc::driver::CudaSlice;
 use gpu_kernels::frame::verify::launch_refs;
 use gpu_kernels::frame::Family;
 use gpu_kernels::matmul_l2::family::MATMUL_L2;
 use gpu_kernels::matmul_l2::{MatmulL2, TILE};
-use gpu_kernels::progress::Progress;
 use gpu_kernels::runtime::error::DriverContext;
 use gpu_kernels::runtime::{Cublas, GemmCall};
 use gpu_kernels::runtime::{Gpu, Result};

@@ -5,11 +5,11 @@
 //! `n` elements (`2 * n * 4` bytes); both are GB/s, and `% of D2D` is their ratio.
 
 use crate::bench::{self, BenchConfig, Row, Table};
+use crate::progress::Progress;
 use cudarc::driver::CudaSlice;
 use gpu_kernels::elem::table_name;
 use gpu_kernels::frame::verify::launch_refs;
 use gpu_kernels::frame::{Family, Size};
-use gpu_kernels::progress::Progress;
 use gpu_kernels::runtime::{Gpu, Result};
 use gpu_kernels::stencil::family::{Variant, STENCIL};
 use gpu_kernels::stencil::{Method, StencilSpec, Value, TYPES};

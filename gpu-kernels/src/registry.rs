@@ -3,7 +3,7 @@
 //! lists them) and the frame (it holds them as [`DynFamily`]s).
 
 use crate::frame::DynFamily;
-use crate::progress::Progress;
+use crate::frame::Steps;
 use crate::runtime::{CompileJob, Gpu, Result};
 
 /// Every kernel family, in the order the reports print them. One line per family.
@@ -27,7 +27,7 @@ pub fn find(name: &str) -> Option<&'static dyn DynFamily> {
 pub fn precompile(
     gpu: &Gpu,
     families: &[&dyn DynFamily],
-    progress: Option<&Progress>,
+    progress: Option<&dyn Steps>,
 ) -> Result<(usize, usize, usize)> {
     let arch = gpu.props().arch();
     let jobs: Vec<CompileJob> = families

@@ -63,6 +63,13 @@ use crate::runtime::{Gpu, Kernel, Result, Source};
 use cudarc::driver::LaunchConfig;
 use swizzle_core::{Elem, Smem, WarpAccess};
 
+/// What the frame's long work (verification, the registry's compiles) reports each finished step to (a
+/// program's progress bar); the library itself prints nothing.
+pub trait Steps: Sync {
+    /// One step done; `what` names it (`smem-swizzled-t64v4 on 97x131`).
+    fn step(&self, what: &str);
+}
+
 /// The host threads of the frame's parallel work (random inputs, verification): the machine's cores, at most 32.
 pub fn host_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(32))

@@ -6,8 +6,7 @@
 //! the launches, are made in parallel while one check at a time uses the GPU, and once for all the specs that
 //! compute the same function ([`Family::reference_class`]).
 
-use super::{Arg, Buffer, Family, HostBuf, Launch, Role, Size};
-use crate::progress::Progress;
+use super::{Arg, Buffer, Family, HostBuf, Launch, Role, Size, Steps};
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Kernel, Result};
 use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, PushKernelArg};
@@ -364,7 +363,7 @@ pub struct Verified {
 pub fn verify_all_with<F: Family>(
     gpu: &Gpu,
     family: &F,
-    progress: Option<&Progress>,
+    progress: Option<&dyn Steps>,
 ) -> Result<Verified> {
     let specs = family.specs();
     let cases: Vec<(Size, F::Spec)> = family
@@ -381,7 +380,7 @@ pub fn verify_cases<F: Family>(
     gpu: &Gpu,
     family: &F,
     cases: &[(Size, F::Spec)],
-    progress: Option<&Progress>,
+    progress: Option<&dyn Steps>,
 ) -> Result<Verified> {
     let start = Instant::now();
     // (check index in the order of `cases`, size, spec, group); a group is one reference class at one size.
