@@ -19,6 +19,7 @@ macro_rules! note {
 /// The mma.sync GEMM's measurement programs and the mma.sync ceiling probe.
 pub mod gemm {
     pub mod bench;
+    pub mod check;
     pub mod ldsm;
     pub mod peak;
     pub mod tune;
