@@ -45,23 +45,6 @@ pub fn precompile(
     Ok((loaded, after.0 - before.0, after.1 - before.1))
 }
 
-/// Families `swz bench <family>` runs after the named one: `gemm` brings the Hopper (TMA + `wgmma`) GEMM's rows,
-/// so one command prints every GEMM of the workspace against the cuBLAS of the same run.
-const BENCH_COMPANIONS: &[(&str, &[&str])] = &[("gemm", &["hopper"])];
-
-/// What `swz bench <name>` runs, in order: the family called `name`, then its companions.
-pub fn bench_plan(name: &str) -> Option<Vec<&'static dyn DynFamily>> {
-    let mut plan = vec![find(name)?];
-    for (_, extra) in BENCH_COMPANIONS.iter().filter(|(n, _)| *n == name) {
-        plan.extend(
-            extra
-                .iter()
-                .map(|e| find(e).expect("a companion is a registered family")),
-        );
-    }
-    Some(plan)
-}
-
 /// The names of every family, for messages (`transpose, matmul, ...`).
 pub fn names() -> String {
     FAMILIES
@@ -111,21 +94,5 @@ mod tests {
         assert!(
             gemm.as_bench().is_some() && gemm.as_profile().is_none() && gemm.as_plan().is_none()
         );
-    }
-
-    #[test]
-    fn bench_plans_name_registered_families() {
-        let names =
-            |n: &str| -> Vec<&str> { bench_plan(n).unwrap().iter().map(|f| f.name()).collect() };
-        assert_eq!(names("gemm"), ["gemm", "hopper"]);
-        assert_eq!(names("hopper"), ["hopper"]);
-        assert_eq!(names("transpose"), ["transpose"]);
-        assert!(bench_plan("nope").is_none());
-        for (name, extra) in BENCH_COMPANIONS {
-            assert!(
-                find(name).is_some() && extra.iter().all(|e| find(e).is_some()),
-                "{name}"
-            );
-        }
     }
 }
