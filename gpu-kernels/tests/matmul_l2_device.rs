@@ -6,7 +6,7 @@
 
 use gpu_kernels::frame::verify::verify_cases;
 use gpu_kernels::matmul_l2::family::MATMUL_L2;
-use gpu_kernels::matmul_l2::{matmul_host, MatmulL2};
+use gpu_kernels::matmul_l2::{matmul_host, MatmulL2, SPECS};
 use gpu_kernels::runtime::{Cublas, GemmCall};
 use swizzle_core::Size;
 
@@ -17,7 +17,7 @@ fn check(shapes: &[Size]) {
     let gpu = gpu();
     let mut failures = Vec::new();
     for &gemm in shapes {
-        let cases: Vec<(Size, MatmulL2)> = MatmulL2::all()
+        let cases: Vec<(Size, MatmulL2)> = SPECS
             .into_iter()
             .filter(|v| v.runs_on(gemm))
             .map(|v| (gemm, v))
@@ -88,7 +88,7 @@ fn cublas_sgemm_is_fp32() {
 #[ignore = "needs libnvrtc (CUDA 13)"]
 fn every_order_compiles_for_sm90_with_two_blocks_per_sm() {
     common::assert_nvrtc();
-    for v in MatmulL2::all() {
+    for v in SPECS {
         let (src, mut opts) = v.source();
         opts.push("--ptxas-options=-v".into());
         let out = gpu_kernels::runtime::compile(&src, "sm_90", &opts)

@@ -5,14 +5,9 @@
 //! element: the output's rounding plus fp32 accumulation over K in the sum of magnitudes.
 
 use gpu_kernels::elem::HostElem;
-use gpu_kernels::gemm::{BLayout, Problem, Scale, Variant};
+use gpu_kernels::gemm::{eps, BLayout, Problem, Scale, Variant};
 use gpu_kernels::runtime::{Cublas, Error, Gpu, Result};
 use swizzle_core::Elem;
-
-/// Unit roundoff of an output type (relative error of one rounding; the GEMM's outputs are floats).
-fn eps(out: Elem) -> f64 {
-    gpu_kernels::elem::unit_roundoff(out).unwrap_or(1.0)
-}
 
 /// The host reference of element (row, col) in f64: `sum_k A[row][k] * B(k, col)`, and `sum_k |A||B|` (what
 /// bounds the accumulation error).

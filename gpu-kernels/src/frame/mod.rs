@@ -46,7 +46,7 @@
 //!    `Some(self)`, likewise [`Plan`] and [`Profile`]. See `transpose/family.rs` for a complete one.
 //! 5. **One registry line** in [`crate::registry::FAMILIES`]. `swz bench <family>`, `swz report`, `swz verify`, `swz profile`
 //!    and `scripts/device.sh` then include it; nothing else changes.
-//! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all`] for the family, or
+//! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all_with`] for the family, or
 //!    [`verify::verify_cases`] on their own specs and sizes: every launch and check goes through the frame, no
 //!    family keeps a second one. Host tests check the accesses against an independent derivation of the
 //!    kernel's index math.

@@ -33,7 +33,7 @@ impl DeviceBufs {
     }
 
     /// [`DeviceBufs::new`] with [`GUARD_BYTES`] more after each output, which [`DeviceBufs::poison_outputs`]
-    /// poisons too and [`DeviceBufs::outputs_and_guards`] reads back.
+    /// poisons too and [`DeviceBufs::outputs`] reads back.
     pub fn guarded(gpu: &Gpu, specs: Vec<Buffer>, inputs: &[HostBuf]) -> Result<DeviceBufs> {
         DeviceBufs::with_guard(gpu, specs, inputs, GUARD_BYTES)
     }
@@ -93,17 +93,9 @@ impl DeviceBufs {
         Ok(())
     }
 
-    /// Download the outputs, in order.
-    pub fn outputs(&self, gpu: &Gpu) -> Result<Vec<HostBuf>> {
-        Ok(self
-            .outputs_and_guards(gpu)?
-            .into_iter()
-            .map(|(out, _)| out)
-            .collect())
-    }
-
-    /// Download the outputs, in order, each with how many bytes of its guard are no longer the poison.
-    pub fn outputs_and_guards(&self, gpu: &Gpu) -> Result<Vec<(HostBuf, usize)>> {
+    /// Download the outputs, in order, each with how many bytes of its guard are no longer the poison (none
+    /// without a guard).
+    pub fn outputs(&self, gpu: &Gpu) -> Result<Vec<(HostBuf, usize)>> {
         self.specs
             .iter()
             .zip(&self.bufs)
@@ -297,7 +289,7 @@ fn check<F: Family>(
         launch(gpu, &kernel, &l, &mut dev.bufs)?;
         gpu.sync()
             .map_err(|e| Error::Mismatch(format!("{}: {e}", what())))?;
-        let got = dev.outputs_and_guards(gpu)?;
+        let got = dev.outputs(gpu)?;
         times.gpu_s += t.elapsed().as_secs_f64();
         got
     };
@@ -334,11 +326,6 @@ fn check<F: Family>(
         )));
     }
     Ok(())
-}
-
-/// Verify every spec of the family at every one of its [`Family::verify_sizes`]; the failures, one line each.
-pub fn verify_all<F: Family>(gpu: &Gpu, family: &F) -> Result<Vec<String>> {
-    Ok(verify_all_with(gpu, family, None)?.failures)
 }
 
 /// What [`verify_all_with`] did: the checks (spec x size), the host references made for them (one per reference

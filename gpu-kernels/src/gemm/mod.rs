@@ -33,7 +33,7 @@ pub const INPUTS: [Elem; 2] = [Elem::F16, Elem::BF16];
 pub const OUTPUTS: [Elem; 3] = [Elem::F16, Elem::BF16, Elem::F32];
 
 /// Unit roundoff of an output type (relative error of one rounding; [`OUTPUTS`] are floats).
-fn eps(out: Elem) -> f64 {
+pub fn eps(out: Elem) -> f64 {
     crate::elem::unit_roundoff(out).unwrap_or(1.0)
 }
 

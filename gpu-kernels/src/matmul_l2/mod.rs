@@ -100,11 +100,6 @@ impl MatmulL2 {
         MatmulL2 { order }
     }
 
-    /// Every variant of the study.
-    pub fn all() -> Vec<MatmulL2> {
-        ORDERS.iter().map(|r| MatmulL2::new(*r)).collect()
-    }
-
     /// `matmul-l2 strip(tile=4)`.
     pub fn label(&self) -> String {
         format!("matmul-l2 {}", self.order)
@@ -258,7 +253,7 @@ mod tests {
             Size::mnk(1024, 1024, 128),
             Size::mnk(16384, 16384, 128),
         ] {
-            for v in MatmulL2::all() {
+            for v in SPECS {
                 let Ok(cfg) = v.launch_config(gemm) else {
                     assert!(!v.runs_on(gemm), "{v} {gemm}");
                     assert!(matches!(v.order, Raster::Morton));
@@ -282,8 +277,8 @@ mod tests {
     /// The header each variant compiles with carries its own order, and nothing else differs.
     #[test]
     fn variants_differ_only_by_their_order() {
-        let srcs: Vec<_> = MatmulL2::all().iter().map(|v| v.source()).collect();
-        for (v, (src, opts)) in MatmulL2::all().iter().zip(&srcs) {
+        let srcs: Vec<_> = SPECS.iter().map(|v| v.source()).collect();
+        for (v, (src, opts)) in SPECS.iter().zip(&srcs) {
             assert_eq!(src.text, SOURCE);
             assert_eq!(opts, &srcs[0].1);
             let call = v.order.cuda_call("bid", "gx", "gy");

@@ -56,8 +56,6 @@ pub enum Method {
 }
 
 impl Method {
-    pub const ALL: [Method; 3] = [Method::Global, Method::Smem, Method::Shfl];
-
     pub const fn name(self) -> &'static str {
         match self {
             Method::Global => "global",

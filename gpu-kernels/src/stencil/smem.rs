@@ -30,13 +30,6 @@ pub enum Access {
 
 impl Access {
     pub const BOTH: [Access; 2] = [Access::Fill, Access::Read];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Access::Fill => "fill",
-            Access::Read => "read",
-        }
-    }
 }
 
 /// The bank model's totals for one access kind of one block.

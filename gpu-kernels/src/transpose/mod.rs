@@ -171,6 +171,12 @@ impl Transpose {
                 )));
             }
         }
+        if rows == 0 || cols == 0 {
+            return Err(Error::Invalid(format!(
+                "{}: empty {rows}x{cols} matrix",
+                self.name()
+            )));
+        }
         let (nx, ny) = (cols, rows);
         let (bx, by) = self.block();
         let grid = match self {
@@ -187,9 +193,6 @@ impl Transpose {
             }
             Transpose::Smem(spec) => {
                 let tiles = Grid::new(nx.div_ceil(spec.tile), ny.div_ceil(spec.tile));
-                if rows == 0 || cols == 0 {
-                    return Err(Error::Invalid(format!("{}: empty matrix", self.name())));
-                }
                 spec.raster.validate(tiles).map_err(|e| {
                     Error::Invalid(format!(
                         "{}: order on a {tiles} tile grid: {e}",
@@ -200,12 +203,6 @@ impl Transpose {
                 (launch.x, launch.y)
             }
         };
-        if rows == 0 || cols == 0 {
-            return Err(Error::Invalid(format!(
-                "{}: empty {rows}x{cols} matrix",
-                self.name()
-            )));
-        }
         if bx * by > 1024 || grid.1 > 65535 {
             return Err(Error::Invalid(format!(
                 "{} cannot run {rows}x{cols} with block ({bx},{by}): grid {grid:?}",
