@@ -17,7 +17,8 @@
 //! frame's `assert_specs_conflict_free!`); the tests check every k.
 
 use super::{StencilSpec, BLOCK, VEC16};
-use swizzle_core::bank::{self, Op, Width};
+use swizzle_core::bank::{Op, Width};
+use swizzle_core::pattern::{self, TileReport};
 
 /// Which smem instruction of the kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -30,24 +31,6 @@ pub enum Access {
 
 impl Access {
     pub const BOTH: [Access; 2] = [Access::Fill, Access::Read];
-}
-
-/// The bank model's totals for one access kind of one block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Cost {
-    pub wavefronts: u32,
-    pub ideal: u32,
-    /// Full warp instructions costed.
-    pub instructions: u32,
-    /// The most wavefronts one instruction costs, and its (warp, instruction).
-    pub worst: u32,
-    pub worst_at: (u32, u32),
-}
-
-impl Cost {
-    pub const fn conflicts(&self) -> u32 {
-        self.wavefronts - self.ideal
-    }
 }
 
 impl StencilSpec {
@@ -114,35 +97,17 @@ impl StencilSpec {
         Some(a)
     }
 
-    /// The bank model's verdict on every full instruction of `access` one block issues at radius `k`.
-    pub const fn smem_cost(&self, access: Access, k: u32) -> Cost {
-        let mut c = Cost {
-            wavefronts: 0,
-            ideal: 0,
-            instructions: 0,
-            worst: 0,
-            worst_at: (0, 0),
-        };
+    /// The bank model's report on every full instruction of `access` one block issues at radius `k`.
+    pub fn smem_cost(&self, access: Access, k: u32) -> TileReport {
         let op = self.smem_op(access);
-        let mut w = 0;
-        while w < BLOCK / 32 {
-            let mut i = 0;
-            while i < self.smem_instructions(access, k) {
-                if let Some(addrs) = self.smem_lanes(access, k, w, i) {
-                    let wf = bank::wavefronts(op, &addrs);
-                    c.wavefronts += wf;
-                    c.ideal += bank::ideal(op, &addrs);
-                    c.instructions += 1;
-                    if wf > c.worst {
-                        c.worst = wf;
-                        c.worst_at = (w, i);
-                    }
-                }
-                i += 1;
-            }
-            w += 1;
-        }
-        c
+        let instructions: Vec<pattern::Access> = (0..BLOCK / 32)
+            .flat_map(|w| {
+                (0..self.smem_instructions(access, k))
+                    .filter_map(move |i| self.smem_lanes(access, k, w, i))
+            })
+            .map(|addrs| pattern::Access { op, addrs })
+            .collect();
+        TileReport::new(format!("{} {access:?} k={k}", self.name), &instructions)
     }
 }
 
@@ -248,7 +213,8 @@ mod tests {
     #[test]
     fn the_unswizzled_p8_read_conflicts_and_the_swizzle_fixes_it() {
         let base = SMEM_P8_UNSWIZZLED.smem_cost(Access::Read, 5);
-        assert_eq!(base.worst, 8, "{base:?}");
+        let worst = base.worst.as_ref().map(|(_, r)| r.wavefronts);
+        assert_eq!(worst, Some(8), "{base:?}");
         assert_eq!(base.wavefronts, 2 * base.ideal, "{base:?}");
         assert_eq!(SMEM_P8_UNSWIZZLED.smem_cost(Access::Fill, 5).conflicts(), 0);
         assert!(SMEM_P8_UNSWIZZLED.smem_cost(Access::Read, 1).conflicts() > 0);
@@ -264,7 +230,7 @@ mod tests {
         let lanes = SMEM_P8_UNSWIZZLED
             .smem_lanes(Access::Read, 5, 0, 0)
             .unwrap();
-        let r = bank::report(SMEM_P8_UNSWIZZLED.smem_op(Access::Read), &lanes);
+        let r = swizzle_core::bank::report(SMEM_P8_UNSWIZZLED.smem_op(Access::Read), &lanes);
         assert_eq!((r.wavefronts, r.ideal), (8, 4));
     }
 }
