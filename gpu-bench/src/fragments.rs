@@ -4,7 +4,7 @@
 //! `swz profile fragments` runs.
 
 use crate::ncu::split_csv;
-use gpu_kernels::fragments::{Variant, FRAGMENTS};
+use gpu_kernels::fragments::{Variant, FRAGMENTS, SPECS};
 use gpu_kernels::frame::{verify::verify, Family, Size};
 use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::collections::BTreeMap;
@@ -45,10 +45,10 @@ pub fn predict(v: Variant) -> BTreeMap<&'static str, (u64, u64, u64)> {
     m
 }
 
-/// One verified launch of every variant, in [`Variant::all`] order (what `compare` expects from ncu).
+/// One verified launch of every variant, in [`SPECS`] order (what `compare` expects from ncu).
 pub fn run(gpu: &Gpu) -> Result<String> {
     let mut text = String::new();
-    for v in Variant::all() {
+    for v in SPECS {
         verify(gpu, &FRAGMENTS, &v, Size::mnk(16, 16, N))?;
         let _ = writeln!(text, "launch: {}", v.name());
     }
@@ -98,7 +98,7 @@ pub fn compare(csvs: &[(String, String)]) -> Result<(String, bool)> {
             rows[i].extend(r);
         }
     }
-    let vs = Variant::all();
+    let vs = SPECS;
     if rows.len() != vs.len() {
         return Err(Error::Invalid(format!(
             "{} profiled launches for {} variants",
@@ -157,7 +157,7 @@ pub fn compare(csvs: &[(String, String)]) -> Result<(String, bool)> {
 /// Every variant's predicted (instructions, wavefronts, ideal wavefronts) per instruction kind, one line each.
 pub fn predictions() -> String {
     let mut text = String::new();
-    for v in Variant::all() {
+    for v in SPECS {
         let _ = writeln!(text, "{}: {:?}", v.name(), predict(v));
     }
     text
@@ -166,7 +166,7 @@ pub fn predictions() -> String {
 /// Every variant's generated header, each under a `// ==== name` line.
 pub fn headers() -> String {
     let mut text = String::new();
-    for v in Variant::all() {
+    for v in SPECS {
         let _ = writeln!(
             text,
             "// ==== {}\n{}",

@@ -4,7 +4,7 @@
 //! variants against cuBLAS in interleaved rounds, the Hopper shape report, the e4m3 GEMM against cuBLASLt's FP8
 //! (`swz bench gemm --dtype e4m3`), the peak-probe rounds, the HBM read probe, the nvidia-smi clock sampler, the
 //! matmul-L2 and stencil sweeps, and the Nsight Compute runs that hold the bank model against the hardware
-//! (`swz profile`). gpu-kernels itself is the runtime, the frame and the kernel families; a user who depends on it
+//! (`swz profile`), and the progress bars of long runs ([`progress`]). gpu-kernels itself is the runtime, the frame and the kernel families; a user who depends on it
 //! compiles none of this.
 
 /// `eprintln!` for the tuning tools' progress lines, without its panic: a stderr that cannot be written
@@ -19,6 +19,7 @@ macro_rules! note {
 /// The mma.sync GEMM's measurement programs and the mma.sync ceiling probe.
 pub mod gemm {
     pub mod bench;
+    pub mod check;
     pub mod ldsm;
     pub mod peak;
     pub mod tune;
@@ -39,6 +40,7 @@ pub mod hbm_read;
 pub mod matmul_l2;
 pub mod ncu;
 pub mod profile;
+pub mod progress;
 pub mod smi;
 pub mod stencil;
 pub mod tables;

@@ -6,9 +6,12 @@
 //! (`ncu --kernel-name matmul_l2`): one profiled launch per case, no `--launch-skip` bookkeeping.
 
 use crate::bench::{self, BenchConfig, Spread};
+use crate::progress::Progress;
 use cudarc::driver::CudaSlice;
+use gpu_kernels::frame::verify::launch_refs;
+use gpu_kernels::frame::Family;
+use gpu_kernels::matmul_l2::family::MATMUL_L2;
 use gpu_kernels::matmul_l2::{MatmulL2, TILE};
-use gpu_kernels::progress::Progress;
 use gpu_kernels::runtime::error::DriverContext;
 use gpu_kernels::runtime::{Cublas, GemmCall};
 use gpu_kernels::runtime::{Gpu, Result};
@@ -165,7 +168,7 @@ pub fn table(
         if let Some(p) = progress {
             p.step(&format!("{gemm} {}", v.order));
         }
-        let kernel = v.prepare(gpu)?;
+        let (kernel, launch) = MATMUL_L2.prepared(gpu, v, gemm)?;
         resident = kernel
             .func
             .occupancy_max_active_blocks_per_multiprocessor(TILE * TILE, 0, None)
@@ -181,7 +184,7 @@ pub fn table(
             .map(|p| (p.dram_read_bytes, p.l2_hit_rate));
         let stats = time_budgeted(gpu, cfg, budget_ms, |i| {
             let s = i % sets;
-            v.launch_prepared(gpu, &kernel, &buf.a[s], &buf.b[s], &mut buf.c[s], gemm)
+            launch_refs(gpu, &kernel, &launch, &[&buf.a[s], &buf.b[s], &buf.c[s]])
         })?;
         rows.push(row(v.order.to_string(), &stats, pred));
     }
@@ -219,10 +222,10 @@ pub fn sweep(
 pub fn profile_once(gpu: &Gpu, shapes: &[Size], variants: &[MatmulL2]) -> Result<Vec<String>> {
     let mut cases = Vec::new();
     for &gemm in shapes {
-        let mut buf = Buffers::new(gpu, gemm, 1)?;
+        let buf = Buffers::new(gpu, gemm, 1)?;
         for v in variants.iter().filter(|v| v.runs_on(gemm)) {
-            let kernel = v.prepare(gpu)?;
-            v.launch_prepared(gpu, &kernel, &buf.a[0], &buf.b[0], &mut buf.c[0], gemm)?;
+            let (kernel, launch) = MATMUL_L2.prepared(gpu, v, gemm)?;
+            launch_refs(gpu, &kernel, &launch, &[&buf.a[0], &buf.b[0], &buf.c[0]])?;
             gpu.sync()?;
             cases.push(format!("{gemm} {}", v.order));
         }

@@ -149,7 +149,7 @@ pub fn run_with(
     f: &dyn DynFamily,
     n: u32,
     build: Build,
-    progress: Option<&gpu_kernels::progress::Progress>,
+    progress: Option<&crate::progress::Progress>,
 ) -> Result<String> {
     check_build(f, build)?;
     let size = f.size_of(n);

@@ -5,10 +5,13 @@
 //! `n` elements (`2 * n * 4` bytes); both are GB/s, and `% of D2D` is their ratio.
 
 use crate::bench::{self, BenchConfig, Row, Table};
+use crate::progress::Progress;
 use cudarc::driver::CudaSlice;
 use gpu_kernels::elem::table_name;
-use gpu_kernels::progress::Progress;
+use gpu_kernels::frame::verify::launch_refs;
+use gpu_kernels::frame::{Family, Size};
 use gpu_kernels::runtime::{Gpu, Result};
+use gpu_kernels::stencil::family::{Variant, STENCIL};
 use gpu_kernels::stencil::{Method, StencilSpec, Value, TYPES};
 use std::fmt::Write as _;
 use swizzle_core::Elem;
@@ -78,15 +81,18 @@ pub fn table<V: Value>(
         if let Some(p) = progress {
             p.step(&format!("{} n={n} k={k}", s.name));
         }
-        let kernel = s.prepare(gpu, V::ELEM, k)?;
+        let variant = Variant {
+            spec: *s,
+            k,
+            value: V::ELEM,
+        };
+        let (kernel, launch) = STENCIL.prepared(gpu, &variant, Size::mn(1, n as u32))?;
         let stats = bench::time(gpu, cfg, |i| {
-            s.launch_prepared(
+            launch_refs(
                 gpu,
                 &kernel,
-                k,
-                &inputs[i % sets],
-                &mut outputs[i % sets],
-                n,
+                &launch,
+                &[&inputs[i % sets], &outputs[i % sets]],
             )
         })?;
         table.rows.push(row::<V>(

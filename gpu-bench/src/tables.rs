@@ -5,12 +5,12 @@
 //! is [`crate::bench::time`].
 
 use crate::bench::{self, BenchConfig, Ceiling, Row, Spread, Table};
+use crate::progress::Progress;
 use cudarc::driver::CudaSlice;
 use gpu_kernels::frame::verify::{input_seed, launch, DeviceBufs};
 use gpu_kernels::frame::{
     BenchPart, Buffer, CeilingProbe, DynFamily, DynSpec, HostBuf, Measure, Peer, Role, Size,
 };
-use gpu_kernels::progress::Progress;
 use gpu_kernels::runtime::{Cublas, Error, GemmCall, Gpu, Result};
 use swizzle_core::Elem;
 

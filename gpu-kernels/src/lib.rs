@@ -14,8 +14,6 @@ pub mod frame;
 pub mod gemm;
 pub mod hopper;
 pub mod matmul_l2;
-pub mod memory;
-pub mod progress;
 pub mod registry;
 pub mod runtime;
 pub mod stencil;

@@ -3,7 +3,7 @@
 //! lists them) and the frame (it holds them as [`DynFamily`]s).
 
 use crate::frame::DynFamily;
-use crate::progress::Progress;
+use crate::frame::Steps;
 use crate::runtime::{CompileJob, Gpu, Result};
 
 /// Every kernel family, in the order the reports print them. One line per family.
@@ -27,7 +27,7 @@ pub fn find(name: &str) -> Option<&'static dyn DynFamily> {
 pub fn precompile(
     gpu: &Gpu,
     families: &[&dyn DynFamily],
-    progress: Option<&Progress>,
+    progress: Option<&dyn Steps>,
 ) -> Result<(usize, usize, usize)> {
     let arch = gpu.props().arch();
     let jobs: Vec<CompileJob> = families
@@ -45,23 +45,6 @@ pub fn precompile(
     Ok((loaded, after.0 - before.0, after.1 - before.1))
 }
 
-/// Families `swz bench <family>` runs after the named one: `gemm` brings the Hopper (TMA + `wgmma`) GEMM's rows,
-/// so one command prints every GEMM of the workspace against the cuBLAS of the same run.
-const BENCH_COMPANIONS: &[(&str, &[&str])] = &[("gemm", &["hopper"])];
-
-/// What `swz bench <name>` runs, in order: the family called `name`, then its companions.
-pub fn bench_plan(name: &str) -> Option<Vec<&'static dyn DynFamily>> {
-    let mut plan = vec![find(name)?];
-    for (_, extra) in BENCH_COMPANIONS.iter().filter(|(n, _)| *n == name) {
-        plan.extend(
-            extra
-                .iter()
-                .map(|e| find(e).expect("a companion is a registered family")),
-        );
-    }
-    Some(plan)
-}
-
 /// The names of every family, for messages (`transpose, matmul, ...`).
 pub fn names() -> String {
     FAMILIES
@@ -74,51 +57,9 @@ pub fn names() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::{Buffer, Family, HostBuf, Launch, Size};
-    use crate::transpose::family::{Variant, TRANSPOSE};
-
-    /// A family with the required core only: the transpose's specs, launches and reference, nothing optional.
-    struct CoreOnly;
-
-    impl Family for CoreOnly {
-        type Spec = Variant;
-        fn name(&self) -> &'static str {
-            "core-only"
-        }
-        fn about(&self) -> &'static str {
-            "the transpose without its optional parts"
-        }
-        fn source(&self) -> (&'static str, &'static str) {
-            TRANSPOSE.source()
-        }
-        fn specs(&self) -> Vec<Variant> {
-            TRANSPOSE.specs()
-        }
-        fn spec_name(&self, v: &Variant) -> String {
-            TRANSPOSE.spec_name(v)
-        }
-        fn elem(&self, v: &Variant) -> swizzle_core::Elem {
-            TRANSPOSE.elem(v)
-        }
-        fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
-            TRANSPOSE.header(v)
-        }
-        fn entry(&self, v: &Variant) -> &'static str {
-            TRANSPOSE.entry(v)
-        }
-        fn buffers(&self, v: &Variant, size: Size) -> Vec<Buffer> {
-            TRANSPOSE.buffers(v, size)
-        }
-        fn launch(&self, v: &Variant, size: Size) -> Result<Launch> {
-            TRANSPOSE.launch(v, size)
-        }
-        fn reference(&self, v: &Variant, size: Size, inputs: &[HostBuf]) -> Vec<HostBuf> {
-            TRANSPOSE.reference(v, size, inputs)
-        }
-        fn verify_sizes(&self) -> Vec<Size> {
-            vec![Size::mn(97, 131)]
-        }
-    }
+    use crate::frame::verify::tests::CoreOnly;
+    use crate::frame::{Family, Size};
+    use crate::transpose::family::TRANSPOSE;
 
     #[test]
     fn a_family_with_only_the_core_is_listed_and_refuses_a_benchmark_by_name() {
@@ -167,22 +108,6 @@ mod tests {
                 _ => (Size::mn(96, 96), 2048),
             };
             assert_eq!((size, side), want, "{}", f.name());
-        }
-    }
-
-    #[test]
-    fn bench_plans_name_registered_families() {
-        let names =
-            |n: &str| -> Vec<&str> { bench_plan(n).unwrap().iter().map(|f| f.name()).collect() };
-        assert_eq!(names("gemm"), ["gemm", "hopper"]);
-        assert_eq!(names("hopper"), ["hopper"]);
-        assert_eq!(names("transpose"), ["transpose"]);
-        assert!(bench_plan("nope").is_none());
-        for (name, extra) in BENCH_COMPANIONS {
-            assert!(
-                find(name).is_some() && extra.iter().all(|e| find(e).is_some()),
-                "{name}"
-            );
         }
     }
 }

@@ -160,8 +160,13 @@ fn hopper_misaligned_k_is_refused_before_launch() {
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_frame_verify_all() {
     let gpu = gpu();
-    let failures =
-        gpu_kernels::frame::verify::verify_all(&gpu, &gpu_kernels::hopper::family::HOPPER).unwrap();
+    let failures = gpu_kernels::frame::verify::verify_all_with(
+        &gpu,
+        &gpu_kernels::hopper::family::HOPPER,
+        None,
+    )
+    .unwrap()
+    .failures;
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -1,8 +1,12 @@
-//! The tiled matmul under every order against the f64 host reference: random inputs in [-1, 1), output
-//! poisoned with NaN, shapes that are and are not multiples of the 32x32 tile (Morton only where the tile grid has
-//! power-of-two sides). And the cuBLAS peer: its SGEMM must be fp32 (TF32 would miss the fp32 tolerance).
+//! The tiled matmul under every order against the f64 host reference, through the frame's verification
+//! ([`verify_cases`]): random inputs in [-1, 1), output poisoned with NaN and a poisoned guard after it, every
+//! element within fp32 rounding of a K-term sum (`2 K eps`, the family's tolerance), shapes that are and are not
+//! multiples of the 32x32 tile (Morton only where the tile grid has power-of-two sides). And the cuBLAS peer: its
+//! SGEMM must be fp32 (TF32 would miss the fp32 tolerance).
 
-use gpu_kernels::matmul_l2::{self, matmul_host, MatmulL2};
+use gpu_kernels::frame::verify::verify_cases;
+use gpu_kernels::matmul_l2::family::MATMUL_L2;
+use gpu_kernels::matmul_l2::{matmul_host, MatmulL2, SPECS};
 use gpu_kernels::runtime::{Cublas, GemmCall};
 use swizzle_core::Size;
 
@@ -13,12 +17,19 @@ fn check(shapes: &[Size]) {
     let gpu = gpu();
     let mut failures = Vec::new();
     for &gemm in shapes {
-        let all = MatmulL2::all();
-        let f =
-            matmul_l2::check_all(&gpu, gemm, &all).unwrap_or_else(|e| panic!("{gemm} setup: {e}"));
-        let ran = all.iter().filter(|v| v.runs_on(gemm)).count();
-        eprintln!("{gemm}: {ran} orders checked, {} failed", f.len());
-        failures.extend(f);
+        let cases: Vec<(Size, MatmulL2)> = SPECS
+            .into_iter()
+            .filter(|v| v.runs_on(gemm))
+            .map(|v| (gemm, v))
+            .collect();
+        let v = verify_cases(&gpu, &MATMUL_L2, &cases, None)
+            .unwrap_or_else(|e| panic!("{gemm} setup: {e}"));
+        eprintln!(
+            "{gemm}: {} orders checked, {} failed",
+            v.checks,
+            v.failures.len()
+        );
+        failures.extend(v.failures);
     }
     common::assert_no_failures(&failures);
 }
@@ -77,7 +88,7 @@ fn cublas_sgemm_is_fp32() {
 #[ignore = "needs libnvrtc (CUDA 13)"]
 fn every_order_compiles_for_sm90_with_two_blocks_per_sm() {
     common::assert_nvrtc();
-    for v in MatmulL2::all() {
+    for v in SPECS {
         let (src, mut opts) = v.source();
         opts.push("--ptxas-options=-v".into());
         let out = gpu_kernels::runtime::compile(&src, "sm_90", &opts)

@@ -1,40 +1,39 @@
 //! Every transpose kernel against the host transpose (copy kernels against a host copy), on random data with a
-//! poisoned output, fp32 and fp16, on sizes that are and are not multiples of the tiles.
+//! poisoned output, fp32 and fp16, on sizes that are and are not multiples of the tiles, through the frame's
+//! verification ([`verify_cases`]: bit for bit, a poisoned guard after the output).
 //!
 //! Sizes are `rows x cols`. Every kernel runs at every size, 16384x16384 (1 GiB per fp32 matrix) included: the
 //! whole file took 51 s on an H200 (2026-11-22, with two of the article's block shapes at 16384x16384).
 
-use gpu_kernels::transpose::{self, Transpose, CLASSIC_BLOCKS};
-use gpu_kernels::{Elem, Gpu, HostElem};
+use gpu_kernels::frame::verify::{verify_cases, DeviceBufs};
+use gpu_kernels::frame::{Family, HostBuf};
+use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
+use gpu_kernels::transpose::{Classic, Transpose, CLASSIC_BLOCKS};
+use gpu_kernels::{Elem, Gpu, Size};
 
 mod common;
 use common::gpu;
 
-fn check_all<E: HostElem>(gpu: &Gpu, rows: u32, cols: u32, kernels: &[Transpose]) -> Vec<String> {
-    transpose::check_all::<E>(gpu, rows, cols, kernels)
-        .unwrap_or_else(|e| panic!("{rows}x{cols} setup: {e}"))
-}
-
 fn check_size(rows: u32, cols: u32, classic_blocks: &[(u32, u32)]) {
     let gpu = gpu();
     let t0 = std::time::Instant::now();
+    let size = Size::mn(rows, cols);
     let mut failures = Vec::new();
     for elem in [Elem::F32, Elem::F16] {
-        let kernels: Vec<Transpose> = Transpose::all_for(elem)
+        let cases: Vec<(Size, Variant)> = Transpose::all_for(elem)
             .into_iter()
             .filter(|k| matches!(k, Transpose::Smem(_)) || classic_blocks.contains(&k.block()))
+            .map(|kernel| (size, Variant { kernel, elem }))
             .collect();
-        let f = match elem {
-            Elem::F32 => check_all::<f32>(&gpu, rows, cols, &kernels),
-            Elem::F16 => check_all::<half::f16>(&gpu, rows, cols, &kernels),
-            e => panic!("no transpose variants for {e}"),
-        };
+        let v = verify_cases(&gpu, &TRANSPOSE, &cases, None)
+            .unwrap_or_else(|e| panic!("{rows}x{cols} setup: {e}"));
+        assert_eq!(v.checks, cases.len());
         eprintln!(
             "{rows}x{cols} {elem}: {} kernels checked, {} failed",
-            kernels.len(),
-            f.len()
+            v.checks,
+            v.failures.len()
         );
-        failures.extend(f);
+        failures.extend(v.failures);
     }
     eprintln!("{rows}x{cols}: {:.1} s", t0.elapsed().as_secs_f64());
     common::assert_no_failures(&failures);
@@ -71,7 +70,7 @@ fn device_properties_are_read() {
 fn modules_are_cached_per_source_and_options() {
     let gpu = gpu();
     let before = gpu.cached_modules();
-    let t = Transpose::Classic(gpu_kernels::transpose::Classic::NaiveRow, (32, 8));
+    let t = Transpose::Classic(Classic::NaiveRow, (32, 8));
     let (src, opts) = t.source(Elem::F32);
     let a = gpu.module(&src, &opts).unwrap();
     let b = gpu.module(&src, &opts).unwrap();
@@ -89,17 +88,23 @@ fn bad_requests_are_errors_not_panics() {
         Err(gpu_kernels::Error::NoDevice { .. })
     ));
     let gpu = gpu();
-    let input = gpu.upload(&[1.0f32; 16]).unwrap();
-    let mut output = gpu.zeros::<f32>(16).unwrap();
-    let t = Transpose::Classic(gpu_kernels::transpose::Classic::NaiveRow, (64, 32)); // 2048 threads
-    assert!(t.launch(&gpu, &input, &mut output, 4, 4).is_err());
-    let wrong_elem = Transpose::Smem(gpu_kernels::transpose::smem::VEC_SWIZZLED_F16);
-    assert!(wrong_elem.launch(&gpu, &input, &mut output, 4, 4).is_err());
-    assert!(
-        Transpose::Classic(gpu_kernels::transpose::Classic::CopyRow, (32, 8))
-            .launch(&gpu, &input, &mut output, 8, 8)
-            .is_err()
-    );
+    let size = Size::mn(4, 4);
+    let f32_kernel = |kernel| Variant {
+        kernel,
+        elem: Elem::F32,
+    };
+    // 2048 threads per block.
+    let too_big = f32_kernel(Transpose::Classic(Classic::NaiveRow, (64, 32)));
+    assert!(TRANSPOSE.prepared(&gpu, &too_big, size).is_err());
+    // An fp16 spec asked for fp32.
+    let wrong_elem = f32_kernel(Transpose::Smem(
+        gpu_kernels::transpose::smem::VEC_SWIZZLED_F16,
+    ));
+    assert!(TRANSPOSE.prepared(&gpu, &wrong_elem, size).is_err());
+    // A 16-element input for an 8 x 8 matrix.
+    let copy = f32_kernel(Transpose::Classic(Classic::CopyRow, (32, 8)));
+    let short = HostBuf::random(Elem::F32, 16, 1);
+    assert!(DeviceBufs::new(&gpu, TRANSPOSE.buffers(&copy, Size::mn(8, 8)), &[short]).is_err());
     let bad = gpu_kernels::runtime::Source {
         name: "bad.cu".into(),
         text: "this is not C++".into(),

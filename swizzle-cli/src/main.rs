@@ -18,6 +18,7 @@ mod args;
 #[cfg(test)]
 mod claims;
 mod cmd;
+mod memory;
 mod plot;
 
 use cmd::{

@@ -143,16 +143,16 @@ pub fn check_variants(gpu: &Gpu, variants: &[Variant], out: Out) -> Result<()> {
         let p = Problem::new(Size::mnk(300, 500, 264), v.b).padded(8, 8);
         let r = match (v.input, v.out) {
             (Elem::F16, Elem::F32) => {
-                gpu_kernels::gemm::check::<half::f16, f32>(gpu, v, &p, None, None)
+                crate::gemm::check::check::<half::f16, f32>(gpu, v, &p, None, None)
             }
             (Elem::F16, Elem::F16) => {
-                gpu_kernels::gemm::check::<half::f16, half::f16>(gpu, v, &p, None, None)
+                crate::gemm::check::check::<half::f16, half::f16>(gpu, v, &p, None, None)
             }
             (Elem::BF16, Elem::F32) => {
-                gpu_kernels::gemm::check::<half::bf16, f32>(gpu, v, &p, None, None)
+                crate::gemm::check::check::<half::bf16, f32>(gpu, v, &p, None, None)
             }
             (Elem::BF16, Elem::BF16) => {
-                gpu_kernels::gemm::check::<half::bf16, half::bf16>(gpu, v, &p, None, None)
+                crate::gemm::check::check::<half::bf16, half::bf16>(gpu, v, &p, None, None)
             }
             _ => v.check_types().and(Err(Error::Invalid(format!(
                 "{v}: the tools check same-type or fp32 outputs"

@@ -218,10 +218,6 @@ impl Variant {
         }
     }
 
-    pub fn all() -> Vec<Variant> {
-        SPECS.to_vec()
-    }
-
     pub const fn name(&self) -> &'static str {
         match (self.problem, self.swizzled) {
             (Problem::Power, true) => "1.1-power",

@@ -3,8 +3,7 @@
 //! different spec types and the benchmark programs (gpu-bench) can time any of them.
 
 use super::verify::{launch, verify, DeviceBufs, Verified};
-use super::{Buffer, CeilingProbe, Family, Launch, Measure, Peer, Size, SpecAccess};
-use crate::progress::Progress;
+use super::{Buffer, CeilingProbe, Family, Launch, Measure, Peer, Size, SpecAccess, Steps};
 use crate::runtime::{CompileJob, DeviceProps, Error, Gpu, Kernel, Result};
 use swizzle_core::Elem;
 
@@ -26,11 +25,9 @@ pub trait DynFamily: Sync {
     fn about(&self) -> &'static str;
     /// Every spec, in order.
     fn spec_infos(&self) -> Vec<SpecInfo>;
-    /// Verify every spec at every verification size; the failures, one line each.
-    fn verify_all(&self, gpu: &Gpu) -> Result<Vec<String>>;
     /// Verify every spec at every verification size on every core ([`super::verify::verify_all_with`]),
     /// stepping `progress` once per check.
-    fn verify_with(&self, gpu: &Gpu, progress: Option<&Progress>) -> Result<Verified>;
+    fn verify_with(&self, gpu: &Gpu, progress: Option<&dyn Steps>) -> Result<Verified>;
     /// Every spec's compile as shipped (what verify, bench and the report load), for `arch` where the family
     /// names no target of its own.
     fn compile_jobs(&self, arch: &str) -> Vec<CompileJob>;
@@ -113,11 +110,7 @@ impl<F: Family> DynFamily for F {
             .collect()
     }
 
-    fn verify_all(&self, gpu: &Gpu) -> Result<Vec<String>> {
-        super::verify::verify_all(gpu, self)
-    }
-
-    fn verify_with(&self, gpu: &Gpu, progress: Option<&Progress>) -> Result<Verified> {
+    fn verify_with(&self, gpu: &Gpu, progress: Option<&dyn Steps>) -> Result<Verified> {
         super::verify::verify_all_with(gpu, self, progress)
     }
 

@@ -9,8 +9,8 @@
 //!   Family (one module per family)             generic (this module)
 //!   ---------------------------------          ------------------------------------------------------------
 //!   SOURCE: the .cu (include_str!)             NVRTC compile + module cache (runtime), dynamic smem opt-in
-//!   specs(): every shipped variant             verify::verify: random inputs, poisoned outputs, host reference,
-//!   header(spec): struct Spec {...}                           ragged sizes, first wrong element named
+//!   specs(): every shipped variant             verify::verify: random inputs, poisoned outputs and guards, host
+//!   header(spec): struct Spec {...}                           reference, ragged sizes, first wrong element named
 //!   entry(spec), launch(spec, size): grid,     gpu-bench tables: rotated buffers > L2, warm-up, CUDA events, median,
 //!     block, smem, arguments (Arg)                          the peer (D2D copy / cuBLAS) in the same run
 //!   buffers(spec, size): inputs / outputs      gpu-bench profile: predicted (bank model on accesses) vs ncu
@@ -46,8 +46,10 @@
 //!    `Some(self)`, likewise [`Plan`] and [`Profile`]. See `transpose/family.rs` for a complete one.
 //! 5. **One registry line** in [`crate::registry::FAMILIES`]. `swz bench <family>`, `swz report`, `swz verify`, `swz profile`
 //!    and `scripts/device.sh` then include it; nothing else changes.
-//! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all`] for the family; host tests check the
-//!    accesses against an independent derivation of the kernel's index math.
+//! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all_with`] for the family, or
+//!    [`verify::verify_cases`] on their own specs and sizes: every launch and check goes through the frame, no
+//!    family keeps a second one. Host tests check the accesses against an independent derivation of the
+//!    kernel's index math.
 
 pub mod dyn_family;
 pub mod host;
@@ -60,6 +62,13 @@ pub use swizzle_core::Size;
 use crate::runtime::{Gpu, Kernel, Result, Source};
 use cudarc::driver::LaunchConfig;
 use swizzle_core::{Elem, Smem, WarpAccess};
+
+/// What the frame's long work (verification, the registry's compiles) reports each finished step to (a
+/// program's progress bar); the library itself prints nothing.
+pub trait Steps: Sync {
+    /// One step done; `what` names it (`smem-swizzled-t64v4 on 97x131`).
+    fn step(&self, what: &str);
+}
 
 /// The host threads of the frame's parallel work (random inputs, verification): the machine's cores, at most 32.
 pub fn host_threads() -> usize {
@@ -202,6 +211,29 @@ pub enum Tolerance {
     Exact,
     /// `|got - expected| <= abs + rel * |expected|`, in f64.
     Close { abs: f64, rel: f64 },
+    /// A sum of K terms (a GEMM of inner size K): `|got - expected| <= per_term * K`, in f64; verification takes
+    /// K from the problem ([`Tolerance::at`]).
+    Sum { per_term: f64 },
+}
+
+impl Tolerance {
+    /// The tolerance at `size`: a [`Tolerance::Sum`] becomes the absolute bound of `size.k` terms; the others are
+    /// as they are.
+    ///
+    /// ```
+    /// use gpu_kernels::frame::{Size, Tolerance};
+    /// let t = Tolerance::Sum { per_term: 0.5 }.at(Size::mnk(4, 4, 6));
+    /// assert_eq!(t, Tolerance::Close { abs: 3.0, rel: 0.0 });
+    /// ```
+    pub fn at(self, size: Size) -> Tolerance {
+        match self {
+            Tolerance::Sum { per_term } => Tolerance::Close {
+                abs: per_term * f64::from(size.k),
+                rel: 0.0,
+            },
+            t => t,
+        }
+    }
 }
 
 /// One shared-memory access kind of a spec, as data: the layout it touches, the warp access (every instruction

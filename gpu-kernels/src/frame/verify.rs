@@ -1,11 +1,12 @@
 //! The verification runner, generic over [`Family`]: random inputs (seeded by the size and the buffer),
-//! outputs poisoned with 0xFF bytes, one launch, every output element compared with the family's host reference.
+//! outputs poisoned ([`poison`](super::host::poison): 0xFF bytes for floats, 0x80 for integers) with a poisoned
+//! guard of [`GUARD_BYTES`] after each, one launch, every output element compared with the family's host
+//! reference and every guard byte still the poison (a write past the output shows).
 //! A family's checks run on every core ([`verify_all_with`]): the host references, which cost far more than
 //! the launches, are made in parallel while one check at a time uses the GPU, and once for all the specs that
 //! compute the same function ([`Family::reference_class`]).
 
-use super::{Arg, Buffer, Family, HostBuf, Launch, Role, Size};
-use crate::progress::Progress;
+use super::{Arg, Buffer, Family, HostBuf, Launch, Role, Size, Steps};
 use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Kernel, Result};
 use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, PushKernelArg};
@@ -13,15 +14,36 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+/// Bytes after each output that verification poisons and expects untouched.
+pub const GUARD_BYTES: usize = 256;
+
 /// Device buffers of one problem, in [`Family::buffers`] order.
 pub struct DeviceBufs {
     pub specs: Vec<Buffer>,
     pub bufs: Vec<CudaSlice<u8>>,
+    /// Bytes allocated after each output ([`DeviceBufs::guarded`]).
+    guard: usize,
 }
 
 impl DeviceBufs {
-    /// Allocate `specs`, uploading `inputs[i]` into the i-th input buffer and zeroing the outputs.
+    /// Allocate `specs`, uploading `inputs[i]` into the i-th input buffer (an error unless it has the buffer's
+    /// element type and length) and zeroing the outputs.
     pub fn new(gpu: &Gpu, specs: Vec<Buffer>, inputs: &[HostBuf]) -> Result<DeviceBufs> {
+        DeviceBufs::with_guard(gpu, specs, inputs, 0)
+    }
+
+    /// [`DeviceBufs::new`] with [`GUARD_BYTES`] more after each output, which [`DeviceBufs::poison_outputs`]
+    /// poisons too and [`DeviceBufs::outputs`] reads back.
+    pub fn guarded(gpu: &Gpu, specs: Vec<Buffer>, inputs: &[HostBuf]) -> Result<DeviceBufs> {
+        DeviceBufs::with_guard(gpu, specs, inputs, GUARD_BYTES)
+    }
+
+    fn with_guard(
+        gpu: &Gpu,
+        specs: Vec<Buffer>,
+        inputs: &[HostBuf],
+        guard: usize,
+    ) -> Result<DeviceBufs> {
         let mut next = inputs.iter();
         let bufs = specs
             .iter()
@@ -30,12 +52,22 @@ impl DeviceBufs {
                     let host = next.next().ok_or_else(|| {
                         Error::Invalid(format!("no host data for input {}", b.name))
                     })?;
+                    if host.elem != b.elem || host.bytes.len() != b.bytes() {
+                        return Err(Error::Invalid(format!(
+                            "input {}: {} {} elements for a buffer of {} {}",
+                            b.name,
+                            host.len(),
+                            host.elem,
+                            b.len,
+                            b.elem
+                        )));
+                    }
                     gpu.upload(&host.bytes)
                 }
-                Role::Output => gpu.zeros::<u8>(b.bytes()),
+                Role::Output => gpu.zeros::<u8>(b.bytes() + guard),
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(DeviceBufs { specs, bufs })
+        Ok(DeviceBufs { specs, bufs, guard })
     }
 
     /// Allocate `specs`, every buffer zeroed (inputs filled afterwards, e.g. piece by piece).
@@ -44,32 +76,46 @@ impl DeviceBufs {
             .iter()
             .map(|b| gpu.zeros::<u8>(b.bytes()))
             .collect::<Result<Vec<_>>>()?;
-        Ok(DeviceBufs { specs, bufs })
+        Ok(DeviceBufs {
+            specs,
+            bufs,
+            guard: 0,
+        })
     }
 
-    /// Fill every output with the poison byte.
+    /// Fill every output (and its guard) with its element type's poison byte.
     pub fn poison_outputs(&mut self, gpu: &Gpu) -> Result<()> {
         for (b, d) in self.specs.iter().zip(self.bufs.iter_mut()) {
             if b.role == Role::Output {
-                gpu.fill_bytes(d, super::host::POISON)?;
+                gpu.fill_bytes(d, super::host::poison(b.elem))?;
             }
         }
         Ok(())
     }
 
-    /// Download the outputs, in order.
-    pub fn outputs(&self, gpu: &Gpu) -> Result<Vec<HostBuf>> {
+    /// Download the outputs, in order, each with how many bytes of its guard are no longer the poison (none
+    /// without a guard).
+    pub fn outputs(&self, gpu: &Gpu) -> Result<Vec<(HostBuf, usize)>> {
         self.specs
             .iter()
             .zip(&self.bufs)
             .filter(|(b, _)| b.role == Role::Output)
             .map(|(b, d)| {
                 let mut bytes = gpu.download(d)?;
+                let poison = super::host::poison(b.elem);
+                let end = (b.bytes() + self.guard).min(bytes.len());
+                let written = bytes[b.bytes().min(end)..end]
+                    .iter()
+                    .filter(|&&x| x != poison)
+                    .count();
                 bytes.truncate(b.bytes());
-                Ok(HostBuf {
-                    elem: b.elem,
-                    bytes,
-                })
+                Ok((
+                    HostBuf {
+                        elem: b.elem,
+                        bytes,
+                    },
+                    written,
+                ))
             })
             .collect()
     }
@@ -238,7 +284,7 @@ fn check<F: Family>(
         let _on_gpu = gpu_lock.lock().unwrap_or_else(|e| e.into_inner());
         let t = Instant::now();
         let (kernel, l) = family.prepared(gpu, spec, size)?;
-        let mut dev = DeviceBufs::new(gpu, buffers.clone(), &expected.inputs)?;
+        let mut dev = DeviceBufs::guarded(gpu, buffers.clone(), &expected.inputs)?;
         dev.poison_outputs(gpu)?;
         launch(gpu, &kernel, &l, &mut dev.bufs)?;
         gpu.sync()
@@ -252,14 +298,23 @@ fn check<F: Family>(
         .iter()
         .filter(|b| b.role == Role::Output)
         .map(|b| b.name);
-    let compared = got
-        .iter()
-        .zip(&expected.outputs)
-        .zip(names)
-        .try_for_each(|((g, e), name)| {
-            g.compare(e, family.tolerance(spec))
-                .map_err(|m| Error::Mismatch(format!("{} {}: {name}: {m}", what(), g.elem)))
-        });
+    let tolerance = family.tolerance(spec).at(size);
+    let compared =
+        got.iter()
+            .zip(&expected.outputs)
+            .zip(names)
+            .try_for_each(|(((g, past), e), name)| {
+                let elem = g.elem;
+                g.compare(e, tolerance)
+                    .map_err(|m| Error::Mismatch(format!("{} {elem}: {name}: {m}", what())))?;
+                match past {
+                    0 => Ok(()),
+                    n => Err(Error::Mismatch(format!(
+                    "{} {elem}: {name}: {n} of the {GUARD_BYTES} bytes after the output written",
+                    what()
+                ))),
+                }
+            });
     times.compare_s += t.elapsed().as_secs_f64();
     compared?;
     if got.len() != expected.outputs.len() {
@@ -271,11 +326,6 @@ fn check<F: Family>(
         )));
     }
     Ok(())
-}
-
-/// Verify every spec of the family at every one of its [`Family::verify_sizes`]; the failures, one line each.
-pub fn verify_all<F: Family>(gpu: &Gpu, family: &F) -> Result<Vec<String>> {
-    Ok(verify_all_with(gpu, family, None)?.failures)
 }
 
 /// What [`verify_all_with`] did: the checks (spec x size), the host references made for them (one per reference
@@ -300,26 +350,41 @@ pub struct Verified {
 pub fn verify_all_with<F: Family>(
     gpu: &Gpu,
     family: &F,
-    progress: Option<&Progress>,
+    progress: Option<&dyn Steps>,
+) -> Result<Verified> {
+    let specs = family.specs();
+    let cases: Vec<(Size, F::Spec)> = family
+        .verify_sizes()
+        .into_iter()
+        .flat_map(|size| specs.iter().map(move |s| (size, s.clone())))
+        .collect();
+    verify_cases(gpu, family, &cases, progress)
+}
+
+/// [`verify_all_with`] of the checks `cases` (a size and a spec each, any specs of the family at any sizes,
+/// shipped or not): what a GPU test runs on its own sizes. The failures come in the order of `cases`.
+pub fn verify_cases<F: Family>(
+    gpu: &Gpu,
+    family: &F,
+    cases: &[(Size, F::Spec)],
+    progress: Option<&dyn Steps>,
 ) -> Result<Verified> {
     let start = Instant::now();
-    let specs = family.specs();
-    // (check index in size-then-spec order, size, spec, group); a group is one reference class at one size.
+    // (check index in the order of `cases`, size, spec, group); a group is one reference class at one size.
     let mut jobs: Vec<(usize, Size, &F::Spec, usize)> = Vec::new();
     // A spec without a class is a class of its own (its check's index).
     let mut classes: Vec<(Size, std::result::Result<String, usize>)> = Vec::new();
-    for size in family.verify_sizes() {
-        for spec in &specs {
-            let class = family.reference_class(spec).ok_or(jobs.len());
-            let group = match classes.iter().position(|(s, c)| *s == size && *c == class) {
-                Some(g) => g,
-                None => {
-                    classes.push((size, class));
-                    classes.len() - 1
-                }
-            };
-            jobs.push((jobs.len(), size, spec, group));
-        }
+    for (size, spec) in cases {
+        let size = *size;
+        let class = family.reference_class(spec).ok_or(jobs.len());
+        let group = match classes.iter().position(|(s, c)| *s == size && *c == class) {
+            Some(g) => g,
+            None => {
+                classes.push((size, class));
+                classes.len() - 1
+            }
+        };
+        jobs.push((jobs.len(), size, spec, group));
     }
     jobs.sort_by_key(|&(i, _, _, g)| (g, i));
     let groups: Vec<(Mutex<Option<Arc<Expected>>>, AtomicUsize)> = (0..classes.len())
@@ -414,7 +479,7 @@ pub fn class_disagreement<F: Family>(family: &F, size: Size) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::frame::{Family, Launch};
     use crate::transpose::family::{Variant, TRANSPOSE};
@@ -434,16 +499,17 @@ mod tests {
         agree(&crate::gemm::family::GEMM);
     }
 
-    /// The transpose with the copies (a bound: output = input) put in the transposes' class.
-    struct OneClass;
+    /// The transpose with the frame's core only (no benchmark, planner or profiler part), and the copies (a
+    /// bound: output = input) put in the transposes' reference class.
+    pub(crate) struct CoreOnly;
 
-    impl Family for OneClass {
+    impl Family for CoreOnly {
         type Spec = Variant;
         fn name(&self) -> &'static str {
-            "one-class"
+            "core-only"
         }
         fn about(&self) -> &'static str {
-            "the transpose with one reference class per element type"
+            "the transpose without its optional parts, one reference class per element type"
         }
         fn source(&self) -> (&'static str, &'static str) {
             TRANSPOSE.source()
@@ -483,9 +549,9 @@ mod tests {
     #[test]
     fn a_class_too_wide_is_caught() {
         let e =
-            class_disagreement(&OneClass, Size::mn(97, 131)).expect("copies are not transposes");
+            class_disagreement(&CoreOnly, Size::mn(97, 131)).expect("copies are not transposes");
         assert!(e.contains("another reference than its class's"), "{e}");
         // At 1 x 1 a copy is a transpose: the check compares values, not names.
-        assert!(class_disagreement(&OneClass, Size::mn(1, 1)).is_none());
+        assert!(class_disagreement(&CoreOnly, Size::mn(1, 1)).is_none());
     }
 }

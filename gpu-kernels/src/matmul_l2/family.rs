@@ -87,12 +87,12 @@ impl Family for MatmulL2Family {
         vec![HostBuf::from_f64(Elem::F32, &c)]
     }
 
-    /// fp32 sums of up to a few thousand products of values in [-1, 1): rounding stays under 1e-3 absolute; a
-    /// missing or doubled product moves an output by up to 1.
+    /// fp32 rounding of a K-term sum of products of values in [-1, 1): `|err| <= 2 K eps` (loose enough for any
+    /// summation order, tight enough to catch a wrong element: a missing or doubled product moves the sum by up
+    /// to 1, hundreds of times more).
     fn tolerance(&self, _s: &MatmulL2) -> Tolerance {
-        Tolerance::Close {
-            abs: 1e-3,
-            rel: 1e-5,
+        Tolerance::Sum {
+            per_term: 2.0 * f64::from(f32::EPSILON),
         }
     }
 

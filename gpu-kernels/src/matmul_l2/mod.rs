@@ -5,15 +5,16 @@
 //! output, K steps of [`TILE`]. Any shape: ragged edges are zero-padded in shared memory. The same tile feeds the
 //! L2 model ([`swizzle_core::l2`]) through [`MatmulL2::l2_config`].
 //!
-//! - [`family`]: the family on the frame (`swz bench matmul-l2`, `swz report`, verification, registry).
+//! - [`family`]: the family on the frame (`swz bench matmul-l2`, `swz report`, verification, registry); every
+//!   launch goes through it (`Family::prepared`).
 //! - the L2 study (`swz l2-study`, gpu-bench's `matmul_l2`): time and TFLOP/s per (shape, order), cuBLAS SGEMM
 //!   (fp32, no TF32) in the same run, the L2 model's prediction beside each row; `--once` for Nsight Compute.
 
 pub mod family;
 
 use crate::frame::{Accesses, SpecAccess};
-use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use crate::runtime::{Error, Header, Result, Source};
+use cudarc::driver::LaunchConfig;
 use swizzle_core::bank::Op;
 use swizzle_core::l2::{BlockTile, L2Config, Machine};
 use swizzle_core::raster::{Grid, Raster};
@@ -97,11 +98,6 @@ pub use swizzle_core::l2::STUDY_ORDERS as ORDERS;
 impl MatmulL2 {
     pub const fn new(order: Raster) -> MatmulL2 {
         MatmulL2 { order }
-    }
-
-    /// Every variant of the study.
-    pub fn all() -> Vec<MatmulL2> {
-        ORDERS.iter().map(|r| MatmulL2::new(*r)).collect()
     }
 
     /// `matmul-l2 strip(tile=4)`.
@@ -205,39 +201,6 @@ impl MatmulL2 {
             shared_mem_bytes: 0,
         })
     }
-
-    /// Compile (or fetch from the module cache) and load the kernel.
-    pub fn prepare(&self, gpu: &Gpu) -> Result<Kernel> {
-        let (src, options) = self.source();
-        gpu.kernel(&src, &options, "matmul_l2")
-    }
-
-    /// Queue `c = a * b` with a kernel from [`MatmulL2::prepare`].
-    pub fn launch_prepared(
-        &self,
-        gpu: &Gpu,
-        kernel: &Kernel,
-        a: &CudaSlice<f32>,
-        b: &CudaSlice<f32>,
-        c: &mut CudaSlice<f32>,
-        gemm: Size,
-    ) -> Result<()> {
-        let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
-        if a.len() < m * k || b.len() < k * n || c.len() < m * n {
-            return Err(Error::Invalid(format!(
-                "{}: buffers of {}, {}, {} elements for {gemm}",
-                self.label(),
-                a.len(),
-                b.len(),
-                c.len()
-            )));
-        }
-        let cfg = self.launch_config(gemm)?;
-        let (mi, ni, ki) = (gemm.m as i32, gemm.n as i32, gemm.k as i32);
-        gpu.launch(kernel, cfg, |args| {
-            args.arg(a).arg(b).arg(c).arg(&mi).arg(&ni).arg(&ki);
-        })
-    }
 }
 
 impl std::fmt::Display for MatmulL2 {
@@ -266,77 +229,6 @@ pub fn matmul_host(a: &[f32], b: &[f32], gemm: Size) -> Vec<f32> {
     c.into_iter().map(|v| v as f32).collect()
 }
 
-/// A correctness check on one shape: random `A` and `B` in [-1, 1) (never zeros), `C` poisoned with 0xFF (NaN),
-/// one launch per variant, every element compared with the f64 host reference within fp32 rounding of a K-term
-/// sum (`|err| <= 2 K eps max|a||b|`, loose enough for any summation order, tight enough to catch a wrong
-/// element: a missing or doubled product moves the sum by up to 1, hundreds of times more).
-pub struct Check {
-    pub gemm: Size,
-    expect: Vec<f32>,
-    a: CudaSlice<f32>,
-    b: CudaSlice<f32>,
-    c: CudaSlice<f32>,
-}
-
-impl Check {
-    pub fn new(gpu: &Gpu, gemm: Size) -> Result<Check> {
-        let (m, n, k) = (gemm.m as usize, gemm.n as usize, gemm.k as usize);
-        let seed = ((gemm.m as u64) << 40) ^ ((gemm.n as u64) << 20) ^ gemm.k as u64;
-        let ha = crate::elem::random::<f32>(m * k, seed);
-        let hb = crate::elem::random::<f32>(k * n, seed ^ 0xb);
-        let expect = matmul_host(&ha, &hb, gemm);
-        Ok(Check {
-            gemm,
-            expect,
-            a: gpu.upload(&ha)?,
-            b: gpu.upload(&hb)?,
-            c: gpu.zeros::<f32>(m * n)?,
-        })
-    }
-
-    /// Run `v` once and compare; the error names the variant, the shape and the first wrong element.
-    pub fn run(&mut self, gpu: &Gpu, v: &MatmulL2) -> Result<()> {
-        gpu.fill_bytes(&mut self.c, 0xFF)?;
-        let kernel = v.prepare(gpu)?;
-        v.launch_prepared(gpu, &kernel, &self.a, &self.b, &mut self.c, self.gemm)?;
-        gpu.sync()
-            .map_err(|e| Error::Mismatch(format!("{v} on {}: {e}", self.gemm)))?;
-        let got = gpu.download(&self.c)?;
-        let tol = 2.0 * self.gemm.k as f32 * f32::EPSILON;
-        // NaN (the poison, or a wrong value) is wrong too.
-        let wrong = |i: usize| {
-            let d = (got[i] - self.expect[i]).abs();
-            d.is_nan() || d > tol
-        };
-        let n = self.expect.len();
-        let bad = (0..n).filter(|&i| wrong(i)).count();
-        if bad == 0 {
-            return Ok(());
-        }
-        let poison = got.iter().filter(|v| v.to_bits() == u32::MAX).count();
-        let first = (0..n).find(|&i| wrong(i)).unwrap_or(0);
-        let cols = self.gemm.n as usize;
-        Err(Error::Mismatch(format!(
-            "{v} on {}: {bad} of {n} outputs wrong ({poison} never written); first at ({}, {}): got {}, expected {}",
-            self.gemm,
-            first / cols,
-            first % cols,
-            got[first],
-            self.expect[first]
-        )))
-    }
-}
-
-/// Check every variant of `variants` that runs on `gemm`; the failures, one line each.
-pub fn check_all(gpu: &Gpu, gemm: Size, variants: &[MatmulL2]) -> Result<Vec<String>> {
-    let mut check = Check::new(gpu, gemm)?;
-    Ok(variants
-        .iter()
-        .filter(|v| v.runs_on(gemm))
-        .filter_map(|v| check.run(gpu, v).err().map(|e| e.to_string()))
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,7 +253,7 @@ mod tests {
             Size::mnk(1024, 1024, 128),
             Size::mnk(16384, 16384, 128),
         ] {
-            for v in MatmulL2::all() {
+            for v in SPECS {
                 let Ok(cfg) = v.launch_config(gemm) else {
                     assert!(!v.runs_on(gemm), "{v} {gemm}");
                     assert!(matches!(v.order, Raster::Morton));
@@ -385,8 +277,8 @@ mod tests {
     /// The header each variant compiles with carries its own order, and nothing else differs.
     #[test]
     fn variants_differ_only_by_their_order() {
-        let srcs: Vec<_> = MatmulL2::all().iter().map(|v| v.source()).collect();
-        for (v, (src, opts)) in MatmulL2::all().iter().zip(&srcs) {
+        let srcs: Vec<_> = SPECS.iter().map(|v| v.source()).collect();
+        for (v, (src, opts)) in SPECS.iter().zip(&srcs) {
             assert_eq!(src.text, SOURCE);
             assert_eq!(opts, &srcs[0].1);
             let call = v.order.cuda_call("bid", "gx", "gy");

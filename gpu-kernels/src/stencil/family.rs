@@ -244,6 +244,11 @@ impl Family for StencilFamily {
         }]
     }
 
+    /// [`super::random_input`]: i32 inputs over the whole range the kernel's sums allow.
+    fn inputs(&self, v: &Variant, size: Size, _buffers: &[Buffer]) -> Vec<HostBuf> {
+        vec![super::random_input(v.value, size.n as usize)]
+    }
+
     fn tolerance(&self, _v: &Variant) -> Tolerance {
         Tolerance::Exact
     }

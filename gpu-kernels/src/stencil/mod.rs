@@ -12,14 +12,16 @@
 //! frame's [`Family`](crate::frame::Family), whose build-time bank check reads them).
 //!
 //! Sums run in input order and divide once, on the GPU and in [`stencil_host`], so fp32 results compare bit for
-//! bit.
+//! bit. Every launch goes through the frame ([`family::STENCIL`]: `Family::prepared`, verified by
+//! [`crate::frame::verify`] on [`random_input`]).
 
 pub mod family;
 pub mod smem;
 
 use crate::elem::{table_name, HostElem};
-use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use crate::frame::HostBuf;
+use crate::runtime::{Error, Header, Result, Source};
+use cudarc::driver::LaunchConfig;
 use swizzle_core::register_cache::RegisterCache;
 use swizzle_core::{swizzle, Elem, Smem, Swizzle};
 
@@ -54,8 +56,6 @@ pub enum Method {
 }
 
 impl Method {
-    pub const ALL: [Method; 3] = [Method::Global, Method::Smem, Method::Shfl];
-
     pub const fn name(self) -> &'static str {
         match self {
             Method::Global => "global",
@@ -240,55 +240,6 @@ impl StencilSpec {
             shared_mem_bytes: 0,
         }))
     }
-
-    /// Compile (or fetch from the cache) and load this variant for `v` at radius `k`.
-    pub fn prepare(&self, gpu: &Gpu, v: Elem, k: u32) -> Result<Kernel> {
-        crate::elem::check_supported("stencil", v, &TYPES)?;
-        self.check_k(k)?;
-        gpu.kernel(&self.source(v, k), &[], "stencil")
-    }
-
-    /// Queue the stencil of the first `n` elements of `input` into `output` with a kernel from
-    /// [`StencilSpec::prepare`] (compiled for the same `k` and element type). Nothing is launched when `n <= 2k`.
-    pub fn launch_prepared<V: Value>(
-        &self,
-        gpu: &Gpu,
-        kernel: &Kernel,
-        k: u32,
-        input: &CudaSlice<V>,
-        output: &mut CudaSlice<V>,
-        n: usize,
-    ) -> Result<()> {
-        let Some(cfg) = self.launch_config(n, k)? else {
-            return Ok(());
-        };
-        let m = n - 2 * k as usize;
-        if input.len() < n || output.len() < m {
-            return Err(Error::Invalid(format!(
-                "{}: buffers of {} and {} elements for n = {n}, k = {k}",
-                self.name,
-                input.len(),
-                output.len()
-            )));
-        }
-        let n32 = n as u32;
-        gpu.launch(kernel, cfg, |a| {
-            a.arg(output).arg(input).arg(&n32);
-        })
-    }
-
-    /// [`StencilSpec::prepare`] then [`StencilSpec::launch_prepared`].
-    pub fn launch<V: Value>(
-        &self,
-        gpu: &Gpu,
-        k: u32,
-        input: &CudaSlice<V>,
-        output: &mut CudaSlice<V>,
-        n: usize,
-    ) -> Result<()> {
-        let kernel = self.prepare(gpu, V::ELEM, k)?;
-        self.launch_prepared(gpu, &kernel, k, input, output, n)
-    }
 }
 
 impl std::fmt::Display for StencilSpec {
@@ -383,9 +334,6 @@ pub const TYPES: [Elem; 2] = [Elem::F32, Elem::I32];
 
 /// A host element type of the stencil: its arithmetic exactly as the kernel does it.
 pub trait Value: HostElem {
-    /// The byte the output is poisoned with: every byte of it makes a value the stencil cannot produce (a NaN
-    /// for fp32; for i32 `0x80808080`, far outside the range of any average of [`Value::random`] inputs).
-    const POISON: u8;
     fn add(self, other: Self) -> Self;
     /// Division by the window length, as C divides (IEEE for fp32, truncation toward zero for int).
     fn div(self, d: u32) -> Self;
@@ -395,7 +343,6 @@ pub trait Value: HostElem {
 }
 
 impl Value for f32 {
-    const POISON: u8 = 0xFF;
     fn add(self, other: f32) -> f32 {
         self + other
     }
@@ -408,7 +355,6 @@ impl Value for f32 {
 }
 
 impl Value for i32 {
-    const POISON: u8 = 0x80;
     fn add(self, other: i32) -> i32 {
         self.wrapping_add(other)
     }
@@ -420,6 +366,18 @@ impl Value for i32 {
             .into_iter()
             .map(|u| (u * (1 << 24) as f32) as i32)
             .collect()
+    }
+}
+
+/// The input verification runs a variant of element type `v` on: `n` [`Value::random`] values seeded by `n`
+/// (fp32 in `[-1, 1)`, i32 in `[-2^24, 2^24)`: the whole range a 33-term sum allows, not the frame's small
+/// integers).
+pub fn random_input(v: Elem, n: usize) -> HostBuf {
+    let seed = 0x57e9c11 ^ n as u64;
+    if v == Elem::I32 {
+        HostBuf::of(&i32::random(n, seed))
+    } else {
+        HostBuf::of(&f32::random(n, seed))
     }
 }
 
@@ -456,86 +414,6 @@ pub fn stencil_host<V: Value>(a: &[V], k: usize) -> Vec<V> {
     out
 }
 
-/// Elements past the output that a check also poisons and expects untouched (a write past `n - 2k` shows).
-pub const GUARD: usize = 64;
-
-/// A correctness check on one input: random values (never zeros), the output (and [`GUARD`] elements after it)
-/// poisoned before every launch, every output compared bit for bit with [`stencil_host`].
-pub struct Check<V: Value> {
-    pub n: usize,
-    host_in: Vec<V>,
-    dev_in: CudaSlice<V>,
-    dev_out: CudaSlice<V>,
-    expect: Vec<(u32, Vec<V>)>,
-}
-
-impl<V: Value> Check<V> {
-    /// Upload a fresh random input of `n` elements (seeded by `n`).
-    pub fn new(gpu: &Gpu, n: usize) -> Result<Check<V>> {
-        let host_in = V::random(n, 0x57e9c11 ^ n as u64);
-        let dev_in = gpu.upload(&host_in)?;
-        let dev_out = gpu.zeros::<V>(n + GUARD)?;
-        Ok(Check {
-            n,
-            host_in,
-            dev_in,
-            dev_out,
-            expect: Vec::new(),
-        })
-    }
-
-    fn expected(&mut self, k: u32) -> &[V] {
-        if let Some(i) = self.expect.iter().position(|(kk, _)| *kk == k) {
-            return &self.expect[i].1;
-        }
-        let e = stencil_host(&self.host_in, k as usize);
-        self.expect.push((k, e));
-        &self.expect.last().expect("just pushed").1
-    }
-
-    /// Run `kernel` (spec `s` compiled at radius `k`) once and compare. The error names the variant, `n`, `k`
-    /// and the first wrong element.
-    pub fn run(&mut self, gpu: &Gpu, s: &StencilSpec, kernel: &Kernel, k: u32) -> Result<()> {
-        gpu.fill_bytes(&mut self.dev_out, V::POISON)?;
-        s.launch_prepared(gpu, kernel, k, &self.dev_in, &mut self.dev_out, self.n)?;
-        gpu.sync().map_err(|e| {
-            Error::Mismatch(format!(
-                "{} {} n={} k={k}: {e}",
-                s.name,
-                table_name(V::ELEM),
-                self.n
-            ))
-        })?;
-        let got = gpu.download(&self.dev_out)?;
-        let n = self.n;
-        let expect = self.expected(k);
-        let m = expect.len();
-        let poison = u32::from_ne_bytes([V::POISON; 4]);
-        let bad = got[..m]
-            .iter()
-            .zip(expect)
-            .filter(|(g, e)| g.bits() != e.bits())
-            .count();
-        let past = got[m..].iter().filter(|v| v.bits() != poison).count();
-        if bad == 0 && past == 0 {
-            return Ok(());
-        }
-        let unwritten = got[..m].iter().filter(|v| v.bits() == poison).count();
-        let first = (0..m).find(|&i| got[i].bits() != expect[i].bits());
-        Err(Error::Mismatch(format!(
-            "{} {} n={n} k={k}: {bad} of {m} outputs wrong ({unwritten} never written), {past} of the {} elements \
-             after the output written{}",
-            s.name,
-            table_name(V::ELEM),
-            got.len() - m,
-            first.map_or(String::new(), |i| format!(
-                "; first at {i}: got {:?}, expected {:?}",
-                got[i], expect[i]
-            ))
-        )))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -570,10 +448,15 @@ mod tests {
         let v = i32::random(100_000, 1);
         assert!(v.iter().all(|x| (-(1 << 24)..(1 << 24)).contains(x)));
         assert!(v.iter().filter(|x| **x == 0).count() < 10);
-        // A 33-term window cannot overflow, and the i32 poison is no average.
+        // A 33-term window cannot overflow, and the frame's i32 poison is no average.
         assert!(33i64 * (1 << 24) < i32::MAX as i64);
-        assert!((i32::from_ne_bytes([i32::POISON; 4]) as i64).abs() > 1 << 24);
-        assert!(f32::from_bits(u32::from_ne_bytes([f32::POISON; 4])).is_nan());
+        let poison = |e| u32::from_ne_bytes([crate::frame::host::poison(e); 4]);
+        assert!((poison(Elem::I32) as i32 as i64).abs() > 1 << 24);
+        assert!(f32::from_bits(poison(Elem::F32)).is_nan());
+        assert_eq!(
+            random_input(Elem::I32, 1000).typed::<i32>(),
+            i32::random(1000, 0x57e9c11 ^ 1000)
+        );
     }
 
     #[test]

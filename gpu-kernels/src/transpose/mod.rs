@@ -4,14 +4,15 @@
 //! Convention: the input is `rows x cols` row-major (`ny = rows`, `nx = cols` in the CUDA source); the output is
 //! its transpose, `cols x rows`. A variant is a [`Transpose`] value: one of the article's kernels with a block shape, or a
 //! [`SmemSpec`] (tile, vector width, padding, swizzle). Specs become `-D` options and the generated header; the
-//! `.cu` file is shared by all of them.
+//! `.cu` file is shared by all of them. Every launch goes through the frame ([`family::TRANSPOSE`]:
+//! `Family::prepared`, verified by [`crate::frame::verify`]).
 
 pub mod family;
 pub mod smem;
 
-use crate::elem::{Elem, HostElem};
-use crate::runtime::{Error, Gpu, Header, Kernel, Result, Source};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use crate::elem::Elem;
+use crate::runtime::{Error, Header, Result, Source};
+use cudarc::driver::LaunchConfig;
 pub use smem::{Access, Layout, SmemSpec};
 use swizzle_core::raster::Grid;
 
@@ -159,8 +160,23 @@ impl Transpose {
         )
     }
 
-    /// The launch configuration for a `rows x cols` input.
+    /// The launch configuration for a `rows x cols` input of `elem`: an error for an element type the variant's
+    /// spec is not for, or a shape it cannot run.
     pub fn launch_config(&self, elem: Elem, rows: u32, cols: u32) -> Result<LaunchConfig> {
+        if let Some(e) = self.elem() {
+            if e != elem {
+                return Err(Error::Invalid(format!(
+                    "{} is a {e} kernel, called with {elem}",
+                    self.name()
+                )));
+            }
+        }
+        if rows == 0 || cols == 0 {
+            return Err(Error::Invalid(format!(
+                "{}: empty {rows}x{cols} matrix",
+                self.name()
+            )));
+        }
         let (nx, ny) = (cols, rows);
         let (bx, by) = self.block();
         let grid = match self {
@@ -177,9 +193,6 @@ impl Transpose {
             }
             Transpose::Smem(spec) => {
                 let tiles = Grid::new(nx.div_ceil(spec.tile), ny.div_ceil(spec.tile));
-                if rows == 0 || cols == 0 {
-                    return Err(Error::Invalid(format!("{}: empty matrix", self.name())));
-                }
                 spec.raster.validate(tiles).map_err(|e| {
                     Error::Invalid(format!(
                         "{}: order on a {tiles} tile grid: {e}",
@@ -190,12 +203,6 @@ impl Transpose {
                 (launch.x, launch.y)
             }
         };
-        if rows == 0 || cols == 0 {
-            return Err(Error::Invalid(format!(
-                "{}: empty {rows}x{cols} matrix",
-                self.name()
-            )));
-        }
         if bx * by > 1024 || grid.1 > 65535 {
             return Err(Error::Invalid(format!(
                 "{} cannot run {rows}x{cols} with block ({bx},{by}): grid {grid:?}",
@@ -210,69 +217,6 @@ impl Transpose {
             grid_dim: (grid.0, grid.1, 1),
             block_dim: (bx, by, 1),
             shared_mem_bytes,
-        })
-    }
-
-    /// Queue the transpose (or copy) of the `rows x cols` matrix `input` into `output`.
-    pub fn launch<E: HostElem>(
-        &self,
-        gpu: &Gpu,
-        input: &CudaSlice<E>,
-        output: &mut CudaSlice<E>,
-        rows: u32,
-        cols: u32,
-    ) -> Result<()> {
-        let kernel = self.prepare(gpu, E::ELEM, &[])?;
-        self.launch_prepared(gpu, &kernel, input, output, rows, cols)
-    }
-
-    /// Compile (or fetch from the cache) and load this variant for `elem`, and give it the dynamic shared memory
-    /// its spec needs. Benchmarks call this once, outside the timed region.
-    pub fn prepare(&self, gpu: &Gpu, elem: Elem, extra: &[&str]) -> Result<Kernel> {
-        if let Some(e) = self.elem() {
-            if e != elem {
-                return Err(Error::Invalid(format!(
-                    "{} is a {e} kernel, called with {elem}",
-                    self.name()
-                )));
-            }
-        }
-        let (src, mut options) = self.source(elem);
-        options.extend(extra.iter().map(|o| o.to_string()));
-        let func = match self {
-            Transpose::Classic(s, _) => s.cuda_name(),
-            Transpose::Smem(_) => "transposeSmem",
-        };
-        let kernel = gpu.kernel(&src, &options, func)?;
-        if let Transpose::Smem(spec) = self {
-            gpu.allow_dynamic_smem(&kernel, spec.smem_bytes())?;
-        }
-        Ok(kernel)
-    }
-
-    /// Queue a kernel from [`Transpose::prepare`] on `rows x cols` `input` into `output`.
-    pub fn launch_prepared<E: HostElem>(
-        &self,
-        gpu: &Gpu,
-        kernel: &Kernel,
-        input: &CudaSlice<E>,
-        output: &mut CudaSlice<E>,
-        rows: u32,
-        cols: u32,
-    ) -> Result<()> {
-        let n = rows as usize * cols as usize;
-        if input.len() < n || output.len() < n {
-            return Err(Error::Invalid(format!(
-                "{}: buffers of {} and {} elements for a {rows}x{cols} matrix",
-                self.name(),
-                input.len(),
-                output.len()
-            )));
-        }
-        let cfg = self.launch_config(E::ELEM, rows, cols)?;
-        let (nx, ny) = (cols, rows);
-        gpu.launch(kernel, cfg, |a| {
-            a.arg(output).arg(input).arg(&nx).arg(&ny);
         })
     }
 
@@ -312,132 +256,9 @@ impl std::fmt::Display for Transpose {
     }
 }
 
-/// The host reference: the transpose of a `rows x cols` row-major matrix.
-pub fn transpose_host<E: Copy>(input: &[E], rows: usize, cols: usize) -> Vec<E> {
-    assert_eq!(
-        input.len(),
-        rows * cols,
-        "transpose_host: {} elements for {rows}x{cols}",
-        input.len()
-    );
-    let mut out = Vec::with_capacity(rows * cols);
-    // Blocked so the strided side stays in cache on large matrices.
-    const B: usize = 64;
-    out.extend_from_slice(input); // every element is overwritten below
-
-    for r0 in (0..rows).step_by(B) {
-        for c0 in (0..cols).step_by(B) {
-            for r in r0..(r0 + B).min(rows) {
-                for c in c0..(c0 + B).min(cols) {
-                    out[c * rows + r] = input[r * cols + c];
-                }
-            }
-        }
-    }
-    out
-}
-
-/// A correctness check of one variant on one matrix: random input (never zeros), output poisoned with 0xFF
-/// bytes (NaN in f32 and f16), one launch, every element compared bit for bit with the host reference.
-pub struct Check<E: HostElem> {
-    pub rows: u32,
-    pub cols: u32,
-    host_in: Vec<E>,
-    expect_t: Vec<E>,
-    dev_in: CudaSlice<E>,
-    dev_out: CudaSlice<E>,
-}
-
-impl<E: HostElem> Check<E> {
-    /// Upload a fresh random `rows x cols` input (seeded by its shape) and build the host references.
-    pub fn new(gpu: &Gpu, rows: u32, cols: u32) -> Result<Check<E>> {
-        let n = rows as usize * cols as usize;
-        let host_in = crate::elem::random::<E>(n, ((rows as u64) << 32) | cols as u64);
-        let expect_t = transpose_host(&host_in, rows as usize, cols as usize);
-        let dev_in = gpu.upload(&host_in)?;
-        let dev_out = gpu.zeros::<E>(n)?;
-        Ok(Check {
-            rows,
-            cols,
-            host_in,
-            expect_t,
-            dev_in,
-            dev_out,
-        })
-    }
-
-    /// Run `t` once and compare. The error names the variant, the size and the first wrong element.
-    pub fn run(&mut self, gpu: &Gpu, t: &Transpose) -> Result<()> {
-        gpu.fill_bytes(&mut self.dev_out, 0xFF)?;
-        t.launch(gpu, &self.dev_in, &mut self.dev_out, self.rows, self.cols)?;
-        gpu.sync()
-            .map_err(|e| Error::Mismatch(format!("{t} on {}x{}: {e}", self.rows, self.cols)))?;
-        let got = gpu.download(&self.dev_out)?;
-        let expect = if t.is_copy() {
-            &self.host_in
-        } else {
-            &self.expect_t
-        };
-        let n = expect.len();
-        let bad = (0..n)
-            .filter(|&i| got[i].bits() != expect[i].bits())
-            .count();
-        if bad == 0 {
-            return Ok(());
-        }
-        // Every byte 0xFF, as filled above: all ones in the element's width.
-        let poison_bits = u32::MAX >> (32 - 8 * E::ELEM.bytes());
-        let poison = (0..n).filter(|&i| got[i].bits() == poison_bits).count();
-        let first = (0..n)
-            .find(|&i| got[i].bits() != expect[i].bits())
-            .unwrap_or(0);
-        let out_cols = if t.is_copy() { self.cols } else { self.rows } as usize;
-        Err(Error::Mismatch(format!(
-            "{t} {} on {}x{}: {bad} of {n} elements wrong ({poison} never written); first at output ({}, {}): \
-             got bits {:#x}, expected {:#x}",
-            E::ELEM,
-            self.rows,
-            self.cols,
-            first / out_cols,
-            first % out_cols,
-            got[first].bits(),
-            expect[first].bits()
-        )))
-    }
-}
-
-/// Check every kernel of `kernels` that runs on `E` on one fresh `rows x cols` input; the failures, one line each.
-pub fn check_all<E: HostElem>(
-    gpu: &Gpu,
-    rows: u32,
-    cols: u32,
-    kernels: &[Transpose],
-) -> Result<Vec<String>> {
-    let mut check = Check::<E>::new(gpu, rows, cols)?;
-    Ok(kernels
-        .iter()
-        .filter(|k| k.elem().is_none_or(|e| e == E::ELEM))
-        .filter_map(|k| check.run(gpu, k).err().map(|e| e.to_string()))
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn host_transpose_matches_definition() {
-        for (rows, cols) in [(1, 1), (3, 5), (31, 33), (65, 130)] {
-            let a: Vec<u32> = (0..rows * cols).map(|i| i as u32 * 7 + 1).collect();
-            let t = transpose_host(&a, rows, cols);
-            for r in 0..rows {
-                for c in 0..cols {
-                    assert_eq!(t[c * rows + r], a[r * cols + c]);
-                }
-            }
-            assert_eq!(transpose_host(&t, cols, rows), a);
-        }
-    }
 
     #[test]
     fn launch_configs_cover_the_matrix() {

@@ -27,16 +27,6 @@ pub enum Layout {
     Swizzled,
 }
 
-impl Layout {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Layout::Unpadded => "unpadded",
-            Layout::Padded => "padded",
-            Layout::Swizzled => "swizzled",
-        }
-    }
-}
-
 /// Which smem access of the kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Access {

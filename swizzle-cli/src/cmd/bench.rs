@@ -1,7 +1,7 @@
 //! `swz bench <family>`: the family's benchmark tables on this GPU (variant, block, time, rate, % of the peer
 //! measured in the same run: a device-to-device copy for bandwidth families, cuBLAS for GEMMs). The families are
 //! gpu-kernels' registry (`gpu_kernels::registry::FAMILIES`); nothing here knows one family from another. The
-//! registry's bench plan may add companions (`swz bench gemm` also runs the Hopper GEMM); `--list` prints the
+//! bench plan ([`plan`]) may add companions (`swz bench gemm` also runs the Hopper GEMM); `--list` prints the
 //! plan without a GPU. At problems named with `--shapes`, a family that plans per problem (the Hopper GEMM: the
 //! spec swizzle-core's planner picks) runs its planned specs; `--list` shows them with the predicted time.
 
@@ -258,10 +258,20 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The families `swz bench <name>` runs (the registry's bench plan), or the list of names.
+/// Families `swz bench <family>` runs after the named one: `gemm` brings the Hopper (TMA + `wgmma`) GEMM's rows,
+/// so one command prints every GEMM of the workspace against the cuBLAS of the same run.
+const COMPANIONS: &[(&str, &[&str])] = &[("gemm", &["hopper"])];
+
+/// The families `swz bench <name>` runs, in order: the family called `name`, then its companions; or the list of
+/// names.
 pub fn plan(name: &str) -> Result<Vec<&'static dyn DynFamily>, String> {
-    family(name)?;
-    registry::bench_plan(name).ok_or_else(|| format!("no bench plan for {name:?}"))
+    let mut plan = vec![family(name)?];
+    for (_, extra) in COMPANIONS.iter().filter(|(n, _)| *n == name) {
+        for e in extra.iter() {
+            plan.push(family(e)?);
+        }
+    }
+    Ok(plan)
 }
 
 /// `--list`: one family's sizes and (with `specs_run`: its specs run at some size) the variants `keep` accepts,
@@ -326,4 +336,24 @@ pub fn write_outputs(
         outln!("wrote {}", path.display());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_plans_name_registered_families() {
+        let names = |n: &str| -> Vec<&str> { plan(n).unwrap().iter().map(|f| f.name()).collect() };
+        assert_eq!(names("gemm"), ["gemm", "hopper"]);
+        assert_eq!(names("hopper"), ["hopper"]);
+        assert_eq!(names("transpose"), ["transpose"]);
+        assert!(plan("nope").is_err_and(|e| e.contains("unknown kernel family")));
+        for (name, extra) in COMPANIONS {
+            assert!(
+                registry::find(name).is_some() && extra.iter().all(|e| registry::find(e).is_some()),
+                "{name}"
+            );
+        }
+    }
 }

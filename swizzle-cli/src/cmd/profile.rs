@@ -7,8 +7,8 @@
 use crate::cmd::bench::family;
 use crate::output::Verdict;
 use gpu_bench::ncu::{self, Build};
+use gpu_bench::progress::Progress;
 use gpu_kernels::frame::DynFamily;
-use gpu_kernels::progress::Progress;
 use gpu_kernels::Gpu;
 use std::path::PathBuf;
 

@@ -16,12 +16,12 @@
 //! in both modes.
 
 use crate::cmd::bench::{print_report, write_outputs};
+use crate::memory;
 use crate::output::Verdict;
 use gpu_bench::bench::{BenchConfig, Report, Table};
+use gpu_bench::progress::seconds;
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::{DynFamily, SpecInfo};
-use gpu_kernels::memory;
-use gpu_kernels::progress::seconds;
 use gpu_kernels::registry::FAMILIES;
 use gpu_kernels::{Error, Gpu};
 use std::path::PathBuf;

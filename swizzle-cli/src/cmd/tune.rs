@@ -5,8 +5,8 @@
 use crate::cmd::bench::{check_targets, print_report, write_outputs};
 use gpu_bench::bench::{BenchConfig, Report};
 use gpu_bench::gemm::tune as gt;
+use gpu_bench::progress::Progress;
 use gpu_kernels::gemm::{self, BLayout};
-use gpu_kernels::progress::Progress;
 use gpu_kernels::Elem;
 use gpu_kernels::{Gpu, Size};
 use std::path::PathBuf;

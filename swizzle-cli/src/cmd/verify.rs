@@ -4,15 +4,15 @@
 //! first, ragged, size).
 //!
 //! Every kernel is compiled first, on every core (kept in the CUBIN cache for the next run), then each family's
-//! checks run with their host references on every core; progress goes to stderr ([`gpu_kernels::progress`]),
+//! checks run with their host references on every core; progress goes to stderr ([`gpu_bench::progress`]),
 //! the results to stdout. [`compile_all`] and [`verify_family`] are also the report's.
 
 use crate::cmd::bench::family;
+use crate::memory;
 use crate::output::Verdict;
+use gpu_bench::progress::{seconds, Progress};
 use gpu_kernels::frame::verify::Verified;
 use gpu_kernels::frame::DynFamily;
-use gpu_kernels::memory;
-use gpu_kernels::progress::{seconds, Progress};
 use gpu_kernels::Gpu;
 use std::time::Instant;
 

@@ -1,17 +1,23 @@
 //! The GEMM on a GPU: random inputs, poisoned output, host reference (every element up to 1000^3; a seeded sample
 //! of 4096 elements plus cuBLAS on all of C beyond), both B layouts, fp16 and bf16, 16-bit and fp32 outputs.
 
+use gpu_bench::gemm::check;
 use gpu_kernels::gemm::{self, spec, BLayout, Cublas, Problem, Variant};
 use gpu_kernels::{Elem, Gpu, HostElem, Size};
 
-mod common;
-use common::gpu;
+/// Device 0, or a panic that says this test needs a GPU (a GPU test never returns early without one).
+fn gpu() -> Gpu {
+    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
+}
 
 /// Every size the default spec runs at: ragged ones first (the fp32-output tests take the first three or four).
 const SIZES: &str = "1x1x16 17x33x48 127x255x64 1000x1000x1000 4096x4096x4096 16384x128x4096";
 
 fn all_sizes() -> Vec<Size> {
-    common::sizes(SIZES)
+    SIZES
+        .split_whitespace()
+        .map(|s| s.parse().unwrap_or_else(|e| panic!("{s}: {e}")))
+        .collect()
 }
 
 fn run<I: HostElem, O: HostElem>(gpu: &Gpu, blas: &Cublas, s: spec::GemmSpec, sizes: &[Size]) {
@@ -33,7 +39,7 @@ fn run_layouts<I: HostElem, O: HostElem>(
             let big = size.flops() > 1 << 31;
             let samples = big.then_some(4096);
             let with_blas = (big && O::ELEM == I::ELEM).then_some(blas);
-            let r = gemm::check::<I, O>(gpu, &v, &p, samples, with_blas)
+            let r = check::check::<I, O>(gpu, &v, &p, samples, with_blas)
                 .unwrap_or_else(|e| panic!("{e}"));
             println!(
                 "{v} {p}: {} elements vs host, worst {:.3} of tolerance, rel L2 {:.2e}, vs cuBLAS {:?}",
@@ -50,9 +56,16 @@ fn default_spec_all_sizes<I: HostElem, O: HostElem>() {
     run::<I, O>(&gpu, &blas, spec::DEFAULT, &all_sizes());
 }
 
-common::gpu_cases! {
-    default_spec_fp16_all_sizes: default_spec_all_sizes::<half::f16, half::f16>();
-    default_spec_bf16_all_sizes: default_spec_all_sizes::<half::bf16, half::bf16>();
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn default_spec_fp16_all_sizes() {
+    default_spec_all_sizes::<half::f16, half::f16>();
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn default_spec_bf16_all_sizes() {
+    default_spec_all_sizes::<half::bf16, half::bf16>();
 }
 
 /// The TMA-fill experiment (B N x K) at every size, 16-bit and fp32 out; B K x N is refused before launch.
@@ -160,7 +173,7 @@ fn alpha_beta_epilogue() {
             for b in BLayout::BOTH {
                 let p = Problem::new(size, b).padded(8, 16 / O::ELEM.bytes());
                 let v = Variant::new(spec::DEFAULT, b, I::ELEM, O::ELEM);
-                let r = gemm::check_scaled::<I, O>(gpu, &v, &p, scale, None, None)
+                let r = check::check_scaled::<I, O>(gpu, &v, &p, scale, None, None)
                     .unwrap_or_else(|e| panic!("{scale:?}: {e}"));
                 println!(
                     "{v} {p} {scale:?}: worst {:.3} of tolerance, rel L2 {:.2e}",

@@ -1,5 +1,6 @@
 //! Progress of long GPU work on stderr (stdout stays the report): one [`Progress`] per family and phase
-//! (`compile`, `verify transpose`, `bench gemm`, ...).
+//! (`compile`, `verify transpose`, `bench gemm`, ...). The frame's long work (verification, compiles) steps any
+//! [`Steps`](gpu_kernels::frame::Steps); a `Progress` is one.
 //!
 //! - **stderr is a terminal**: a bar with the count, the elapsed time and an ETA, redrawn every second even
 //!   while one step runs; a finished bar stays on screen with its summary.
@@ -8,7 +9,7 @@
 //!   more than a few seconds without a line, and a person reading it can tell a long run from a hang.
 //!
 //! ```
-//! use gpu_kernels::progress::Progress;
+//! use gpu_bench::progress::Progress;
 //! let p = Progress::new(3, "verify demo");
 //! for spec in ["a", "b", "c"] {
 //!     p.step(spec);
@@ -53,7 +54,7 @@ fn line(text: &str) {
 /// Seconds as `4.2 s` or `2 min 05 s`.
 ///
 /// ```
-/// use gpu_kernels::progress::seconds;
+/// use gpu_bench::progress::seconds;
 /// assert_eq!(seconds(4.21), "4.2 s");
 /// assert_eq!(seconds(125.0), "2 min 05 s");
 /// ```
@@ -207,6 +208,12 @@ impl Progress {
             let _ = t.join();
         }
         true
+    }
+}
+
+impl gpu_kernels::frame::Steps for Progress {
+    fn step(&self, what: &str) {
+        Progress::step(self, what);
     }
 }
 

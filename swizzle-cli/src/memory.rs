@@ -6,11 +6,6 @@
 //! (glibc's `malloc_trim`; elsewhere nothing). With `SWZ_TRACE_MEMORY` set, it also prints one stderr line per
 //! phase, `memory after verify gemm: peak 1.21 GB, now 0.84 GB (0.97 GB before freed memory went back)`, to
 //! find where the memory goes.
-//!
-//! ```
-//! use gpu_kernels::memory::gb;
-//! assert_eq!(gb(1_234_567_890), "1.23 GB");
-//! ```
 
 /// Resident memory of this process, in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +39,7 @@ fn parse_status(text: &str) -> Option<Usage> {
     })
 }
 
-/// Bytes as `1.23 GB` (10^9).
+/// Bytes as `1.23 GB` (10^9): `gb(1_234_567_890)` is `"1.23 GB"`.
 pub fn gb(bytes: u64) -> String {
     format!("{:.2} GB", bytes as f64 / 1e9)
 }
@@ -98,6 +93,7 @@ mod tests {
         );
         assert_eq!(parse_status("VmRSS:\t 1 kB\n"), None);
         assert_eq!(parse_status("VmHWM:\t x kB\nVmRSS:\t 1 kB\n"), None);
+        assert_eq!(gb(1_234_567_890), "1.23 GB");
     }
 
     #[test]
