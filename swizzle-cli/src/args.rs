@@ -1,5 +1,6 @@
 //! Argument parsers shared by several subcommands (one message per mistake, the same everywhere).
 use gpu_kernels::Size;
+use swizzle_core::scale::ScaleMode;
 use swizzle_core::spelling::SwizzleSpelling;
 use swizzle_core::{Elem, Tile};
 
@@ -21,6 +22,12 @@ pub fn parse_tile_dims(text: &str) -> Result<(u32, u32), String> {
         swizzle_core::spelling::decimal_u32(field, t.trim()).map_err(|e| format!("--tile: {e}"))
     };
     Ok((dim("ROWS", r)?, dim("COLS", c)?))
+}
+
+/// `--scale MODE`: an FP8 GEMM's scaling, `tensor`, `row` or `block`.
+pub fn parse_scale(s: &str) -> Result<ScaleMode, String> {
+    ScaleMode::from_name(s)
+        .ok_or_else(|| format!("--scale: expected tensor, row or block, got {s:?}"))
 }
 
 /// A problem `MxNxK`, e.g. `8192x8192x1024`: [`Size`]'s parser, swizzle-core's one shape parser
@@ -77,5 +84,11 @@ mod tests {
             .unwrap_err()
             .starts_with("--elem: unknown element type"));
         assert!(parse_swizzle("--swizzle", "3,3,3++3,3,3").is_err());
+        for m in ScaleMode::ALL {
+            assert_eq!(parse_scale(m.name()), Ok(m));
+        }
+        assert!(parse_scale("col")
+            .unwrap_err()
+            .contains("tensor, row or block"));
     }
 }

@@ -1,14 +1,7 @@
 //! The three ways an FP8 GEMM's fp32 scales multiply its e4m3 inputs, as typed arguments, and the checks every
 //! FP8 launch (ours or cuBLASLt's) makes before it queues anything.
 //!
-//! With `a`, `b` the e4m3 values and `sa`, `sb` the scales, the GEMM computes (`kb` = K block of 128)
-//!
-//! ```text
-//!   tensor:  C[i][j] = sa    * sb    * sum_k a[i][k] b[j][k]                      sa, sb: 1 value each
-//!   row:     C[i][j] = sa[i] * sb[j] * sum_k a[i][k] b[j][k]                      sa: M values, sb: N values
-//!   block:   C[i][j] = sum_kb sa[kb][i] * sb[j/128][kb] * sum_{k in kb} a[i][k] b[j][k]
-//!                                                sa: ceil(K/128) x M, sb: ceil(N/128) x ceil(K/128)
-//! ```
+//! What each mode computes, and how many scales it takes, is [`swizzle_core::scale`]'s definition.
 //!
 //! Per-tensor and per-row scales are applied once, in the epilogue, to the fp32 sum. Block scales change inside
 //! the K loop, so each 128-wide K block's partial sum is scaled and promoted into a separate fp32 accumulator.
@@ -34,15 +27,6 @@ use crate::runtime::{Error, Result};
 use crate::Size;
 
 pub use swizzle_core::scale::{ScaleMode, BLOCK};
-
-/// The mode called `s`, or a one-line reason (the CLI's `--scale`).
-pub fn parse_mode(s: &str) -> Result<ScaleMode> {
-    ScaleMode::from_name(s).ok_or_else(|| {
-        Error::Invalid(format!(
-            "unknown scaling {s:?} (expected tensor, row or block)"
-        ))
-    })
-}
 
 /// How many fp32 scales A and B take for `size` in `mode`: `(A's, B's)` ([`ScaleMode::lens`]).
 pub const fn lens(mode: ScaleMode, size: Size) -> (usize, usize) {
@@ -181,7 +165,6 @@ mod tests {
         assert_eq!(lens(ScaleMode::Block, Size::mnk(1, 1, 144)), (2, 2));
         assert_eq!(ScaleMode::Block.bytes(1, 1, 144), 16);
         for m in ScaleMode::ALL {
-            assert_eq!(parse_mode(m.name()).unwrap(), m);
             let (a, b) = lens(m, s);
             let ok: Scales<Vec<f32>> = Scales::new(m, vec![1.0; a], vec![1.0; b]);
             assert!(ok.validate(s).is_ok(), "{m}");
@@ -193,8 +176,6 @@ mod tests {
                 assert!(e.contains(if db == 1 { "B's" } else { "A's" }), "{m}: {e}");
             }
         }
-        let e = parse_mode("col").unwrap_err().to_string();
-        assert!(e.contains("tensor, row or block"), "{e}");
     }
 
     #[test]

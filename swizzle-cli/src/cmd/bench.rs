@@ -209,7 +209,7 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     let modes = args
         .scale
         .iter()
-        .map(|s| gpu_kernels::fp8::scale::parse_mode(s).map_err(|e| format!("--scale: {e}")))
+        .map(|s| crate::args::parse_scale(s))
         .collect::<Result<Vec<_>, _>>()?;
     let dev = swizzle_core::plan::Device::H100;
     for &size in &shapes {

@@ -74,8 +74,7 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
     let e4m3 = dtype == Elem::E4M3;
     let scale = match (&a.scale, e4m3) {
         (None, _) => plan::ScaleMode::Tensor,
-        (Some(s), true) => plan::ScaleMode::from_name(s)
-            .ok_or_else(|| format!("--scale: expected tensor, row or block, got {s:?}"))?,
+        (Some(s), true) => crate::args::parse_scale(s)?,
         (Some(_), false) => {
             return Err(format!("--scale applies to --dtype e4m3 only, not {dtype}"))
         }
