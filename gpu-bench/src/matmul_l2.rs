@@ -16,9 +16,21 @@ use gpu_kernels::runtime::error::DriverContext;
 use gpu_kernels::runtime::{Cublas, GemmCall};
 use gpu_kernels::runtime::{Gpu, Result};
 use std::fmt::Write as _;
-use swizzle_core::l2::{predict, Machine};
+use swizzle_core::l2::{predict, BlockTile, L2Config, Machine};
 use swizzle_core::Elem;
 use swizzle_core::Size;
+
+/// The L2 model's configuration for `v` on `machine`: the kernel's [`TILE`]-cubed block tile, fp32.
+pub fn l2_config(v: &MatmulL2, gemm: Size, machine: Machine) -> L2Config {
+    L2Config {
+        gemm,
+        tile: BlockTile::new(TILE, TILE, TILE),
+        elem_bytes: 4,
+        raster: v.order,
+        machine,
+        schedule: swizzle_core::l2::Schedule::STAGGERED,
+    }
+}
 
 /// The L2 study's shapes: 1024^3, 2048^3, 4096^3, 8192^3, 1024x1024x128, 16384x16384x128.
 pub const STUDY_SHAPES: [Size; 6] = [
@@ -179,7 +191,7 @@ pub fn table(
             gpu.props().l2_bytes as u64,
             2,
         );
-        let pred = predict(&v.l2_config(gemm, machine))
+        let pred = predict(&l2_config(v, gemm, machine))
             .ok()
             .map(|p| (p.dram_read_bytes, p.l2_hit_rate));
         let stats = time_budgeted(gpu, cfg, budget_ms, |i| {

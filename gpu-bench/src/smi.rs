@@ -5,10 +5,25 @@
 //! and runs at a lower clock. [`Sampler`] runs `nvidia-smi --query-gpu=clocks.sm,power.draw -lms P` beside the
 //! benchmark, stamps each line as it arrives, and averages the samples of a time window ([`Window::of`]).
 
+use gpu_kernels::runtime::error::DriverContext;
+use gpu_kernels::runtime::{Gpu, Result as GpuResult};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// The GPU's PCI address as `nvidia-smi --id` takes it (`00000000:1A:00.0`): the same GPU whatever
+/// `CUDA_VISIBLE_DEVICES` renumbers.
+pub fn pci_bus_id(gpu: &Gpu) -> GpuResult<String> {
+    use cudarc::driver::sys::CUdevice_attribute as Attr;
+    let attr = |a: Attr, what: &str| gpu.context().attribute(a).ctx(what);
+    Ok(format!(
+        "{:08X}:{:02X}:{:02X}.0",
+        attr(Attr::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, "PCI domain")?,
+        attr(Attr::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, "PCI bus")?,
+        attr(Attr::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, "PCI device")?
+    ))
+}
 
 /// One `nvidia-smi` line: when it arrived, SM clock (MHz), board power (W).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,7 +73,7 @@ pub struct Sampler {
 }
 
 impl Sampler {
-    /// Start sampling the GPU `id` (as `nvidia-smi --id` takes it: [`gpu_kernels::Gpu::pci_bus_id`]) every
+    /// Start sampling the GPU `id` (as `nvidia-smi --id` takes it: [`pci_bus_id`]) every
     /// `period_ms`. `Err` with a one-line reason when `nvidia-smi` cannot be started.
     pub fn start(id: &str, period_ms: u32) -> Result<Sampler, String> {
         let mut child = Command::new("nvidia-smi")

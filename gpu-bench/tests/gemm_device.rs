@@ -75,7 +75,7 @@ fn default_spec_bf16_all_sizes() {
 fn tma_fill_experiment() {
     let gpu = gpu();
     let blas = Cublas::new(&gpu).unwrap();
-    let s = spec::T128X256K64S4_TMA;
+    let s = gpu_bench::gemm::tune::T128X256K64S4_TMA;
     run_layouts::<half::f16, half::f16>(&gpu, &blas, s, &all_sizes(), &[BLayout::Nk]);
     run_layouts::<half::bf16, half::bf16>(&gpu, &blas, s, &all_sizes(), &[BLayout::Nk]);
     run_layouts::<half::bf16, f32>(&gpu, &blas, s, &all_sizes()[..3], &[BLayout::Nk]);
@@ -121,7 +121,7 @@ fn sanitizer_small() {
     run_layouts::<half::f16, half::f16>(
         &gpu,
         &blas,
-        spec::T128X256K64S4_TMA,
+        gpu_bench::gemm::tune::T128X256K64S4_TMA,
         &[Size::mnk(127, 255, 72)],
         &[BLayout::Nk],
     );

@@ -41,8 +41,38 @@ pub fn parse_dtype(s: &str) -> Result<Elem> {
     }
 }
 
+/// 128x256x64, 4 stages, filled by TMA instead of cp.async (N x K B only): what the cp.async fill costs.
+#[cfg(feature = "experiments")]
+pub const T128X256K64S4_TMA: GemmSpec = spec::T128X256K64S4.with_tma_fill("t128x256k64s4-tma");
+
+/// Specs outside the shipped set that measure one cause (feature `experiments`): [`T128X256K64S4_TMA`] (B N x K
+/// only, so not in the sweeps over both layouts).
+#[cfg(feature = "experiments")]
+pub const EXPERIMENTS: [GemmSpec; 1] = [T128X256K64S4_TMA];
+/// No experiments without the `experiments` feature.
+#[cfg(not(feature = "experiments"))]
+pub const EXPERIMENTS: [GemmSpec; 0] = [];
+
+// The TMA-fill experiment: valid, and conflict-free for both B layouts and output widths (its layouts are TMA's
+// boxes: tests::tma_boxes_are_the_tiles).
+#[cfg(feature = "experiments")]
+const _: () = assert!(
+    T128X256K64S4_TMA.is_valid(),
+    "the TMA-fill experiment is valid"
+);
+#[cfg(feature = "experiments")]
+gpu_kernels::assert_specs_conflict_free!(spec::Checked::every_layout(T128X256K64S4_TMA));
+
+/// Look a spec up by name (shipped, baselines, and the experiments with the `experiments` feature).
+pub fn by_name(name: &str) -> Option<GemmSpec> {
+    spec::all()
+        .into_iter()
+        .chain(EXPERIMENTS)
+        .find(|s| s.name == name)
+}
+
 /// Spec names, or the groups `tiles`, `orders`, `baselines`, `default`, `all`; duplicates dropped, order kept.
-/// The experiments ([`spec::EXPERIMENTS`]) are reached by name.
+/// The experiments ([`EXPERIMENTS`]) are reached by name.
 pub fn parse_specs(names: &[String]) -> Result<Vec<GemmSpec>> {
     let mut v = Vec::new();
     for name in names {
@@ -52,7 +82,7 @@ pub fn parse_specs(names: &[String]) -> Result<Vec<GemmSpec>> {
             "baselines" => v.extend(spec::BASELINES),
             "default" => v.push(spec::DEFAULT),
             "all" => v.extend(spec::all()),
-            n => v.push(spec::by_name(n).ok_or_else(|| {
+            n => v.push(by_name(n).ok_or_else(|| {
                 Error::Invalid(format!(
                     "no GEMM spec {n:?} (names, or tiles, orders, baselines, default, all)"
                 ))
@@ -68,7 +98,7 @@ pub fn parse_specs(names: &[String]) -> Result<Vec<GemmSpec>> {
 /// stored N x K only), fp16 and bf16 in, same-type and fp32 out.
 pub fn every_variant() -> Vec<Variant> {
     let mut v = Vec::new();
-    for s in spec::all().into_iter().chain(spec::EXPERIMENTS) {
+    for s in spec::all().into_iter().chain(EXPERIMENTS) {
         for b in BLayout::BOTH {
             if s.tma_fill && b == BLayout::Kn {
                 continue;
@@ -446,7 +476,7 @@ fn burst_of<I: HostElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<
     let pk = probe.prepare(gpu)?;
     let mut pbuf = PeakBuffers::new(gpu, probe.input, probe.threads)?;
     let (iters, pbuf_blocks) = (probe.iters_for(pbuf.blocks, p.flops()), pbuf.blocks);
-    let smi = Sampler::start(&gpu.pci_bus_id()?, 50)
+    let smi = Sampler::start(&crate::smi::pci_bus_id(gpu)?, 50)
         .map_err(|e| note!("burst: {e}; no clock or power"))
         .ok();
     let unix_ms = || {
@@ -552,6 +582,20 @@ fn burst_of<I: HostElem>(gpu: &Gpu, p: &Problem, o: &Burst, out: Out) -> Result<
 
 #[cfg(test)]
 mod tests {
+    #[cfg(feature = "experiments")]
+    #[test]
+    fn tma_boxes_are_the_tiles() {
+        use gpu_kernels::gemm::spec::{SmemKind, T128X256K32};
+        for s in super::EXPERIMENTS.iter().filter(|s| s.tma_fill) {
+            assert!(s.tma_layout_agrees(), "{s}");
+        }
+        // The 64-byte rows of a k32 tile are not a 128B box: the check can fail.
+        let k32 = T128X256K32.with_tma_fill("k32-tma");
+        assert!(!k32.is_valid());
+        let unswizzled = super::T128X256K64S4_TMA.with_smem("unswizzled-tma", SmemKind::Unswizzled);
+        assert!(!unswizzled.tma_layout_agrees());
+    }
+
     use super::*;
 
     #[test]

@@ -16,13 +16,13 @@
 use crate::bench::Align::{Left, Right};
 use crate::bench::{self, rounds, BenchConfig, Markdown};
 use crate::hbm_read::HbmRead;
-use crate::hopper::shapes::{geomean, prediction_error, spec_label, ROOFLINE_MAX_M};
+use crate::hopper::shapes::{geomean, layer_name, prediction_error, spec_label, ROOFLINE_MAX_M};
 use cudarc::driver::CudaSlice;
 use gpu_kernels::elem::E4m3;
 use gpu_kernels::fp8::reference::{self, compare, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
 use gpu_kernels::hopper::fp8::{check_on, plan};
-use gpu_kernels::hopper::planned::{layer_name, plan_device};
+use gpu_kernels::hopper::planned::plan_device;
 use gpu_kernels::hopper::{check_device, compile_cached, HopperGemm};
 use gpu_kernels::runtime::cublas::Fp8Plan;
 use gpu_kernels::runtime::{CublasLt, Fp8Call, Gpu, Result};

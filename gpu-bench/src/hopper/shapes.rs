@@ -20,7 +20,7 @@ use crate::hopper::operands::{operands, Operands};
 use crate::hopper::tune::write;
 use crate::tables::time_peer;
 use gpu_kernels::frame::{Family, Peer, Size};
-use gpu_kernels::hopper::planned::{layer_name, plan_device, shipped, Planned};
+use gpu_kernels::hopper::planned::{plan_device, shipped, Planned, LLM_LAYERS};
 use gpu_kernels::hopper::{Cublas, HopperGemm, HopperSpec, SHIPPED};
 use gpu_kernels::runtime::{Error, Gpu, Result};
 use std::fmt::Write as _;
@@ -30,6 +30,14 @@ use swizzle_core::Elem;
 
 /// The roofline is reported up to this M (above it the GEMM is tensor-bound).
 pub const ROOFLINE_MAX_M: u32 = 128;
+
+/// The layer name of an `N x K` weight, when it is one of [`LLM_LAYERS`].
+pub fn layer_name(n: u32, k: u32) -> Option<&'static str> {
+    LLM_LAYERS
+        .iter()
+        .find(|&&(_, ln, lk)| (ln, lk) == (n, k))
+        .map(|l| l.0)
+}
 
 /// Geometric mean (of ratios); `None` for an empty list or a non-positive value.
 pub fn geomean(values: &[f64]) -> Option<f64> {
@@ -79,7 +87,7 @@ pub struct ShapeRow {
     /// `M x N x K` (`[M, N, K]` in JSON).
     #[serde(serialize_with = "Size::serialize_mnk")]
     pub size: Size,
-    /// The layer, when the weight is one of [`LLM_LAYERS`](gpu_kernels::hopper::planned::LLM_LAYERS).
+    /// The layer, when the weight is one of [`LLM_LAYERS`].
     pub layer: Option<&'static str>,
     /// cuBLAS: median time over rounds, ms.
     pub cublas_ms: f64,
@@ -493,6 +501,12 @@ pub fn markdown(r: &ShapesReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn layers_are_named_by_their_weight() {
+        assert_eq!(layer_name(4096, 14336), Some("8B down"));
+        assert_eq!(layer_name(4096, 4097), None);
+    }
 
     #[test]
     fn geomean_roofline_and_error() {

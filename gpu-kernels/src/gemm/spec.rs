@@ -465,9 +465,6 @@ pub const T128X128K32S6: GemmSpec = T128X128K32.with_stages("t128x128k32s6", 6);
 pub const T128X256K32_NOPF: GemmSpec = T128X256K32.without_prefetch("t128x256k32s4-noprefetch");
 /// The default tile without the L2 prefetch on its fills (`.L2::128B`): what the prefetch buys.
 pub const T128X256K32_NOL2: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-nol2", 0);
-/// 128x256x64, 4 stages, filled by TMA instead of cp.async (N x K B only): what the cp.async fill costs.
-#[cfg(feature = "experiments")]
-pub const T128X256K64S4_TMA: GemmSpec = T128X256K64S4.with_tma_fill("t128x256k64s4-tma");
 /// The default tile with 256-byte L2 prefetch.
 pub const T128X256K32_L2_256: GemmSpec = T128X256K32.with_l2_prefetch("t128x256k32s4-l2-256", 256);
 /// 128x128 with the call-1 main loop.
@@ -646,48 +643,10 @@ pub fn all() -> Vec<GemmSpec> {
     SHIPPED.iter().chain(BASELINES.iter()).copied().collect()
 }
 
-/// Specs outside the shipped set that measure one cause (feature `experiments`): `T128X256K64S4_TMA` (B N x K
-/// only, so not in the sweeps over both layouts).
-#[cfg(feature = "experiments")]
-pub const EXPERIMENTS: [GemmSpec; 1] = [T128X256K64S4_TMA];
-/// No experiments without the `experiments` feature.
-#[cfg(not(feature = "experiments"))]
-pub const EXPERIMENTS: [GemmSpec; 0] = [];
-
-// The TMA-fill experiment: valid, and conflict-free for both B layouts and output widths (its layouts are TMA's
-// boxes: tests::tma_boxes_are_the_tiles).
-#[cfg(feature = "experiments")]
-const _: () = assert!(
-    T128X256K64S4_TMA.is_valid(),
-    "the TMA-fill experiment is valid"
-);
-#[cfg(feature = "experiments")]
-crate::assert_specs_conflict_free!(Checked::every_layout(T128X256K64S4_TMA));
-
-/// Look a spec up by name (shipped, baselines, and the experiments with the `experiments` feature).
-pub fn by_name(name: &str) -> Option<GemmSpec> {
-    all()
-        .into_iter()
-        .chain(EXPERIMENTS)
-        .find(|s| s.name == name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[cfg(feature = "experiments")]
-    #[test]
-    fn tma_boxes_are_the_tiles() {
-        for s in EXPERIMENTS.iter().filter(|s| s.tma_fill) {
-            assert!(s.tma_layout_agrees(), "{s}");
-        }
-        // The 64-byte rows of a k32 tile are not a 128B box: the check can fail.
-        let k32 = T128X256K32.with_tma_fill("k32-tma");
-        assert!(!k32.is_valid());
-        let unswizzled = T128X256K64S4_TMA.with_smem("unswizzled-tma", SmemKind::Unswizzled);
-        assert!(!unswizzled.tma_layout_agrees());
-    }
     use swizzle_core::pattern::Pattern;
     use swizzle_core::swizzle;
 
@@ -842,7 +801,6 @@ mod tests {
         let all = all();
         for (i, s) in all.iter().enumerate() {
             assert!(all[i + 1..].iter().all(|t| t.name != s.name), "{s}");
-            assert_eq!(by_name(s.name), Some(*s));
         }
     }
 }

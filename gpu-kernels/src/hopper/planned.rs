@@ -39,14 +39,6 @@ pub fn llm_shapes() -> Vec<Size> {
         .collect()
 }
 
-/// The layer name of an `N x K` weight, when it is one of [`LLM_LAYERS`].
-pub fn layer_name(n: u32, k: u32) -> Option<&'static str> {
-    LLM_LAYERS
-        .iter()
-        .find(|&&(_, ln, lk)| (ln, lk) == (n, k))
-        .map(|l| l.0)
-}
-
 /// A planned spec: what to run, and what the model predicts for it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Planned {
@@ -235,8 +227,6 @@ mod tests {
         assert_eq!(s[0], Size::mnk(16, 6144, 4096));
         assert_eq!(s[4], Size::mnk(8192, 6144, 4096));
         assert_eq!(s[29], Size::mnk(8192, 8192, 28672));
-        assert_eq!(layer_name(4096, 14336), Some("8B down"));
-        assert_eq!(layer_name(4096, 4097), None);
     }
 
     #[test]

@@ -2,13 +2,13 @@
 //! variants differ only by the raster spec the header bakes in ([`MatmulL2::order`]).
 //!
 //! `C = A * B`, row-major fp32, `A` is `M x K`, `B` is `K x N`; [`TILE`] x [`TILE`] output tiles, one thread per
-//! output, K steps of [`TILE`]. Any shape: ragged edges are zero-padded in shared memory. The same tile feeds the
-//! L2 model ([`swizzle_core::l2`]) through [`MatmulL2::l2_config`].
+//! output, K steps of [`TILE`]. Any shape: ragged edges are zero-padded in shared memory.
 //!
 //! - [`family`]: the family on the frame (`swz bench matmul-l2`, `swz report`, verification, registry); every
 //!   launch goes through it (`Family::prepared`).
 //! - the L2 study (`swz l2-study`, gpu-bench's `matmul_l2`): time and TFLOP/s per (shape, order), cuBLAS SGEMM
-//!   (fp32, no TF32) in the same run, the L2 model's prediction beside each row; `--once` for Nsight Compute.
+//!   (fp32, no TF32) in the same run, the L2 model's ([`swizzle_core::l2`]) prediction for the same tile beside
+//!   each row; `--once` for Nsight Compute.
 
 pub mod family;
 
@@ -16,7 +16,6 @@ use crate::frame::{Accesses, SpecAccess};
 use crate::runtime::{Error, Header, Result, Source};
 use cudarc::driver::LaunchConfig;
 use swizzle_core::bank::Op;
-use swizzle_core::l2::{BlockTile, L2Config, Machine};
 use swizzle_core::raster::{Grid, Raster};
 use swizzle_core::Size;
 use swizzle_core::{Elem, Smem, WarpAccess};
@@ -27,9 +26,6 @@ pub const SOURCE: &str = include_str!("matmul_l2.cu");
 /// Output tile side, threads per block side and K step (the article's `BLOCK_SIZE`): the `.cu` reads it as
 /// `Spec::TILE` from the generated header.
 pub const TILE: u32 = 32;
-
-/// The block tile the L2 model sees.
-pub const BLOCK_TILE: BlockTile = BlockTile::new(TILE, TILE, TILE);
 
 /// The shared-memory tiles `As` and `Bs`: plain row-major `TILE x TILE` fp32 (the article's `__shared__ float
 /// s[32][32]`): every access below is conflict-free on it, so it needs no padding or swizzle.
@@ -140,18 +136,6 @@ impl MatmulL2 {
     /// Can this order run on `gemm`'s tile grid (Morton needs power-of-two sides)?
     pub fn runs_on(&self, gemm: Size) -> bool {
         gemm.m > 0 && gemm.n > 0 && self.order.validate(Self::tile_grid(gemm)).is_ok()
-    }
-
-    /// The L2 model's configuration for this kernel on `machine`.
-    pub fn l2_config(&self, gemm: Size, machine: Machine) -> L2Config {
-        L2Config {
-            gemm,
-            tile: BLOCK_TILE,
-            elem_bytes: 4,
-            raster: self.order,
-            machine,
-            schedule: swizzle_core::l2::Schedule::STAGGERED,
-        }
     }
 
     /// The NVRTC source with its generated header (the order as `swz::TileOrder`) and options.

@@ -149,18 +149,6 @@ impl Gpu {
         &self.props
     }
 
-    /// The GPU's PCI address as `nvidia-smi --id` takes it (`00000000:1A:00.0`): the same GPU whatever
-    /// `CUDA_VISIBLE_DEVICES` renumbers.
-    pub fn pci_bus_id(&self) -> Result<String> {
-        let attr = |a: Attr, what: &str| self.ctx.attribute(a).ctx(what);
-        Ok(format!(
-            "{:08X}:{:02X}:{:02X}.0",
-            attr(Attr::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, "PCI domain")?,
-            attr(Attr::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, "PCI bus")?,
-            attr(Attr::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, "PCI device")?
-        ))
-    }
-
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.stream
     }
