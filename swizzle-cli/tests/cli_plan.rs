@@ -2,11 +2,11 @@
 //! model's numbers, every variant offered is one the kernel runs, the device and dtype flags work, and bad shapes
 //! are one `swz:` line with exit 2.
 mod common;
-use common::{json, swz};
+use common::{cmd, json, swz};
 
 #[test]
 fn prints_the_plan_its_bound_and_the_runners_up() {
-    let out = swz(&["plan", "gemm", "16x4096x4096", "--top", "3"]);
+    let out = swz("plan gemm 16x4096x4096 --top 3");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -32,7 +32,7 @@ fn prints_the_plan_its_bound_and_the_runners_up() {
 /// idle); a big square plans the shipped tile without the multicast pair.
 #[test]
 fn json_compares_the_plan_with_the_shipped_kernel() {
-    let v = json(&["plan", "gemm", "16x4096x4096", "--json"]);
+    let v = json("plan gemm 16x4096x4096 --json");
     let best = &v["best"];
     assert_eq!(best["bound"], "HBM bytes");
     let (t, shipped) = (
@@ -43,7 +43,7 @@ fn json_compares_the_plan_with_the_shipped_kernel() {
     assert!(t >= v["hbm_floor_s"].as_f64().unwrap() * 0.999);
     assert_eq!(v["runners_up"].as_array().unwrap().len(), 5);
     // A big square: the shipped tile without the multicast pair (a lone CTA does not wait for a partner SM).
-    let sq = json(&["plan", "gemm", "8192x8192x8192", "--json"]);
+    let sq = json("plan gemm 8192x8192x8192 --json");
     assert_eq!(
         sq["best"]["variant"],
         "128x256x64 4st cluster1 split1 group-m(group=16)"
@@ -77,23 +77,14 @@ fn every_variant_offered_runs() {
             assert!(split <= 8 && (split == 1 || cluster == 1), "{e}");
         }
     }
-    let out = swz(&["plan", "gemm", "16x4096x4096", "--implemented"]);
+    let out = swz("plan gemm 16x4096x4096 --implemented");
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn device_and_dtype_flags() {
-    let h100 = json(&["plan", "gemm", "16x8192x28672", "--json"]);
-    let h200 = json(&[
-        "plan",
-        "gemm",
-        "16x8192x28672",
-        "--device",
-        "h200",
-        "--dtype",
-        "f16",
-        "--json",
-    ]);
+    let h100 = json("plan gemm 16x8192x28672 --json");
+    let h200 = json("plan gemm 16x8192x28672 --device h200 --dtype f16 --json");
     assert_eq!(h200["device"], "h200");
     assert_eq!(h200["dtype"], "f16");
     // Memory-bound: the H200's faster HBM plans faster.
@@ -103,37 +94,17 @@ fn device_and_dtype_flags() {
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     for (args, says) in [
-        (vec!["plan", "gemm", "0x4096x4096"], "M must be >= 1"),
-        (
-            vec!["plan", "gemm", "16x4096x4100"],
-            "K must be a multiple of 8",
-        ),
-        (vec!["plan", "gemm", "16x4096"], "MxNxK"),
-        (vec!["plan", "gemm", "banana"], "MxNxK"),
-        (
-            vec!["plan", "gemm", "99999999999x8x8"],
-            "above 1048576 (2^20)",
-        ),
-        (
-            vec!["plan", "gemm", "16x16x16", "--dtype", "f32"],
-            "--dtype",
-        ),
-        (
-            vec!["plan", "gemm", "16x16x16", "--device", "a100"],
-            "--device",
-        ),
-        (vec!["plan", "gemm"], "MxNxK"),
-        (vec!["plan"], "subcommand"),
+        ("plan gemm 0x4096x4096", "M must be >= 1"),
+        ("plan gemm 16x4096x4100", "K must be a multiple of 8"),
+        ("plan gemm 16x4096", "MxNxK"),
+        ("plan gemm banana", "MxNxK"),
+        ("plan gemm 99999999999x8x8", "above 1048576 (2^20)"),
+        ("plan gemm 16x16x16 --dtype f32", "--dtype"),
+        ("plan gemm 16x16x16 --device a100", "--device"),
+        ("plan gemm", "MxNxK"),
+        ("plan", "subcommand"),
     ] {
-        let out = swz(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(
-            err.starts_with("swz: ") && err.contains(says),
-            "{args:?}: {err}"
-        );
+        common::refused(args, says);
     }
 }
 
@@ -142,15 +113,8 @@ fn bad_input_is_one_line_and_exit_2() {
 /// per-block scaling adds its fp32 scale bytes to the read.
 #[test]
 fn e4m3_plans_at_twice_the_rate_with_half_the_bytes_and_counts_scales() {
-    let bf = json(&["plan", "gemm", "8192x8192x8192", "--json"]);
-    let fp8 = json(&[
-        "plan",
-        "gemm",
-        "8192x8192x8192",
-        "--dtype",
-        "e4m3",
-        "--json",
-    ]);
+    let bf = json("plan gemm 8192x8192x8192 --json");
+    let fp8 = json("plan gemm 8192x8192x8192 --dtype e4m3 --json");
     assert_eq!(
         (fp8["dtype"].clone(), fp8["scale"].clone()),
         ("e4m3".into(), "tensor".into())
@@ -163,18 +127,12 @@ fn e4m3_plans_at_twice_the_rate_with_half_the_bytes_and_counts_scales() {
     );
     assert!(t8 > 0.45 * t16 && t8 < 0.55 * t16, "{t8} vs {t16}");
     let decode = |scale: &str| {
-        json(&[
-            "plan",
-            "gemm",
-            "16x4096x14336",
-            "--dtype",
-            "e4m3",
-            "--scale",
-            scale,
-            "--json",
-        ])
+        json(&cmd(
+            "plan gemm 16x4096x14336 --dtype e4m3 --json --scale",
+            &[scale],
+        ))
     };
-    let bf_dec = json(&["plan", "gemm", "16x4096x14336", "--json"]);
+    let bf_dec = json("plan gemm 16x4096x14336 --json");
     let (tensor, row, block) = (decode("tensor"), decode("row"), decode("block"));
     let floor = |v: &serde_json::Value| v["hbm_floor_s"].as_f64().unwrap();
     assert!(floor(&tensor) < 0.55 * floor(&bf_dec) && floor(&tensor) > 0.45 * floor(&bf_dec));
@@ -191,15 +149,7 @@ fn e4m3_plans_at_twice_the_rate_with_half_the_bytes_and_counts_scales() {
         "{}",
         extra(&block)
     );
-    let out = swz(&[
-        "plan",
-        "gemm",
-        "16x4096x14336",
-        "--dtype",
-        "e4m3",
-        "--scale",
-        "row",
-    ]);
+    let out = swz("plan gemm 16x4096x14336 --dtype e4m3 --scale row");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.starts_with(
@@ -237,15 +187,6 @@ fn e4m3_bad_input_is_one_line_and_exit_2() {
         ("bench gemm --llm", "--llm goes with --dtype e4m3"),
         ("bench gemm --dtype bf16 --llm", "--dtype: expected e4m3"),
     ] {
-        let args: Vec<&str> = line.split_whitespace().collect();
-        let out = swz(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(
-            err.starts_with("swz: ") && err.contains(says),
-            "{args:?}: {err}"
-        );
+        common::refused(line, says);
     }
 }
