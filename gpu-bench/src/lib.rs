@@ -2,7 +2,7 @@
 //! events, medians, interleaved rounds, tables and reports), `swz bench`'s tables over every registered family
 //! ([`tables`]), and what `swz tune` runs: sweeps of the GEMM and Hopper
 //! variants against cuBLAS in interleaved rounds, the Hopper shape report, the e4m3 GEMM against cuBLASLt's FP8
-//! ([`cublaslt`], `swz bench gemm --dtype e4m3`), the peak-probe rounds, the HBM read probe, the nvidia-smi clock sampler, the
+//! (`swz bench gemm --dtype e4m3`), the peak-probe rounds, the HBM read probe, the nvidia-smi clock sampler, the
 //! matmul-L2 and stencil sweeps, and the Nsight Compute runs that hold the bank model against the hardware
 //! (`swz profile`), and the progress bars of long runs ([`progress`]). gpu-kernels itself is the runtime, the frame and the kernel families; a user who depends on it
 //! compiles none of this.
@@ -35,7 +35,6 @@ pub mod hopper {
 }
 
 pub mod bench;
-pub mod cublaslt;
 pub mod fragments;
 pub mod hbm_read;
 pub mod matmul_l2;

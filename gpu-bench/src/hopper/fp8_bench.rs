@@ -15,7 +15,6 @@
 
 use crate::bench::Align::{Left, Right};
 use crate::bench::{self, rounds, BenchConfig, Markdown};
-use crate::cublaslt::{CublasLt, Fp8Call, Fp8Plan};
 use crate::hbm_read::HbmRead;
 use crate::hopper::shapes::{geomean, layer_name, prediction_error, spec_label, ROOFLINE_MAX_M};
 use cudarc::driver::CudaSlice;
@@ -25,7 +24,8 @@ use gpu_kernels::fp8::{ScaleMode, Scales};
 use gpu_kernels::hopper::fp8::{check_on, plan};
 use gpu_kernels::hopper::planned::plan_device;
 use gpu_kernels::hopper::{check_device, compile_cached, HopperGemm};
-use gpu_kernels::runtime::{Gpu, Result};
+use gpu_kernels::runtime::cublas::Fp8Plan;
+use gpu_kernels::runtime::{CublasLt, Fp8Call, Gpu, Result};
 use gpu_kernels::Size;
 use swizzle_core::plan::Problem;
 use swizzle_core::Elem;

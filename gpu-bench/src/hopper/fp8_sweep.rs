@@ -5,11 +5,10 @@
 //! fp64 host reference on sampled rows before any timing.
 
 use crate::bench::{self, rounds, BenchConfig};
-use crate::cublaslt::{CublasLt, Fp8Call};
 use gpu_kernels::fp8::reference::{self, compare, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
 use gpu_kernels::hopper::{fp8, HopperGemm};
-use gpu_kernels::runtime::{Gpu, Result};
+use gpu_kernels::runtime::{CublasLt, Fp8Call, Gpu, Result};
 use gpu_kernels::{Elem, Size};
 
 /// The sweep at every shape in `n_rounds` interleaved rounds: one markdown table (variant, TFLOP/s, the median

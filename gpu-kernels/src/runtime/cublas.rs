@@ -1,6 +1,7 @@
 //! The one cuBLAS wrapper: every family's peer (the frame's benchmark tables, the GEMM and Hopper checks and
 //! lineups, the L2-order matmul) calls cuBLAS through [`Cublas::gemm`], with one error mapping
-//! ([`Error::Cublas`]). (cuBLASLt's FP8 GEMM, the FP8 benchmarks' peer, is gpu-bench's, with the same mapping.)
+//! ([`Error::Cublas`]). FP8 goes through cuBLASLt ([`lt`]: `cublasLtMatmul`, e4m3 in, scale pointers and modes),
+//! with the same error mapping.
 //!
 //! Everything here is row-major, like our kernels: `C (m x n) = A (m x k) · B`, B stored `k x n`
 //! ([`GemmCall::b_nk`] false) or `n x k` (true), each with a leading dimension in elements. cuBLAS is
@@ -9,6 +10,9 @@
 //!
 //! The handle's math mode is `CUBLAS_DEFAULT_MATH`, set explicitly: fp32 inputs are computed in fp32, never TF32
 //! (the GPU test `cublas_sgemm_is_fp32` checks it at fp32 tolerance, which TF32 would fail).
+
+pub mod lt;
+pub use lt::{CublasLt, Fp8Call, Fp8Plan};
 
 use crate::runtime::{Error, Gpu, Result};
 use cudarc::cublas::{result as blas, sys, CudaBlas};
@@ -122,6 +126,14 @@ fn compute(ab: Elem) -> (sys::cublasComputeType_t, [u8; 8], [u8; 8]) {
 }
 
 fn blas_err(what: &'static str) -> impl Fn(blas::CublasError) -> Error {
+    move |e| Error::Cublas {
+        what: what.to_string(),
+        detail: format!("{e:?}"),
+    }
+}
+
+/// The same mapping for cuBLASLt's status codes.
+fn blas_err_lt(what: &'static str) -> impl Fn(cudarc::cublaslt::result::CublasError) -> Error {
     move |e| Error::Cublas {
         what: what.to_string(),
         detail: format!("{e:?}"),

@@ -10,7 +10,7 @@ pub mod library;
 pub mod nvrtc;
 pub mod tma;
 
-pub use cublas::{Cublas, GemmCall};
+pub use cublas::{Cublas, CublasLt, Fp8Call, GemmCall};
 pub use device::{gpu_available, CompileJob, DeviceProps, Gpu, Kernel};
 pub use error::{Error, Result};
 pub use library::Library;

@@ -1,5 +1,4 @@
-//! cuBLASLt's FP8 GEMM: the peer of the FP8 kernels in the FP8 benchmarks, its errors mapped as
-//! [`gpu_kernels::runtime::Cublas`] maps cuBLAS's.
+//! cuBLASLt's FP8 GEMM: the peer of the FP8 kernels, through the same error mapping as [`super::Cublas`].
 //!
 //! The problem is ours, row-major: `C (M x N) = A (M x K) · Bᵀ`, A and B e4m3 stored K-major (B `N x K`), fp32
 //! accumulation, C in bf16, fp16 or fp32, scales as [`Scales`] describes them. cuBLASLt is column-major and
@@ -21,22 +20,15 @@
 //! [`Fp8Call::fast_accum`] asks for it, as in torch's `_scaled_mm` default: cuBLASLt then promotes the tensor
 //! core's partial sums into fp32 as it goes.
 
+use super::blas_err_lt as lt_err;
+use crate::fp8::{ScaleMode, Scales};
+use crate::runtime::{Error, Gpu, Result};
+use crate::Size;
 use cudarc::cublaslt::{result as lt, sys};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
-use gpu_kernels::fp8::{ScaleMode, Scales};
-use gpu_kernels::runtime::{Error, Gpu, Result};
-use gpu_kernels::Size;
 use std::ffi::c_void;
 use std::sync::Arc;
 use swizzle_core::Elem;
-
-/// A cuBLASLt status as the runtime's one error type.
-fn lt_err(what: &'static str) -> impl Fn(lt::CublasError) -> Error {
-    move |e| Error::Cublas {
-        what: what.to_string(),
-        detail: format!("{e:?}"),
-    }
-}
 
 /// cuBLASLt's workspace on Hopper (NVIDIA's recommendation: 32 MiB).
 const WORKSPACE_BYTES: usize = 32 << 20;
@@ -199,7 +191,7 @@ impl CublasLt {
     /// Descriptors and cuBLASLt's heuristic algorithm for `call`; the library's status (say
     /// `CUBLAS_STATUS_NOT_SUPPORTED`) when it has none for this GPU, mode or shape.
     pub fn fp8_plan(&self, call: Fp8Call) -> Result<Fp8Plan> {
-        gpu_kernels::fp8::check_dims(call.size)?;
+        crate::fp8::check_dims(call.size)?;
         let d_t = out_type(call.out)?;
         let Size { m, n, k } = call.size;
         let desc = lt::create_matmul_desc(
