@@ -140,6 +140,17 @@ fn blas_err_lt(what: &'static str) -> impl Fn(cudarc::cublaslt::result::CublasEr
     }
 }
 
+/// `Ok` when `present` (the dlopen probe of `lib` found it), else the one-line error that names the library.
+fn require_library(present: bool, lib: &str) -> Result<()> {
+    if present {
+        return Ok(());
+    }
+    Err(Error::Cublas {
+        what: "dlopen".into(),
+        detail: format!("{lib} not found (add the CUDA toolkit's lib64 to LD_LIBRARY_PATH)"),
+    })
+}
+
 /// A cuBLAS handle on the GPU's stream.
 pub struct Cublas {
     blas: CudaBlas,
@@ -150,13 +161,7 @@ impl Cublas {
     /// A handle on `gpu`'s stream, default (no TF32) math. Fails, never panics, without libcublas.
     pub fn new(gpu: &Gpu) -> Result<Cublas> {
         // SAFETY: only dlopen-probes the library.
-        if !unsafe { sys::is_culib_present() } {
-            return Err(Error::Cublas {
-                what: "dlopen".into(),
-                detail: "libcublas not found (add the CUDA toolkit's lib64 to LD_LIBRARY_PATH)"
-                    .into(),
-            });
-        }
+        require_library(unsafe { sys::is_culib_present() }, "libcublas")?;
         let stream = gpu.stream().clone();
         let blas = CudaBlas::new(stream.clone()).map_err(blas_err("cublasCreate"))?;
         // SAFETY: the handle is live; the mode is a valid enum value.

@@ -165,13 +165,7 @@ impl CublasLt {
     /// A handle on `gpu`'s stream with a 32 MiB workspace. Fails, never panics, without libcublasLt.
     pub fn new(gpu: &Gpu) -> Result<CublasLt> {
         // SAFETY: only dlopen-probes the library.
-        if !unsafe { sys::is_culib_present() } {
-            return Err(Error::Cublas {
-                what: "dlopen".into(),
-                detail: "libcublasLt not found (add the CUDA toolkit's lib64 to LD_LIBRARY_PATH)"
-                    .into(),
-            });
-        }
+        super::require_library(unsafe { sys::is_culib_present() }, "libcublasLt")?;
         let handle = lt::create_handle().map_err(lt_err("cublasLtCreate"))?;
         let workspace = match gpu.zeros::<u8>(WORKSPACE_BYTES) {
             Ok(w) => w,
