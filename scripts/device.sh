@@ -25,6 +25,9 @@
 #   report     swz report (GPU mode)                                             -> report.md, report.err
 #   l2         matmul-l2 GPU tests, swz l2-study, ncu L2 hit rate/DRAM bytes per (shape, order) -> l2-*.md/.csv
 #   peer       torch avg_pool1d against a D2D copy (the stencil's framework peer; needs torch)   -> peer.md
+#   fp8-block-peer  DeepGEMM's block-scaled FP8 GEMM against cuBLASLt per-tensor (scripts/fp8_block_peer.py), from
+#              the first `sgl-deep-gemm` wheel of $DG_WHEELS (default .devbin-dg/*.whl, newest first; other wheels
+#              there, e.g. its dependencies, are unpacked beside it) that imports against this torch -> fp8-block-peer.md
 #   bank-probe nvcc + ncu over swizzle-core/tests/data/bank_probe (the bank model's ground truth) -> bank-probe.csv
 # Groups: quick = info verify-quick bench-quick tune-quick ncu-quick; full = info tests verify sanitize ncu bench
 # sass report. Exit status 1 if any step failed.
@@ -185,6 +188,33 @@ run_step() {
     PYTHONUNBUFFERED=1 timeout 60 python3 scripts/stencil_torch_peer.py --n 27 >"$OUT/peer.md" 2>&1
     note $? "torch stencil peer"
     tail -12 "$OUT/peer.md"
+    ;;
+  fp8-block-peer)
+    step fp8-block-peer
+    # Each wheel is built against one torch version: unpack them one at a time until `import deep_gemm` works.
+    # Older wheels load their ops through apache-tvm-ffi (its libtvm_ffi.so under tvm_ffi/lib).
+    local w dg="" dir dep
+    for w in $(ls -r ${DG_WHEELS:-.devbin-dg/*.whl} 2>/dev/null | grep sgl_deep_gemm); do
+      dir=${TMPDIR:-/tmp}/deep_gemm-$(basename "$w" .whl)
+      rm -rf "$dir" && mkdir -p "$dir"
+      for dep in $(ls ${DG_WHEELS:-.devbin-dg/*.whl} | grep -v sgl_deep_gemm) "$w"; do
+        python3 -m zipfile -e "$dep" "$dir"
+      done
+      if PYTHONPATH=$dir LD_LIBRARY_PATH=$dir/tvm_ffi/lib:$LD_LIBRARY_PATH python3 -c "import deep_gemm" \
+        >"$OUT/fp8-block-peer-import-$(basename "$w" .whl).log" 2>&1; then
+        dg=$dir
+        break
+      fi
+      echo "$(basename "$w"): import deep_gemm failed: $(grep -E 'Error|error' "$OUT/fp8-block-peer-import-$(basename "$w" .whl).log" | head -1)"
+    done
+    if [ -z "$dg" ]; then
+      note 1 "fp8 block peer: no DeepGEMM wheel imports"
+    else
+      PYTHONUNBUFFERED=1 PYTHONPATH=$dg LD_LIBRARY_PATH=$dg/tvm_ffi/lib:$LD_LIBRARY_PATH timeout 400 \
+        python3 scripts/fp8_block_peer.py >"$OUT/fp8-block-peer.md" 2>&1
+      note $? "fp8 block peer"
+      tail -9 "$OUT/fp8-block-peer.md"
+    fi
     ;;
   bank-probe)
     step bank-probe
