@@ -20,9 +20,14 @@ against one torch version and JIT-compiles its kernels with nvcc at first use. U
 """
 import argparse
 import statistics
+import sys
 import time
 
-import torch
+try:
+    import torch
+except ImportError as err:
+    print(f"fp8_block_peer: needs torch with CUDA ({err})", file=sys.stderr)
+    sys.exit(2)
 
 BLOCK = 128
 E4M3 = torch.float8_e4m3fn
@@ -143,8 +148,12 @@ def main():
     if not dims or any(set(d) - set("mnk") for d in dims):
         ap.error(f"--compiled-dims {a.compiled_dims}: expected a comma list of none or letters of mnk")
 
-    import deep_gemm
-
+    try:
+        import deep_gemm
+    except (ImportError, OSError) as err:
+        ap.exit(2, f"fp8_block_peer: deep_gemm does not import: {str(err).splitlines()[0]} (see the header)\n")
+    if not torch.cuda.is_available():
+        ap.exit(2, "fp8_block_peer: no CUDA device\n")
     variants = [DeepGemm(deep_gemm, d) for d in dims]
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     version = getattr(deep_gemm, "__version__", "?")
