@@ -14,7 +14,7 @@
 //! Why `k` does not matter for a verdict: the read instructions at radius `k` are the first `window_vecs(k)` of
 //! those at [`MAX_RADIUS`](super::MAX_RADIUS), with the same addresses, and the fill instructions at `k` are a
 //! prefix of those at `MAX_RADIUS` too. So the build checks every spec at `MAX_RADIUS` (`family.rs`, through the
-//! frame's `assert_specs_conflict_free!`); the tests check every k.
+//! frame's `assert_specs_conflict_free!`); the host tests (`tests/host/stencil_smem.rs`) check every k.
 
 use super::{StencilSpec, BLOCK, VEC16};
 use swizzle_core::bank::{Op, Width};
@@ -114,7 +114,7 @@ impl StencilSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stencil::{Method, MAX_RADIUS, SMEM_P1, SMEM_P8, SMEM_P8_UNSWIZZLED, SPECS};
+    use crate::stencil::{Method, MAX_RADIUS, SPECS};
 
     /// The fill stores every element up to `fill_elems` exactly once, in whole warp instructions; each thread's
     /// reads cover its window exactly, inside the tile.
@@ -176,61 +176,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// The build checks `MAX_RADIUS` only; every k gives the same verdict (and the instruction sets are prefixes).
-    #[test]
-    fn every_radius_has_the_verdict_of_max_radius() {
-        for s in SPECS.iter().filter(|s| s.method == Method::Smem) {
-            let free = |k| {
-                Access::BOTH
-                    .iter()
-                    .all(|&a| s.smem_cost(a, k).conflicts() == 0)
-            };
-            let at_max = free(MAX_RADIUS);
-            for k in 1..=MAX_RADIUS {
-                assert_eq!(free(k), at_max, "{s} k={k}");
-                for a in Access::BOTH {
-                    for w in 0..BLOCK / 32 {
-                        for i in 0..s.smem_instructions(a, k) {
-                            if let Some(l) = s.smem_lanes(a, k, w, i) {
-                                assert_eq!(
-                                    Some(l),
-                                    s.smem_lanes(a, MAX_RADIUS, w, i),
-                                    "{s} {a:?} k={k}"
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The check is not vacuous: lds128 serves 8 lanes per phase (4 phases, ideal 4 wavefronts); without its
-    /// swizzle the 8-outputs-per-thread read puts lanes 32 bytes apart, so lanes 0 and 4 of each phase hit the
-    /// same banks and every read costs 8 wavefronts.
-    #[test]
-    fn the_unswizzled_p8_read_conflicts_and_the_swizzle_fixes_it() {
-        let base = SMEM_P8_UNSWIZZLED.smem_cost(Access::Read, 5);
-        let worst = base.worst.as_ref().map(|(_, r)| r.wavefronts);
-        assert_eq!(worst, Some(8), "{base:?}");
-        assert_eq!(base.wavefronts, 2 * base.ideal, "{base:?}");
-        assert_eq!(SMEM_P8_UNSWIZZLED.smem_cost(Access::Fill, 5).conflicts(), 0);
-        assert!(SMEM_P8_UNSWIZZLED.smem_cost(Access::Read, 1).conflicts() > 0);
-        let fixed = SMEM_P8.smem_cost(Access::Read, 5);
-        assert_eq!(
-            (fixed.conflicts(), fixed.instructions),
-            (0, base.instructions)
-        );
-        // The article's one-output-per-thread kernel: 4-byte reads of consecutive words, 1 wavefront each.
-        let seed = SMEM_P1.smem_cost(Access::Read, 2);
-        assert_eq!((seed.wavefronts, seed.instructions), (5 * 8, 5 * 8));
-        // And the same bank map through swizzle-core's report, for the first read of warp 0.
-        let lanes = SMEM_P8_UNSWIZZLED
-            .smem_lanes(Access::Read, 5, 0, 0)
-            .unwrap();
-        let r = swizzle_core::bank::report(SMEM_P8_UNSWIZZLED.smem_op(Access::Read), &lanes);
-        assert_eq!((r.wavefronts, r.ideal), (8, 4));
     }
 }
