@@ -15,6 +15,7 @@ mod hopper_layouts;
 mod hopper_planned;
 mod matmul_l2;
 mod registry;
+mod runtime_cache;
 mod runtime_nvrtc;
 mod runtime_tma;
 mod stencil;
