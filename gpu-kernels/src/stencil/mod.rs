@@ -41,8 +41,8 @@ pub const MAX_RADIUS: u32 = 16;
 /// The largest `n` a launch takes (indices are 32-bit in the kernels, with room for a window past the end).
 pub const MAX_N: usize = (1 << 31) - 1024;
 
-/// Elements per 16-byte access (every element type here is 4 bytes).
-const VEC16: u32 = 4;
+/// Elements per 16-byte access (every element type here is 4 bytes): the fill's vector.
+pub const VEC16: u32 = 4;
 
 /// Where a thread's window of `P + 2k` inputs comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]

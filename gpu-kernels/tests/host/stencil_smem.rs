@@ -1,7 +1,69 @@
 use gpu_kernels::stencil::smem::*;
 use gpu_kernels::stencil::{
-    Method, BLOCK, MAX_RADIUS, SMEM_P1, SMEM_P8, SMEM_P8_UNSWIZZLED, SPECS,
+    Method, BLOCK, MAX_RADIUS, SMEM_P1, SMEM_P8, SMEM_P8_UNSWIZZLED, SPECS, VEC16,
 };
+
+/// The fill stores every element up to `fill_elems` exactly once, in whole warp instructions; each thread's
+/// reads cover its window exactly, inside the tile.
+#[test]
+fn fills_cover_the_tile_and_reads_the_windows() {
+    for s in SPECS.iter().filter(|s| s.method == Method::Smem) {
+        for k in 1..=MAX_RADIUS {
+            let tile = s.tile_elems(k);
+            let mut seen = vec![0u32; s.smem_elems(k) as usize];
+            for w in 0..BLOCK / 32 {
+                for i in 0..s.smem_instructions(Access::Fill, k) {
+                    for l in 0..32 {
+                        if let Some(j) = s.smem_element(Access::Fill, k, w, i, l) {
+                            for e in 0..VEC16 {
+                                seen[s.swizzle.apply(j + e) as usize] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            let filled = seen.iter().filter(|&&c| c == 1).count() as u32;
+            assert_eq!(filled, s.fill_elems(k), "{s} k={k}");
+            assert!(s.fill_elems(k) >= tile);
+            for w in 0..BLOCK / 32 {
+                for i in 0..s.smem_instructions(Access::Fill, k) {
+                    let active = (0..32)
+                        .filter(|&l| s.smem_element(Access::Fill, k, w, i, l).is_some())
+                        .count();
+                    assert!(
+                        active == 0 || active == 32,
+                        "{s} k={k}: a partial fill instruction"
+                    );
+                }
+            }
+            assert!(seen.iter().all(|&c| c <= 1), "{s} k={k}");
+            for t in 0..BLOCK {
+                let (w, l) = (t / 32, t % 32);
+                let mut window: Vec<u32> = (0..s.smem_instructions(Access::Read, k))
+                    .flat_map(|c| {
+                        let j = s.smem_element(Access::Read, k, w, c, l).unwrap();
+                        (j..j + s.vec()).collect::<Vec<_>>()
+                    })
+                    .collect();
+                window.truncate((s.per_thread + 2 * k) as usize);
+                let want: Vec<u32> =
+                    (t * s.per_thread..t * s.per_thread + s.per_thread + 2 * k).collect();
+                assert_eq!(window, want, "{s} k={k} t={t}");
+                let last = s.smem_element(
+                    Access::Read,
+                    k,
+                    w,
+                    s.smem_instructions(Access::Read, k) - 1,
+                    l,
+                );
+                assert!(
+                    last.unwrap() + s.vec() <= tile,
+                    "{s} k={k} t={t} reads past the tile"
+                );
+            }
+        }
+    }
+}
 
 /// The build checks `MAX_RADIUS` only; every k gives the same verdict (and the instruction sets are prefixes).
 #[test]
