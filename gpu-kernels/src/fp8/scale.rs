@@ -33,17 +33,6 @@ pub const fn lens(mode: ScaleMode, size: Size) -> (usize, usize) {
     mode.lens(size.m, size.n, size.k)
 }
 
-/// What one of A's (`b` false) or B's scales covers, for messages.
-const fn covers(mode: ScaleMode, b: bool) -> &'static str {
-    match (mode, b) {
-        (ScaleMode::Tensor, _) => "one for the whole tensor",
-        (ScaleMode::Row, false) => "one per row of A, M",
-        (ScaleMode::Row, true) => "one per row of B, N",
-        (ScaleMode::Block, false) => "one per row of A and K block of 128",
-        (ScaleMode::Block, true) => "one per 128 x 128 block of B",
-    }
-}
-
 /// Something holding fp32 scales: a host slice or vector, or a device buffer.
 pub trait ScaleBuf {
     fn scale_len(&self) -> usize;
@@ -126,7 +115,7 @@ impl<S: ScaleBuf> Scales<S> {
             if got != want {
                 return Err(Error::Invalid(format!(
                     "per-{mode} scaling of {size}: {who}'s scales hold {got} values, it needs {want} ({})",
-                    covers(mode, is_b)
+                    mode.covers(is_b)
                 )));
             }
         }

@@ -413,13 +413,6 @@ impl std::fmt::Display for GemmSpec {
     }
 }
 
-/// The element-offset swizzle of a laid-out tile and its row pitch in elements, as `gemm.cu` computes
-/// `offset(row, col) = Sw::apply(row * pitch + col)`; `None` for a layout the kernel cannot express
-/// ([`swizzle_core::cuda::pitched`], which also emits the tile's struct).
-pub const fn swizzle_and_pitch(s: &Smem) -> Option<(Swizzle, u32)> {
-    swizzle_core::cuda::pitched(s)
-}
-
 const fn spec(
     name: &'static str,
     (bm, bn, bk): (u32, u32, u32),

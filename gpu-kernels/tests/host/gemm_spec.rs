@@ -102,7 +102,8 @@ fn padded_ldmatrix_is_conflict_free() {
     }
 }
 
-/// Each spec's layouts can be expressed as `Sw::apply(row * pitch + col)` and fit the device.
+/// Each spec's layouts can be expressed as `gemm.cu` computes offsets, `Sw::apply(row * pitch + col)` on element
+/// offsets (swizzle-core's `cuda::pitched`, what the header emits), and fit the device.
 #[test]
 fn layouts_are_expressible_and_fit() {
     for s in all() {
@@ -110,7 +111,7 @@ fn layouts_are_expressible_and_fit() {
             for o in OutWidth::BOTH {
                 for smem in [s.a_smem(), s.b_smem(b), s.c_smem(o)] {
                     let (sw, pitch) =
-                        swizzle_and_pitch(&smem).unwrap_or_else(|| panic!("{s}: {smem}"));
+                        swizzle_core::cuda::pitched(&smem).unwrap_or_else(|| panic!("{s}: {smem}"));
                     for r in 0..smem.tile().rows {
                         for c in (0..smem.tile().cols).step_by(8) {
                             assert_eq!(
