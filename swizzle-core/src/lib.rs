@@ -88,6 +88,7 @@ macro_rules! display_by_name {
 }
 
 pub mod descriptor;
+pub mod e4m3;
 pub mod layout;
 pub mod operand;
 pub mod random;

@@ -58,6 +58,17 @@ impl ScaleMode {
         }
     }
 
+    /// What one of A's (`b` false) or B's scales covers, in words (for messages): `one per row of A, M`, ...
+    pub const fn covers(self, b: bool) -> &'static str {
+        match (self, b) {
+            (ScaleMode::Tensor, _) => "one for the whole tensor",
+            (ScaleMode::Row, false) => "one per row of A, M",
+            (ScaleMode::Row, true) => "one per row of B, N",
+            (ScaleMode::Block, false) => "one per row of A and K block of 128",
+            (ScaleMode::Block, true) => "one per 128 x 128 block of B",
+        }
+    }
+
     /// The scale bytes a GEMM reads besides its operands: both scale vectors once, in fp32.
     pub const fn bytes(self, m: u32, n: u32, k: u32) -> u64 {
         let (a, b) = self.lens(m, n, k);
