@@ -27,6 +27,7 @@ pub mod gemm {
 
 /// The Hopper GEMM's tuning sweep and shape report, and the e4m3 GEMM against cuBLASLt's FP8.
 pub mod hopper {
+    pub mod chain;
     pub mod fp8_bench;
     pub mod fp8_sweep;
     pub mod operands;

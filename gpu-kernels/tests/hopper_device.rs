@@ -218,3 +218,52 @@ fn planned_on_the_llm_table(gpu: &Gpu) -> Vec<(Size, Elem, HopperSpec)> {
     }
     planned
 }
+
+/// A chained launch (programmatic dependent launch, `HopperGemm::chained`) may start while the kernel before it
+/// runs, and must not touch global memory before that kernel has finished: a chained GEMM with K = 16 writes the
+/// whole C that a long GEMM (K = 16384, about 3 ms) queued just before it also writes. The long kernel's CTAs with
+/// one tile fewer leave their SMs a tile's time early; the chained kernel's CTAs start there and, had they not
+/// waited, would write their last tiles before the long kernel writes the same tiles in its last wave. Every
+/// element must be the short problem's. The same chained kernel then runs after a memset (no kernel before it)
+/// and after itself.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_chained_launch_waits_for_the_kernel_before() {
+    let gpu = gpu();
+    let (long, short) = (Size::mnk(4096, 4096, 16384), Size::mnk(4096, 4096, 16));
+    let g = HopperGemm::new(&gpu, SHIPPED).unwrap();
+    let chained = HopperGemm::new(&gpu, SHIPPED).unwrap().chained();
+    assert!(chained.kernel().chained && !g.kernel().chained);
+    type E = half::bf16;
+    assert_eq!(SHIPPED.ty, Elem::BF16);
+    let up = |n: usize, seed: u64| {
+        let h: Vec<E> = check::random(n, seed);
+        (gpu.upload(&h).unwrap(), h)
+    };
+    let ((la, _), (lb, _)) = (up(long.mk_len(), 1), up(long.nk_len(), 2));
+    let ((sa, ha), (sb, hb)) = (up(short.mk_len(), 3), up(short.nk_len(), 4));
+    let rows: Vec<u32> = (0..short.m).collect();
+    let want = check::host_rows(&ha, &hb, short.n, short.k, &rows);
+    let mut c = gpu.zeros::<E>(long.mn_len()).unwrap();
+    for round in 0..3 {
+        gpu.fill_bytes(&mut c, 0xFF).unwrap();
+        if round == 0 {
+            g.launch(&gpu, &la, &lb, &mut c, long).unwrap();
+        }
+        chained.launch(&gpu, &sa, &sb, &mut c, short).unwrap();
+        if round == 2 {
+            chained.launch(&gpu, &sa, &sb, &mut c, short).unwrap();
+        }
+        gpu.sync().unwrap();
+        let got = gpu.download(&c).unwrap();
+        check::compare(
+            &got,
+            short.n,
+            short.k,
+            &rows,
+            &want,
+            &format!("chained, round {round}"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -186,6 +186,15 @@ fn e4m3_bad_input_is_one_line_and_exit_2() {
         ("bench gemm --dtype e4m3", "--shapes MxNxK or --llm"),
         ("bench gemm --llm", "--llm goes with --dtype e4m3"),
         ("bench gemm --dtype bf16 --llm", "--dtype: expected e4m3"),
+        (
+            "bench gemm --chain --shapes 16x4096x4096",
+            "--chain goes with --dtype e4m3",
+        ),
+        ("bench gemm --dtype e4m3 --chain --llm", "not --llm"),
+        (
+            "bench gemm --dtype e4m3 --chain --shapes 16x4096x4096,16x4096x4104",
+            "K must be a multiple of 16 for e4m3",
+        ),
     ] {
         common::refused(line, says);
     }

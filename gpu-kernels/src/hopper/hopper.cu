@@ -80,6 +80,11 @@ __device__ __forceinline__ void store_pair_f32(float* dst, float x, float y, uin
     }
 }
 
+// Programmatic dependent launch: wait until the grid this one depends on has completed and its memory is
+// visible; let the grid that depends on this one launch (its own wait still orders its memory accesses).
+__device__ __forceinline__ void grid_dependency_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+__device__ __forceinline__ void grid_dependents_launch() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+
 }  // namespace
 
 extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
@@ -147,6 +152,12 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     }
     if (CTAS > 1) cluster_sync();
     else __syncthreads();
+    // Programmatic dependent launch (HopperGemm::chained): everything above touched only shared memory and the
+    // parameters, so it may overlap the end of the kernel before this one on the stream; A, B, the scales and C
+    // are touched below, once that kernel has finished and its writes are visible. The next kernel may then
+    // start its own prologue. Without the launch attribute both return at once.
+    grid_dependency_wait();
+    grid_dependents_launch();
 
     const uint32_t wg = threadIdx.x / 128;
     if (wg == 0) {

@@ -209,6 +209,7 @@ impl HopperGemm {
             kernel: Kernel {
                 name: format!("hopper_gemm ({spec})"),
                 func,
+                chained: false,
             },
             max_clusters,
         })
@@ -219,6 +220,17 @@ impl HopperGemm {
     pub fn planned(gpu: &Gpu, size: Size, ty: Elem) -> Result<(HopperGemm, Planned)> {
         let plan = HopperSpec::for_problem(size, ty, gpu.props())?;
         Ok((HopperGemm::new(gpu, plan.spec)?, plan))
+    }
+
+    /// This kernel with its launches chained to the kernel before them on the stream (programmatic dependent
+    /// launch, [`Kernel::chained`]): its prologue (barrier set-up, register split) overlaps the end of the
+    /// previous kernel, and it reads A, B and the scales and writes C only once that kernel has finished. What a
+    /// chain of layers in one stream or CUDA graph wants; the results are the same either way.
+    pub fn chained(self) -> HopperGemm {
+        HopperGemm {
+            kernel: self.kernel.clone().chained(),
+            ..self
+        }
     }
 
     /// The loaded kernel.

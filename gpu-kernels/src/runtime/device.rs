@@ -7,8 +7,8 @@ use crate::runtime::library::Library;
 use crate::runtime::nvrtc::{self, Source};
 use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{
-    sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtrMut,
-    DeviceRepr, LaunchArgs, LaunchConfig, ValidAsZeroBits,
+    sys, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr,
+    DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg, SyncOnDrop, ValidAsZeroBits,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -63,6 +63,91 @@ impl std::fmt::Display for DeviceProps {
 pub struct Kernel {
     pub name: String,
     pub func: CudaFunction,
+    /// Launched as a programmatic dependent of the stream's previous kernel
+    /// (`CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION`): the kernel may start while the one before it
+    /// finishes, and must itself wait (`griddepcontrol.wait`) before it touches global memory. Only for kernels
+    /// written so ([`Kernel::chained`]).
+    pub chained: bool,
+}
+
+impl Kernel {
+    /// This kernel, its launches chained to the kernel before them on the stream (see [`Kernel::chained`]'s
+    /// field): for a kernel whose code waits for its predecessor (`griddepcontrol.wait`) before any global
+    /// memory access, so that its prologue overlaps the end of the kernel before.
+    pub fn chained(self) -> Kernel {
+        Kernel {
+            chained: true,
+            ..self
+        }
+    }
+}
+
+/// A kernel's argument list, in the order the kernel declares its parameters, as [`Gpu::launch`] hands it to
+/// `cuLaunchKernelEx`: a scalar or a tensor map by reference, a buffer by its device address (kept here until
+/// the launch; its stream-order guard recorded after it). Filled through cudarc's [`PushKernelArg`].
+pub struct KernelArgs<'a> {
+    stream: &'a CudaStream,
+    params: Vec<Param>,
+    addresses: Vec<sys::CUdeviceptr>,
+    guards: Vec<SyncOnDrop<'a>>,
+}
+
+/// One parameter: a pointer to its value, or the index of a buffer's address in [`KernelArgs`].
+enum Param {
+    Value(*mut std::ffi::c_void),
+    Address(usize),
+}
+
+impl<'a> KernelArgs<'a> {
+    fn address(&mut self, ptr: sys::CUdeviceptr, guard: SyncOnDrop<'a>) -> &mut Self {
+        self.params.push(Param::Address(self.addresses.len()));
+        self.addresses.push(ptr);
+        self.guards.push(guard);
+        self
+    }
+
+    /// The parameter pointers `cuLaunchKernelEx` reads, valid while `self` is neither moved nor changed.
+    fn pointers(&self) -> Vec<*mut std::ffi::c_void> {
+        self.params
+            .iter()
+            .map(|p| match *p {
+                Param::Value(v) => v,
+                Param::Address(i) => &self.addresses[i] as *const sys::CUdeviceptr as *mut _,
+            })
+            .collect()
+    }
+}
+
+/// The scalar and by-value parameter types the kernels declare, each passed by reference as cudarc's own
+/// launch builder does (the value outlives the launch: 'b: 'a).
+macro_rules! by_reference {
+    ($($t:ty),*) => {$(
+        // SAFETY: a `DeviceRepr` value, read by the driver from the reference while the launch is queued.
+        unsafe impl<'a, 'b: 'a> PushKernelArg<&'b $t> for KernelArgs<'a> {
+            fn arg(&mut self, arg: &'b $t) -> &mut Self {
+                self.params.push(Param::Value(arg as *const $t as *mut _));
+                self
+            }
+        }
+    )*};
+}
+by_reference!(u32, i32, u64, f32, crate::runtime::tma::TensorMap);
+
+// SAFETY: the buffer's device address, read through cudarc's stream-ordered access (its guard lives until the
+// launch is queued).
+unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b CudaSlice<T>> for KernelArgs<'a> {
+    fn arg(&mut self, arg: &'b CudaSlice<T>) -> &mut Self {
+        let (ptr, guard) = arg.device_ptr(self.stream);
+        self.address(ptr, guard)
+    }
+}
+
+// SAFETY: as for `&CudaSlice`, with cudarc's write access.
+unsafe impl<'a, 'b: 'a, T> PushKernelArg<&'b mut CudaSlice<T>> for KernelArgs<'a> {
+    fn arg(&mut self, arg: &'b mut CudaSlice<T>) -> &mut Self {
+        let (ptr, guard) = arg.device_ptr_mut(self.stream);
+        self.address(ptr, guard)
+    }
 }
 
 /// The dynamic shared memory a kernel with `fixed` bytes of static shared memory may ask for, under the
@@ -274,6 +359,7 @@ impl Gpu {
         Ok(Kernel {
             name: name.to_string(),
             func,
+            chained: false,
         })
     }
 
@@ -322,13 +408,14 @@ impl Gpu {
         self.modules.lock().expect("module cache poisoned").len()
     }
 
-    /// Launch `kernel` with `cfg`; `push` adds the arguments. A rejected launch is an [`Error::Launch`];
-    /// faults during the run surface at the next [`Gpu::sync`].
+    /// Launch `kernel` with `cfg` (through `cuLaunchKernelEx`, as a programmatic dependent of the stream's
+    /// previous kernel when the kernel is [`Kernel::chained`]); `push` adds the arguments. A rejected launch is
+    /// an [`Error::Launch`]; faults during the run surface at the next [`Gpu::sync`].
     pub fn launch<'a>(
         &'a self,
         kernel: &'a Kernel,
         cfg: LaunchConfig,
-        push: impl FnOnce(&mut LaunchArgs<'a>),
+        push: impl FnOnce(&mut KernelArgs<'a>),
     ) -> Result<()> {
         let (g, b) = (cfg.grid_dim, cfg.block_dim);
         if g.0 == 0 || g.1 == 0 || g.2 == 0 || b.0 * b.1 * b.2 == 0 {
@@ -337,16 +424,55 @@ impl Gpu {
                 kernel.name
             )));
         }
-        let mut args = self.stream.launch_builder(&kernel.func);
+        let mut args = KernelArgs {
+            stream: &self.stream,
+            params: Vec::new(),
+            addresses: Vec::new(),
+            guards: Vec::new(),
+        };
         push(&mut args);
+        let mut params = args.pointers();
+        let mut chained = sys::CUlaunchAttribute {
+            id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
+            value: sys::CUlaunchAttributeValue {
+                programmaticStreamSerializationAllowed: 1,
+            },
+            pad: [0; 4],
+        };
+        let launch = sys::CUlaunchConfig {
+            gridDimX: g.0,
+            gridDimY: g.1,
+            gridDimZ: g.2,
+            blockDimX: b.0,
+            blockDimY: b.1,
+            blockDimZ: b.2,
+            sharedMemBytes: cfg.shared_mem_bytes,
+            hStream: self.stream.cu_stream(),
+            attrs: if kernel.chained {
+                &mut chained
+            } else {
+                std::ptr::null_mut()
+            },
+            numAttrs: kernel.chained as u32,
+        };
+        let error = |source| Error::Launch {
+            kernel: kernel.name.clone(),
+            source,
+        };
+        self.ctx.bind_to_thread().map_err(error)?;
         // SAFETY: the callers in this crate push exactly the parameters their kernel declares, with device
-        // buffers large enough for the grid they launch (each kernel family checks sizes before launching).
-        unsafe { args.launch(cfg) }
-            .map(|_| ())
-            .map_err(|source| Error::Launch {
-                kernel: kernel.name.clone(),
-                source,
-            })
+        // buffers large enough for the grid they launch (each kernel family checks sizes before launching); every
+        // parameter pointer (and `chained`) lives until the call returns.
+        unsafe {
+            sys::cuLaunchKernelEx(
+                &launch,
+                kernel.func.cu_function(),
+                params.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        }
+        .result()
+        .map_err(error)
     }
 
     /// Wait for all queued work; reports any fault of an earlier launch.

@@ -11,7 +11,7 @@ pub mod nvrtc;
 pub mod tma;
 
 pub use cublas::{Cublas, CublasLt, Fp8Call, GemmCall};
-pub use device::{gpu_available, CompileJob, DeviceProps, Gpu, Kernel};
+pub use device::{gpu_available, CompileJob, DeviceProps, Gpu, Kernel, KernelArgs};
 pub use error::{Error, Result};
 pub use library::Library;
 pub use nvrtc::{compile, nvrtc_available, Compiled, Header, Source, DEVICE_HEADERS};

@@ -29,6 +29,11 @@ pub struct Args {
     /// 512, 2048, 8192, 30 problems after any --shapes.
     #[arg(long)]
     llm: bool,
+    /// With --dtype e4m3: run the --shapes problems as chains, one per token count M (its layers back to back
+    /// in the order given, as a model's block runs them): ours with each layer chained to the one before
+    /// (programmatic dependent launch) and not, against cuBLASLt's chain.
+    #[arg(long)]
+    chain: bool,
     /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
     #[arg(long, value_delimiter = ',')]
     elem: Vec<String>,
@@ -89,6 +94,9 @@ pub fn run(args: Args) -> Result<(), String> {
             "--llm goes with --dtype e4m3 (the 16-bit LLM layers: swz tune hopper shapes --llm)"
                 .into(),
         );
+    }
+    if args.chain {
+        return Err("--chain goes with --dtype e4m3".into());
     }
     let plan = plan(&args.family)?;
     if let Some(fam) = plan.iter().find(|f| f.size_of(2).k == 1) {
@@ -202,9 +210,17 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     if args.llm {
         shapes.extend(gpu_kernels::hopper::planned::llm_shapes());
     }
-    let shapes = crate::args::distinct(&shapes);
+    // A chain runs each problem it names (a layer may repeat); elsewhere a shape named twice runs once.
+    let shapes = if args.chain {
+        shapes
+    } else {
+        crate::args::distinct(&shapes)
+    };
     if shapes.is_empty() || !args.sizes.is_empty() {
         return Err("--dtype e4m3 takes its problems as --shapes MxNxK or --llm".into());
+    }
+    if args.chain && args.llm {
+        return Err("--chain takes its layers as --shapes MxNxK, not --llm".into());
     }
     let modes = args
         .scale
@@ -236,6 +252,9 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
         iters: args.iters,
         ..BenchConfig::default()
     };
+    if args.chain {
+        return chain(&gpu, &shapes, &modes, args, &cfg);
+    }
     let (rows, failed) =
         gpu_bench::hopper::fp8_bench::run(&gpu, &shapes, &modes, args.rounds, &cfg)
             .map_err(|e| e.to_string())?;
@@ -254,6 +273,34 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
             failed.len(),
             failed[0]
         ));
+    }
+    Ok(())
+}
+
+/// `swz bench gemm --dtype e4m3 --chain --shapes ...`: each token count's layers as one chain
+/// (`gpu_bench::hopper::chain`), per scaling mode.
+fn chain(
+    gpu: &Gpu,
+    shapes: &[Size],
+    modes: &[gpu_kernels::fp8::ScaleMode],
+    args: &Args,
+    cfg: &BenchConfig,
+) -> Result<(), String> {
+    let mut rows = Vec::new();
+    for &mode in modes {
+        rows.extend(
+            gpu_bench::hopper::chain::run(gpu, shapes, mode, args.rounds, cfg)
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    outln!(
+        "{}",
+        gpu_bench::hopper::chain::markdown(&rows, &gpu.props().to_string())
+    );
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
+        crate::output::write_file("--json", path, &text)?;
+        outln!("wrote {}", path.display());
     }
     Ok(())
 }
