@@ -192,7 +192,7 @@ fn e4m3_bad_input_is_one_line_and_exit_2() {
         ),
         (
             "bench gemm --chain --shapes 16x4096x4100",
-            "K must be a multiple of 8",
+            "K = 4100 is not a multiple of 8",
         ),
         (
             "bench gemm --chain --elem f32 --shapes 16x4096x4096",
