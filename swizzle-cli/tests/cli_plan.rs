@@ -187,8 +187,24 @@ fn e4m3_bad_input_is_one_line_and_exit_2() {
         ("bench gemm --llm", "--llm goes with --dtype e4m3"),
         ("bench gemm --dtype bf16 --llm", "--dtype: expected e4m3"),
         (
-            "bench gemm --chain --shapes 16x4096x4096",
-            "--chain goes with --dtype e4m3",
+            "bench gemm --chain",
+            "--chain takes its layers as --shapes MxNxK",
+        ),
+        (
+            "bench gemm --chain --shapes 16x4096x4100",
+            "K = 4100 is not a multiple of 8",
+        ),
+        (
+            "bench gemm --chain --elem f32 --shapes 16x4096x4096",
+            "expected bf16 or fp16",
+        ),
+        (
+            "bench gemm --chain --elem bf16,f16 --shapes 16x4096x4096",
+            "one element type",
+        ),
+        (
+            "bench stencil --chain --shapes 16x4096x4096",
+            "only the gemm and hopper families",
         ),
         ("bench gemm --dtype e4m3 --chain --llm", "not --llm"),
         (

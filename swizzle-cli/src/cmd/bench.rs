@@ -6,6 +6,7 @@
 //! spec swizzle-core's planner picks) runs its planned specs; `--list` shows them with the predicted time.
 
 use gpu_bench::bench::{BenchConfig, Report};
+use gpu_bench::hopper::chain::Kind;
 use gpu_kernels::frame::{self, DynFamily};
 use gpu_kernels::registry;
 use gpu_kernels::{Gpu, Size};
@@ -29,9 +30,10 @@ pub struct Args {
     /// 512, 2048, 8192, 30 problems after any --shapes.
     #[arg(long)]
     llm: bool,
-    /// With --dtype e4m3: run the --shapes problems as chains, one per token count M (its layers back to back
-    /// in the order given, as a model's block runs them): ours with each layer chained to the one before
-    /// (programmatic dependent launch) and not, against cuBLASLt's chain.
+    /// Run the --shapes problems as chains, one per token count M (its layers back to back in the order given,
+    /// as a model's block runs them): ours with each layer chained to the one before (programmatic dependent
+    /// launch) and not, against the peer's chain (cuBLAS in bf16, or fp16 with --elem fp16; cuBLASLt with --dtype
+    /// e4m3).
     #[arg(long)]
     chain: bool,
     /// Only variants of these element types (f32, f16, bf16, ...; fp32/fp16 accepted).
@@ -96,7 +98,7 @@ pub fn run(args: Args) -> Result<(), String> {
         );
     }
     if args.chain {
-        return Err("--chain goes with --dtype e4m3".into());
+        return chain16(&args);
     }
     let plan = plan(&args.family)?;
     if let Some(fam) = plan.iter().find(|f| f.size_of(2).k == 1) {
@@ -289,16 +291,66 @@ fn chain(
     let mut rows = Vec::new();
     for &mode in modes {
         rows.extend(
-            gpu_bench::hopper::chain::run(gpu, shapes, mode, args.rounds, cfg)
+            gpu_bench::hopper::chain::run(gpu, shapes, Kind::E4m3(mode), args.rounds, cfg)
                 .map_err(|e| e.to_string())?,
         );
     }
+    print_chains(gpu, &rows, args)
+}
+
+/// `swz bench gemm --chain --shapes ... [--elem bf16|fp16]`: the 16-bit chains (bf16 unless --elem names
+/// fp16), each problem checked before the GPU is opened.
+fn chain16(args: &Args) -> Result<(), String> {
+    if !matches!(args.family.as_str(), "gemm" | "hopper") {
+        family(&args.family)?;
+        return Err(format!(
+            "--chain: only the gemm and hopper families chain layers, not {}",
+            args.family
+        ));
+    }
+    let ty = match args.elem.as_slice() {
+        [] => gpu_kernels::Elem::BF16,
+        [e] => crate::args::parse_elem(e)?,
+        _ => return Err("--chain runs one element type: --elem bf16 or fp16".into()),
+    };
+    if !gpu_kernels::hopper::TYPES.contains(&ty) {
+        return Err(format!(
+            "--chain --elem: expected bf16 or fp16, got {ty} (e4m3: --dtype e4m3)"
+        ));
+    }
+    if args.shapes.is_empty() || args.llm || !args.sizes.is_empty() {
+        return Err("--chain takes its layers as --shapes MxNxK".into());
+    }
+    for &size in &args.shapes {
+        gpu_kernels::hopper::check_dims(size).map_err(|e| format!("--shapes: {e}"))?;
+    }
+    if args.list {
+        return Ok(());
+    }
+    check_targets(args.json.as_ref(), None)?;
+    let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
+    let cfg = BenchConfig {
+        warmup: args.warmup,
+        iters: args.iters,
+        ..BenchConfig::default()
+    };
+    let rows = gpu_bench::hopper::chain::run(&gpu, &args.shapes, Kind::Half(ty), args.rounds, &cfg)
+        .map_err(|e| e.to_string())?;
+    print_chains(&gpu, &rows, args)
+}
+
+/// The chains' table, and their JSON where --json asks.
+fn print_chains(
+    gpu: &Gpu,
+    rows: &[gpu_bench::hopper::chain::ChainRow],
+    args: &Args,
+) -> Result<(), String> {
     outln!(
         "{}",
-        gpu_bench::hopper::chain::markdown(&rows, &gpu.props().to_string())
+        gpu_bench::hopper::chain::markdown(rows, &gpu.props().to_string())
     );
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string_pretty(rows).map_err(|e| e.to_string())?;
         crate::output::write_file("--json", path, &text)?;
         outln!("wrote {}", path.display());
     }
