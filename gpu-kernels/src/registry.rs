@@ -57,13 +57,14 @@ pub fn names() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::verify::tests::CoreOnly;
+    use crate::frame::verify::tests::CORE_ONLY;
     use crate::frame::{Family, Size};
     use crate::transpose::family::TRANSPOSE;
+    use swizzle_core::Elem;
 
     #[test]
     fn a_family_with_only_the_core_is_listed_and_refuses_a_benchmark_by_name() {
-        let f: &dyn DynFamily = &CoreOnly;
+        let f: &dyn DynFamily = &CORE_ONLY;
         assert!(f.bench_sizes().is_empty());
         assert!(f.planned_list(Size::mnk(64, 64, 64)).unwrap().is_none());
         let infos = f.spec_infos();
@@ -85,15 +86,43 @@ mod tests {
             assert_eq!(plans.is_some(), f.name() == "hopper", "{}", f.name());
         }
         // Every registered family benchmarks against its peer; only the transpose has a smem-only build.
-        assert!(TRANSPOSE.as_bench().is_some() && TRANSPOSE.as_profile().is_some());
-        assert!(crate::fragments::FRAGMENTS.as_bench().is_some());
-        assert!(crate::stencil::family::STENCIL.as_bench().is_some());
-        assert!(crate::matmul_l2::family::MATMUL_L2.as_bench().is_some());
-        assert!(crate::hopper::family::HOPPER.as_bench().is_some());
+        let t = TRANSPOSE.parts();
+        assert!(t.bench.is_some() && t.profile.is_some());
+        assert!(crate::fragments::FRAGMENTS.parts().bench.is_some());
+        assert!(crate::stencil::family::STENCIL.parts().bench.is_some());
+        assert!(crate::matmul_l2::family::MATMUL_L2.parts().bench.is_some());
+        assert!(crate::hopper::family::HOPPER.parts().bench.is_some());
+        let gemm = crate::gemm::family::GEMM.parts();
+        assert!(gemm.bench.is_some() && gemm.profile.is_none() && gemm.plan.is_none());
+    }
+
+    /// The default measure and peer, derived from a family's buffers, are the vendor's call on the same types
+    /// and bytes: cuBLAS on each GEMM's input and output types (the FLOPs of the product); a D2D copy of the
+    /// transpose's matrix (its bytes read and written).
+    #[test]
+    fn default_peers_are_the_vendor_call_on_the_same_buffers() {
+        use crate::frame::{Bench, Measure, Peer};
+        let size = Size::mnk(256, 512, 128);
+        let cublas = |ab, c| Peer::CublasGemm { size, ab, c };
         let gemm = &crate::gemm::family::GEMM;
-        assert!(
-            gemm.as_bench().is_some() && gemm.as_profile().is_none() && gemm.as_plan().is_none()
-        );
+        for v in gemm.specs() {
+            assert_eq!(gemm.peer(&v, size), cublas(v.input, v.out), "{v}");
+            assert_eq!(gemm.measure(&v, size), Measure::Flops(size.flops()), "{v}");
+        }
+        let hopper = &crate::hopper::family::HOPPER;
+        for s in hopper.specs() {
+            assert_eq!(hopper.peer(&s, size), cublas(s.ty, s.ty), "{s}");
+        }
+        let matmul = &crate::matmul_l2::family::MATMUL_L2;
+        for s in matmul.specs() {
+            assert_eq!(matmul.peer(&s, size), cublas(Elem::F32, Elem::F32), "{s}");
+        }
+        let mn = Size::mn(300, 200);
+        for v in TRANSPOSE.specs() {
+            let bytes = 300 * 200 * u64::from(v.elem.bytes());
+            assert_eq!(TRANSPOSE.peer(&v, mn), Peer::CopyD2D { bytes }, "{v}");
+            assert_eq!(TRANSPOSE.measure(&v, mn), Measure::Bytes(2 * bytes), "{v}");
+        }
     }
 
     /// A side `n` (`--sizes N`, `--n N`) is the cube for the GEMM families, profiled at 512; `n x n` for the
