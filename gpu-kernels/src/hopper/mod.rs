@@ -113,6 +113,25 @@ pub fn compile_cached(spec: &HopperSpec, dir: Option<&std::path::Path>) -> Resul
     Ok(out)
 }
 
+/// `Ok` when A (m x k), B (n x k) and C (m x n) hold at least the elements `size` needs, else one line naming the
+/// first that does not: the check before every launch of the kernel ([`HopperGemm::launch`],
+/// [`HopperGemm::launch_fp8`]).
+fn check_lens(size: Size, a: usize, b: usize, c: usize) -> Result<()> {
+    let Size { m, n, k } = size;
+    for (what, len, want) in [
+        ("A", a, m as u64 * k as u64),
+        ("B", b, n as u64 * k as u64),
+        ("C", c, m as u64 * n as u64),
+    ] {
+        if (len as u64) < want {
+            return Err(Error::Invalid(format!(
+                "{what} holds {len} elements, {m}x{n}x{k} needs {want}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn compile_options() -> Vec<String> {
     COMPILE_OPTIONS.iter().map(|o| o.to_string()).collect()
 }
@@ -255,19 +274,7 @@ impl HopperGemm {
             )));
         }
         let launch = self.launch_at(size)?;
-        let Size { m, n, k } = size;
-        let need = |what: &str, len: usize, want: u64| {
-            if (len as u64) < want {
-                Err(Error::Invalid(format!(
-                    "{what} holds {len} elements, {m}x{n}x{k} needs {want}"
-                )))
-            } else {
-                Ok(())
-            }
-        };
-        need("A", a.len(), m as u64 * k as u64)?;
-        need("B", b.len(), n as u64 * k as u64)?;
-        need("C", c.len(), m as u64 * n as u64)?;
+        check_lens(size, a.len(), b.len(), c.len())?;
         crate::frame::verify::launch_refs(gpu, &self.kernel, &launch, &[a, b, c])
     }
 }
