@@ -125,6 +125,29 @@ mod tests {
         }
     }
 
+    /// Every spec's compile unit carries the family's header for it as `swz.cuh`: what the report prints is what
+    /// the kernel compiles.
+    #[test]
+    fn compile_units_carry_the_reported_header() {
+        fn check<F: Family>(f: &F) {
+            for s in f.specs() {
+                let (src, _) = f.compile_unit(&s);
+                let swz = src
+                    .headers
+                    .iter()
+                    .find(|h| h.name == swizzle_core::cuda::HEADER_NAME);
+                let want = f.header(&s).render();
+                assert_eq!(swz.map(|h| &h.text), Some(&want), "{} {s}", f.name());
+            }
+        }
+        check(&TRANSPOSE);
+        check(&crate::fragments::FRAGMENTS);
+        check(&crate::stencil::family::STENCIL);
+        check(&crate::matmul_l2::family::MATMUL_L2);
+        check(&crate::hopper::family::HOPPER);
+        check(&crate::gemm::family::GEMM);
+    }
+
     /// A side `n` (`--sizes N`, `--n N`) is the cube for the GEMM families, profiled at 512; `n x n` for the
     /// others, profiled at 2048 (the stencil's problems are rows, `1 x n`).
     #[test]

@@ -319,6 +319,7 @@ pub struct Parts<'a, S> {
 }
 
 impl<'a, S> Parts<'a, S> {
+    /// No optional part.
     pub fn none() -> Parts<'a, S> {
         Parts {
             bench: None,
@@ -327,6 +328,7 @@ impl<'a, S> Parts<'a, S> {
         }
     }
 
+    /// These parts and the benchmark part.
     pub fn with_bench(self, bench: &'a dyn Bench<Spec = S>) -> Parts<'a, S> {
         Parts {
             bench: Some(bench),
@@ -334,6 +336,7 @@ impl<'a, S> Parts<'a, S> {
         }
     }
 
+    /// These parts and the planner.
     pub fn with_plan(self, plan: &'a dyn Plan<S>) -> Parts<'a, S> {
         Parts {
             plan: Some(plan),
@@ -341,6 +344,7 @@ impl<'a, S> Parts<'a, S> {
         }
     }
 
+    /// These parts and the profiler's build.
     pub fn with_profile(self, profile: &'a dyn Profile<S>) -> Parts<'a, S> {
         Parts {
             profile: Some(profile),
@@ -358,6 +362,7 @@ pub type PlannedSpecs<S> = Vec<(S, String)>;
 pub struct Identity {
     /// `transpose`, `gemm`, ...
     pub name: &'static str,
+    /// One line for `--help` and the report.
     pub about: &'static str,
     pub shape: Shape,
 }
