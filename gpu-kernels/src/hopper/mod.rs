@@ -117,15 +117,15 @@ pub fn compile_cached(spec: &HopperSpec, dir: Option<&std::path::Path>) -> Resul
 /// first that does not: the check before every launch of the kernel ([`HopperGemm::launch`],
 /// [`HopperGemm::launch_fp8`]).
 fn check_lens(size: Size, a: usize, b: usize, c: usize) -> Result<()> {
-    let Size { m, n, k } = size;
     for (what, len, want) in [
-        ("A", a, m as u64 * k as u64),
-        ("B", b, n as u64 * k as u64),
-        ("C", c, m as u64 * n as u64),
+        ("A", a, size.mk_len()),
+        ("B", b, size.nk_len()),
+        ("C", c, size.mn_len()),
     ] {
-        if (len as u64) < want {
+        if len < want {
             return Err(Error::Invalid(format!(
-                "{what} holds {len} elements, {m}x{n}x{k} needs {want}"
+                "{what} holds {len} elements, {} needs {want}",
+                size.mnk_text()
             )));
         }
     }
@@ -290,6 +290,21 @@ mod tests {
         let e = check_dims(Size::mnk(64, 64, 20)).unwrap_err().to_string();
         assert!(e.contains("multiple of 8") && e.contains("16-byte"), "{e}");
         assert!(check_dims(Size::mnk(0, 4, 16)).is_err());
+    }
+
+    #[test]
+    fn buffer_lengths_are_checked_before_launch() {
+        let size = Size::mnk(3, 5, 16);
+        assert!(check_lens(size, 48, 80, 15).is_ok());
+        assert!(check_lens(size, 100, 100, 100).is_ok());
+        for (lens, says) in [
+            ([47, 80, 15], "A holds 47 elements, 3x5x16 needs 48"),
+            ([48, 79, 15], "B holds 79 elements, 3x5x16 needs 80"),
+            ([48, 80, 14], "C holds 14 elements, 3x5x16 needs 15"),
+        ] {
+            let e = check_lens(size, lens[0], lens[1], lens[2]).unwrap_err();
+            assert_eq!(e.to_string(), format!("invalid argument: {says}"));
+        }
     }
 
     #[test]
