@@ -69,7 +69,7 @@ impl Build {
 }
 
 /// The builds `f` has, in [`Build::ALL`] order: all three for a family with a shared-memory-only build
-/// ([`Family::as_profile`](gpu_kernels::frame::Family::as_profile)), the shipped one alone otherwise.
+/// ([`Parts::profile`](gpu_kernels::frame::Parts::profile)), the shipped one alone otherwise.
 pub fn builds(f: &dyn DynFamily) -> &'static [Build] {
     if f.has_smem_only() {
         &Build::ALL
@@ -137,7 +137,7 @@ pub fn verify_first_size(gpu: &Gpu, f: &dyn DynFamily) -> Result<(String, bool)>
 
 /// Launch every profiled spec once at the family's size of side `n` with `build`, in [`profiled`] order (what
 /// [`compare`] expects from ncu); one line per launch. The family's profile side
-/// ([`Family::profile_side`](gpu_kernels::frame::Family::profile_side)) keeps to full tiles, so every block issues exactly the
+/// ([`Shape::profile_side`](gpu_kernels::frame::Shape::profile_side)) keeps to full tiles, so every block issues exactly the
 /// modelled instructions.
 pub fn run(gpu: &Gpu, f: &dyn DynFamily, n: u32, build: Build) -> Result<String> {
     run_with(gpu, f, n, build, None)

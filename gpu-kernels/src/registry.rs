@@ -57,13 +57,13 @@ pub fn names() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::verify::tests::CoreOnly;
+    use crate::frame::verify::tests::CORE_ONLY;
     use crate::frame::{Family, Size};
     use crate::transpose::family::TRANSPOSE;
 
     #[test]
     fn a_family_with_only_the_core_is_listed_and_refuses_a_benchmark_by_name() {
-        let f: &dyn DynFamily = &CoreOnly;
+        let f: &dyn DynFamily = &CORE_ONLY;
         assert!(f.bench_sizes().is_empty());
         assert!(f.planned_list(Size::mnk(64, 64, 64)).unwrap().is_none());
         let infos = f.spec_infos();

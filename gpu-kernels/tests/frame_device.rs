@@ -1,6 +1,6 @@
 //! The frame on a GPU: every registered family verifies through the generic runner (random inputs, poisoned
 //! outputs, host reference, ragged sizes), and the runner catches a wrong result.
-use gpu_kernels::frame::{DynFamily, Family, HostBuf, Size};
+use gpu_kernels::frame::{DynFamily, Family, HostBuf, Identity, Size};
 use gpu_kernels::registry::{find, FAMILIES};
 use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
 
@@ -64,22 +64,15 @@ fn every_registered_family_verifies() {
     }
 }
 
-/// The transpose family with a wrong host reference (the input itself): the runner must report every variant
-/// that really transposes as wrong, naming the element. It implements the frame's core only (no benchmark, no
-/// planner, no profiler build), which is all verification needs.
-struct WrongReference;
+gpu_kernels::family! {
+    /// The transpose family with a wrong host reference (the input itself): the runner must report every variant
+    /// that really transposes as wrong, naming the element. It implements the frame's core only (no benchmark, no
+    /// planner, no profiler build), which is all verification needs.
+    static WRONG_REFERENCE: WrongReference = Identity::matrix("wrong-reference", "transpose checked against the untransposed input");
+}
 
 impl Family for WrongReference {
     type Spec = Variant;
-    fn name(&self) -> &'static str {
-        "wrong-reference"
-    }
-    fn about(&self) -> &'static str {
-        "transpose checked against the untransposed input"
-    }
-    fn source(&self) -> (&'static str, &'static str) {
-        TRANSPOSE.source()
-    }
     fn specs(&self) -> Vec<Variant> {
         TRANSPOSE.specs()
     }
@@ -101,7 +94,7 @@ fn the_runner_catches_a_wrong_result() {
         .iter()
         .find(|v| v.kernel.name() == "smem-swizzled-t64v4")
         .unwrap();
-    let err = gpu_kernels::frame::verify::verify(&gpu, &WrongReference, &v, Size::mn(97, 131))
+    let err = gpu_kernels::frame::verify::verify(&gpu, &WRONG_REFERENCE, &v, Size::mn(97, 131))
         .unwrap_err()
         .to_string();
     assert!(

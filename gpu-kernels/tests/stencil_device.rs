@@ -10,7 +10,7 @@
 
 use gpu_kernels::elem::table_name;
 use gpu_kernels::frame::verify::{verify, verify_cases};
-use gpu_kernels::frame::{Buffer, Family, HostBuf, Launch};
+use gpu_kernels::frame::{Buffer, Family, HostBuf, Identity, Launch};
 use gpu_kernels::runtime::{compile, Source};
 use gpu_kernels::stencil::family::{Variant, STENCIL};
 use gpu_kernels::stencil::{StencilSpec, MAX_RADIUS, SPECS, TYPES};
@@ -125,21 +125,14 @@ fn sanitizer_pass_stencil() {
     assert_none(f);
 }
 
-/// The stencil with every variant's kernel compiled for the radius below its own (launched, sized and checked as
-/// its own).
-struct RadiusBelow;
+gpu_kernels::family! {
+    /// The stencil with every variant's kernel compiled for the radius below its own (launched, sized and checked
+    /// as its own).
+    static RADIUS_BELOW: RadiusBelow = Identity::row("stencil-radius-below", "the stencil with each kernel compiled for radius k - 1");
+}
 
 impl Family for RadiusBelow {
     type Spec = Variant;
-    fn name(&self) -> &'static str {
-        "stencil-radius-below"
-    }
-    fn about(&self) -> &'static str {
-        "the stencil with each kernel compiled for radius k - 1"
-    }
-    fn source(&self) -> (&'static str, &'static str) {
-        STENCIL.source()
-    }
     fn specs(&self) -> Vec<Variant> {
         STENCIL.specs()
     }
@@ -189,7 +182,7 @@ fn a_wrong_kernel_is_caught() {
     };
     // Compiled for k = 2: right as k = 2, wrong as k = 3.
     verify(&gpu, &STENCIL, &v(2), size).unwrap();
-    let e = verify(&gpu, &RadiusBelow, &v(3), size)
+    let e = verify(&gpu, &RADIUS_BELOW, &v(3), size)
         .unwrap_err()
         .to_string();
     assert!(

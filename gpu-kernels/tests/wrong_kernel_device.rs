@@ -2,7 +2,7 @@
 //! runner, [`DynFamily::verify_with`], after the parallel compile): the transpose's shared-memory kernel with the
 //! store of one output element moved to its neighbour, so that element is never written. The same family built
 //! from the unbroken source passes, so the test tells the two apart rather than failing on anything.
-use gpu_kernels::frame::{DynFamily, Family, HostBuf, Size};
+use gpu_kernels::frame::{DynFamily, Family, HostBuf, Identity, Named, Size};
 use gpu_kernels::registry::precompile;
 use gpu_kernels::transpose::family::{Variant, TRANSPOSE};
 use gpu_kernels::transpose::Transpose;
@@ -26,7 +26,7 @@ struct Patched {
 
 impl Patched {
     fn new(name: &'static str, broken: bool) -> Patched {
-        let (_, text) = TRANSPOSE.source();
+        let text = gpu_kernels::transpose::SOURCE;
         assert_eq!(text.matches(STORE).count(), 1, "the store to break");
         let text = if broken {
             text.replace(STORE, BROKEN)
@@ -40,17 +40,17 @@ impl Patched {
     }
 }
 
+impl Named for Patched {
+    fn identity(&self) -> Identity {
+        Identity::matrix(
+            self.name,
+            "the shared-memory transpose, maybe with one index broken",
+        )
+    }
+}
+
 impl Family for Patched {
     type Spec = Variant;
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn about(&self) -> &'static str {
-        "the shared-memory transpose, maybe with one index broken"
-    }
-    fn source(&self) -> (&'static str, &'static str) {
-        ("transpose.cu", self.source)
-    }
     fn specs(&self) -> Vec<Variant> {
         let smem = TRANSPOSE
             .specs()

@@ -20,10 +20,10 @@
 //! layouts): the baseline exists to show what the swizzle buys, and [`Variant::accesses`] predicts its conflicts.
 
 use crate::frame::{
-    Accesses, Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess,
-    Tolerance,
+    Accesses, Arg, Bench, Buffer, Family, HostBuf, Identity, Launch, Measure, Parts, Peer, Size,
+    SpecAccess, Tolerance,
 };
-use crate::runtime::{Error, Result};
+use crate::runtime::{Error, Result, Source};
 use cudarc::driver::LaunchConfig;
 use half::f16;
 use swizzle_core::bank::Op;
@@ -422,11 +422,11 @@ impl std::fmt::Display for Variant {
 // design and skipped): one const loop, failing the build with the access, instruction, phase, bank and lanes.
 crate::assert_specs_conflict_free!(SPECS);
 
-/// The family: `swz bench fragments` has nothing to time (each problem is one block of a few hundred cycles);
-/// what it contributes is verification, the reports and the profiler comparison.
-pub struct Fragments;
-
-pub static FRAGMENTS: Fragments = Fragments;
+crate::family! {
+    /// The family: `swz bench fragments` has nothing to time (each problem is one block of a few hundred cycles);
+    /// what it contributes is verification, the reports and the profiler comparison.
+    pub static FRAGMENTS: Fragments = Identity::matrix("fragments", "the tensor-core fragment problems (ldmatrix + mma.sync + stmatrix): 1.1 A^n, 1.2 A x B halves, 2.1 two access modes, 3.1 interleaved layouts");
+}
 
 /// Output element type of each problem: f32 straight from the accumulators (1.2, 2.1), f16 through smem (1.1,
 /// 3.1).
@@ -446,18 +446,6 @@ const fn power(size: Size) -> u32 {
 impl Family for Fragments {
     type Spec = Variant;
 
-    fn name(&self) -> &'static str {
-        "fragments"
-    }
-
-    fn about(&self) -> &'static str {
-        "the tensor-core fragment problems (ldmatrix + mma.sync + stmatrix): 1.1 A^n, 1.2 A x B halves, 2.1 two access modes, 3.1 interleaved layouts"
-    }
-
-    fn source(&self) -> (&'static str, &'static str) {
-        ("fragments.cu", SOURCE)
-    }
-
     fn specs(&self) -> Vec<Variant> {
         SPECS.to_vec()
     }
@@ -472,6 +460,20 @@ impl Family for Fragments {
 
     fn header(&self, v: &Variant) -> Header {
         v.header()
+    }
+
+    /// `fragments.cu` with `swz.cuh` ([`Variant::header`]).
+    fn compile_unit(&self, v: &Variant) -> (Source, Vec<String>) {
+        let header = crate::runtime::Header {
+            name: swizzle_core::cuda::HEADER_NAME.into(),
+            text: v.header().render(),
+        };
+        let source = Source {
+            name: "fragments.cu".into(),
+            text: SOURCE.into(),
+            headers: vec![header],
+        };
+        (source, Vec::new())
     }
 
     fn entry(&self, v: &Variant) -> &'static str {
@@ -580,12 +582,12 @@ impl Family for Fragments {
             .map(|&n| Size::mnk(16, 16, n))
             .collect()
     }
-    fn as_bench(&self) -> Option<&dyn Bench<Variant>> {
-        Some(self)
+    fn parts(&self) -> Parts<'_, Variant> {
+        Parts::none().with_bench(self)
     }
 }
 
-impl Bench<Variant> for Fragments {
+impl Bench for Fragments {
     fn block_label(&self, v: &Variant) -> String {
         let (x, y, _) = v.block();
         format!("({x},{y})")

@@ -3,7 +3,7 @@
 //! different spec types and the benchmark programs (gpu-bench) can time any of them.
 
 use super::verify::{launch, verify, DeviceBufs, Verified};
-use super::{Buffer, CeilingProbe, Family, Launch, Measure, Peer, Size, SpecAccess, Steps};
+use super::{Buffer, CeilingProbe, Family, Launch, Measure, Named, Peer, Size, SpecAccess, Steps};
 use crate::runtime::{CompileJob, DeviceProps, Error, Gpu, Kernel, Result};
 use swizzle_core::Elem;
 
@@ -60,13 +60,13 @@ pub trait DynFamily: Sync {
     /// The size `swz report` measures ([`Bench::report_size`](super::Bench::report_size)); empty without a
     /// benchmark part.
     fn report_sizes(&self) -> Vec<Size>;
-    /// The problem of side `n` (`swz bench --sizes N`).
+    /// The problem of side `n` (`swz bench --sizes N`; [`Shape::size_of`](super::Shape::size_of)).
     fn size_of(&self, n: u32) -> Size;
-    /// See [`Family::profile_side`].
+    /// See [`Shape::profile_side`](super::Shape::profile_side).
     fn profile_side(&self) -> u32;
     /// The block shape spec `index` launches at `size` (`None` if it cannot run there).
     fn launch_block(&self, index: usize, size: Size) -> Option<(u32, u32, u32)>;
-    /// True when the family has a shared-memory-only build ([`Family::as_profile`]).
+    /// True when the family has a shared-memory-only build ([`Parts::profile`](super::Parts::profile)).
     fn has_smem_only(&self) -> bool;
     /// Launch spec `index` once at `size` without checking (profiling): the family's shared-memory-only build
     /// (an error when it has none), with all the dynamic shared memory the kernel may take beside its static
@@ -79,11 +79,11 @@ pub trait DynFamily: Sync {
 
 impl<F: Family> DynFamily for F {
     fn name(&self) -> &'static str {
-        Family::name(self)
+        Named::name(self)
     }
 
     fn about(&self) -> &'static str {
-        Family::about(self)
+        self.identity().about
     }
 
     fn spec_infos(&self) -> Vec<SpecInfo> {
@@ -100,7 +100,8 @@ impl<F: Family> DynFamily for F {
                     elem: self.elem(s),
                     display: s.to_string(),
                     block: self
-                        .as_bench()
+                        .parts()
+                        .bench
                         .map_or_else(String::new, |b| b.block_label(s)),
                     entry: self.entry(s),
                     accesses: self.accesses(s),
@@ -149,7 +150,7 @@ impl<F: Family> DynFamily for F {
         size: Size,
         props: Option<&DeviceProps>,
     ) -> Result<Option<Vec<(Box<dyn DynSpec + '_>, String)>>> {
-        let Some(plan) = self.as_plan() else {
+        let Some(plan) = self.parts().plan else {
             return Ok(None);
         };
         Ok(Some(
@@ -161,22 +162,25 @@ impl<F: Family> DynFamily for F {
     }
 
     fn bench_sizes(&self) -> Vec<Size> {
-        self.as_bench().map_or_else(Vec::new, |b| b.bench_sizes())
+        self.parts()
+            .bench
+            .map_or_else(Vec::new, |b| b.bench_sizes())
     }
 
     fn report_sizes(&self) -> Vec<Size> {
-        self.as_bench()
+        self.parts()
+            .bench
             .and_then(|b| b.report_size())
             .into_iter()
             .collect()
     }
 
     fn size_of(&self, n: u32) -> Size {
-        Family::size_of(self, n)
+        self.identity().shape.size_of(n)
     }
 
     fn profile_side(&self) -> u32 {
-        Family::profile_side(self)
+        self.identity().shape.profile_side()
     }
 
     fn launch_block(&self, index: usize, size: Size) -> Option<(u32, u32, u32)> {
@@ -185,15 +189,15 @@ impl<F: Family> DynFamily for F {
     }
 
     fn has_smem_only(&self) -> bool {
-        self.as_profile().is_some()
+        self.parts().profile.is_some()
     }
 
     fn launch_smem_only(&self, gpu: &Gpu, index: usize, size: Size, one_block: bool) -> Result<()> {
         let spec = spec_at(self, index)?;
-        let profile = self.as_profile().ok_or_else(|| {
+        let profile = self.parts().profile.ok_or_else(|| {
             Error::Invalid(format!(
                 "{} has no shared-memory-only build",
-                Family::name(self)
+                Named::name(self)
             ))
         })?;
         let kernel = self.prepare(gpu, &spec, &profile.smem_only_options(&spec))?;
@@ -222,7 +226,7 @@ fn spec_at<F: Family>(f: &F, index: usize) -> Result<F::Spec> {
     f.specs().get(index).cloned().ok_or_else(|| {
         Error::Invalid(format!(
             "{} has {} specs, asked for #{index}",
-            Family::name(f),
+            Named::name(f),
             f.specs().len()
         ))
     })
@@ -278,7 +282,7 @@ impl<F: Family> DynSpec for Erased<'_, F> {
     }
 
     fn bench(&self, size: Size) -> Option<BenchPart> {
-        let b = self.family.as_bench()?;
+        let b = self.family.parts().bench?;
         Some(BenchPart {
             measure: b.measure(&self.spec, size),
             peer: b.peer(&self.spec, size),

@@ -8,17 +8,18 @@
 //! ```text
 //!   Family (one module per family)             generic (this module)
 //!   ---------------------------------          ------------------------------------------------------------
-//!   SOURCE: the .cu (include_str!)             NVRTC compile + module cache (runtime), dynamic smem opt-in
+//!   family!: name, about, problem shape        NVRTC compile + module cache (runtime), dynamic smem opt-in
 //!   specs(): every shipped variant             verify::verify: random inputs, poisoned outputs and guards, host
 //!   header(spec): struct Spec {...}                           reference, ragged sizes, first wrong element named
+//!   compile_unit(spec): the .cu + headers
 //!   entry(spec), launch(spec, size): grid,     gpu-bench tables: rotated buffers > L2, warm-up, CUDA events, median,
 //!     block, smem, arguments (Arg)                          the peer (D2D copy / cuBLAS) in the same run
 //!   buffers(spec, size): inputs / outputs      gpu-bench profile: predicted (bank model on accesses) vs ncu
 //!   reference(spec, size, inputs)              registry: swz bench <family>, swz report
 //!   accesses(spec): SpecAccess list            assert_specs_conflict_free!: one const loop over SPECS
-//!   optional parts (Family::as_bench/as_plan/as_profile):
-//!   Bench: measure (bytes or FLOPs), peer      gpu-bench tables, swz bench, swz report
-//!     (D2D copy or cuBLAS), bench sizes
+//!   optional parts (Family::parts):
+//!   Bench: bench sizes, block label; measure   gpu-bench tables, swz bench, swz report
+//!     and peer (D2D copy or cuBLAS) derived
 //!   Plan: planned(size): specs per problem     swz bench --shapes
 //!   Profile: smem-only build options           swz profile
 //! ```
@@ -40,10 +41,12 @@
 //!    col`, no `blockIdx.y * gridDim.x + blockIdx.x` (the `cu_sources_retype_no_formula` test greps for them).
 //!    fp16/bf16 kernels use `__half` / `__nv_bfloat16` (the spec's `.elem(..)` includes their headers; the runtime
 //!    puts the toolkit's include directory on NVRTC's path).
-//! 4. **A host reference** (plain Rust on [`HostBuf`]s) and `impl Family` (name, source, specs, header, entry,
-//!    launch, buffers, reference, verify sizes; tolerance and accesses where they are not the defaults), then the
-//!    optional parts the family has: `impl Bench` (measure, peer, bench sizes) with `fn as_bench` returning
-//!    `Some(self)`, likewise [`Plan`] and [`Profile`]. See `transpose/family.rs` for a complete one.
+//! 4. **A host reference** (plain Rust on [`HostBuf`]s), the family's struct and instance with its name and one
+//!    line about it ([`family!`](crate::family)), and `impl Family` (specs, header, compile unit, entry, launch,
+//!    buffers, reference, verify sizes; tolerance and accesses where they are not the defaults), then the
+//!    optional parts the family has: `impl Bench` (bench sizes and block label; measure and peer where they are
+//!    not the defaults), likewise [`Plan`] and [`Profile`], each handed out in `fn parts`. See
+//!    `transpose/family.rs` for a complete one.
 //! 5. **One registry line** in [`crate::registry::FAMILIES`]. `swz bench <family>`, `swz report`, `swz verify`, `swz profile`
 //!    and `scripts/device.sh` then include it; nothing else changes.
 //! 6. GPU tests `#[ignore = "needs an NVIDIA GPU"]` call [`verify::verify_all_with`] for the family, or
@@ -304,25 +307,180 @@ impl Accesses {
     }
 }
 
+/// The optional parts of a family ([`Family::parts`]), each the family itself where it implements the part:
+/// `Parts::none().with_bench(self).with_plan(self)`.
+pub struct Parts<'a, S> {
+    /// Benchmark tables against a peer (`swz bench <family>`).
+    pub bench: Option<&'a dyn Bench<Spec = S>>,
+    /// The spec picked per problem (`swz bench --shapes`).
+    pub plan: Option<&'a dyn Plan<S>>,
+    /// The profiler's shared-memory-only build (`swz profile`).
+    pub profile: Option<&'a dyn Profile<S>>,
+}
+
+impl<'a, S> Parts<'a, S> {
+    /// No optional part.
+    pub fn none() -> Parts<'a, S> {
+        Parts {
+            bench: None,
+            plan: None,
+            profile: None,
+        }
+    }
+
+    /// These parts and the benchmark part.
+    pub fn with_bench(self, bench: &'a dyn Bench<Spec = S>) -> Parts<'a, S> {
+        Parts {
+            bench: Some(bench),
+            ..self
+        }
+    }
+
+    /// These parts and the planner.
+    pub fn with_plan(self, plan: &'a dyn Plan<S>) -> Parts<'a, S> {
+        Parts {
+            plan: Some(plan),
+            ..self
+        }
+    }
+
+    /// These parts and the profiler's build.
+    pub fn with_profile(self, profile: &'a dyn Profile<S>) -> Parts<'a, S> {
+        Parts {
+            profile: Some(profile),
+            ..self
+        }
+    }
+}
+
 /// Specs a family planned for one problem, each with one line on why ([`Plan::planned`]).
 pub type PlannedSpecs<S> = Vec<(S, String)>;
 
-/// What every kernel family implements: its source and specs, how one spec is built and launched, its buffers
+/// Who a family is: the name `swz bench <name>` takes, one line for `--help` and the report, and the shape of
+/// its problems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// `transpose`, `gemm`, ...
+    pub name: &'static str,
+    /// One line for `--help` and the report.
+    pub about: &'static str,
+    pub shape: Shape,
+}
+
+impl Identity {
+    /// A family whose problems are `M x N` matrices.
+    pub const fn matrix(name: &'static str, about: &'static str) -> Identity {
+        Identity {
+            name,
+            about,
+            shape: Shape::Matrix,
+        }
+    }
+
+    /// A family whose problems are GEMMs `M x N x K`.
+    pub const fn gemm(name: &'static str, about: &'static str) -> Identity {
+        Identity {
+            name,
+            about,
+            shape: Shape::Gemm,
+        }
+    }
+
+    /// A family whose problems are rows `1 x N`.
+    pub const fn row(name: &'static str, about: &'static str) -> Identity {
+        Identity {
+            name,
+            about,
+            shape: Shape::Row,
+        }
+    }
+}
+
+/// The shape of a family's problems, and so what a side `n` means (`swz bench --sizes N`, `swz profile --n N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `M x N` matrices: side `n` is `n x n`.
+    Matrix,
+    /// GEMMs `M x N x K`: side `n` is the cube `n x n x n`.
+    Gemm,
+    /// Rows of `N` values (`1 x N`): side `n` is `1 x n`.
+    Row,
+}
+
+impl Shape {
+    /// The problem of side `n`.
+    ///
+    /// ```
+    /// use gpu_kernels::frame::{Shape, Size};
+    /// assert_eq!(Shape::Gemm.size_of(96), Size::mnk(96, 96, 96));
+    /// assert_eq!(Shape::Row.size_of(96), Size::mn(1, 96));
+    /// ```
+    pub fn size_of(self, n: u32) -> Size {
+        match self {
+            Shape::Row => Size::mn(1, n),
+            s => Size::square(n, s == Shape::Gemm),
+        }
+    }
+
+    /// The side `swz profile FAMILY run` launches by default: full tiles only, so every block issues exactly the
+    /// modelled instructions, and small enough for the host reference each launch is checked against: 2048, or
+    /// 512 for a GEMM (a cube whose fp64 host reference, every output, takes a moment).
+    pub const fn profile_side(self) -> u32 {
+        match self {
+            Shape::Gemm => 512,
+            _ => 2048,
+        }
+    }
+}
+
+/// What has an [`Identity`]: every [`Family`]. A shipped family gets it from [`family!`](crate::family), which
+/// declares the family's unit struct and its instance with it.
+pub trait Named {
+    fn identity(&self) -> Identity;
+    /// The name `swz bench <name>` takes.
+    fn name(&self) -> &'static str {
+        self.identity().name
+    }
+}
+
+/// Declares a kernel family: its unit struct, the instance the registry lists, and its [`Identity`] (the struct's
+/// [`Named`] impl). The family's [`Family`] impl follows on the struct.
+///
+/// ```
+/// use gpu_kernels::frame::{Identity, Named, Shape};
+/// gpu_kernels::family! {
+///     /// A family that is only a name.
+///     pub static NOTHING: Nothing = Identity::gemm("nothing", "no kernels at all");
+/// }
+/// assert_eq!(NOTHING.name(), "nothing");
+/// assert_eq!(Nothing.identity().shape, Shape::Gemm);
+/// ```
+#[macro_export]
+macro_rules! family {
+    ($(#[$doc:meta])* $vis:vis static $instance:ident: $ty:ident = $identity:expr;) => {
+        $(#[$doc])*
+        $vis struct $ty;
+
+        /// The family's instance (the registry lists it).
+        $vis static $instance: $ty = $ty;
+
+        impl $crate::frame::Named for $ty {
+            fn identity(&self) -> $crate::frame::Identity {
+                $identity
+            }
+        }
+    };
+}
+
+/// What every kernel family implements: who it is, its specs, how one spec is built and launched, its buffers
 /// and host reference. That is enough for the compile-time check, verification (`swz verify`), the report and
 /// `swz ptxas`. What only some families have comes as optional parts, each its own trait that a family
-/// implements and hands out through an accessor (default: `None`): benchmark tables against a peer ([`Bench`],
-/// [`Family::as_bench`]), a spec planned per problem ([`Plan`], [`Family::as_plan`]), a shared-memory-only build for
-/// the profiler ([`Profile`], [`Family::as_profile`]).
-pub trait Family: Sync + Send + 'static {
+/// implements and hands out in [`Family::parts`] (default: none): benchmark tables against a peer ([`Bench`]), a
+/// spec planned per problem ([`Plan`]), a shared-memory-only build for the profiler ([`Profile`]).
+pub trait Family: Named + Sync + Send + 'static {
     /// One variant: a `Copy` value of `const` fields.
     type Spec: Clone + Send + Sync + std::fmt::Display + 'static;
 
-    /// The name `swz bench <name>` takes: `transpose`, `matmul`, ...
-    fn name(&self) -> &'static str;
-    /// One line for `--help` and the report.
-    fn about(&self) -> &'static str;
-    /// The `.cu` (its file name and `include_str!` text).
-    fn source(&self) -> (&'static str, &'static str);
     /// Every shipped variant (verified, benchmarked, profiled).
     fn specs(&self) -> Vec<Self::Spec>;
     /// The table name of a variant.
@@ -331,6 +489,9 @@ pub trait Family: Sync + Send + 'static {
     fn elem(&self, spec: &Self::Spec) -> Elem;
     /// The generated header for this variant: swizzle-core's header with the variant's `struct Spec`.
     fn header(&self, spec: &Self::Spec) -> swizzle_core::cuda::Header;
+    /// What NVRTC compiles for this variant: the `.cu` with its generated headers (`swz.cuh` is
+    /// [`Family::header`] rendered), and the options.
+    fn compile_unit(&self, spec: &Self::Spec) -> (Source, Vec<String>);
     /// The `extern "C"` kernel name.
     fn entry(&self, spec: &Self::Spec) -> &'static str;
     /// The buffers, inputs and outputs, in the order [`Arg::Buf`] indexes them.
@@ -345,14 +506,6 @@ pub trait Family: Sync + Send + 'static {
     /// The NVRTC target when it is not the device's own `sm_XY` (`sm_90a` for wgmma / setmaxnreg).
     fn arch(&self, _spec: &Self::Spec) -> Option<&'static str> {
         None
-    }
-    /// Generated headers besides `swz.cuh` (e.g. a wrapper generated for the spec's instruction shape).
-    fn extra_headers(&self, _spec: &Self::Spec) -> Vec<crate::runtime::Header> {
-        Vec::new()
-    }
-    /// Extra NVRTC options (`-D` switches that are not numbers of the spec: profiling builds, ...).
-    fn options(&self, _spec: &Self::Spec) -> Vec<String> {
-        Vec::new()
     }
     /// Dynamic shared memory per block (the frame opts in above 48 KiB).
     fn smem_bytes(&self, _spec: &Self::Spec) -> u32 {
@@ -378,57 +531,9 @@ pub trait Family: Sync + Send + 'static {
     fn accesses(&self, _spec: &Self::Spec) -> Vec<SpecAccess> {
         Vec::new()
     }
-    /// Whether the family's problems are GEMMs `M x N x K` (rather than `M x N` matrices): its sizes of side `n`
-    /// are then cubes and it is profiled at a smaller side ([`Family::size_of`], [`Family::profile_side`]).
-    fn is_gemm(&self) -> bool {
-        false
-    }
-    /// The problem of side `n` (what `swz bench --sizes N` and `swz profile --n N` mean): `n x n`, or the cube
-    /// `n x n x n` for a GEMM, unless the family says otherwise.
-    fn size_of(&self, n: u32) -> Size {
-        Size::square(n, self.is_gemm())
-    }
-    /// The side `swz profile FAMILY run` launches by default: full tiles only, so every block issues exactly the
-    /// modelled instructions, and small enough for the host reference each launch is checked against: 2048, or
-    /// 512 for a GEMM (a cube whose fp64 host reference, every output, takes a moment).
-    fn profile_side(&self) -> u32 {
-        if self.is_gemm() {
-            512
-        } else {
-            2048
-        }
-    }
-
-    /// The benchmark part, when the family has one (`swz bench <family>`).
-    fn as_bench(&self) -> Option<&dyn Bench<Self::Spec>> {
-        None
-    }
-    /// The planner, when the family picks its spec per problem (`swz bench --shapes`).
-    fn as_plan(&self) -> Option<&dyn Plan<Self::Spec>> {
-        None
-    }
-    /// The profiler's extra build, when the family has one (`swz profile`).
-    fn as_profile(&self) -> Option<&dyn Profile<Self::Spec>> {
-        None
-    }
-
-    /// The NVRTC source with its header and options (provided).
-    fn compile_unit(&self, spec: &Self::Spec) -> (Source, Vec<String>) {
-        let (name, text) = self.source();
-        let header = crate::runtime::Header {
-            name: swizzle_core::cuda::HEADER_NAME.into(),
-            text: self.header(spec).render(),
-        };
-        let mut headers = vec![header];
-        headers.extend(self.extra_headers(spec));
-        (
-            Source {
-                name: name.into(),
-                text: text.into(),
-                headers,
-            },
-            self.options(spec),
-        )
+    /// The optional parts the family has. Default: none.
+    fn parts(&self) -> Parts<'_, Self::Spec> {
+        Parts::none()
     }
 
     /// The kernel of `spec` loaded on `gpu` and its launch at `size`: what verification and the benchmarks run.
@@ -451,13 +556,33 @@ pub trait Family: Sync + Send + 'static {
     }
 }
 
-/// The benchmark part of a family ([`Family::as_bench`]): what one run does, the peer measured beside it in the
+/// The benchmark part of a family ([`Parts::bench`]): what one run does, the peer measured beside it in the
 /// same run, and the tables' default sizes. `swz bench <family>` and `swz report` read it.
-pub trait Bench<S>: Sync {
-    /// Bytes or FLOPs of one run.
-    fn measure(&self, spec: &S, size: Size) -> Measure;
-    /// The reference measured beside the variant in the same run.
-    fn peer(&self, spec: &S, size: Size) -> Peer;
+pub trait Bench: Family {
+    /// Bytes or FLOPs of one run. Default: the peer's ([`Peer::measure`]), the variant doing the peer's work.
+    fn measure(&self, spec: &Self::Spec, size: Size) -> Measure {
+        self.peer(spec, size).measure()
+    }
+    /// The reference measured beside the variant in the same run. Default: the vendor's way to the family's
+    /// answer on the same buffers: for a GEMM ([`Shape::Gemm`]), cuBLAS on the variant's input and output types
+    /// ([`Family::elem`], the output buffer's); otherwise a device copy of the inputs.
+    fn peer(&self, spec: &Self::Spec, size: Size) -> Peer {
+        let buffers = self.buffers(spec, size);
+        let ab = self.elem(spec);
+        if self.identity().shape == Shape::Gemm {
+            let c = buffers.iter().find(|b| b.role == Role::Output);
+            Peer::CublasGemm {
+                size,
+                ab,
+                c: c.map_or(ab, |b| b.elem),
+            }
+        } else {
+            let inputs = buffers.iter().filter(|b| b.role == Role::Input);
+            Peer::CopyD2D {
+                bytes: inputs.map(|b| b.bytes() as u64).sum(),
+            }
+        }
+    }
     /// Default sizes of the benchmark tables (inputs larger than L2).
     fn bench_sizes(&self) -> Vec<Size>;
     /// The one size `swz report` measures, so that its benchmark stays a summary (every size is `swz bench`).
@@ -466,20 +591,20 @@ pub trait Bench<S>: Sync {
         self.bench_sizes().first().copied()
     }
     /// The block shape as printed in the tables, `(x,y)`.
-    fn block_label(&self, spec: &S) -> String;
+    fn block_label(&self, spec: &Self::Spec) -> String;
     /// True for a spec timed as a bound rather than a solution of the problem (the transpose's plain copies):
     /// its rows are marked as bounds and never the family's best. Default: none.
-    fn is_bound(&self, _spec: &S) -> bool {
+    fn is_bound(&self, _spec: &Self::Spec) -> bool {
         false
     }
     /// A second reference where the family has one: the probe of the most its instructions can do on the device
     /// at `size`'s work, measured beside the variants in the same run. Default: none.
-    fn ceiling(&self, _spec: &S, _size: Size) -> Option<CeilingProbe> {
+    fn ceiling(&self, _spec: &Self::Spec, _size: Size) -> Option<CeilingProbe> {
         None
     }
 }
 
-/// The planner of a family that picks its spec per problem ([`Family::as_plan`]).
+/// The planner of a family that picks its spec per problem ([`Parts::plan`]).
 pub trait Plan<S>: Sync {
     /// The specs to run at a problem the user named (`swz bench --shapes`), each with one line on why; `props`
     /// is the device (`None`: listing without one). An error for a problem it cannot plan.
@@ -490,7 +615,7 @@ pub trait Plan<S>: Sync {
     ) -> Result<PlannedSpecs<S>>;
 }
 
-/// The profiler part of a family ([`Family::as_profile`]): the build `swz profile` compares besides the shipped one.
+/// The profiler part of a family ([`Parts::profile`]): the build `swz profile` compares besides the shipped one.
 pub trait Profile<S>: Sync {
     /// Options for the "shared memory only" build (`-DSMEM_ONLY=1`): the same smem instructions with no global
     /// traffic.

@@ -481,7 +481,7 @@ pub fn class_disagreement<F: Family>(family: &F, size: Size) -> Option<String> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::frame::{Family, Launch};
+    use crate::frame::{Family, Identity, Launch};
     use crate::transpose::family::{Variant, TRANSPOSE};
 
     /// Every family's classes at its first verification size: one buffer list and one reference per class.
@@ -499,21 +499,14 @@ pub(crate) mod tests {
         agree(&crate::gemm::family::GEMM);
     }
 
-    /// The transpose with the frame's core only (no benchmark, planner or profiler part), and the copies (a
-    /// bound: output = input) put in the transposes' reference class.
-    pub(crate) struct CoreOnly;
+    crate::family! {
+        /// The transpose with the frame's core only (no benchmark, planner or profiler part), and the copies (a
+        /// bound: output = input) put in the transposes' reference class.
+        pub(crate) static CORE_ONLY: CoreOnly = Identity::matrix("core-only", "the transpose without its optional parts, one reference class per element type");
+    }
 
     impl Family for CoreOnly {
         type Spec = Variant;
-        fn name(&self) -> &'static str {
-            "core-only"
-        }
-        fn about(&self) -> &'static str {
-            "the transpose without its optional parts, one reference class per element type"
-        }
-        fn source(&self) -> (&'static str, &'static str) {
-            TRANSPOSE.source()
-        }
         fn specs(&self) -> Vec<Variant> {
             TRANSPOSE.specs()
         }
@@ -525,6 +518,9 @@ pub(crate) mod tests {
         }
         fn header(&self, v: &Variant) -> swizzle_core::cuda::Header {
             TRANSPOSE.header(v)
+        }
+        fn compile_unit(&self, v: &Variant) -> (crate::runtime::Source, Vec<String>) {
+            TRANSPOSE.compile_unit(v)
         }
         fn entry(&self, v: &Variant) -> &'static str {
             TRANSPOSE.entry(v)
@@ -549,9 +545,9 @@ pub(crate) mod tests {
     #[test]
     fn a_class_too_wide_is_caught() {
         let e =
-            class_disagreement(&CoreOnly, Size::mn(97, 131)).expect("copies are not transposes");
+            class_disagreement(&CORE_ONLY, Size::mn(97, 131)).expect("copies are not transposes");
         assert!(e.contains("another reference than its class's"), "{e}");
         // At 1 x 1 a copy is a transpose: the check compares values, not names.
-        assert!(class_disagreement(&CoreOnly, Size::mn(1, 1)).is_none());
+        assert!(class_disagreement(&CORE_ONLY, Size::mn(1, 1)).is_none());
     }
 }

@@ -15,10 +15,10 @@
 use super::spec::{self, BLayout, GemmSpec};
 use super::{eps, OutWidth, Problem, Variant, INPUTS};
 use crate::frame::{
-    Arg, Bench, Buffer, CeilingProbe, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess,
+    Arg, Bench, Buffer, CeilingProbe, Family, HostBuf, Identity, Launch, Parts, Size, SpecAccess,
     Tolerance,
 };
-use crate::runtime::Result;
+use crate::runtime::{Result, Source};
 use swizzle_core::cuda::Header;
 use swizzle_core::Elem;
 
@@ -32,9 +32,10 @@ pub const FAMILY_SPECS: [GemmSpec; 5] = [
     spec::ORDER_IDENTITY,
 ];
 
-pub struct GemmFamily;
-
-pub static GEMM: GemmFamily = GemmFamily;
+crate::family! {
+    /// The mma.sync GEMM family (registered in [`crate::registry::FAMILIES`]).
+    pub static GEMM: GemmFamily = Identity::gemm("gemm", "tensor-core GEMM: mma.sync.m16n8k16 + ldmatrix + cp.async ring, swizzled smem, group-m block order");
+}
 
 fn problem(v: &Variant, size: Size) -> Problem {
     Problem::new(size, v.b)
@@ -63,18 +64,6 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 impl Family for GemmFamily {
     type Spec = Variant;
 
-    fn name(&self) -> &'static str {
-        "gemm"
-    }
-
-    fn about(&self) -> &'static str {
-        "tensor-core GEMM: mma.sync.m16n8k16 + ldmatrix + cp.async ring, swizzled smem, group-m block order"
-    }
-
-    fn source(&self) -> (&'static str, &'static str) {
-        ("gemm.cu", super::SOURCE)
-    }
-
     fn specs(&self) -> Vec<Variant> {
         let mut v = Vec::new();
         for input in INPUTS {
@@ -97,6 +86,10 @@ impl Family for GemmFamily {
 
     fn header(&self, v: &Variant) -> Header {
         super::header(&v.spec, v.b, v.input, v.out)
+    }
+
+    fn compile_unit(&self, v: &Variant) -> (Source, Vec<String>) {
+        (v.source(), Vec::new())
     }
 
     fn entry(&self, _v: &Variant) -> &'static str {
@@ -207,27 +200,15 @@ impl Family for GemmFamily {
         ]
     }
 
-    fn is_gemm(&self) -> bool {
-        true
-    }
-    fn as_bench(&self) -> Option<&dyn Bench<Variant>> {
-        Some(self)
+    fn parts(&self) -> Parts<'_, Variant> {
+        Parts::none().with_bench(self)
     }
 }
 
-impl Bench<Variant> for GemmFamily {
+/// The FLOPs of the product, against cuBLAS on the same types (the default measure and peer).
+impl Bench for GemmFamily {
     fn block_label(&self, v: &Variant) -> String {
         format!("({},1)", v.spec.threads())
-    }
-    fn measure(&self, _v: &Variant, size: Size) -> Measure {
-        Measure::Flops(size.flops())
-    }
-    fn peer(&self, v: &Variant, size: Size) -> Peer {
-        Peer::CublasGemm {
-            size,
-            ab: v.input,
-            c: v.out,
-        }
     }
     /// The mma.sync probe at the problem's flop count: the most any mma.sync kernel does here.
     fn ceiling(&self, v: &Variant, size: Size) -> Option<CeilingProbe> {

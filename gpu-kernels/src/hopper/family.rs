@@ -2,7 +2,7 @@
 //!
 //! Differences from the other families, each through a frame hook: the kernel compiles for `sm_90a`
 //! ([`Family::arch`]), takes two TMA tensor maps ([`Arg::TensorMap`](crate::frame::Arg::TensorMap), encoded from the operand tiles'
-//! derived boxes and swizzle) and a second generated header (`gemm_spec.cuh`, [`Family::extra_headers`]).
+//! derived boxes and swizzle) and a second generated header (`gemm_spec.cuh`, in [`Family::compile_unit`]).
 //! Its operand ring is written by the copy engine and read by `wgmma`, neither of which issues LSU wavefronts the
 //! bank model counts (the layout's consistency is proved instead by swizzle-core's const descriptor checks); the
 //! [`SpecAccess`]es it declares are the epilogue scratch's (`stmatrix` writes, 16-byte row reads), with
@@ -16,31 +16,22 @@ use super::TYPES;
 use super::{check, planned, HopperGemm};
 use crate::elem::HostElem;
 use crate::frame::{
-    Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Plan, PlannedSpecs, Size, SpecAccess,
+    Bench, Buffer, Family, HostBuf, Identity, Launch, Parts, Plan, PlannedSpecs, Size, SpecAccess,
     Tolerance,
 };
-use crate::runtime::{Gpu, Header, Kernel, Result};
+use crate::runtime::{Gpu, Kernel, Result, Source};
 use swizzle_core::bank::Op;
 use swizzle_core::pattern::{Pattern, WarpAccess};
 use swizzle_core::Elem;
 
-pub struct HopperFamily;
-
-/// The registry's instance.
-pub static HOPPER: HopperFamily = HopperFamily;
+crate::family! {
+    /// The Hopper GEMM family.
+    pub static HOPPER: HopperFamily = Identity::gemm("hopper", "TMA + wgmma GEMM (sm_90a): C = A * B^T, bf16/fp16 in and out, fp32 accumulation");
+}
 
 impl Family for HopperFamily {
     type Spec = HopperSpec;
 
-    fn name(&self) -> &'static str {
-        "hopper"
-    }
-    fn about(&self) -> &'static str {
-        "TMA + wgmma GEMM (sm_90a): C = A * B^T, bf16/fp16 in and out, fp32 accumulation"
-    }
-    fn source(&self) -> (&'static str, &'static str) {
-        ("hopper.cu", super::SOURCE)
-    }
     fn specs(&self) -> Vec<HopperSpec> {
         TYPES.map(|ty| SHIPPED.with_ty(ty)).to_vec()
     }
@@ -77,11 +68,12 @@ impl Family for HopperFamily {
     fn header(&self, spec: &HopperSpec) -> swizzle_core::cuda::Header {
         spec.swz_header()
     }
+    /// [`HopperSpec::source`]: `hopper.cu` with `swz.cuh` ([`Family::header`]) and `gemm_spec.cuh`.
+    fn compile_unit(&self, spec: &HopperSpec) -> (Source, Vec<String>) {
+        (spec.source(), Vec::new())
+    }
     fn arch(&self, _spec: &HopperSpec) -> Option<&'static str> {
         Some(super::ARCH)
-    }
-    fn extra_headers(&self, spec: &HopperSpec) -> Vec<Header> {
-        vec![spec.gemm_spec_header()]
     }
     fn entry(&self, _spec: &HopperSpec) -> &'static str {
         "hopper_gemm"
@@ -185,31 +177,15 @@ impl Family for HopperFamily {
             Size::mnk(520, 776, 520),
         ]
     }
-    /// `swz bench hopper --sizes N` (and `swz bench gemm --sizes N`): the cube `N x N x N`.
-    fn is_gemm(&self) -> bool {
-        true
-    }
-    fn as_bench(&self) -> Option<&dyn Bench<HopperSpec>> {
-        Some(self)
-    }
-    fn as_plan(&self) -> Option<&dyn Plan<HopperSpec>> {
-        Some(self)
+    fn parts(&self) -> Parts<'_, HopperSpec> {
+        Parts::none().with_bench(self).with_plan(self)
     }
 }
 
-impl Bench<HopperSpec> for HopperFamily {
+/// The FLOPs of the product, against cuBLAS on the spec's type in and out (the default measure and peer).
+impl Bench for HopperFamily {
     fn block_label(&self, spec: &HopperSpec) -> String {
         format!("({},1)", spec.threads())
-    }
-    fn measure(&self, _spec: &HopperSpec, size: Size) -> Measure {
-        Measure::Flops(size.flops())
-    }
-    fn peer(&self, spec: &HopperSpec, size: Size) -> Peer {
-        Peer::CublasGemm {
-            size,
-            ab: spec.ty,
-            c: spec.ty,
-        }
     }
     fn bench_sizes(&self) -> Vec<Size> {
         vec![Size::square(4096, true), Size::square(8192, true)]

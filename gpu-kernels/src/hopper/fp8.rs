@@ -143,18 +143,7 @@ impl HopperGemm {
             )));
         }
         scales.validate(size)?;
-        let Size { m, n, k } = size;
-        for (what, len, want) in [
-            ("A", a.len(), m as u64 * k as u64),
-            ("B", b.len(), n as u64 * k as u64),
-            ("C", c.len(), m as u64 * n as u64),
-        ] {
-            if (len as u64) < want {
-                return Err(Error::Invalid(format!(
-                    "{what} holds {len} elements, {m}x{n}x{k} needs {want}"
-                )));
-            }
-        }
+        super::check_lens(size, a.len(), b.len(), c.len())?;
         // The launch (grid, boxes, argument list) is the spec's one ([`HopperSpec::launch`]): buffers 0 and 1 are
         // A and B (as tensor maps), 2 is C, 3 and 4 the scales.
         let launch = self.launch_at(size)?;

@@ -34,9 +34,10 @@
 
 namespace {
 
-// smem_u32, the mbarrier / TMA / cluster wrappers, the wgmma fences and setmaxnreg, stmatrix, ld.shared.v4 and the
-// fp32 -> 16-bit conversion come from the device headers (swz_copy.cuh, swz_tma.cuh, swz_wgmma.cuh,
-// swz_convert.cuh); wgmma_tile (the m64nBNk16 instruction for this spec's BN) from gemm_spec.cuh.
+// smem_u32, the mbarrier / TMA / cluster wrappers, the wgmma fences, setmaxnreg and the grid dependency control,
+// stmatrix, ld.shared.v4 and the fp32 -> 16-bit conversion come from the device headers (swz_copy.cuh,
+// swz_tma.cuh, swz_wgmma.cuh, swz_convert.cuh); wgmma_tile (the m64nBNk16 instruction for this spec's BN) from
+// gemm_spec.cuh.
 __device__ __forceinline__ uint32_t pack2(float lo, float hi) { return cvt_pack2<spec::OUT_BF16>(lo, hi); }
 
 // 4x4 transpose of 32-bit words inside a quad of lanes: lane q holds w[g] = its two columns of 8-column block g;
@@ -79,11 +80,6 @@ __device__ __forceinline__ void store_pair_f32(float* dst, float x, float y, uin
         if (col + 1 < N) dst[1] = y;
     }
 }
-
-// Programmatic dependent launch: wait until the grid this one depends on has completed and its memory is
-// visible; let the grid that depends on this one launch (its own wait still orders its memory accesses).
-__device__ __forceinline__ void grid_dependency_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
-__device__ __forceinline__ void grid_dependents_launch() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
 
 }  // namespace
 

@@ -113,6 +113,25 @@ pub fn compile_cached(spec: &HopperSpec, dir: Option<&std::path::Path>) -> Resul
     Ok(out)
 }
 
+/// `Ok` when A (m x k), B (n x k) and C (m x n) hold at least the elements `size` needs, else one line naming the
+/// first that does not: the check before every launch of the kernel ([`HopperGemm::launch`],
+/// [`HopperGemm::launch_fp8`]).
+fn check_lens(size: Size, a: usize, b: usize, c: usize) -> Result<()> {
+    for (what, len, want) in [
+        ("A", a, size.mk_len()),
+        ("B", b, size.nk_len()),
+        ("C", c, size.mn_len()),
+    ] {
+        if len < want {
+            return Err(Error::Invalid(format!(
+                "{what} holds {len} elements, {} needs {want}",
+                size.mnk_text()
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn compile_options() -> Vec<String> {
     COMPILE_OPTIONS.iter().map(|o| o.to_string()).collect()
 }
@@ -267,19 +286,25 @@ impl HopperGemm {
             )));
         }
         let launch = self.launch_at(size)?;
-        let Size { m, n, k } = size;
-        let need = |what: &str, len: usize, want: u64| {
-            if (len as u64) < want {
-                Err(Error::Invalid(format!(
-                    "{what} holds {len} elements, {m}x{n}x{k} needs {want}"
-                )))
-            } else {
-                Ok(())
-            }
-        };
-        need("A", a.len(), m as u64 * k as u64)?;
-        need("B", b.len(), n as u64 * k as u64)?;
-        need("C", c.len(), m as u64 * n as u64)?;
+        check_lens(size, a.len(), b.len(), c.len())?;
         crate::frame::verify::launch_refs(gpu, &self.kernel, &launch, &[a, b, c])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn buffer_lengths_are_checked_before_launch() {
+        let size = super::Size::mnk(3, 5, 16);
+        assert!(super::check_lens(size, 48, 80, 15).is_ok());
+        assert!(super::check_lens(size, 100, 100, 100).is_ok());
+        for (lens, says) in [
+            ([47, 80, 15], "A holds 47 elements, 3x5x16 needs 48"),
+            ([48, 79, 15], "B holds 79 elements, 3x5x16 needs 80"),
+            ([48, 80, 14], "C holds 14 elements, 3x5x16 needs 15"),
+        ] {
+            let e = super::check_lens(size, lens[0], lens[1], lens[2]).unwrap_err();
+            assert_eq!(e.to_string(), format!("invalid argument: {says}"));
+        }
     }
 }

@@ -3,31 +3,18 @@
 
 use super::{matmul_host, MatmulL2, SPECS, TILE};
 use crate::frame::{
-    Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess, Tolerance,
+    Arg, Bench, Buffer, Family, HostBuf, Identity, Launch, Parts, Size, SpecAccess, Tolerance,
 };
 use crate::runtime::{Result, Source};
 use swizzle_core::Elem;
 
-/// The family (registered in [`crate::registry::FAMILIES`]).
-pub struct MatmulL2Family;
-
-/// The registry's instance.
-pub static MATMUL_L2: MatmulL2Family = MatmulL2Family;
+crate::family! {
+    /// The family (registered in [`crate::registry::FAMILIES`]).
+    pub static MATMUL_L2: MatmulL2Family = Identity::gemm("matmul-l2", "the threadblock-swizzling article's fp32 smem matmul (32x32 tiles) under every threadblock order; `swz l2` predicts its L2 traffic");
+}
 
 impl Family for MatmulL2Family {
     type Spec = MatmulL2;
-
-    fn name(&self) -> &'static str {
-        "matmul-l2"
-    }
-
-    fn about(&self) -> &'static str {
-        "the threadblock-swizzling article's fp32 smem matmul (32x32 tiles) under every threadblock order; `swz l2` predicts its L2 traffic"
-    }
-
-    fn source(&self) -> (&'static str, &'static str) {
-        ("matmul_l2.cu", super::SOURCE)
-    }
 
     fn specs(&self) -> Vec<MatmulL2> {
         SPECS.to_vec()
@@ -100,14 +87,14 @@ impl Family for MatmulL2Family {
         s.accesses().to_vec()
     }
 
-    /// The frame runs every spec at every size and Morton needs a power-of-two tile grid, so M and N here are
-    /// powers of two in tiles; K is ragged (a partial last K step). The ragged M and N shapes (Morton skipped)
-    /// are in `tests/matmul_l2_device.rs`.
     /// One class: every block order computes the same fp32 product.
     fn reference_class(&self, _s: &MatmulL2) -> Option<String> {
         Some("f32".to_string())
     }
 
+    /// The frame runs every spec at every size and Morton needs a power-of-two tile grid, so M and N here are
+    /// powers of two in tiles; K is ragged (a partial last K step). The ragged M and N shapes (Morton skipped)
+    /// are in `tests/matmul_l2_device.rs`.
     fn verify_sizes(&self) -> Vec<Size> {
         vec![
             Size::mnk(64, 64, 75),
@@ -116,27 +103,15 @@ impl Family for MatmulL2Family {
         ]
     }
 
-    fn is_gemm(&self) -> bool {
-        true
-    }
-    fn as_bench(&self) -> Option<&dyn Bench<MatmulL2>> {
-        Some(self)
+    fn parts(&self) -> Parts<'_, MatmulL2> {
+        Parts::none().with_bench(self)
     }
 }
 
-impl Bench<MatmulL2> for MatmulL2Family {
+/// The FLOPs of the product, against cuBLAS in fp32 (the default measure and peer).
+impl Bench for MatmulL2Family {
     fn block_label(&self, _s: &MatmulL2) -> String {
         format!("({TILE},{TILE})")
-    }
-    fn measure(&self, _s: &MatmulL2, size: Size) -> Measure {
-        Measure::Flops(size.flops())
-    }
-    fn peer(&self, _s: &MatmulL2, size: Size) -> Peer {
-        Peer::CublasGemm {
-            size,
-            ab: Elem::F32,
-            c: Elem::F32,
-        }
     }
     /// The study's 2048^3 and 4096^3 (the L2 study with every shape is `swz l2-study`).
     fn bench_sizes(&self) -> Vec<Size> {

@@ -7,8 +7,8 @@
 
 use super::{stencil_host, Method, StencilSpec, Value, BLOCK, SMEM_P8_UNSWIZZLED, SPECS, VEC16};
 use crate::frame::{
-    Accesses, Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Size, SpecAccess,
-    Tolerance,
+    Accesses, Arg, Bench, Buffer, Family, HostBuf, Identity, Launch, Measure, Parts, Size,
+    SpecAccess,
 };
 use crate::runtime::{Error, Result, Source};
 use swizzle_core::bank::{Op, Width};
@@ -157,11 +157,10 @@ pub const CHECKED: [Variant; 5] = {
 // the frame's one check.
 crate::assert_specs_conflict_free!(CHECKED);
 
-/// The stencil family (registered in [`crate::registry::FAMILIES`]).
-pub struct StencilFamily;
-
-/// The registry's instance.
-pub static STENCIL: StencilFamily = StencilFamily;
+crate::family! {
+    /// The stencil family (registered in [`crate::registry::FAMILIES`]).
+    pub static STENCIL: StencilFamily = Identity::row("stencil", "1D k-stencil (the register-cache article): global loads, shared-memory tile + halo, and the warp register cache");
+}
 
 /// [`stencil_host`] of `input` in `V`'s arithmetic, as a host buffer.
 fn reference_in<V: Value>(input: &HostBuf, k: usize) -> HostBuf {
@@ -170,18 +169,6 @@ fn reference_in<V: Value>(input: &HostBuf, k: usize) -> HostBuf {
 
 impl Family for StencilFamily {
     type Spec = Variant;
-
-    fn name(&self) -> &'static str {
-        "stencil"
-    }
-
-    fn about(&self) -> &'static str {
-        "1D k-stencil (the register-cache article): global loads, shared-memory tile + halo, and the warp register cache"
-    }
-
-    fn source(&self) -> (&'static str, &'static str) {
-        ("stencil.cu", super::SOURCE)
-    }
 
     fn specs(&self) -> Vec<Variant> {
         VARIANTS.to_vec()
@@ -249,35 +236,28 @@ impl Family for StencilFamily {
         vec![super::random_input(v.value, size.n as usize)]
     }
 
-    fn tolerance(&self, _v: &Variant) -> Tolerance {
-        Tolerance::Exact
-    }
-
     fn accesses(&self, v: &Variant) -> Vec<SpecAccess> {
         v.accesses().to_vec()
     }
 
-    /// Sizes that are no multiple of any block's outputs (the edge cases, `n <= 2k` included, are in
-    /// `tests/stencil_device.rs`).
     /// The value type and the radius: the layouts and block shapes compute the same sums.
     fn reference_class(&self, v: &Variant) -> Option<String> {
         Some(format!("{} k={}", v.value, v.k))
     }
 
+    /// Sizes that are no multiple of any block's outputs (the edge cases, `n <= 2k` included, are in
+    /// `tests/stencil_device.rs`).
     fn verify_sizes(&self) -> Vec<Size> {
         vec![Size::mn(1, 77_777), Size::mn(1, 1_000_003)]
     }
 
-    /// `n` inputs (`swz bench stencil --sizes N`, `swz profile stencil run --size N`): `1 x n`.
-    fn size_of(&self, n: u32) -> Size {
-        Size::mn(1, n)
-    }
-    fn as_bench(&self) -> Option<&dyn Bench<Variant>> {
-        Some(self)
+    fn parts(&self) -> Parts<'_, Variant> {
+        Parts::none().with_bench(self)
     }
 }
 
-impl Bench<Variant> for StencilFamily {
+/// Against a D2D copy of the input (the default peer).
+impl Bench for StencilFamily {
     fn block_label(&self, v: &Variant) -> String {
         format!("{BLOCK}x{}", v.spec.per_thread)
     }
@@ -285,11 +265,6 @@ impl Bench<Variant> for StencilFamily {
     fn measure(&self, v: &Variant, size: Size) -> Measure {
         let n = size.n as u64;
         Measure::Bytes((n + n.saturating_sub(2 * v.k as u64)) * v.elem().bytes() as u64)
-    }
-    fn peer(&self, v: &Variant, size: Size) -> Peer {
-        Peer::CopyD2D {
-            bytes: size.n as u64 * v.elem().bytes() as u64,
-        }
     }
     /// The benchmark sizes: 2^27 (the article's) and 2^28.
     fn bench_sizes(&self) -> Vec<Size> {
@@ -300,6 +275,7 @@ impl Bench<Variant> for StencilFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frame::Peer;
     use crate::stencil::smem::Access;
 
     #[test]

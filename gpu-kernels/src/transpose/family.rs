@@ -3,8 +3,7 @@
 
 use super::Transpose;
 use crate::frame::{
-    Arg, Bench, Buffer, Family, HostBuf, Launch, Measure, Peer, Profile, Size, SpecAccess,
-    Tolerance,
+    Arg, Bench, Buffer, Family, HostBuf, Identity, Launch, Parts, Profile, Size, SpecAccess,
 };
 use crate::runtime::{Result, Source};
 use swizzle_core::Elem;
@@ -25,11 +24,10 @@ impl std::fmt::Display for Variant {
     }
 }
 
-/// The transpose family (registered in [`crate::registry::FAMILIES`]).
-pub struct TransposeFamily;
-
-/// The registry's instance.
-pub static TRANSPOSE: TransposeFamily = TransposeFamily;
+crate::family! {
+    /// The transpose family (registered in [`crate::registry::FAMILIES`]).
+    pub static TRANSPOSE: TransposeFamily = Identity::matrix("transpose", "matrix transpose: the transpose article's kernels and the shared-memory tiled transposes");
+}
 
 /// The element types the family ships variants for.
 pub const ELEMS: [Elem; 2] = [Elem::F32, Elem::F16];
@@ -39,18 +37,6 @@ pub const ARTICLE_BLOCKS: [(u32, u32); 4] = [(8, 32), (16, 16), (32, 8), (32, 32
 
 impl Family for TransposeFamily {
     type Spec = Variant;
-
-    fn name(&self) -> &'static str {
-        "transpose"
-    }
-
-    fn about(&self) -> &'static str {
-        "matrix transpose: the transpose article's kernels and the shared-memory tiled transposes"
-    }
-
-    fn source(&self) -> (&'static str, &'static str) {
-        ("transpose.cu", super::SOURCE)
-    }
 
     /// Per element type: the 16-byte copy, the article's kernels at the article's block shapes, every
     /// shared-memory spec (what `swz bench transpose` measured before the frame, in the same order).
@@ -144,10 +130,6 @@ impl Family for TransposeFamily {
         Some(format!("{what} {}", v.elem))
     }
 
-    fn tolerance(&self, _v: &Variant) -> Tolerance {
-        Tolerance::Exact
-    }
-
     fn accesses(&self, v: &Variant) -> Vec<SpecAccess> {
         match v.kernel {
             Transpose::Smem(s) => s.accesses().to_vec(),
@@ -163,15 +145,13 @@ impl Family for TransposeFamily {
             Size::mn(4097, 1023),
         ]
     }
-    fn as_bench(&self) -> Option<&dyn Bench<Variant>> {
-        Some(self)
-    }
-    fn as_profile(&self) -> Option<&dyn Profile<Variant>> {
-        Some(self)
+    fn parts(&self) -> Parts<'_, Variant> {
+        Parts::none().with_bench(self).with_profile(self)
     }
 }
 
-impl Bench<Variant> for TransposeFamily {
+/// Measured against a D2D copy of the matrix, moving the same bytes (read + write): the default measure and peer.
+impl Bench for TransposeFamily {
     fn block_label(&self, v: &Variant) -> String {
         let (bx, by) = v.kernel.block();
         format!("({bx},{by})")
@@ -179,15 +159,6 @@ impl Bench<Variant> for TransposeFamily {
     /// The article's copies: what a transpose could reach, not a transpose.
     fn is_bound(&self, v: &Variant) -> bool {
         v.kernel.is_copy()
-    }
-    /// Read + write of the matrix.
-    fn measure(&self, v: &Variant, size: Size) -> Measure {
-        Measure::Bytes(2 * size.m as u64 * size.n as u64 * v.elem.bytes() as u64)
-    }
-    fn peer(&self, v: &Variant, size: Size) -> Peer {
-        Peer::CopyD2D {
-            bytes: size.m as u64 * size.n as u64 * v.elem.bytes() as u64,
-        }
     }
     fn bench_sizes(&self) -> Vec<Size> {
         [2048, 8192, 16384].map(|n| Size::mn(n, n)).to_vec()
