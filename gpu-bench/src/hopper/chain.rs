@@ -14,16 +14,17 @@
 
 use crate::bench::Align::{Left, Right};
 use crate::bench::{self, rounds, BenchConfig, Markdown};
+use crate::hopper::fp8_bench::checked_peer;
 use crate::hopper::shapes::{geomean, layer_name};
 use cudarc::driver::CudaSlice;
 use gpu_kernels::elem::E4m3;
-use gpu_kernels::fp8::reference::{self, compare, Bound};
+use gpu_kernels::fp8::reference;
 use gpu_kernels::fp8::{ScaleMode, Scales};
 use gpu_kernels::hopper::fp8::{check_on, plan};
 use gpu_kernels::hopper::planned::plan_device;
 use gpu_kernels::hopper::{check, check_device, cublas_call, Cublas, HopperGemm, HopperSpec};
 use gpu_kernels::runtime::cublas::Fp8Plan;
-use gpu_kernels::runtime::{CublasLt, Error, Fp8Call, Gpu, Result};
+use gpu_kernels::runtime::{CublasLt, Error, Gpu, Result};
 use gpu_kernels::Size;
 use swizzle_core::Elem;
 
@@ -167,7 +168,7 @@ pub fn run(
 }
 
 /// The planned e4m3 kernels (checked, chained and not) and operands of `sizes`, and cuBLASLt's plans (checked)
-/// in `mode` where it plans it for the first layer, else per-tensor for all: the layers and the peer's mode.
+/// in `mode` where it plans it, else per-tensor: the layers and the peer's mode (per-tensor if any layer's is).
 fn fp8_layers<'a>(
     gpu: &Gpu,
     lt: &'a CublasLt,
@@ -193,35 +194,12 @@ fn fp8_layers<'a>(
         let (a, b) = (gpu.upload(&x)?, gpu.upload(&w)?);
         let host = reference::random_scales(mode, size, seed + 3);
         let scales = host.map(|v| gpu.upload(v))?;
-        let mut c = gpu.zeros::<half::bf16>(size.mn_len())?;
-        let peer_in = |m: ScaleMode, c: &mut CudaSlice<half::bf16>| -> Result<_> {
-            let p = lt.fp8_plan(Fp8Call::new(size, m))?;
-            let host = reference::random_scales(m, size, seed + 4);
-            let dev_scales = host.map(|v| gpu.upload(v))?;
-            gpu.fill_bytes(c, 0xFF)?;
-            lt.fp8_gemm(&p, &a, &b, &dev_scales, c)?;
-            gpu.sync()?;
-            let got = gpu.download(c)?;
-            let r = reference::host_rows(&x, &w, size, &host, &rows)?;
-            compare(
-                |i, j| got[i as usize * size.n as usize + j].to_f64(),
-                &rows,
-                &r,
-                &Bound::new(Elem::BF16, m, size.k),
-                8e-3,
-                &format!("cuBLASLt {size} per-{m}"),
-            )?;
-            Ok((p, dev_scales))
-        };
-        let (peer, peer_scales) = match peer_in(peer_mode, &mut c) {
-            Ok(p) => p,
-            Err(e) if peer_mode != ScaleMode::Tensor && li == 0 => {
-                eprintln!("cuBLASLt per-{mode} at {size}: {e}; the peer chain runs per-tensor");
-                peer_mode = ScaleMode::Tensor;
-                peer_in(peer_mode, &mut c)?
-            }
-            Err(e) => return Err(e),
-        };
+        let (mode_run, peer, peer_scales) =
+            checked_peer(gpu, lt, size, mode, (&x, &w), (&a, &b), seed + 4)?;
+        if mode_run != mode {
+            peer_mode = mode_run;
+        }
+        let c = gpu.zeros::<half::bf16>(size.mn_len())?;
         let ops = Fp8Layer {
             lt,
             a,

@@ -178,35 +178,8 @@ fn one(
     let agr = check_on(gpu, &g, size, (&x, &w), &rows, 7 + si as u64, 8e-3)?;
     let call = |m: ScaleMode| Fp8Call::new(size, m);
     let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
-    // The peer in `mode` where cuBLASLt plans it and its output checks, else per-tensor.
-    let peer_in = |m: ScaleMode| -> Result<(Fp8Plan, Scales<CudaSlice<f32>>)> {
-        let p = lt.fp8_plan(call(m))?;
-        let host = reference::random_scales(m, size, 300 + si as u64);
-        let dev_scales = host.map(|v| gpu.upload(v))?;
-        let mut c = gpu.zeros::<half::bf16>(size.mn_len())?;
-        gpu.fill_bytes(&mut c, 0xFF)?;
-        lt.fp8_gemm(&p, &da, &db, &dev_scales, &mut c)?;
-        gpu.sync()?;
-        let got = gpu.download(&c)?;
-        let rows: Vec<u32> = gpu_kernels::elem::indices(4, size.m, si as u64).collect();
-        let r = reference::host_rows(&x, &w, size, &host, &rows)?;
-        compare(
-            |i, j| got[i as usize * size.n as usize + j].to_f64(),
-            &rows,
-            &r,
-            &Bound::new(Elem::BF16, m, size.k),
-            8e-3,
-            &format!("cuBLASLt {}", call(m)),
-        )?;
-        Ok((p, dev_scales))
-    };
-    let (peer_mode, (peer, peer_scales)) = match peer_in(mode) {
-        Ok(p) => (mode, p),
-        Err(e) => {
-            eprintln!("cuBLASLt per-{mode} at {size}: {e}; the peer runs per-tensor");
-            (ScaleMode::Tensor, peer_in(ScaleMode::Tensor)?)
-        }
-    };
+    let (peer_mode, peer, peer_scales) =
+        checked_peer(gpu, lt, size, mode, (&x, &w), (&da, &db), 300 + si as u64)?;
     // The same peer with fast accumulation (not checked against the bound: it does not promote).
     let fast = lt
         .fp8_plan(Fp8Call {
@@ -277,6 +250,51 @@ fn one(
         read_us: read_at.map(|w| med(&times[w]) * 1e3),
         read_ratio: read_at.map(|w| bench::spread(&rounds::ratios(&times[w], &times[1]))),
     })
+}
+
+/// The cuBLASLt peer of `size` in `mode` where cuBLASLt plans it, else per-tensor (said on stderr): its mode, its
+/// plan and its device scales (random from `seed`). Its output on the device operands `(da, db)` (host `(x, w)`)
+/// is checked first against the fp64 host reference of the dequantized inputs on 4 sampled rows, within the
+/// bound of a bf16 output.
+pub fn checked_peer(
+    gpu: &Gpu,
+    lt: &CublasLt,
+    size: Size,
+    mode: ScaleMode,
+    (x, w): (&[E4m3], &[E4m3]),
+    (da, db): (&CudaSlice<E4m3>, &CudaSlice<E4m3>),
+    seed: u64,
+) -> Result<(ScaleMode, Fp8Plan, Scales<CudaSlice<f32>>)> {
+    let peer_in = |m: ScaleMode| -> Result<(Fp8Plan, Scales<CudaSlice<f32>>)> {
+        let call = Fp8Call::new(size, m);
+        let p = lt.fp8_plan(call)?;
+        let host = reference::random_scales(m, size, seed);
+        let dev_scales = host.map(|v| gpu.upload(v))?;
+        let mut c = gpu.zeros::<half::bf16>(size.mn_len())?;
+        gpu.fill_bytes(&mut c, 0xFF)?;
+        lt.fp8_gemm(&p, da, db, &dev_scales, &mut c)?;
+        gpu.sync()?;
+        let got = gpu.download(&c)?;
+        let rows: Vec<u32> = gpu_kernels::elem::indices(4, size.m, seed).collect();
+        let r = reference::host_rows(x, w, size, &host, &rows)?;
+        compare(
+            |i, j| got[i as usize * size.n as usize + j].to_f64(),
+            &rows,
+            &r,
+            &Bound::new(Elem::BF16, m, size.k),
+            8e-3,
+            &format!("cuBLASLt {call}"),
+        )?;
+        Ok((p, dev_scales))
+    };
+    match peer_in(mode) {
+        Ok((p, s)) => Ok((mode, p, s)),
+        Err(e) => {
+            eprintln!("cuBLASLt per-{mode} at {size}: {e}; the peer runs per-tensor");
+            let (p, s) = peer_in(ScaleMode::Tensor)?;
+            Ok((ScaleMode::Tensor, p, s))
+        }
+    }
 }
 
 /// The rows as a markdown table (the layer, the plan and what bounds it, ours and cuBLASLt, the model's
