@@ -73,6 +73,19 @@ pub trait Steps: Sync {
     fn step(&self, what: &str);
 }
 
+/// Problem sizes written as their users spell them, `MxNxK` separated by spaces (a family's verification sizes):
+/// one [`Size`] each, through swizzle-core's one parser. The text is the crate's own; a malformed size is a bug.
+///
+/// ```
+/// use gpu_kernels::frame::{sizes, Size};
+/// assert_eq!(sizes("1x8x16 127x264x72"), [Size::mnk(1, 8, 16), Size::mnk(127, 264, 72)]);
+/// ```
+pub fn sizes(text: &str) -> Vec<Size> {
+    text.split_whitespace()
+        .map(|s| s.parse().unwrap_or_else(|e| panic!("{s}: {e}")))
+        .collect()
+}
+
 /// The host threads of the frame's parallel work (random inputs, verification): the machine's cores, at most 32.
 pub fn host_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(32))

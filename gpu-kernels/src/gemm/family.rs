@@ -192,12 +192,7 @@ impl Family for GemmFamily {
     }
 
     fn verify_sizes(&self) -> Vec<Size> {
-        vec![
-            Size::mnk(1, 8, 16),
-            Size::mnk(127, 264, 72),
-            Size::mnk(300, 504, 264),
-            Size::mnk(1000, 512, 1000),
-        ]
+        crate::frame::sizes("1x8x16 127x264x72 300x504x264 1000x512x1000")
     }
 
     fn parts(&self) -> Parts<'_, Variant> {

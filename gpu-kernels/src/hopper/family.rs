@@ -169,13 +169,7 @@ impl Family for HopperFamily {
     /// family stays quick and its host reference cheap.
     /// 1000^3, 4096^3 and 16384x128x4096 (against cuBLAS and sampled host rows) are in `tests/hopper_device.rs`.
     fn verify_sizes(&self) -> Vec<Size> {
-        vec![
-            Size::mnk(1, 1, 16),
-            Size::mnk(17, 33, 48),
-            Size::mnk(127, 255, 64),
-            Size::mnk(300, 520, 136),
-            Size::mnk(520, 776, 520),
-        ]
+        crate::frame::sizes("1x1x16 17x33x48 127x255x64 300x520x136 520x776x520")
     }
     fn parts(&self) -> Parts<'_, HopperSpec> {
         Parts::none().with_bench(self).with_plan(self)

@@ -96,11 +96,7 @@ impl Family for MatmulL2Family {
     /// powers of two in tiles; K is ragged (a partial last K step). The ragged M and N shapes (Morton skipped)
     /// are in `tests/matmul_l2_device.rs`.
     fn verify_sizes(&self) -> Vec<Size> {
-        vec![
-            Size::mnk(64, 64, 75),
-            Size::mnk(256, 512, 97),
-            Size::mnk(1024, 1024, 128),
-        ]
+        crate::frame::sizes("64x64x75 256x512x97 1024x1024x128")
     }
 
     fn parts(&self) -> Parts<'_, MatmulL2> {

@@ -12,11 +12,7 @@ pub fn gpu() -> Gpu {
 }
 
 /// Problem sizes spelled as the CLI spells them, `MxNxK` separated by spaces: `sizes("1x1x16 17x33x48")`.
-pub fn sizes(list: &str) -> Vec<Size> {
-    list.split_whitespace()
-        .map(|s| s.parse().unwrap_or_else(|e| panic!("{s}: {e}")))
-        .collect()
-}
+pub use gpu_kernels::frame::sizes;
 
 /// Fails the test unless libnvrtc can be loaded (the compile-only tests need it, not a GPU).
 pub fn assert_nvrtc() {
