@@ -80,6 +80,37 @@ __device__ __forceinline__ void store_pair_f32(float* dst, float x, float y, uin
     }
 }
 
+#ifdef SPEC_BLOCK_SCALED
+// Block scaling's promotion of a K block's partial sum acc into the fp32 sum d, for a tile whose first column
+// lies OFF columns into its first B scale block. acc[i] sits at row half (i / 2) % 2 (rows r0, r0 + 8) and column
+// 8 (i / 4) + 2 (lane % 4) + i % 2 of the tile: its 8-column group lies in B scale block (OFF + 8 (i / 4)) / 128 of
+// the tile's (a group never straddles: OFF and the blocks are multiples of 8), so every scale index is a constant
+// and scale[h][j] = A's scale of row half h times B block j's.
+template <uint32_t OFF>
+__device__ __forceinline__ void promote_cols(float (&d)[spec::ACC], const float (&acc)[spec::ACC],
+                                             const float (&scale)[2][spec::B_SCALE_BLOCKS]) {
+    using namespace spec;
+    static_assert(OFF % 8 == 0 && OFF < SCALE_BLOCK && (OFF + BN - 1) / SCALE_BLOCK < B_SCALE_BLOCKS,
+                  "the tile's columns lie in its B scale blocks");
+#pragma unroll
+    for (uint32_t i = 0; i < ACC; ++i)
+        d[i] = fmaf(acc[i], scale[(i / 2) % 2][(OFF + 8 * (i / 4)) / SCALE_BLOCK], d[i]);
+}
+
+// promote_cols for the tile's offset into its first B scale block, offset = step * B_SCALE_STEP (one of
+// B_SCALE_OFFSETS): a warp-uniform branch to a promotion with constant scale indices.
+__device__ __forceinline__ void promote_at(uint32_t step, float (&d)[spec::ACC], const float (&acc)[spec::ACC],
+                                           const float (&scale)[2][spec::B_SCALE_BLOCKS]) {
+    using namespace spec;
+    static_assert(B_SCALE_OFFSETS >= 1 && B_SCALE_OFFSETS <= 4 && B_SCALE_STEP * B_SCALE_OFFSETS == SCALE_BLOCK,
+                  "tile offsets: up to four steps of a scale block");
+    if (B_SCALE_OFFSETS == 1 || step == 0) promote_cols<0>(d, acc, scale);
+    else if (B_SCALE_OFFSETS == 2 || step == 1) promote_cols<(1 % B_SCALE_OFFSETS) * B_SCALE_STEP>(d, acc, scale);
+    else if (B_SCALE_OFFSETS == 3 || step == 2) promote_cols<(2 % B_SCALE_OFFSETS) * B_SCALE_STEP>(d, acc, scale);
+    else promote_cols<(3 % B_SCALE_OFFSETS) * B_SCALE_STEP>(d, acc, scale);
+}
+#endif
+
 }  // namespace
 
 extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
@@ -202,6 +233,22 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 mbar_arrive(bar);
             }
         };
+        // Wait for stage s to land, then its wgmmas into acc as one committed group: this consumer's 64 rows of
+        // the A tile times the B tile, k32 (e4m3) or k16 (16-bit) per instruction; the first instruction reads acc
+        // only when `accumulate` (else a fresh sum).
+        auto mma_group = [&](float (&acc)[ACC], bool accumulate) {
+            mbar_wait(full_bar + 8 * s, phase);
+            fence_operands(acc);
+            wgmma_fence();
+#pragma unroll
+            for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
+                const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
+                const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
+                wgmma_tile(acc, da, db, (accumulate || j > 0) ? 1u : 0u);
+            }
+            wgmma_commit();
+            fence_operands(acc);
+        };
         for (uint32_t slot = first; slot < slots; slot += step) {
             const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
             if (!t.active) continue;
@@ -210,40 +257,38 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 #ifdef SPEC_BLOCK_SCALED
                 // ---- block scaling: each K block (one stage, BK == SCALE_BLOCK) into a fresh accumulator, then
                 // promoted into d with its scales: sa[kb * M + row] (A's 1x128 block), sb[nb * KB + kb] (B's
-                // 128x128 block; BN divides 128, so the tile lies in one N block). The tensor core's limited
-                // accumulation precision then spans 128 of K, the fp32 sum the whole loop. With BLOCK_ACCS == 2 the
-                // next K block's wgmmas go into the other accumulator before this one is promoted (wait_group 1);
-                // the loop is unrolled by two so each accumulator and its scales keep their registers.
-                static_assert(BK == SCALE_BLOCK && SCALE_BLOCK % BN == 0, "one scale block per stage");
+                // 128x128 block nb). The tile's columns start B_SCALE_STEP-aligned inside B block t.x * BN / 128 and
+                // span at most B_SCALE_BLOCKS blocks; each 8-column group of the accumulator takes its own block's
+                // scale (promote_at). The tensor core's limited accumulation precision then spans 128 of K, the fp32
+                // sum the whole loop. With BLOCK_ACCS == 2 the next K block's wgmmas go into the other accumulator
+                // before this one is promoted (wait_group 1); the loop is unrolled by two so each accumulator and
+                // its scales keep their registers.
+                static_assert(BK == SCALE_BLOCK, "one scale block of K per stage");
                 static_assert(BLOCK_ACCS == 1 || BLOCK_ACCS == 2, "one or two K-block accumulators");
                 static_assert(SCALE_AHEAD == 1 || SCALE_AHEAD == 2, "scales one or two K blocks ahead");
                 float acc0[ACC], acc1[ACC];
                 const uint32_t r0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
                 const uint32_t kbn = (K + SCALE_BLOCK - 1) / SCALE_BLOCK;
-                const float* sb_tile = sb + (t.x * BN / SCALE_BLOCK) * kbn;
-                // K block kb's scales of rows r0 and r0 + 8 and of the tile's B block, multiplied at the promotion
-                // (a load's first use is its promotion, one or two K blocks later).
-                struct Scales { float a0, a1, b; };
+                const uint32_t nbn = (N + SCALE_BLOCK - 1) / SCALE_BLOCK;
+                const uint32_t nb0 = t.x * BN / SCALE_BLOCK;                     // the tile's first B block
+                const uint32_t off_step = t.x * BN % SCALE_BLOCK / B_SCALE_STEP;  // its first column's offset in it
+                const float* sb_tile = sb + nb0 * kbn;
+                // K block kb's scales of rows r0 and r0 + 8 and of the tile's B blocks (0 past N: those columns
+                // are never stored), multiplied at the promotion (a load's first use is its promotion, one or two
+                // K blocks later).
+                struct Scales { float a0, a1, b[B_SCALE_BLOCKS]; };
                 auto load = [&](uint32_t kb, Scales& sc) {
                     if (kb < kb1) {
-                        sc.b = sb_tile[kb];
+#pragma unroll
+                        for (uint32_t j = 0; j < B_SCALE_BLOCKS; ++j)
+                            sc.b[j] = nb0 + j < nbn ? sb_tile[j * kbn + kb] : 0.f;
                         sc.a0 = r0 < M ? sa[kb * M + r0] : 0.f;
                         sc.a1 = r0 + 8 < M ? sa[kb * M + r0 + 8] : 0.f;
                     }
                 };
-                // Stage s's wgmmas into acc (a fresh sum: the first instruction does not read it).
+                // Stage s's wgmmas into acc (a fresh sum), and the ring's next stage.
                 auto issue = [&](float (&acc)[ACC]) {
-                    mbar_wait(full_bar + 8 * s, phase);
-                    fence_operands(acc);
-                    wgmma_fence();
-#pragma unroll
-                    for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
-                        const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
-                        const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
-                        wgmma_tile(acc, da, db, j > 0 ? 1u : 0u);
-                    }
-                    wgmma_commit();
-                    fence_operands(acc);
+                    mma_group(acc, false);
                     if (++s == STAGES) { s = 0; phase ^= 1; }
                 };
 #pragma unroll
@@ -253,12 +298,16 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 auto promote = [&](float (&acc)[ACC], Scales& sc, uint32_t stage, uint32_t kb) {
                     fence_operands(acc);
                     if (lane == 0) release(empty_bar + 8 * stage);
-                    const float s0 = sc.a0 * sc.b, s1 = sc.a1 * sc.b;
+                    float scale[2][B_SCALE_BLOCKS];
 #pragma unroll
-                    for (uint32_t i = 0; i < ACC; ++i) d[i] = fmaf(acc[i], ((i / 2) % 2) ? s1 : s0, d[i]);
+                    for (uint32_t j = 0; j < B_SCALE_BLOCKS; ++j) {
+                        scale[0][j] = sc.a0 * sc.b[j];
+                        scale[1][j] = sc.a1 * sc.b[j];
+                    }
+                    promote_at(off_step, d, acc, scale);
                     if (SCALE_AHEAD == 2) load(kb + 2, sc);
                 };
-                Scales sc0{0.f, 0.f, 0.f}, sc1{0.f, 0.f, 0.f};
+                Scales sc0{}, sc1{};
                 load(kb0, sc0);
                 if (SCALE_AHEAD == 2) load(kb0 + 1, sc1);
                 uint32_t kb = kb0;
@@ -313,17 +362,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             } else {
             uint32_t prev = 0;
             for (uint32_t kb = kb0; kb < kb1; ++kb) {
-                mbar_wait(full_bar + 8 * s, phase);
-                fence_operands(d);
-                wgmma_fence();
-#pragma unroll
-                for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
-                    const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
-                    const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
-                    wgmma_tile(d, da, db, (kb > kb0 || j > 0) ? 1u : 0u);
-                }
-                wgmma_commit();
-                fence_operands(d);
+                mma_group(d, kb > kb0);
                 if (INFLIGHT == 1) {
                     // Keep this k-block's group in flight; the previous one is done: release its stage.
                     wgmma_wait<1>();

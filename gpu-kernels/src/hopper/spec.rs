@@ -105,6 +105,10 @@ pub const WARPGROUP: u32 = 128;
 pub const MAX_SPLIT: u32 = 8;
 /// Registers per SM (the producer / consumer split must fit).
 const SM_REGS: u32 = 65536;
+/// Registers a block-scaled consumer thread needs beyond its fp32 sum and K-block accumulators (addresses, loop
+/// state, the scales of two K blocks): the 128x128 tile with two accumulators (192) compiles without spills in
+/// 232, and the 128x192 tile with one (192) too.
+pub const BLOCK_REG_RESERVE: u32 = 40;
 
 impl HopperSpec {
     /// The same spec in `ty`, with the same bytes of K per stage (64 bf16 = 128 e4m3 = one 128-byte row).
@@ -249,6 +253,68 @@ impl HopperSpec {
         self.smem().bytes()
     }
 
+    /// Registers a block-scaled consumer thread needs: the fp32 sum and [`block_accs`](Self::block_accs) K-block
+    /// accumulators (`bn / 2` each: a warpgroup's m64nBN fragment), plus [`BLOCK_REG_RESERVE`].
+    ///
+    /// ```
+    /// use gpu_kernels::hopper::fp8::{BLOCK_PIPELINED, BLOCK_WIDE};
+    /// assert_eq!(BLOCK_PIPELINED.block_regs(), 3 * 64 + 40); // 128 wide, two accumulators
+    /// assert_eq!(BLOCK_WIDE.block_regs(), 2 * 96 + 40); // 192 wide, one
+    /// ```
+    pub const fn block_regs(&self) -> u32 {
+        self.bn / 2 * (1 + self.block_accs) + BLOCK_REG_RESERVE
+    }
+
+    /// Registers a consumer thread may use: [`consumer_regs`](Self::consumer_regs) after `setmaxnreg` with two
+    /// consumer warpgroups; with one (no rebalancing), the 255 a thread can address.
+    pub const fn consumer_reg_budget(&self) -> u32 {
+        if self.consumers > 1 {
+            self.consumer_regs
+        } else {
+            255
+        }
+    }
+
+    /// The same block-scaled spec with two K-block accumulators where their registers fit
+    /// ([`block_regs`](Self::block_regs)), else one: what the planner's block-scaled specs promote with.
+    pub const fn with_block_accs_that_fit(self) -> HopperSpec {
+        let two = HopperSpec {
+            block_accs: 2,
+            ..self
+        };
+        if two.block_regs() <= two.consumer_reg_budget() {
+            two
+        } else {
+            HopperSpec {
+                block_accs: 1,
+                ..self
+            }
+        }
+    }
+
+    /// Block scaling: the step of a tile's first column inside its first B scale block (tile `x` starts at column
+    /// `x * bn`, so at a multiple of gcd(`bn`, 128) into a 128-wide block), the number of such offsets, and the
+    /// most B scale blocks one tile's columns span (the kernel's `B_SCALE_STEP`, `B_SCALE_OFFSETS`,
+    /// `B_SCALE_BLOCKS`).
+    ///
+    /// ```
+    /// use gpu_kernels::hopper::fp8::{BLOCK_BASE, BLOCK_WIDE};
+    /// use gpu_kernels::hopper::HopperSpec;
+    /// assert_eq!(BLOCK_BASE.b_scale_blocks(), (128, 1, 1));
+    /// // 192-wide tiles start 0 or 64 columns into a block and span two.
+    /// assert_eq!(BLOCK_WIDE.b_scale_blocks(), (64, 2, 2));
+    /// // 224-wide: 0, 32, 64 or 96 columns in; at 96, columns 96..320 touch three blocks.
+    /// assert_eq!(HopperSpec { bn: 224, ..BLOCK_WIDE }.b_scale_blocks(), (32, 4, 3));
+    /// ```
+    pub const fn b_scale_blocks(&self) -> (u32, u32, u32) {
+        let block = swizzle_core::scale::BLOCK;
+        let (mut a, mut b) = (self.bn, block);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        (a, block / a, (block - a + self.bn).div_ceil(block))
+    }
+
     /// Everything the hardware and the kernel need to hold, checked before compiling.
     pub fn validate(&self, smem_optin: usize) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("{self}: {m}")));
@@ -256,12 +322,21 @@ impl HopperSpec {
         if !self.is_fp8() && self.scale != ScaleMode::Tensor {
             return bad(format!("{} inputs take no {} scales", self.ty, self.scale));
         }
-        if self.scale_code() == 3 && (128 % self.bn != 0 || self.bk != swizzle_core::scale::BLOCK) {
+        if self.scale_code() == 3 && self.bk != swizzle_core::scale::BLOCK {
             return bad(format!(
-                "block scaling needs N tiles that divide the {}-wide scale blocks (32, 64, 128; the promoted \
-                 accumulator doubles the registers) and K stages of {} e4m3",
-                swizzle_core::scale::BLOCK,
+                "block scaling needs K stages of {} e4m3 (one scale block)",
                 swizzle_core::scale::BLOCK
+            ));
+        }
+        if self.scale_code() == 3 && self.block_regs() > self.consumer_reg_budget() {
+            return bad(format!(
+                "block scaling keeps the fp32 sum and {} K-block accumulator(s) of {} registers each, plus {} for \
+                 addresses and scales: {} registers, a consumer thread has {} (narrower N or one accumulator)",
+                self.block_accs,
+                self.bn / 2,
+                BLOCK_REG_RESERVE,
+                self.block_regs(),
+                self.consumer_reg_budget()
             ));
         }
         if !matches!(self.fp8_out, Elem::BF16 | Elem::F16 | Elem::F32)
@@ -378,9 +453,13 @@ impl HopperSpec {
             );
         // Block scaling's own constants, in block-scaled headers only (every other header stays as it was).
         let consts = if self.scale_code() == 3 {
+            let (step, offsets, blocks) = self.b_scale_blocks();
             consts
                 .u32("BLOCK_ACCS", self.block_accs)
                 .u32("SCALE_AHEAD", self.scale_ahead)
+                .u32("B_SCALE_STEP", step)
+                .u32("B_SCALE_OFFSETS", offsets)
+                .u32("B_SCALE_BLOCKS", blocks)
                 .define("SPEC_BLOCK_SCALED", "1")
         } else {
             consts
