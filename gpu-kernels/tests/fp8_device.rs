@@ -237,8 +237,8 @@ use gpu_kernels::hopper::{fp8, HopperGemm, HopperSpec, SHIPPED};
 
 /// The e4m3 specs the kernel tests run besides the planned one: the shipped tile (clusters of 2), a 64-row
 /// tile split in K, and for block scaling the 128x128 tile (two K-block accumulators), the same with one
-/// accumulator waited for before each promotion (`fp8::BLOCK_BASE`), the 64x32 tile, the tiles that span two
-/// B scale blocks and the ordered issue ([`block_promotion_specs`]).
+/// accumulator waited for before each promotion (`fp8::BLOCK_BASE`), the 64x32 tile, and the tiles that span
+/// two or three B scale blocks ([`block_wide_specs`]).
 fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
     let e = SHIPPED.with_ty(Elem::E4M3).with_scale(mode);
     let narrow = HopperSpec {
@@ -266,29 +266,21 @@ fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
             },
         ]
         .into_iter()
-        .chain(block_promotion_specs())
+        .chain(block_wide_specs())
         .collect(),
         _ => vec![e, narrow],
     }
 }
 
 /// Block-scaled tiles wider than a B scale block: 128x192 (`fp8::BLOCK_WIDE`: tiles start 0 or 64 columns into
-/// a block, span two) with clusters of 2 and alone, and 128x160 (0, 32, 64 or 96 columns in, two blocks); and the
-/// consumers' ordered issue (named barriers) at 128x192 (both cluster sizes) and at 128x128 with two
-/// accumulators. (A tile spanning three blocks, 224 wide, does not fit the registers.)
-fn block_promotion_specs() -> Vec<HopperSpec> {
+/// a block, span two) with clusters of 2 and alone, and 128x160 (0, 32, 64 or 96 columns in, two blocks). (A tile
+/// spanning three blocks, 224 wide, does not fit the registers.)
+fn block_wide_specs() -> Vec<HopperSpec> {
     let w = fp8::BLOCK_WIDE;
-    let ordered = |s: HopperSpec| HopperSpec {
-        ordered_issue: true,
-        ..s
-    };
     vec![
         w,
         HopperSpec { cluster: 1, ..w },
         HopperSpec { bn: 160, ..w },
-        ordered(w),
-        ordered(HopperSpec { cluster: 1, ..w }),
-        ordered(fp8::BLOCK_PIPELINED),
     ]
 }
 
@@ -335,13 +327,13 @@ fn hopper_fp8_sanitizer_small() {
     sanitizer_small(&specs);
 }
 
-/// [`hopper_fp8_sanitizer_small`]'s cases for the wider block-scaled tiles and the ordered issue alone
-/// ([`block_promotion_specs`]; at 130x200x1024 the second N tile starts inside a B block): a short run under
+/// [`hopper_fp8_sanitizer_small`]'s cases for the block-scaled tiles wider than a B scale block alone
+/// ([`block_wide_specs`]; at 130x200x1024 the second N tile starts inside a B block): a short run under
 /// racecheck.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
-fn hopper_fp8_block_promotion_sanitizer_small() {
-    sanitizer_small(&block_promotion_specs());
+fn hopper_fp8_block_wide_sanitizer_small() {
+    sanitizer_small(&block_wide_specs());
 }
 
 /// Each spec against the host reference at 1x1x16, 17x300x48 and 130x200x1024 (8 K blocks: both accumulators'

@@ -41,7 +41,7 @@ use swizzle_core::Elem;
 
 /// The fastest spec the planner's model finds for `size` in e4m3 with `mode`'s scaling among what the kernel
 /// implements (for block scaling: N tiles whose fp32 sum and K-block accumulators fit the registers, with two
-/// accumulators where they fit and ordered issue, [`HopperSpec::with_block_promotion`]). One line for an empty problem or K not
+/// accumulators where they fit, [`HopperSpec::with_block_accs_that_fit`]). One line for an empty problem or K not
 /// a multiple of 16.
 pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     let p = Problem::new(size, Elem::E4M3).with_scale(mode);
@@ -50,7 +50,7 @@ pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     for e in std::iter::once(planned.best).chain(planned.runners_up) {
         let mut spec = spec_of(&e.variant, Elem::E4M3)?.with_scale(mode);
         if mode == ScaleMode::Block {
-            spec = spec.with_block_promotion();
+            spec = spec.with_block_accs_that_fit();
         }
         if spec.validate(dev.smem_per_block as usize).is_ok() {
             return Ok(Planned {
@@ -121,15 +121,6 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
                 ..BLOCK_BASE
             },
         ),
-        (
-            "base + scales 2 ahead + 5 stages + ordered issue",
-            HopperSpec {
-                scale_ahead: 2,
-                stages: 5,
-                ordered_issue: true,
-                ..BLOCK_BASE
-            },
-        ),
         ("pipelined: 2 accumulators, scales 2 ahead", p),
         (
             "pipelined + single CTA (no B multicast)",
@@ -138,29 +129,6 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
         (
             "wide: 128x192, 1 accumulator, scales 2 ahead, 5 stages (base + scales 2 ahead + 5 stages, N 192)",
             w,
-        ),
-        (
-            "wide + ordered issue (consumer 0's wgmmas, then consumer 1's)",
-            HopperSpec {
-                ordered_issue: true,
-                ..w
-            },
-        ),
-        (
-            "wide + single CTA + ordered issue",
-            HopperSpec {
-                ordered_issue: true,
-                cluster: 1,
-                ..w
-            },
-        ),
-        (
-            "pipelined + single CTA + ordered issue",
-            HopperSpec {
-                ordered_issue: true,
-                cluster: 1,
-                ..p
-            },
         ),
         ("wide + scales 1 ahead", HopperSpec { scale_ahead: 1, ..w }),
         (
@@ -441,28 +409,9 @@ mod tests {
                 assert!(e.contains("registers") && !e.contains('\n'), "{e}");
             }
         }
-        // The planner's specs take two accumulators where they fit, and order the issue with two consumers.
-        assert_eq!(at(192, 2).with_block_promotion().block_accs, 1);
-        assert_eq!(at(128, 1).with_block_promotion().block_accs, 2);
-        assert!(at(192, 1).with_block_promotion().ordered_issue);
-        let one = HopperSpec {
-            consumers: 1,
-            bn: 64,
-            ..BLOCK_WIDE
-        };
-        assert!(!one.with_block_promotion().ordered_issue);
-        assert!(HopperSpec {
-            ordered_issue: true,
-            ..one
-        }
-        .validate(232_448)
-        .is_err());
-        let h = HopperSpec {
-            ordered_issue: true,
-            ..BLOCK_WIDE
-        }
-        .spec_header();
-        assert!(h.contains("ORDERED_ISSUE = 1"), "{h}");
+        // The planner's specs take two accumulators where they fit.
+        assert_eq!(at(192, 2).with_block_accs_that_fit().block_accs, 1);
+        assert_eq!(at(128, 1).with_block_accs_that_fit().block_accs, 2);
         // Every offset of a tile into its first block, for every tile width: the blocks its columns touch are
         // within the header's count, and the count is reached.
         for bn in (32..=256).step_by(32) {

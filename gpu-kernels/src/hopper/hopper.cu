@@ -81,14 +81,6 @@ __device__ __forceinline__ void store_pair_f32(float* dst, float x, float y, uin
 }
 
 #ifdef SPEC_BLOCK_SCALED
-// Named barrier `id` (1..15; 0 is __syncthreads') over `threads` threads: arrive and wait for all, or arrive only.
-__device__ __forceinline__ void named_bar_sync(uint32_t id, uint32_t threads) {
-    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-__device__ __forceinline__ void named_bar_arrive(uint32_t id, uint32_t threads) {
-    asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-
 // Block scaling's promotion of a K block's partial sum acc into the fp32 sum d, for a tile whose first column
 // lies OFF columns into its first B scale block. acc[i] sits at row half (i / 2) % 2 (rows r0, r0 + 8) and column
 // 8 (i / 4) + 2 (lane % 4) + i % 2 of the tile: its 8-column group lies in B scale block (OFF + 8 (i / 4)) / 128 of
@@ -232,15 +224,6 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         float d[ACC];
         uint32_t s = 0, phase = 0;
         uint32_t tiles_done = 0;  // SPLIT > 1: the parity of the ready / free barriers
-#ifdef SPEC_BLOCK_SCALED
-        // ORDERED_ISSUE (two consumers): K block j's wgmmas are issued by consumer 0, then consumer 1 (named barrier
-        // ISSUED_0), then block j + 1's by consumer 0 once consumer 1 has issued block j (ISSUED_1), and so on over
-        // the whole persistent loop. The tensor core runs the groups in that order, so one consumer's group runs
-        // while the other promotes; issued at once, both groups end together and both promote while it idles.
-        static_assert(!ORDERED_ISSUE || CONSUMERS == 2, "ordered issue takes two consumers");
-        constexpr uint32_t ISSUED_0 = 1, ISSUED_1 = 2;
-        bool issued = false;  // consumer 0: a block issued, so consumer 1 will signal ISSUED_1 for it
-#endif
         // A stage is free once every consumer warp of every CTA that received its B half is done with it.
         auto release = [](uint32_t bar) {
             if (CLUSTER > 1) {
@@ -305,15 +288,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 };
                 // Stage s's wgmmas into acc (a fresh sum), and the ring's next stage.
                 auto issue = [&](float (&acc)[ACC]) {
-                    if (ORDERED_ISSUE) {
-                        if (cw == 1) named_bar_sync(ISSUED_0, CONSUMER_THREADS);
-                        else if (issued) named_bar_sync(ISSUED_1, CONSUMER_THREADS);
-                    }
                     mma_group(acc, false);
-                    if (ORDERED_ISSUE) {
-                        named_bar_arrive(cw == 0 ? ISSUED_0 : ISSUED_1, CONSUMER_THREADS);
-                        issued = true;
-                    }
                     if (++s == STAGES) { s = 0; phase ^= 1; }
                 };
 #pragma unroll
@@ -578,10 +553,6 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         }
         // The last partial: every CTA has read it before this one may leave.
         if (SPLIT > 1) mbar_wait_cluster(free_bar, (tiles_done & 1) ^ 1);
-#ifdef SPEC_BLOCK_SCALED
-        // Consumer 1's signal for the last block: every arrival on the named barriers is matched.
-        if (ORDERED_ISSUE && cw == 0 && issued) named_bar_sync(ISSUED_1, CONSUMER_THREADS);
-#endif
     }
     // No CTA may leave while its partner can still multicast into it, arrive on its barriers or read its partial.
     if (CTAS > 1) cluster_sync();

@@ -59,10 +59,6 @@ pub struct HopperSpec {
     pub block_accs: u32,
     /// Block scaling: how many K blocks ahead a consumer loads its scales into registers (1 or 2).
     pub scale_ahead: u32,
-    /// Block scaling with two consumer warpgroups: each K block's `wgmma`s are issued in turn, consumer 0's then
-    /// consumer 1's (two named barriers), so the tensor core runs one consumer's group while the other promotes.
-    /// Without it both issue at once, both groups end together, and both promote while the tensor core idles.
-    pub ordered_issue: bool,
 }
 
 /// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
@@ -86,7 +82,6 @@ pub const BASE: HopperSpec = HopperSpec {
     fp8_out: Elem::BF16,
     block_accs: 2,
     scale_ahead: 2,
-    ordered_issue: false,
 };
 
 /// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: shipped before the stmatrix epilogue.
@@ -280,13 +275,11 @@ impl HopperSpec {
         }
     }
 
-    /// The same block-scaled spec promoting as the planner's block-scaled specs do: two K-block accumulators where
-    /// their registers fit ([`block_regs`](Self::block_regs)), else one, and with two consumer warpgroups their
-    /// `wgmma`s issued in turn ([`ordered_issue`](Self::ordered_issue)).
-    pub const fn with_block_promotion(self) -> HopperSpec {
+    /// The same block-scaled spec with two K-block accumulators where their registers fit
+    /// ([`block_regs`](Self::block_regs)), else one: what the planner's block-scaled specs promote with.
+    pub const fn with_block_accs_that_fit(self) -> HopperSpec {
         let two = HopperSpec {
             block_accs: 2,
-            ordered_issue: self.consumers == 2,
             ..self
         };
         if two.block_regs() <= two.consumer_reg_budget() {
@@ -294,7 +287,7 @@ impl HopperSpec {
         } else {
             HopperSpec {
                 block_accs: 1,
-                ..two
+                ..self
             }
         }
     }
@@ -356,9 +349,6 @@ impl HopperSpec {
         }
         if !(1..=2).contains(&self.block_accs) || !(1..=2).contains(&self.scale_ahead) {
             return bad("block scaling keeps 1 or 2 K-block accumulators and loads scales 1 or 2 blocks ahead".into());
-        }
-        if self.ordered_issue && (self.scale_code() != 3 || self.consumers != 2) {
-            return bad("ordered issue is block scaling's, with two consumer warpgroups".into());
         }
         if !(1..=2).contains(&self.consumers) {
             return bad("1 or 2 consumer warpgroups".into());
@@ -467,7 +457,6 @@ impl HopperSpec {
             consts
                 .u32("BLOCK_ACCS", self.block_accs)
                 .u32("SCALE_AHEAD", self.scale_ahead)
-                .u32("ORDERED_ISSUE", self.ordered_issue as u32)
                 .u32("B_SCALE_STEP", step)
                 .u32("B_SCALE_OFFSETS", offsets)
                 .u32("B_SCALE_BLOCKS", blocks)
@@ -588,12 +577,7 @@ impl std::fmt::Display for HopperSpec {
                     format!(" out-{}", self.fp8_out)
                 };
                 let promote = if self.scale == ScaleMode::Block {
-                    format!(
-                        " accs{} ahead{}{}",
-                        self.block_accs,
-                        self.scale_ahead,
-                        if self.ordered_issue { " ordered" } else { "" }
-                    )
+                    format!(" accs{} ahead{}", self.block_accs, self.scale_ahead)
                 } else {
                     String::new()
                 };
