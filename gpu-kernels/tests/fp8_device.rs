@@ -238,7 +238,7 @@ use gpu_kernels::hopper::{fp8, HopperGemm, HopperSpec, SHIPPED};
 /// The e4m3 specs the kernel tests run besides the planned one: the shipped tile (clusters of 2), a 64-row
 /// tile split in K, and for block scaling the 128x128 tile (two K-block accumulators), the same with one
 /// accumulator waited for before each promotion (`fp8::BLOCK_BASE`), the 64x32 tile, and the tiles that span
-/// two or three B scale blocks ([`block_wide_specs`]).
+/// two B scale blocks, also promoted in N halves ([`block_wide_specs`]).
 fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
     let e = SHIPPED.with_ty(Elem::E4M3).with_scale(mode);
     let narrow = HopperSpec {
@@ -273,14 +273,30 @@ fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
 }
 
 /// Block-scaled tiles wider than a B scale block: 128x192 (`fp8::BLOCK_WIDE`: tiles start 0 or 64 columns into
-/// a block, span two) with clusters of 2 and alone, and 128x160 (0, 32, 64 or 96 columns in, two blocks). (A tile
-/// spanning three blocks, 224 wide, does not fit the registers.)
+/// a block, three segments of 64) with clusters of 2 and alone, and 128x160 (0, 32, 64 or 96 columns in, five
+/// segments of 32); each also promoted in N halves, and the 128x128 tile in halves. (A tile spanning three
+/// blocks, 224 wide, does not fit the registers.)
 fn block_wide_specs() -> Vec<HopperSpec> {
     let w = fp8::BLOCK_WIDE;
+    let halves = |s: HopperSpec| HopperSpec {
+        promote_halves: true,
+        ..s
+    };
+    let single = HopperSpec { cluster: 1, ..w };
+    let n160 = HopperSpec { bn: 160, ..w };
+    let narrow = HopperSpec {
+        bn: 128,
+        stages: 6,
+        ..w
+    };
     vec![
         w,
-        HopperSpec { cluster: 1, ..w },
-        HopperSpec { bn: 160, ..w },
+        single,
+        n160,
+        halves(w),
+        halves(single),
+        halves(n160),
+        halves(narrow),
     ]
 }
 
@@ -452,6 +468,13 @@ fn hopper_fp8_error_with_and_without_promotion_at_k16384() {
             (ScaleMode::Block, fp8::BLOCK_BASE),
             (ScaleMode::Block, fp8::BLOCK_PIPELINED),
             (ScaleMode::Block, fp8::BLOCK_WIDE),
+            (
+                ScaleMode::Block,
+                HopperSpec {
+                    promote_halves: true,
+                    ..fp8::BLOCK_WIDE
+                },
+            ),
         ];
         for (mode, spec) in runs {
             let (la, lb) = gpu_kernels::fp8::scale::lens(mode, size);

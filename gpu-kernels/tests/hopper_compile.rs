@@ -119,7 +119,7 @@ fn every_fp8_block_variant_and_output_type_compiles_on_the_fast_path() {
     specs.extend(
         hopper::planned::kernel_variants(Elem::E4M3)
             .into_iter()
-            .map(|s| s.with_scale(ScaleMode::Block).with_block_accs_that_fit())
+            .map(|s| s.with_scale(ScaleMode::Block).with_block_promotion())
             .filter(|s| s.validate(232_448).is_ok()),
     );
     for mode in ScaleMode::ALL {

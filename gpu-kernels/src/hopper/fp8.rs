@@ -8,7 +8,7 @@
 //! ([`Scales`]) checked before the launch: per tensor and per row they multiply the fp32 sums before the
 //! epilogue; per block each 128-wide K block is accumulated on its own and promoted into the fp32 sum with its
 //! scales, every 128 of K. An N tile may span several 128-wide B scale blocks (a 192-wide tile two): each
-//! 8-column group of the accumulator takes its own block's scale ([`HopperSpec::b_scale_blocks`]). With
+//! 8-column group of the accumulator takes its own block's scale ([`HopperSpec::b_scale_segments`]). With
 //! [`HopperSpec::block_accs`](super::HopperSpec::block_accs) = 2 the next K block runs on the tensor core in a
 //! second accumulator while this one is promoted: three accumulators' registers, which fit up to 128-wide tiles
 //! ([`HopperSpec::block_regs`]).
@@ -41,7 +41,8 @@ use swizzle_core::Elem;
 
 /// The fastest spec the planner's model finds for `size` in e4m3 with `mode`'s scaling among what the kernel
 /// implements (for block scaling: N tiles whose fp32 sum and K-block accumulators fit the registers, with two
-/// accumulators where they fit, [`HopperSpec::with_block_accs_that_fit`]). One line for an empty problem or K not
+/// accumulators where they fit, else one promoted in N halves: [`HopperSpec::with_block_promotion`]). One line
+/// for an empty problem or K not
 /// a multiple of 16.
 pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     let p = Problem::new(size, Elem::E4M3).with_scale(mode);
@@ -50,7 +51,7 @@ pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     for e in std::iter::once(planned.best).chain(planned.runners_up) {
         let mut spec = spec_of(&e.variant, Elem::E4M3)?.with_scale(mode);
         if mode == ScaleMode::Block {
-            spec = spec.with_block_accs_that_fit();
+            spec = spec.with_block_promotion();
         }
         if spec.validate(dev.smem_per_block as usize).is_ok() {
             return Ok(Planned {
@@ -129,6 +130,39 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
         (
             "wide: 128x192, 1 accumulator, scales 2 ahead, 5 stages (base + scales 2 ahead + 5 stages, N 192)",
             w,
+        ),
+        (
+            "wide + promoted in N halves (two groups per K block)",
+            HopperSpec {
+                promote_halves: true,
+                ..w
+            },
+        ),
+        (
+            "wide + single CTA + promoted in N halves",
+            HopperSpec {
+                promote_halves: true,
+                cluster: 1,
+                ..w
+            },
+        ),
+        (
+            "wide + single CTA + halves + 4 stages",
+            HopperSpec {
+                promote_halves: true,
+                cluster: 1,
+                stages: 4,
+                ..w
+            },
+        ),
+        (
+            "base + scales 2 ahead + 5 stages + promoted in N halves (128x128)",
+            HopperSpec {
+                promote_halves: true,
+                scale_ahead: 2,
+                stages: 5,
+                ..BLOCK_BASE
+            },
         ),
         ("wide + scales 1 ahead", HopperSpec { scale_ahead: 1, ..w }),
         (
@@ -381,12 +415,43 @@ mod tests {
             "BN = 192",
             "B_SCALE_STEP = 64",
             "B_SCALE_OFFSETS = 2",
-            "B_SCALE_BLOCKS = 2",
+            "B_SCALE_SEGMENTS = 3",
             "m64n192k32.f32.e4m3.e4m3",
         ] {
             assert!(h.contains(c), "{c}: {h}");
         }
-        assert!(BLOCK_PIPELINED.spec_header().contains("B_SCALE_BLOCKS = 1"));
+        assert!(BLOCK_PIPELINED
+            .spec_header()
+            .contains("B_SCALE_SEGMENTS = 1"));
+        // Promoting in N halves adds the half-width instruction, by its accumulator length.
+        let halves = HopperSpec {
+            promote_halves: true,
+            ..BLOCK_WIDE
+        };
+        let hh = halves.spec_header();
+        assert!(
+            hh.contains("PROMOTE_HALVES = 1")
+                && hh.contains("m64n96k32")
+                && hh.contains("m64n192k32"),
+            "{hh}"
+        );
+        assert!(!h.contains("m64n96k32") && h.contains("PROMOTE_HALVES = 0"));
+        halves.validate(232_448).unwrap();
+        for bad in [
+            HopperSpec {
+                block_accs: 2,
+                bn: 128,
+                ..halves
+            },
+            HopperSpec {
+                scale_ahead: 1,
+                ..halves
+            },
+            halves.with_scale(crate::fp8::ScaleMode::Row),
+        ] {
+            let e = bad.validate(232_448).unwrap_err().to_string();
+            assert!(e.contains("halves") && !e.contains('\n'), "{e}");
+        }
         BLOCK_WIDE.validate(232_448).unwrap();
         let at = |bn, block_accs| HopperSpec {
             bn,
@@ -409,23 +474,26 @@ mod tests {
                 assert!(e.contains("registers") && !e.contains('\n'), "{e}");
             }
         }
-        // The planner's specs take two accumulators where they fit.
-        assert_eq!(at(192, 2).with_block_accs_that_fit().block_accs, 1);
-        assert_eq!(at(128, 1).with_block_accs_that_fit().block_accs, 2);
-        // Every offset of a tile into its first block, for every tile width: the blocks its columns touch are
-        // within the header's count, and the count is reached.
+        // The planner's specs take two accumulators where they fit, else one promoted in halves.
+        let wide = at(192, 2).with_block_promotion();
+        assert_eq!((wide.block_accs, wide.promote_halves), (1, true));
+        let narrow = at(128, 1).with_block_promotion();
+        assert_eq!((narrow.block_accs, narrow.promote_halves), (2, false));
+        // Every tile of every width: each segment's columns lie in the one B block the kernel picks for it,
+        // nb0 + (offset step + q) / offsets.
         for bn in (32..=256).step_by(32) {
-            let (step, offsets, blocks) = at(bn, 1).b_scale_blocks();
-            assert_eq!(step * offsets, 128, "{bn}");
-            let most = (0..64u32)
-                .map(|x| {
-                    let first = x * bn;
-                    (first + bn - 1) / 128 - first / 128 + 1
-                })
-                .max()
-                .unwrap();
-            assert_eq!(most, blocks, "{bn}");
-            assert!((0..64u32).all(|x| (x * bn) % 128 % step == 0), "{bn}");
+            let (step, offsets, segments) = at(bn, 1).b_scale_segments();
+            assert_eq!((step * offsets, step * segments), (128, bn), "{bn}");
+            for x in 0..64u32 {
+                let first = x * bn;
+                let (nb0, off) = (first / 128, first % 128 / step);
+                assert_eq!(first % 128 % step, 0, "{bn} {x}");
+                for q in 0..segments {
+                    let block = nb0 + (off + q) / offsets;
+                    let cols = first + q * step..first + (q + 1) * step;
+                    assert!(cols.clone().all(|c| c / 128 == block), "{bn} {x} {q}");
+                }
+            }
         }
     }
 

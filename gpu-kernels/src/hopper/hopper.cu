@@ -81,33 +81,20 @@ __device__ __forceinline__ void store_pair_f32(float* dst, float x, float y, uin
 }
 
 #ifdef SPEC_BLOCK_SCALED
-// Block scaling's promotion of a K block's partial sum acc into the fp32 sum d, for a tile whose first column
-// lies OFF columns into its first B scale block. acc[i] sits at row half (i / 2) % 2 (rows r0, r0 + 8) and column
-// 8 (i / 4) + 2 (lane % 4) + i % 2 of the tile: its 8-column group lies in B scale block (OFF + 8 (i / 4)) / 128 of
-// the tile's (a group never straddles: OFF and the blocks are multiples of 8), so every scale index is a constant
-// and scale[h][j] = A's scale of row half h times B block j's.
-template <uint32_t OFF>
-__device__ __forceinline__ void promote_cols(float (&d)[spec::ACC], const float (&acc)[spec::ACC],
-                                             const float (&scale)[2][spec::B_SCALE_BLOCKS]) {
+// Block scaling's promotion of a K block's partial sum into the fp32 sum d: acc holds fragment elements FIRST ..
+// FIRST + N - 1 (the whole fragment, or one N half of it). Element i sits at row half (i / 2) % 2 (rows r0, r0 + 8)
+// and column 8 (i / 4) + 2 (lane % 4) + i % 2 of the tile, so its 8-column group lies in segment
+// 8 (i / 4) / B_SCALE_STEP of the tile: the tile starts a multiple of B_SCALE_STEP into a 128-wide B scale block,
+// so no segment straddles two blocks, and scale[h][q] = A's scale of row half h times segment q's B block's.
+// Every index is a constant: no branch, whatever block the tile starts in.
+template <uint32_t FIRST, uint32_t N>
+__device__ __forceinline__ void promote_part(float (&d)[spec::ACC], const float (&acc)[N],
+                                             const float (&scale)[2][spec::B_SCALE_SEGMENTS]) {
     using namespace spec;
-    static_assert(OFF % 8 == 0 && OFF < SCALE_BLOCK && (OFF + BN - 1) / SCALE_BLOCK < B_SCALE_BLOCKS,
-                  "the tile's columns lie in its B scale blocks");
+    static_assert(FIRST % 4 == 0 && FIRST + N <= ACC && B_SCALE_STEP % 8 == 0, "whole 8-column groups");
 #pragma unroll
-    for (uint32_t i = 0; i < ACC; ++i)
-        d[i] = fmaf(acc[i], scale[(i / 2) % 2][(OFF + 8 * (i / 4)) / SCALE_BLOCK], d[i]);
-}
-
-// promote_cols for the tile's offset into its first B scale block, offset = step * B_SCALE_STEP (one of
-// B_SCALE_OFFSETS): a warp-uniform branch to a promotion with constant scale indices.
-__device__ __forceinline__ void promote_at(uint32_t step, float (&d)[spec::ACC], const float (&acc)[spec::ACC],
-                                           const float (&scale)[2][spec::B_SCALE_BLOCKS]) {
-    using namespace spec;
-    static_assert(B_SCALE_OFFSETS >= 1 && B_SCALE_OFFSETS <= 4 && B_SCALE_STEP * B_SCALE_OFFSETS == SCALE_BLOCK,
-                  "tile offsets: up to four steps of a scale block");
-    if (B_SCALE_OFFSETS == 1 || step == 0) promote_cols<0>(d, acc, scale);
-    else if (B_SCALE_OFFSETS == 2 || step == 1) promote_cols<(1 % B_SCALE_OFFSETS) * B_SCALE_STEP>(d, acc, scale);
-    else if (B_SCALE_OFFSETS == 3 || step == 2) promote_cols<(2 % B_SCALE_OFFSETS) * B_SCALE_STEP>(d, acc, scale);
-    else promote_cols<(3 % B_SCALE_OFFSETS) * B_SCALE_STEP>(d, acc, scale);
+    for (uint32_t i = 0; i < N; ++i)
+        d[FIRST + i] = fmaf(acc[i], scale[(i / 2) % 2][8 * ((FIRST + i) / 4) / B_SCALE_STEP], d[FIRST + i]);
 }
 #endif
 
@@ -236,14 +223,16 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         // Wait for stage s to land, then its wgmmas into acc as one committed group: this consumer's 64 rows of
         // the A tile times the B tile, k32 (e4m3) or k16 (16-bit) per instruction; the first instruction reads acc
         // only when `accumulate` (else a fresh sum).
-        auto mma_group = [&](float (&acc)[ACC], bool accumulate) {
+        // acc is the whole fragment (m64nBN), or with b_rows one N half of it: B rows b_rows .. of the tile.
+        auto mma_group = [&](auto& acc, bool accumulate, uint32_t b_rows = 0) {
             mbar_wait(full_bar + 8 * s, phase);
             fence_operands(acc);
             wgmma_fence();
 #pragma unroll
             for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
                 const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
-                const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
+                const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(b_rows) +
+                                           GemmB::k_step_bytes(j));
                 wgmma_tile(acc, da, db, (accumulate || j > 0) ? 1u : 0u);
             }
             wgmma_commit();
@@ -257,33 +246,44 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 #ifdef SPEC_BLOCK_SCALED
                 // ---- block scaling: each K block (one stage, BK == SCALE_BLOCK) into a fresh accumulator, then
                 // promoted into d with its scales: sa[kb * M + row] (A's 1x128 block), sb[nb * KB + kb] (B's
-                // 128x128 block nb). The tile's columns start B_SCALE_STEP-aligned inside B block t.x * BN / 128 and
-                // span at most B_SCALE_BLOCKS blocks; each 8-column group of the accumulator takes its own block's
-                // scale (promote_at). The tensor core's limited accumulation precision then spans 128 of K, the fp32
-                // sum the whole loop. With BLOCK_ACCS == 2 the next K block's wgmmas go into the other accumulator
-                // before this one is promoted (wait_group 1); the loop is unrolled by two so each accumulator and
-                // its scales keep their registers.
+                // 128x128 block nb). The tile's columns start B_SCALE_STEP-aligned inside B block t.x * BN / 128;
+                // each of its B_SCALE_SEGMENTS segments of B_SCALE_STEP columns lies in one B block, whose scale
+                // it takes (promote_part). The tensor core's limited accumulation precision then spans 128 of K,
+                // the fp32 sum the whole loop. Overlapping the promotion with the tensor core: BLOCK_ACCS == 2
+                // issues the next K block into a second accumulator first (wait_group 1); PROMOTE_HALVES issues
+                // each K block as two N halves, two groups, and promotes one half while the other runs.
                 static_assert(BK == SCALE_BLOCK, "one scale block of K per stage");
                 static_assert(BLOCK_ACCS == 1 || BLOCK_ACCS == 2, "one or two K-block accumulators");
                 static_assert(SCALE_AHEAD == 1 || SCALE_AHEAD == 2, "scales one or two K blocks ahead");
+                static_assert(!PROMOTE_HALVES || (BLOCK_ACCS == 1 && SCALE_AHEAD == 2 && BN % 32 == 0),
+                              "halves: one accumulator's registers, scales two ahead, whole 8-column groups");
                 float acc0[ACC], acc1[ACC];
                 const uint32_t r0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
                 const uint32_t kbn = (K + SCALE_BLOCK - 1) / SCALE_BLOCK;
                 const uint32_t nbn = (N + SCALE_BLOCK - 1) / SCALE_BLOCK;
                 const uint32_t nb0 = t.x * BN / SCALE_BLOCK;                     // the tile's first B block
                 const uint32_t off_step = t.x * BN % SCALE_BLOCK / B_SCALE_STEP;  // its first column's offset in it
-                const float* sb_tile = sb + nb0 * kbn;
-                // K block kb's scales of rows r0 and r0 + 8 and of the tile's B blocks (0 past N: those columns
+                // K block kb's scales of rows r0 and r0 + 8 and of each segment's B block (0 past N: those columns
                 // are never stored), multiplied at the promotion (a load's first use is its promotion, one or two
                 // K blocks later).
-                struct Scales { float a0, a1, b[B_SCALE_BLOCKS]; };
+                struct Scales { float a0, a1, b[B_SCALE_SEGMENTS]; };
                 auto load = [&](uint32_t kb, Scales& sc) {
                     if (kb < kb1) {
 #pragma unroll
-                        for (uint32_t j = 0; j < B_SCALE_BLOCKS; ++j)
-                            sc.b[j] = nb0 + j < nbn ? sb_tile[j * kbn + kb] : 0.f;
+                        for (uint32_t q = 0; q < B_SCALE_SEGMENTS; ++q) {
+                            const uint32_t nb = nb0 + (off_step + q) / B_SCALE_OFFSETS;
+                            sc.b[q] = nb < nbn ? sb[nb * kbn + kb] : 0.f;
+                        }
                         sc.a0 = r0 < M ? sa[kb * M + r0] : 0.f;
                         sc.a1 = r0 + 8 < M ? sa[kb * M + r0 + 8] : 0.f;
+                    }
+                };
+                // Each segment's scale for rows r0 (scale[0]) and r0 + 8 (scale[1]).
+                auto products = [](const Scales& sc, float (&scale)[2][B_SCALE_SEGMENTS]) {
+#pragma unroll
+                    for (uint32_t q = 0; q < B_SCALE_SEGMENTS; ++q) {
+                        scale[0][q] = sc.a0 * sc.b[q];
+                        scale[1][q] = sc.a1 * sc.b[q];
                     }
                 };
                 // Stage s's wgmmas into acc (a fresh sum), and the ring's next stage.
@@ -298,20 +298,57 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 auto promote = [&](float (&acc)[ACC], Scales& sc, uint32_t stage, uint32_t kb) {
                     fence_operands(acc);
                     if (lane == 0) release(empty_bar + 8 * stage);
-                    float scale[2][B_SCALE_BLOCKS];
-#pragma unroll
-                    for (uint32_t j = 0; j < B_SCALE_BLOCKS; ++j) {
-                        scale[0][j] = sc.a0 * sc.b[j];
-                        scale[1][j] = sc.a1 * sc.b[j];
-                    }
-                    promote_at(off_step, d, acc, scale);
+                    float scale[2][B_SCALE_SEGMENTS];
+                    products(sc, scale);
+                    promote_part<0>(d, acc, scale);
                     if (SCALE_AHEAD == 2) load(kb + 2, sc);
                 };
                 Scales sc0{}, sc1{};
                 load(kb0, sc0);
                 if (SCALE_AHEAD == 2) load(kb0 + 1, sc1);
                 uint32_t kb = kb0;
-                if (BLOCK_ACCS == 1) {
+                if (PROMOTE_HALVES) {
+                    // Two groups per K block, columns [0, BN/2) into h0 and [BN/2, BN) into h1 (the registers of one
+                    // accumulator). At the top of each pass block kb's two groups are in flight: wait for h0's,
+                    // promote it, issue block kb + 1's first half; wait for h1's, promote it, release the stage,
+                    // issue block kb + 1's second half. The tensor core always holds a group while one promotes.
+                    constexpr uint32_t HALF = ACC / 2;
+                    float h0[HALF], h1[HALF];
+                    float scale[2][B_SCALE_SEGMENTS];
+                    uint32_t st = s;
+                    if (kb < kb1) {
+                        mma_group(h0, false, 0);
+                        mma_group(h1, false, BN / 2);
+                        if (++s == STAGES) { s = 0; phase ^= 1; }
+                    }
+                    for (; kb + 1 < kb1; ++kb) {
+                        products(sc0, scale);
+                        wgmma_wait<1>();
+                        fence_operands(h0);
+                        promote_part<0>(d, h0, scale);
+                        mma_group(h0, false, 0);
+                        wgmma_wait<1>();
+                        fence_operands(h1);
+                        if (lane == 0) release(empty_bar + 8 * st);
+                        promote_part<HALF>(d, h1, scale);
+                        mma_group(h1, false, BN / 2);
+                        st = s;
+                        if (++s == STAGES) { s = 0; phase ^= 1; }
+                        sc0 = sc1;
+                        load(kb + 2, sc1);
+                    }
+                    // The last block.
+                    if (kb < kb1) {
+                        products(sc0, scale);
+                        wgmma_wait<1>();
+                        fence_operands(h0);
+                        promote_part<0>(d, h0, scale);
+                        wgmma_wait<0>();
+                        fence_operands(h1);
+                        if (lane == 0) release(empty_bar + 8 * st);
+                        promote_part<HALF>(d, h1, scale);
+                    }
+                } else if (BLOCK_ACCS == 1) {
                     // Issue, wait for the group, promote: the tensor core idles while this warpgroup promotes.
                     for (; kb < kb1; kb += 2) {
                         if (SCALE_AHEAD == 1) load(kb + 1, sc1);

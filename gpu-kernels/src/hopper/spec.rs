@@ -59,6 +59,10 @@ pub struct HopperSpec {
     pub block_accs: u32,
     /// Block scaling: how many K blocks ahead a consumer loads its scales into registers (1 or 2).
     pub scale_ahead: u32,
+    /// Block scaling with one K-block accumulator: each K block's `wgmma`s as two N halves (m64n`bn/2`), two
+    /// groups, so one half is promoted while the other's (or the next K block's first half's) `wgmma`s run: the
+    /// overlap of two accumulators in the registers of one, for A's slice read twice per k step.
+    pub promote_halves: bool,
 }
 
 /// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
@@ -82,6 +86,7 @@ pub const BASE: HopperSpec = HopperSpec {
     fp8_out: Elem::BF16,
     block_accs: 2,
     scale_ahead: 2,
+    promote_halves: false,
 };
 
 /// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: shipped before the stmatrix epilogue.
@@ -275,11 +280,14 @@ impl HopperSpec {
         }
     }
 
-    /// The same block-scaled spec with two K-block accumulators where their registers fit
-    /// ([`block_regs`](Self::block_regs)), else one: what the planner's block-scaled specs promote with.
-    pub const fn with_block_accs_that_fit(self) -> HopperSpec {
+    /// The same block-scaled spec promoting as the planner's block-scaled specs do: two K-block accumulators where
+    /// their registers fit ([`block_regs`](Self::block_regs)), else one promoted in N halves
+    /// ([`promote_halves`](Self::promote_halves)); scales two K blocks ahead.
+    pub const fn with_block_promotion(self) -> HopperSpec {
         let two = HopperSpec {
             block_accs: 2,
+            scale_ahead: 2,
+            promote_halves: false,
             ..self
         };
         if two.block_regs() <= two.consumer_reg_budget() {
@@ -287,32 +295,32 @@ impl HopperSpec {
         } else {
             HopperSpec {
                 block_accs: 1,
-                ..self
+                promote_halves: true,
+                ..two
             }
         }
     }
 
-    /// Block scaling: the step of a tile's first column inside its first B scale block (tile `x` starts at column
-    /// `x * bn`, so at a multiple of gcd(`bn`, 128) into a 128-wide block), the number of such offsets, and the
-    /// most B scale blocks one tile's columns span (the kernel's `B_SCALE_STEP`, `B_SCALE_OFFSETS`,
-    /// `B_SCALE_BLOCKS`).
+    /// Block scaling: the segments a tile's columns fall into by B scale block. Tile `x` starts at column
+    /// `x * bn`, a multiple of `step` = gcd(`bn`, 128) into a 128-wide B block (one of `offsets` = 128 / `step`
+    /// offsets), so each of the tile's `segments` = `bn / step` runs of `step` columns lies in one B block: the
+    /// kernel's `B_SCALE_STEP`, `B_SCALE_OFFSETS`, `B_SCALE_SEGMENTS` (a scale per segment, loaded per K block).
     ///
     /// ```
     /// use gpu_kernels::hopper::fp8::{BLOCK_BASE, BLOCK_WIDE};
     /// use gpu_kernels::hopper::HopperSpec;
-    /// assert_eq!(BLOCK_BASE.b_scale_blocks(), (128, 1, 1));
-    /// // 192-wide tiles start 0 or 64 columns into a block and span two.
-    /// assert_eq!(BLOCK_WIDE.b_scale_blocks(), (64, 2, 2));
-    /// // 224-wide: 0, 32, 64 or 96 columns in; at 96, columns 96..320 touch three blocks.
-    /// assert_eq!(HopperSpec { bn: 224, ..BLOCK_WIDE }.b_scale_blocks(), (32, 4, 3));
+    /// assert_eq!(BLOCK_BASE.b_scale_segments(), (128, 1, 1));
+    /// // 192-wide tiles start 0 or 64 columns into a block: three segments of 64.
+    /// assert_eq!(BLOCK_WIDE.b_scale_segments(), (64, 2, 3));
+    /// assert_eq!(HopperSpec { bn: 160, ..BLOCK_WIDE }.b_scale_segments(), (32, 4, 5));
     /// ```
-    pub const fn b_scale_blocks(&self) -> (u32, u32, u32) {
+    pub const fn b_scale_segments(&self) -> (u32, u32, u32) {
         let block = swizzle_core::scale::BLOCK;
         let (mut a, mut b) = (self.bn, block);
         while b != 0 {
             (a, b) = (b, a % b);
         }
-        (a, block / a, (block - a + self.bn).div_ceil(block))
+        (a, block / a, self.bn / a)
     }
 
     /// Everything the hardware and the kernel need to hold, checked before compiling.
@@ -349,6 +357,14 @@ impl HopperSpec {
         }
         if !(1..=2).contains(&self.block_accs) || !(1..=2).contains(&self.scale_ahead) {
             return bad("block scaling keeps 1 or 2 K-block accumulators and loads scales 1 or 2 blocks ahead".into());
+        }
+        if self.promote_halves
+            && (self.scale_code() != 3 || self.block_accs != 1 || self.scale_ahead != 2)
+        {
+            return bad(
+                "promoting in N halves is block scaling's, with one K-block accumulator and scales 2 ahead"
+                    .into(),
+            );
         }
         if !(1..=2).contains(&self.consumers) {
             return bad("1 or 2 consumer warpgroups".into());
@@ -453,19 +469,26 @@ impl HopperSpec {
             );
         // Block scaling's own constants, in block-scaled headers only (every other header stays as it was).
         let consts = if self.scale_code() == 3 {
-            let (step, offsets, blocks) = self.b_scale_blocks();
+            let (step, offsets, segments) = self.b_scale_segments();
             consts
                 .u32("BLOCK_ACCS", self.block_accs)
                 .u32("SCALE_AHEAD", self.scale_ahead)
+                .u32("PROMOTE_HALVES", self.promote_halves as u32)
                 .u32("B_SCALE_STEP", step)
                 .u32("B_SCALE_OFFSETS", offsets)
-                .u32("B_SCALE_BLOCKS", blocks)
+                .u32("B_SCALE_SEGMENTS", segments)
                 .define("SPEC_BLOCK_SCALED", "1")
         } else {
             consts
         };
+        // Promoting in N halves also issues the half-width instruction (an overload by accumulator length).
+        let half = if self.scale_code() == 3 && self.promote_halves {
+            swizzle_core::cuda::wgmma_tile(self.bn / 2, self.ty, a.major, b.major)
+        } else {
+            String::new()
+        };
         format!(
-            "#pragma once\n{}{}",
+            "#pragma once\n{}{}{half}",
             consts.render(),
             swizzle_core::cuda::wgmma_tile(self.bn, self.ty, a.major, b.major)
         )
@@ -577,7 +600,12 @@ impl std::fmt::Display for HopperSpec {
                     format!(" out-{}", self.fp8_out)
                 };
                 let promote = if self.scale == ScaleMode::Block {
-                    format!(" accs{} ahead{}", self.block_accs, self.scale_ahead)
+                    format!(
+                        " accs{} ahead{}{}",
+                        self.block_accs,
+                        self.scale_ahead,
+                        if self.promote_halves { " halves" } else { "" }
+                    )
                 } else {
                     String::new()
                 };
