@@ -11,7 +11,8 @@
 //! 8-column group of the accumulator takes its own block's scale ([`HopperSpec::b_scale_segments`]). With
 //! [`HopperSpec::block_accs`](super::HopperSpec::block_accs) = 2 the next K block runs on the tensor core in a
 //! second accumulator while this one is promoted: three accumulators' registers, which fit up to 128-wide tiles
-//! ([`HopperSpec::block_regs`]).
+//! ([`HopperSpec::block_regs`]); wider tiles promote one accumulator, waited for (or, in the sweep, in two N
+//! halves: [`HopperSpec::promote_halves`]).
 //!
 //! ```
 //! use gpu_kernels::hopper::{fp8, SHIPPED};
@@ -41,9 +42,8 @@ use swizzle_core::Elem;
 
 /// The fastest spec the planner's model finds for `size` in e4m3 with `mode`'s scaling among what the kernel
 /// implements (for block scaling: N tiles whose fp32 sum and K-block accumulators fit the registers, with two
-/// accumulators where they fit, else one promoted in N halves: [`HopperSpec::with_block_promotion`]). One line
-/// for an empty problem or K not
-/// a multiple of 16.
+/// accumulators where they fit, else one: [`HopperSpec::with_block_promotion`]). One line for an empty problem
+/// or K not a multiple of 16.
 pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     let p = Problem::new(size, Elem::E4M3).with_scale(mode);
     let planned =
@@ -78,7 +78,8 @@ pub const BLOCK_BASE: HopperSpec = HopperSpec {
 };
 
 /// [`BLOCK_BASE`] with two K-block accumulators (the next block's `wgmma`s issued before this one's promotion)
-/// and the scales loaded two K blocks ahead: the planner's block-scaled specs promote this way.
+/// and the scales loaded two K blocks ahead: the planner's block-scaled specs of 128 columns or fewer promote this
+/// way.
 pub const BLOCK_PIPELINED: HopperSpec = HopperSpec {
     block_accs: 2,
     scale_ahead: 2,
@@ -88,7 +89,8 @@ pub const BLOCK_PIPELINED: HopperSpec = HopperSpec {
 /// The 192-wide block-scaling tile: 128x192 (two 64-row consumer warpgroups, m64n192), one K-block accumulator
 /// (the fp32 sum and a 96-register accumulator fit where three would not), scales two K blocks ahead, the deepest
 /// ring that fits (5 stages), clusters of two sharing B. A tile starts 0 or 64 columns into a 128-wide B scale
-/// block and spans two of them.
+/// block and spans two of them. The planner's block-scaled spec at 8192³ and 4096x7168x16384 is this tile as a
+/// single CTA (the fastest of the sweep there, 1011 and 960 TFLOP/s on an H100).
 pub const BLOCK_WIDE: HopperSpec = HopperSpec {
     bn: 192,
     stages: 5,
@@ -423,7 +425,7 @@ mod tests {
         assert!(BLOCK_PIPELINED
             .spec_header()
             .contains("B_SCALE_SEGMENTS = 1"));
-        // Promoting in N halves adds the half-width instruction, by its accumulator length.
+        // Block-scaled headers add the half-width instruction (promotion in N halves), by its accumulator length.
         let halves = HopperSpec {
             promote_halves: true,
             ..BLOCK_WIDE
@@ -435,7 +437,11 @@ mod tests {
                 && hh.contains("m64n192k32"),
             "{hh}"
         );
-        assert!(!h.contains("m64n96k32") && h.contains("PROMOTE_HALVES = 0"));
+        assert!(h.contains("PROMOTE_HALVES = 0"));
+        assert!(!BLOCK_WIDE
+            .with_scale(crate::fp8::ScaleMode::Row)
+            .spec_header()
+            .contains("m64n96k32"));
         halves.validate(232_448).unwrap();
         for bad in [
             HopperSpec {
@@ -474,9 +480,9 @@ mod tests {
                 assert!(e.contains("registers") && !e.contains('\n'), "{e}");
             }
         }
-        // The planner's specs take two accumulators where they fit, else one promoted in halves.
+        // The planner's specs take two accumulators where they fit, else one.
         let wide = at(192, 2).with_block_promotion();
-        assert_eq!((wide.block_accs, wide.promote_halves), (1, true));
+        assert_eq!((wide.block_accs, wide.promote_halves), (1, false));
         let narrow = at(128, 1).with_block_promotion();
         assert_eq!((narrow.block_accs, narrow.promote_halves), (2, false));
         // Every tile of every width: each segment's columns lie in the one B block the kernel picks for it,

@@ -80,6 +80,27 @@ __device__ __forceinline__ void store_pair_f32(float* dst, float x, float y, uin
     }
 }
 
+// Wait for the stage's full barrier, then its wgmmas into acc as one committed group: a consumer's 64 rows of the
+// A tile (a_stage) times the B tile's rows from b_stage (the whole tile, or one N half for a half-width acc), k32
+// (e4m3) or k16 (16-bit) per instruction; the first instruction reads acc only when `accumulate` (else a fresh
+// sum).
+template <uint32_t N>
+__device__ __forceinline__ void mma_group(float (&acc)[N], uint32_t full, uint32_t phase, uint32_t a_stage,
+                                          uint32_t b_stage, bool accumulate) {
+    using namespace spec;
+    mbar_wait(full, phase);
+    fence_operands(acc);
+    wgmma_fence();
+#pragma unroll
+    for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
+        const u64 da = swz::GemmA::desc(a_stage + swz::GemmA::k_step_bytes(j));
+        const u64 db = swz::GemmB::desc(b_stage + swz::GemmB::k_step_bytes(j));
+        wgmma_tile(acc, da, db, (accumulate || j > 0) ? 1u : 0u);
+    }
+    wgmma_commit();
+    fence_operands(acc);
+}
+
 #ifdef SPEC_BLOCK_SCALED
 // Block scaling's promotion of a K block's partial sum into the fp32 sum d: acc holds fragment elements FIRST ..
 // FIRST + N - 1 (the whole fragment, or one N half of it). Element i sits at row half (i / 2) % 2 (rows r0, r0 + 8)
@@ -220,23 +241,10 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 mbar_arrive(bar);
             }
         };
-        // Wait for stage s to land, then its wgmmas into acc as one committed group: this consumer's 64 rows of
-        // the A tile times the B tile, k32 (e4m3) or k16 (16-bit) per instruction; the first instruction reads acc
-        // only when `accumulate` (else a fresh sum).
-        // acc is the whole fragment (m64nBN), or with b_rows one N half of it: B rows b_rows .. of the tile.
-        auto mma_group = [&](auto& acc, bool accumulate, uint32_t b_rows = 0) {
-            mbar_wait(full_bar + 8 * s, phase);
-            fence_operands(acc);
-            wgmma_fence();
-#pragma unroll
-            for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
-                const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
-                const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(b_rows) +
-                                           GemmB::k_step_bytes(j));
-                wgmma_tile(acc, da, db, (accumulate || j > 0) ? 1u : 0u);
-            }
-            wgmma_commit();
-            fence_operands(acc);
+        // Stage s's wgmmas into acc, the whole m64nBN fragment (mma_group).
+        auto mma_stage = [&](float (&acc)[ACC], bool accumulate) {
+            mma_group(acc, full_bar + 8 * s, phase, a_smem + s * GemmA::TILE_BYTES + a_slice,
+                      b_smem + s * GemmB::TILE_BYTES, accumulate);
         };
         for (uint32_t slot = first; slot < slots; slot += step) {
             const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
@@ -288,7 +296,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 };
                 // Stage s's wgmmas into acc (a fresh sum), and the ring's next stage.
                 auto issue = [&](float (&acc)[ACC]) {
-                    mma_group(acc, false);
+                    mma_stage(acc, false);
                     if (++s == STAGES) { s = 0; phase ^= 1; }
                 };
 #pragma unroll
@@ -309,36 +317,41 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 uint32_t kb = kb0;
                 if (PROMOTE_HALVES) {
                     // Two groups per K block, columns [0, BN/2) into h0 and [BN/2, BN) into h1 (the registers of one
-                    // accumulator). At the top of each pass block kb's two groups are in flight: wait for h0's,
-                    // promote it, issue block kb + 1's first half; wait for h1's, promote it, release the stage,
-                    // issue block kb + 1's second half. The tensor core always holds a group while one promotes.
+                    // accumulator): issue block kb's second half, wait for its first, promote it, issue block
+                    // kb + 1's first half, wait for kb's second, promote it, release the stage. The tensor core
+                    // always holds a group while one half is promoted.
                     constexpr uint32_t HALF = ACC / 2;
                     float h0[HALF], h1[HALF];
+                    // Stage s's wgmmas for N half h into acc.
+                    auto half = [&](float (&acc)[HALF], uint32_t h) {
+                        mma_group(acc, full_bar + 8 * s, phase, a_smem + s * GemmA::TILE_BYTES + a_slice,
+                                  b_smem + s * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(h * (BN / 2)), false);
+                    };
                     float scale[2][B_SCALE_SEGMENTS];
-                    uint32_t st = s;
-                    if (kb < kb1) {
-                        mma_group(h0, false, 0);
-                        mma_group(h1, false, BN / 2);
-                        if (++s == STAGES) { s = 0; phase ^= 1; }
-                    }
+                    // Block kb's first half in flight at the top of each pass (the shape of the two-accumulator
+                    // loop below, whose group tracking ptxas follows).
+                    if (kb < kb1) half(h0, 0);
                     for (; kb + 1 < kb1; ++kb) {
+                        half(h1, 1);
+                        const uint32_t st = s;
+                        if (++s == STAGES) { s = 0; phase ^= 1; }
                         products(sc0, scale);
                         wgmma_wait<1>();
                         fence_operands(h0);
                         promote_part<0>(d, h0, scale);
-                        mma_group(h0, false, 0);
+                        half(h0, 0);
                         wgmma_wait<1>();
                         fence_operands(h1);
                         if (lane == 0) release(empty_bar + 8 * st);
                         promote_part<HALF>(d, h1, scale);
-                        mma_group(h1, false, BN / 2);
-                        st = s;
-                        if (++s == STAGES) { s = 0; phase ^= 1; }
                         sc0 = sc1;
                         load(kb + 2, sc1);
                     }
                     // The last block.
                     if (kb < kb1) {
+                        half(h1, 1);
+                        const uint32_t st = s;
+                        if (++s == STAGES) { s = 0; phase ^= 1; }
                         products(sc0, scale);
                         wgmma_wait<1>();
                         fence_operands(h0);
@@ -347,6 +360,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         fence_operands(h1);
                         if (lane == 0) release(empty_bar + 8 * st);
                         promote_part<HALF>(d, h1, scale);
+                    } else {
+                        wgmma_wait<0>();
                     }
                 } else if (BLOCK_ACCS == 1) {
                     // Issue, wait for the group, promote: the tensor core idles while this warpgroup promotes.
@@ -399,7 +414,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             } else {
             uint32_t prev = 0;
             for (uint32_t kb = kb0; kb < kb1; ++kb) {
-                mma_group(d, kb > kb0);
+                mma_stage(d, kb > kb0);
                 if (INFLIGHT == 1) {
                     // Keep this k-block's group in flight; the previous one is done: release its stage.
                     wgmma_wait<1>();
