@@ -330,8 +330,9 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     float scale[2][B_SCALE_SEGMENTS];
                     // Block kb's first half in flight at the top of each pass (the shape of the two-accumulator
                     // loop below, whose group tracking ptxas follows).
-                    if (kb < kb1) half(h0, 0);
-                    for (; kb + 1 < kb1; ++kb) {
+                    // Block kb's second half issued (its first in flight), the ring advanced, the first half
+                    // waited for and promoted; returns block kb's stage.
+                    auto first_promoted = [&]() {
                         half(h1, 1);
                         const uint32_t st = s;
                         if (++s == STAGES) { s = 0; phase ^= 1; }
@@ -339,27 +340,28 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         wgmma_wait<1>();
                         fence_operands(h0);
                         promote_part<0>(d, h0, scale);
-                        half(h0, 0);
-                        wgmma_wait<1>();
+                        return st;
+                    };
+                    // Block kb's second half (waited for) promoted and its stage st released.
+                    auto second_promoted = [&](uint32_t st) {
                         fence_operands(h1);
                         if (lane == 0) release(empty_bar + 8 * st);
                         promote_part<HALF>(d, h1, scale);
+                    };
+                    if (kb < kb1) half(h0, 0);
+                    for (; kb + 1 < kb1; ++kb) {
+                        const uint32_t st = first_promoted();
+                        half(h0, 0);  // block kb + 1's first half
+                        wgmma_wait<1>();
+                        second_promoted(st);
                         sc0 = sc1;
                         load(kb + 2, sc1);
                     }
                     // The last block.
                     if (kb < kb1) {
-                        half(h1, 1);
-                        const uint32_t st = s;
-                        if (++s == STAGES) { s = 0; phase ^= 1; }
-                        products(sc0, scale);
-                        wgmma_wait<1>();
-                        fence_operands(h0);
-                        promote_part<0>(d, h0, scale);
+                        const uint32_t st = first_promoted();
                         wgmma_wait<0>();
-                        fence_operands(h1);
-                        if (lane == 0) release(empty_bar + 8 * st);
-                        promote_part<HALF>(d, h1, scale);
+                        second_promoted(st);
                     } else {
                         wgmma_wait<0>();
                     }
