@@ -237,7 +237,8 @@ use gpu_kernels::hopper::{fp8, HopperGemm, HopperSpec, SHIPPED};
 
 /// The e4m3 specs the kernel tests run besides the planned one: the shipped tile (clusters of 2), a 64-row
 /// tile split in K, and for block scaling the 128x128 tile (two K-block accumulators), the same with one
-/// accumulator waited for before each promotion (`fp8::BLOCK_BASE`), and the 64x32 tile.
+/// accumulator waited for before each promotion (`fp8::BLOCK_BASE`), the 64x32 tile, and the tiles that span
+/// two B scale blocks, also promoted in N halves ([`block_wide_specs`]).
 fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
     let e = SHIPPED.with_ty(Elem::E4M3).with_scale(mode);
     let narrow = HopperSpec {
@@ -263,9 +264,40 @@ fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
                 stages: 12,
                 ..e
             },
-        ],
+        ]
+        .into_iter()
+        .chain(block_wide_specs())
+        .collect(),
         _ => vec![e, narrow],
     }
+}
+
+/// Block-scaled tiles wider than a B scale block: 128x192 (`fp8::BLOCK_WIDE`: tiles start 0 or 64 columns into
+/// a block, three segments of 64) with clusters of 2 and alone, and 128x160 (0, 32, 64 or 96 columns in, five
+/// segments of 32); each also promoted in N halves, and the 128x128 tile in halves. (A tile spanning three
+/// blocks, 224 wide, does not fit the registers.)
+fn block_wide_specs() -> Vec<HopperSpec> {
+    let w = fp8::BLOCK_WIDE;
+    let halves = |s: HopperSpec| HopperSpec {
+        promote_halves: true,
+        ..s
+    };
+    let single = HopperSpec { cluster: 1, ..w };
+    let n160 = HopperSpec { bn: 160, ..w };
+    let narrow = HopperSpec {
+        bn: 128,
+        stages: 6,
+        ..w
+    };
+    vec![
+        w,
+        single,
+        n160,
+        halves(w),
+        halves(single),
+        halves(n160),
+        halves(narrow),
+    ]
 }
 
 /// M = 1, 3, 17, 129, 1000; N off every tile; K with a partial 128-block and below one stage.
@@ -305,11 +337,26 @@ fn hopper_fp8_ragged_shapes_every_mode() {
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_fp8_sanitizer_small() {
-    let gpu = gpu();
     let mut specs: Vec<HopperSpec> = ScaleMode::ALL.iter().map(|&m| fixed_specs(m)[0]).collect();
     specs.extend(fp8::block_variants().into_iter().map(|(_, s)| s));
     specs.extend(other_outputs());
-    for spec in specs {
+    sanitizer_small(&specs);
+}
+
+/// [`hopper_fp8_sanitizer_small`]'s cases for the block-scaled tiles wider than a B scale block alone
+/// ([`block_wide_specs`]; at 130x200x1024 the second N tile starts inside a B block): a short run under
+/// racecheck.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_block_wide_sanitizer_small() {
+    sanitizer_small(&block_wide_specs());
+}
+
+/// Each spec against the host reference at 1x1x16, 17x300x48 and 130x200x1024 (8 K blocks: both accumulators'
+/// turns, the last pair's tail).
+fn sanitizer_small(specs: &[HopperSpec]) {
+    let gpu = gpu();
+    for &spec in specs {
         let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
         for (i, size) in [
             Size::mnk(1, 1, 16),
@@ -420,6 +467,14 @@ fn hopper_fp8_error_with_and_without_promotion_at_k16384() {
             (ScaleMode::Tensor, fixed_specs(ScaleMode::Tensor)[0]),
             (ScaleMode::Block, fp8::BLOCK_BASE),
             (ScaleMode::Block, fp8::BLOCK_PIPELINED),
+            (ScaleMode::Block, fp8::BLOCK_WIDE),
+            (
+                ScaleMode::Block,
+                HopperSpec {
+                    promote_halves: true,
+                    ..fp8::BLOCK_WIDE
+                },
+            ),
         ];
         for (mode, spec) in runs {
             let (la, lb) = gpu_kernels::fp8::scale::lens(mode, size);

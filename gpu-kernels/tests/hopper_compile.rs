@@ -114,11 +114,12 @@ fn every_fp8_block_variant_and_output_type_compiles_on_the_fast_path() {
         "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
     );
     let mut specs: Vec<HopperSpec> = fp8::block_variants().into_iter().map(|(_, s)| s).collect();
-    // Every tile, cluster and split the planner may pick that block scaling takes (two accumulators).
+    // Every tile, cluster and split the planner may pick that block scaling takes (two accumulators where they
+    // fit, else one: as `fp8::plan` promotes).
     specs.extend(
         hopper::planned::kernel_variants(Elem::E4M3)
             .into_iter()
-            .map(|s| s.with_scale(ScaleMode::Block))
+            .map(|s| s.with_scale(ScaleMode::Block).with_block_promotion())
             .filter(|s| s.validate(232_448).is_ok()),
     );
     for mode in ScaleMode::ALL {

@@ -7,9 +7,12 @@
 //! is bf16, f16 or f32 ([`HopperSpec::fp8_out`](super::HopperSpec::fp8_out)). The scales come as typed arguments
 //! ([`Scales`]) checked before the launch: per tensor and per row they multiply the fp32 sums before the
 //! epilogue; per block each 128-wide K block is accumulated on its own and promoted into the fp32 sum with its
-//! scales, every 128 of K (N tiles of 32, 64 or 128, so one B scale covers the tile's N; with
+//! scales, every 128 of K. An N tile may span several 128-wide B scale blocks (a 192-wide tile two): each
+//! 8-column group of the accumulator takes its own block's scale ([`HopperSpec::b_scale_segments`]). With
 //! [`HopperSpec::block_accs`](super::HopperSpec::block_accs) = 2 the next K block runs on the tensor core in a
-//! second accumulator while this one is promoted: three accumulators' registers).
+//! second accumulator while this one is promoted: three accumulators' registers, which fit up to 128-wide tiles
+//! ([`HopperSpec::block_regs`]); wider tiles promote one accumulator, waited for (or, in the sweep, in two N
+//! halves: [`HopperSpec::promote_halves`]).
 //!
 //! ```
 //! use gpu_kernels::hopper::{fp8, SHIPPED};
@@ -18,10 +21,10 @@
 //! let spec = SHIPPED.with_ty(Elem::E4M3).with_scale(ScaleMode::Row);
 //! assert_eq!((spec.bk, spec.out_ty()), (128, Elem::BF16));
 //! assert!(spec.validate(232_448).is_ok());
-//! // Block scaling keeps the N tile within one 128-wide scale block.
+//! // Block scaling keeps the fp32 sum and its K-block accumulators in registers: 128x256 does not fit.
 //! assert!(spec.with_scale(ScaleMode::Block).validate(232_448).is_err());
 //! let p = fp8::plan(Size::mnk(16, 4096, 4096), ScaleMode::Block, &swizzle_core::plan::Device::H100).unwrap();
-//! assert!(p.spec.bn <= 128 && p.spec.is_fp8());
+//! assert!(p.spec.block_regs() <= p.spec.consumer_reg_budget() && p.spec.is_fp8());
 //! ```
 
 use super::planned::{spec_of, Planned};
@@ -38,14 +41,18 @@ use swizzle_core::plan::{self, Device, Problem};
 use swizzle_core::Elem;
 
 /// The fastest spec the planner's model finds for `size` in e4m3 with `mode`'s scaling among what the kernel
-/// implements (for block scaling: N tiles that divide 128). One line for an empty problem or K not a multiple
-/// of 16.
+/// implements (for block scaling: N tiles whose fp32 sum and K-block accumulators fit the registers, with two
+/// accumulators where they fit, else one: [`HopperSpec::with_block_promotion`]). One line for an empty problem
+/// or K not a multiple of 16.
 pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
     let p = Problem::new(size, Elem::E4M3).with_scale(mode);
     let planned =
         plan::plan(&p, dev).map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     for e in std::iter::once(planned.best).chain(planned.runners_up) {
-        let spec = spec_of(&e.variant, Elem::E4M3)?.with_scale(mode);
+        let mut spec = spec_of(&e.variant, Elem::E4M3)?.with_scale(mode);
+        if mode == ScaleMode::Block {
+            spec = spec.with_block_promotion();
+        }
         if spec.validate(dev.smem_per_block as usize).is_ok() {
             return Ok(Planned {
                 spec,
@@ -71,20 +78,35 @@ pub const BLOCK_BASE: HopperSpec = HopperSpec {
 };
 
 /// [`BLOCK_BASE`] with two K-block accumulators (the next block's `wgmma`s issued before this one's promotion)
-/// and the scales loaded two K blocks ahead: the planner's block-scaled specs promote this way.
+/// and the scales loaded two K blocks ahead: the planner's block-scaled specs of 128 columns or fewer promote this
+/// way.
 pub const BLOCK_PIPELINED: HopperSpec = HopperSpec {
     block_accs: 2,
     scale_ahead: 2,
     ..BLOCK_BASE
 };
 
-/// The block-scaling sweep: (what differs, the spec), each differing from [`BLOCK_BASE`] or from
-/// [`BLOCK_PIPELINED`] in one thing (`swz tune hopper fp8-block` times them against cuBLASLt).
+/// The 192-wide block-scaling tile: 128x192 (two 64-row consumer warpgroups, m64n192), one K-block accumulator
+/// (the fp32 sum and a 96-register accumulator fit where three would not), scales two K blocks ahead, the deepest
+/// ring that fits (5 stages), clusters of two sharing B. A tile starts 0 or 64 columns into a 128-wide B scale
+/// block and spans two of them. The planner's block-scaled spec at 8192³ and 4096x7168x16384 is this tile as a
+/// single CTA (the fastest of the sweep there, 1011 and 960 TFLOP/s on an H100).
+pub const BLOCK_WIDE: HopperSpec = HopperSpec {
+    bn: 192,
+    stages: 5,
+    block_accs: 1,
+    scale_ahead: 2,
+    ..BLOCK_BASE
+};
+
+/// The block-scaling sweep: (what differs, the spec), each differing from [`BLOCK_BASE`], [`BLOCK_PIPELINED`] or
+/// [`BLOCK_WIDE`] in one thing (`swz tune hopper fp8-block` times them against cuBLASLt).
 pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
     let p = BLOCK_PIPELINED;
+    let w = BLOCK_WIDE;
     vec![
         (
-            "base: 1 accumulator, wait_group 0, scales 1 ahead",
+            "base: 128x128, 1 accumulator, wait_group 0, scales 1 ahead",
             BLOCK_BASE,
         ),
         (
@@ -95,9 +117,10 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
             },
         ),
         (
-            "base + 2 accumulators (wait_group 1)",
+            "base + scales 2 ahead + 5 stages",
             HopperSpec {
-                block_accs: 2,
+                scale_ahead: 2,
+                stages: 5,
                 ..BLOCK_BASE
             },
         ),
@@ -106,10 +129,53 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
             "pipelined + single CTA (no B multicast)",
             HopperSpec { cluster: 1, ..p },
         ),
-        ("pipelined + 4 stages", HopperSpec { stages: 4, ..p }),
         (
-            "pipelined + raster group_m 16",
-            p.with_raster(swizzle_core::raster::Raster::GroupM { group: 16 }),
+            "wide: 128x192, 1 accumulator, scales 2 ahead, 5 stages (base + scales 2 ahead + 5 stages, N 192)",
+            w,
+        ),
+        (
+            "wide + promoted in N halves (two groups per K block)",
+            HopperSpec {
+                promote_halves: true,
+                ..w
+            },
+        ),
+        (
+            "wide + single CTA + promoted in N halves",
+            HopperSpec {
+                promote_halves: true,
+                cluster: 1,
+                ..w
+            },
+        ),
+        (
+            "wide + single CTA + halves + 4 stages",
+            HopperSpec {
+                promote_halves: true,
+                cluster: 1,
+                stages: 4,
+                ..w
+            },
+        ),
+        (
+            "base + scales 2 ahead + 5 stages + promoted in N halves (128x128)",
+            HopperSpec {
+                promote_halves: true,
+                scale_ahead: 2,
+                stages: 5,
+                ..BLOCK_BASE
+            },
+        ),
+        ("wide + scales 1 ahead", HopperSpec { scale_ahead: 1, ..w }),
+        (
+            "wide + single CTA (no B multicast)",
+            HopperSpec { cluster: 1, ..w },
+        ),
+        ("wide + 4 stages", HopperSpec { stages: 4, ..w }),
+        ("wide, N 160", HopperSpec { bn: 160, ..w }),
+        (
+            "wide + raster group_m 16",
+            w.with_raster(swizzle_core::raster::Raster::GroupM { group: 16 }),
         ),
     ]
 }
@@ -331,6 +397,101 @@ mod tests {
         }
     }
 
+    /// Block-scaled tiles wider than a scale block: the header names the offsets and blocks a tile spans, the
+    /// registers decide which tiles and accumulator counts are taken, each refusal one line.
+    #[test]
+    fn wide_block_tiles_fit_the_registers_and_name_their_scale_blocks() {
+        let h = BLOCK_WIDE.spec_header();
+        for c in [
+            "BN = 192",
+            "B_SCALE_STEP = 64",
+            "B_SCALE_OFFSETS = 2",
+            "B_SCALE_SEGMENTS = 3",
+            "m64n192k32.f32.e4m3.e4m3",
+        ] {
+            assert!(h.contains(c), "{c}: {h}");
+        }
+        assert!(BLOCK_PIPELINED
+            .spec_header()
+            .contains("B_SCALE_SEGMENTS = 1"));
+        // Block-scaled headers add the half-width instruction (promotion in N halves), by its accumulator length.
+        let halves = HopperSpec {
+            promote_halves: true,
+            ..BLOCK_WIDE
+        };
+        let hh = halves.spec_header();
+        assert!(
+            hh.contains("PROMOTE_HALVES = 1")
+                && hh.contains("m64n96k32")
+                && hh.contains("m64n192k32"),
+            "{hh}"
+        );
+        assert!(h.contains("PROMOTE_HALVES = 0"));
+        assert!(!BLOCK_WIDE
+            .with_scale(crate::fp8::ScaleMode::Row)
+            .spec_header()
+            .contains("m64n96k32"));
+        halves.validate(232_448).unwrap();
+        for bad in [
+            HopperSpec {
+                block_accs: 2,
+                bn: 128,
+                ..halves
+            },
+            HopperSpec {
+                scale_ahead: 1,
+                ..halves
+            },
+            halves.with_scale(crate::fp8::ScaleMode::Row),
+        ] {
+            let e = bad.validate(232_448).unwrap_err().to_string();
+            assert!(e.contains("halves") && !e.contains('\n'), "{e}");
+        }
+        BLOCK_WIDE.validate(232_448).unwrap();
+        let at = |bn, block_accs| HopperSpec {
+            bn,
+            block_accs,
+            ..BLOCK_WIDE
+        };
+        for (bn, accs, ok) in [
+            (160, 1, true),
+            (192, 1, true),
+            (128, 2, true),
+            (160, 2, false),
+            (192, 2, false),
+            (224, 1, false),
+            (256, 1, false),
+        ] {
+            let r = at(bn, accs).validate(232_448);
+            assert_eq!(r.is_ok(), ok, "{bn} {accs}: {r:?}");
+            if let Err(e) = r {
+                let e = e.to_string();
+                assert!(e.contains("registers") && !e.contains('\n'), "{e}");
+            }
+        }
+        // The planner's specs take two accumulators where they fit, else one.
+        let wide = at(192, 2).with_block_promotion();
+        assert_eq!((wide.block_accs, wide.promote_halves), (1, false));
+        let narrow = at(128, 1).with_block_promotion();
+        assert_eq!((narrow.block_accs, narrow.promote_halves), (2, false));
+        // Every tile of every width: each segment's columns lie in the one B block the kernel picks for it,
+        // nb0 + (offset step + q) / offsets.
+        for bn in (32..=256).step_by(32) {
+            let (step, offsets, segments) = at(bn, 1).b_scale_segments();
+            assert_eq!((step * offsets, step * segments), (128, bn), "{bn}");
+            for x in 0..64u32 {
+                let first = x * bn;
+                let (nb0, off) = (first / 128, first % 128 / step);
+                assert_eq!(first % 128 % step, 0, "{bn} {x}");
+                for q in 0..segments {
+                    let block = nb0 + (off + q) / offsets;
+                    let cols = first + q * step..first + (q + 1) * step;
+                    assert!(cols.clone().all(|c| c / 128 == block), "{bn} {x} {q}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn plans_fit_the_mode() {
         let dev = Device::H100;
@@ -344,7 +505,11 @@ mod tests {
                 assert_eq!((p.spec.scale, p.spec.bk), (mode, 128), "{size}");
                 p.spec.validate(dev.smem_per_block as usize).unwrap();
                 if mode == ScaleMode::Block {
-                    assert_eq!(128 % p.spec.bn, 0, "{}", p.spec);
+                    assert!(
+                        p.spec.block_regs() <= p.spec.consumer_reg_budget(),
+                        "{}",
+                        p.spec
+                    );
                 }
             }
         }

@@ -81,6 +81,45 @@ __device__ __forceinline__ void store_pair_f32(float* dst, float x, float y, uin
     }
 }
 
+// Wait for the stage's full barrier, then its wgmmas into acc as one committed group: a consumer's 64 rows of the
+// A tile (a_stage) times the B tile's rows from b_stage (the whole tile, or one N half for a half-width acc), k32
+// (e4m3) or k16 (16-bit) per instruction; the first instruction reads acc only when `accumulate` (else a fresh
+// sum).
+template <uint32_t N>
+__device__ __forceinline__ void mma_group(float (&acc)[N], uint32_t full, uint32_t phase, uint32_t a_stage,
+                                          uint32_t b_stage, bool accumulate) {
+    using namespace spec;
+    mbar_wait(full, phase);
+    fence_operands(acc);
+    wgmma_fence();
+#pragma unroll
+    for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
+        const u64 da = swz::GemmA::desc(a_stage + swz::GemmA::k_step_bytes(j));
+        const u64 db = swz::GemmB::desc(b_stage + swz::GemmB::k_step_bytes(j));
+        wgmma_tile(acc, da, db, (accumulate || j > 0) ? 1u : 0u);
+    }
+    wgmma_commit();
+    fence_operands(acc);
+}
+
+#ifdef SPEC_BLOCK_SCALED
+// Block scaling's promotion of a K block's partial sum into the fp32 sum d: acc holds fragment elements FIRST ..
+// FIRST + N - 1 (the whole fragment, or one N half of it). Element i sits at row half (i / 2) % 2 (rows r0, r0 + 8)
+// and column 8 (i / 4) + 2 (lane % 4) + i % 2 of the tile, so its 8-column group lies in segment
+// 8 (i / 4) / B_SCALE_STEP of the tile: the tile starts a multiple of B_SCALE_STEP into a 128-wide B scale block,
+// so no segment straddles two blocks, and scale[h][q] = A's scale of row half h times segment q's B block's.
+// Every index is a constant: no branch, whatever block the tile starts in.
+template <uint32_t FIRST, uint32_t N>
+__device__ __forceinline__ void promote_part(float (&d)[spec::ACC], const float (&acc)[N],
+                                             const float (&scale)[2][spec::B_SCALE_SEGMENTS]) {
+    using namespace spec;
+    static_assert(FIRST % 4 == 0 && FIRST + N <= ACC && B_SCALE_STEP % 8 == 0, "whole 8-column groups");
+#pragma unroll
+    for (uint32_t i = 0; i < N; ++i)
+        d[FIRST + i] = fmaf(acc[i], scale[(i / 2) % 2][8 * ((FIRST + i) / 4) / B_SCALE_STEP], d[FIRST + i]);
+}
+#endif
+
 }  // namespace
 
 extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
@@ -209,6 +248,11 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 mbar_arrive(bar);
             }
         };
+        // Stage s's wgmmas into acc, the whole m64nBN fragment (mma_group).
+        auto mma_stage = [&](float (&acc)[ACC], bool accumulate) {
+            mma_group(acc, full_bar + 8 * s, phase, a_smem + s * GemmA::TILE_BYTES + a_slice,
+                      b_smem + s * GemmB::TILE_BYTES, accumulate);
+        };
         for (uint32_t slot = first; slot < slots; slot += step) {
             const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
             if (!t.active) continue;
@@ -217,40 +261,49 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 #ifdef SPEC_BLOCK_SCALED
                 // ---- block scaling: each K block (one stage, BK == SCALE_BLOCK) into a fresh accumulator, then
                 // promoted into d with its scales: sa[kb * M + row] (A's 1x128 block), sb[nb * KB + kb] (B's
-                // 128x128 block; BN divides 128, so the tile lies in one N block). The tensor core's limited
-                // accumulation precision then spans 128 of K, the fp32 sum the whole loop. With BLOCK_ACCS == 2 the
-                // next K block's wgmmas go into the other accumulator before this one is promoted (wait_group 1);
-                // the loop is unrolled by two so each accumulator and its scales keep their registers.
-                static_assert(BK == SCALE_BLOCK && SCALE_BLOCK % BN == 0, "one scale block per stage");
+                // 128x128 block nb). The tile's columns start B_SCALE_STEP-aligned inside B block t.x * BN / 128;
+                // each of its B_SCALE_SEGMENTS segments of B_SCALE_STEP columns lies in one B block, whose scale
+                // it takes (promote_part). The tensor core's limited accumulation precision then spans 128 of K,
+                // the fp32 sum the whole loop. Overlapping the promotion with the tensor core: BLOCK_ACCS == 2
+                // issues the next K block into a second accumulator first (wait_group 1); PROMOTE_HALVES issues
+                // each K block as two N halves, two groups, and promotes one half while the other runs.
+                static_assert(BK == SCALE_BLOCK, "one scale block of K per stage");
                 static_assert(BLOCK_ACCS == 1 || BLOCK_ACCS == 2, "one or two K-block accumulators");
                 static_assert(SCALE_AHEAD == 1 || SCALE_AHEAD == 2, "scales one or two K blocks ahead");
+                static_assert(!PROMOTE_HALVES || (BLOCK_ACCS == 1 && SCALE_AHEAD == 2 && BN % 32 == 0),
+                              "halves: one accumulator's registers, scales two ahead, whole 8-column groups");
                 float acc0[ACC], acc1[ACC];
                 const uint32_t r0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
                 const uint32_t kbn = (K + SCALE_BLOCK - 1) / SCALE_BLOCK;
-                const float* sb_tile = sb + (t.x * BN / SCALE_BLOCK) * kbn;
-                // K block kb's scales of rows r0 and r0 + 8 and of the tile's B block, multiplied at the promotion
-                // (a load's first use is its promotion, one or two K blocks later).
-                struct Scales { float a0, a1, b; };
+                const uint32_t nbn = (N + SCALE_BLOCK - 1) / SCALE_BLOCK;
+                const uint32_t nb0 = t.x * BN / SCALE_BLOCK;                     // the tile's first B block
+                const uint32_t off_step = t.x * BN % SCALE_BLOCK / B_SCALE_STEP;  // its first column's offset in it
+                // K block kb's scales of rows r0 and r0 + 8 and of each segment's B block (0 past N: those columns
+                // are never stored), multiplied at the promotion (a load's first use is its promotion, one or two
+                // K blocks later).
+                struct Scales { float a0, a1, b[B_SCALE_SEGMENTS]; };
                 auto load = [&](uint32_t kb, Scales& sc) {
                     if (kb < kb1) {
-                        sc.b = sb_tile[kb];
+#pragma unroll
+                        for (uint32_t q = 0; q < B_SCALE_SEGMENTS; ++q) {
+                            const uint32_t nb = nb0 + (off_step + q) / B_SCALE_OFFSETS;
+                            sc.b[q] = nb < nbn ? sb[nb * kbn + kb] : 0.f;
+                        }
                         sc.a0 = r0 < M ? sa[kb * M + r0] : 0.f;
                         sc.a1 = r0 + 8 < M ? sa[kb * M + r0 + 8] : 0.f;
                     }
                 };
-                // Stage s's wgmmas into acc (a fresh sum: the first instruction does not read it).
-                auto issue = [&](float (&acc)[ACC]) {
-                    mbar_wait(full_bar + 8 * s, phase);
-                    fence_operands(acc);
-                    wgmma_fence();
+                // Each segment's scale for rows r0 (scale[0]) and r0 + 8 (scale[1]).
+                auto products = [](const Scales& sc, float (&scale)[2][B_SCALE_SEGMENTS]) {
 #pragma unroll
-                    for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
-                        const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
-                        const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
-                        wgmma_tile(acc, da, db, j > 0 ? 1u : 0u);
+                    for (uint32_t q = 0; q < B_SCALE_SEGMENTS; ++q) {
+                        scale[0][q] = sc.a0 * sc.b[q];
+                        scale[1][q] = sc.a1 * sc.b[q];
                     }
-                    wgmma_commit();
-                    fence_operands(acc);
+                };
+                // Stage s's wgmmas into acc (a fresh sum), and the ring's next stage.
+                auto issue = [&](float (&acc)[ACC]) {
+                    mma_stage(acc, false);
                     if (++s == STAGES) { s = 0; phase ^= 1; }
                 };
 #pragma unroll
@@ -260,16 +313,66 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 auto promote = [&](float (&acc)[ACC], Scales& sc, uint32_t stage, uint32_t kb) {
                     fence_operands(acc);
                     if (lane == 0) release(empty_bar + 8 * stage);
-                    const float s0 = sc.a0 * sc.b, s1 = sc.a1 * sc.b;
-#pragma unroll
-                    for (uint32_t i = 0; i < ACC; ++i) d[i] = fmaf(acc[i], ((i / 2) % 2) ? s1 : s0, d[i]);
+                    float scale[2][B_SCALE_SEGMENTS];
+                    products(sc, scale);
+                    promote_part<0>(d, acc, scale);
                     if (SCALE_AHEAD == 2) load(kb + 2, sc);
                 };
-                Scales sc0{0.f, 0.f, 0.f}, sc1{0.f, 0.f, 0.f};
+                Scales sc0{}, sc1{};
                 load(kb0, sc0);
                 if (SCALE_AHEAD == 2) load(kb0 + 1, sc1);
                 uint32_t kb = kb0;
-                if (BLOCK_ACCS == 1) {
+                if (PROMOTE_HALVES) {
+                    // Two groups per K block, columns [0, BN/2) into h0 and [BN/2, BN) into h1 (the registers of one
+                    // accumulator): issue block kb's second half, wait for its first, promote it, issue block
+                    // kb + 1's first half, wait for kb's second, promote it, release the stage. The tensor core
+                    // always holds a group while one half is promoted.
+                    constexpr uint32_t HALF = ACC / 2;
+                    float h0[HALF], h1[HALF];
+                    // Stage s's wgmmas for N half h into acc.
+                    auto half = [&](float (&acc)[HALF], uint32_t h) {
+                        mma_group(acc, full_bar + 8 * s, phase, a_smem + s * GemmA::TILE_BYTES + a_slice,
+                                  b_smem + s * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(h * (BN / 2)), false);
+                    };
+                    float scale[2][B_SCALE_SEGMENTS];
+                    // Block kb's first half in flight at the top of each pass (the shape of the two-accumulator
+                    // loop below, whose group tracking ptxas follows).
+                    // Block kb's second half issued (its first in flight), the ring advanced, the first half
+                    // waited for and promoted; returns block kb's stage.
+                    auto first_promoted = [&]() {
+                        half(h1, 1);
+                        const uint32_t st = s;
+                        if (++s == STAGES) { s = 0; phase ^= 1; }
+                        products(sc0, scale);
+                        wgmma_wait<1>();
+                        fence_operands(h0);
+                        promote_part<0>(d, h0, scale);
+                        return st;
+                    };
+                    // Block kb's second half (waited for) promoted and its stage st released.
+                    auto second_promoted = [&](uint32_t st) {
+                        fence_operands(h1);
+                        if (lane == 0) release(empty_bar + 8 * st);
+                        promote_part<HALF>(d, h1, scale);
+                    };
+                    if (kb < kb1) half(h0, 0);
+                    for (; kb + 1 < kb1; ++kb) {
+                        const uint32_t st = first_promoted();
+                        half(h0, 0);  // block kb + 1's first half
+                        wgmma_wait<1>();
+                        second_promoted(st);
+                        sc0 = sc1;
+                        load(kb + 2, sc1);
+                    }
+                    // The last block.
+                    if (kb < kb1) {
+                        const uint32_t st = first_promoted();
+                        wgmma_wait<0>();
+                        second_promoted(st);
+                    } else {
+                        wgmma_wait<0>();
+                    }
+                } else if (BLOCK_ACCS == 1) {
                     // Issue, wait for the group, promote: the tensor core idles while this warpgroup promotes.
                     for (; kb < kb1; kb += 2) {
                         if (SCALE_AHEAD == 1) load(kb + 1, sc1);
@@ -320,17 +423,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             } else {
             uint32_t prev = 0;
             for (uint32_t kb = kb0; kb < kb1; ++kb) {
-                mbar_wait(full_bar + 8 * s, phase);
-                fence_operands(d);
-                wgmma_fence();
-#pragma unroll
-                for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
-                    const u64 da = GemmA::desc(a_smem + s * GemmA::TILE_BYTES + a_slice + GemmA::k_step_bytes(j));
-                    const u64 db = GemmB::desc(b_smem + s * GemmB::TILE_BYTES + GemmB::k_step_bytes(j));
-                    wgmma_tile(d, da, db, (kb > kb0 || j > 0) ? 1u : 0u);
-                }
-                wgmma_commit();
-                fence_operands(d);
+                mma_stage(d, kb > kb0);
                 if (INFLIGHT == 1) {
                     // Keep this k-block's group in flight; the previous one is done: release its stage.
                     wgmma_wait<1>();

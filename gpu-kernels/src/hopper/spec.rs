@@ -59,6 +59,11 @@ pub struct HopperSpec {
     pub block_accs: u32,
     /// Block scaling: how many K blocks ahead a consumer loads its scales into registers (1 or 2).
     pub scale_ahead: u32,
+    /// Block scaling with one K-block accumulator: each K block's `wgmma`s as two N halves (m64n`bn/2`), two
+    /// groups, so one half is promoted while the other's (or the next K block's first half's) `wgmma`s run: the
+    /// overlap of two accumulators in the registers of one, for A's slice read twice per k step. Compiles on the
+    /// fast path (no spills, no serialised `wgmma`); not yet run on a GPU, so no planned spec takes it.
+    pub promote_halves: bool,
 }
 
 /// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
@@ -82,6 +87,7 @@ pub const BASE: HopperSpec = HopperSpec {
     fp8_out: Elem::BF16,
     block_accs: 2,
     scale_ahead: 2,
+    promote_halves: false,
 };
 
 /// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: shipped before the stmatrix epilogue.
@@ -105,6 +111,10 @@ pub const WARPGROUP: u32 = 128;
 pub const MAX_SPLIT: u32 = 8;
 /// Registers per SM (the producer / consumer split must fit).
 const SM_REGS: u32 = 65536;
+/// Registers a block-scaled consumer thread needs beyond its fp32 sum and K-block accumulators (addresses, loop
+/// state, the scales of two K blocks): the 128x128 tile with two accumulators (192) compiles without spills in
+/// 232, and the 128x192 tile with one (192) too.
+pub const BLOCK_REG_RESERVE: u32 = 40;
 
 impl HopperSpec {
     /// The same spec in `ty`, with the same bytes of K per stage (64 bf16 = 128 e4m3 = one 128-byte row).
@@ -249,6 +259,71 @@ impl HopperSpec {
         self.smem().bytes()
     }
 
+    /// Registers a block-scaled consumer thread needs: the fp32 sum and [`block_accs`](Self::block_accs) K-block
+    /// accumulators (`bn / 2` each: a warpgroup's m64nBN fragment), plus [`BLOCK_REG_RESERVE`].
+    ///
+    /// ```
+    /// use gpu_kernels::hopper::fp8::{BLOCK_PIPELINED, BLOCK_WIDE};
+    /// assert_eq!(BLOCK_PIPELINED.block_regs(), 3 * 64 + 40); // 128 wide, two accumulators
+    /// assert_eq!(BLOCK_WIDE.block_regs(), 2 * 96 + 40); // 192 wide, one
+    /// ```
+    pub const fn block_regs(&self) -> u32 {
+        self.bn / 2 * (1 + self.block_accs) + BLOCK_REG_RESERVE
+    }
+
+    /// Registers a consumer thread may use: [`consumer_regs`](Self::consumer_regs) after `setmaxnreg` with two
+    /// consumer warpgroups; with one (no rebalancing), the 255 a thread can address.
+    pub const fn consumer_reg_budget(&self) -> u32 {
+        if self.consumers > 1 {
+            self.consumer_regs
+        } else {
+            255
+        }
+    }
+
+    /// The same block-scaled spec promoting as the planner's block-scaled specs do: two K-block accumulators where
+    /// their registers fit ([`block_regs`](Self::block_regs)), else one (waited for before each promotion; the
+    /// 128x192 tile this way ran 1011 and 960 TFLOP/s at 8192³ and 4096x7168x16384 on an H100, against 946 and
+    /// 949 for 128x128 with two); scales two K blocks ahead.
+    pub const fn with_block_promotion(self) -> HopperSpec {
+        let two = HopperSpec {
+            block_accs: 2,
+            scale_ahead: 2,
+            promote_halves: false,
+            ..self
+        };
+        if two.block_regs() <= two.consumer_reg_budget() {
+            two
+        } else {
+            HopperSpec {
+                block_accs: 1,
+                ..two
+            }
+        }
+    }
+
+    /// Block scaling: the segments a tile's columns fall into by B scale block. Tile `x` starts at column
+    /// `x * bn`, a multiple of `step` = gcd(`bn`, 128) into a 128-wide B block (one of `offsets` = 128 / `step`
+    /// offsets), so each of the tile's `segments` = `bn / step` runs of `step` columns lies in one B block: the
+    /// kernel's `B_SCALE_STEP`, `B_SCALE_OFFSETS`, `B_SCALE_SEGMENTS` (a scale per segment, loaded per K block).
+    ///
+    /// ```
+    /// use gpu_kernels::hopper::fp8::{BLOCK_BASE, BLOCK_WIDE};
+    /// use gpu_kernels::hopper::HopperSpec;
+    /// assert_eq!(BLOCK_BASE.b_scale_segments(), (128, 1, 1));
+    /// // 192-wide tiles start 0 or 64 columns into a block: three segments of 64.
+    /// assert_eq!(BLOCK_WIDE.b_scale_segments(), (64, 2, 3));
+    /// assert_eq!(HopperSpec { bn: 160, ..BLOCK_WIDE }.b_scale_segments(), (32, 4, 5));
+    /// ```
+    pub const fn b_scale_segments(&self) -> (u32, u32, u32) {
+        let block = swizzle_core::scale::BLOCK;
+        let (mut a, mut b) = (self.bn, block);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        (a, block / a, self.bn / a)
+    }
+
     /// Everything the hardware and the kernel need to hold, checked before compiling.
     pub fn validate(&self, smem_optin: usize) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("{self}: {m}")));
@@ -256,12 +331,21 @@ impl HopperSpec {
         if !self.is_fp8() && self.scale != ScaleMode::Tensor {
             return bad(format!("{} inputs take no {} scales", self.ty, self.scale));
         }
-        if self.scale_code() == 3 && (128 % self.bn != 0 || self.bk != swizzle_core::scale::BLOCK) {
+        if self.scale_code() == 3 && self.bk != swizzle_core::scale::BLOCK {
             return bad(format!(
-                "block scaling needs N tiles that divide the {}-wide scale blocks (32, 64, 128; the promoted \
-                 accumulator doubles the registers) and K stages of {} e4m3",
-                swizzle_core::scale::BLOCK,
+                "block scaling needs K stages of {} e4m3 (one scale block)",
                 swizzle_core::scale::BLOCK
+            ));
+        }
+        if self.scale_code() == 3 && self.block_regs() > self.consumer_reg_budget() {
+            return bad(format!(
+                "block scaling keeps the fp32 sum and {} K-block accumulator(s) of {} registers each, plus {} for \
+                 addresses and scales: {} registers, a consumer thread has {} (narrower N or one accumulator)",
+                self.block_accs,
+                self.bn / 2,
+                BLOCK_REG_RESERVE,
+                self.block_regs(),
+                self.consumer_reg_budget()
             ));
         }
         if !matches!(self.fp8_out, Elem::BF16 | Elem::F16 | Elem::F32)
@@ -274,6 +358,14 @@ impl HopperSpec {
         }
         if !(1..=2).contains(&self.block_accs) || !(1..=2).contains(&self.scale_ahead) {
             return bad("block scaling keeps 1 or 2 K-block accumulators and loads scales 1 or 2 blocks ahead".into());
+        }
+        if self.promote_halves
+            && (self.scale_code() != 3 || self.block_accs != 1 || self.scale_ahead != 2)
+        {
+            return bad(
+                "promoting in N halves is block scaling's, with one K-block accumulator and scales 2 ahead"
+                    .into(),
+            );
         }
         if !(1..=2).contains(&self.consumers) {
             return bad("1 or 2 consumer warpgroups".into());
@@ -378,15 +470,27 @@ impl HopperSpec {
             );
         // Block scaling's own constants, in block-scaled headers only (every other header stays as it was).
         let consts = if self.scale_code() == 3 {
+            let (step, offsets, segments) = self.b_scale_segments();
             consts
                 .u32("BLOCK_ACCS", self.block_accs)
                 .u32("SCALE_AHEAD", self.scale_ahead)
+                .u32("PROMOTE_HALVES", self.promote_halves as u32)
+                .u32("B_SCALE_STEP", step)
+                .u32("B_SCALE_OFFSETS", offsets)
+                .u32("B_SCALE_SEGMENTS", segments)
                 .define("SPEC_BLOCK_SCALED", "1")
         } else {
             consts
         };
+        // Block scaling's promotion in N halves issues the half-width instruction too (an overload by
+        // accumulator length; every block-scaled kernel compiles that branch).
+        let half = if self.scale_code() == 3 {
+            swizzle_core::cuda::wgmma_tile(self.bn / 2, self.ty, a.major, b.major)
+        } else {
+            String::new()
+        };
         format!(
-            "#pragma once\n{}{}",
+            "#pragma once\n{}{}{half}",
             consts.render(),
             swizzle_core::cuda::wgmma_tile(self.bn, self.ty, a.major, b.major)
         )
@@ -498,7 +602,12 @@ impl std::fmt::Display for HopperSpec {
                     format!(" out-{}", self.fp8_out)
                 };
                 let promote = if self.scale == ScaleMode::Block {
-                    format!(" accs{} ahead{}", self.block_accs, self.scale_ahead)
+                    format!(
+                        " accs{} ahead{}{}",
+                        self.block_accs,
+                        self.scale_ahead,
+                        if self.promote_halves { " halves" } else { "" }
+                    )
                 } else {
                     String::new()
                 };
