@@ -1,0 +1,195 @@
+use gpu_kernels::fp8::ScaleMode;
+use gpu_kernels::frame::Size;
+use gpu_kernels::hopper::fp8::*;
+use gpu_kernels::hopper::*;
+use gpu_kernels::Elem;
+use swizzle_core::plan::Device;
+
+#[test]
+fn e4m3_specs_keep_the_row_bytes_and_name_their_scaling() {
+    let s = SHIPPED.with_ty(Elem::E4M3);
+    assert_eq!((s.bk, s.a_tile().params().tile_bytes), (128, 128 * 128));
+    assert_eq!(s.smem_bytes(), SHIPPED.smem_bytes());
+    assert_eq!(s.with_ty(Elem::BF16), SHIPPED);
+    let h = s.with_scale(ScaleMode::Row).spec_header();
+    assert!(h.contains("m64n256k32.f32.e4m3.e4m3"), "{h}");
+    assert!(h.contains("SCALE = 2") && h.contains("OUT_BF16 = 1"), "{h}");
+    assert!(h.contains("const float* __restrict__ sa"), "{h}");
+    assert!(s
+        .with_scale(ScaleMode::Row)
+        .to_string()
+        .starts_with("e4m3 per-row 128x256x128"));
+    // 16-bit specs take no scales and keep their header.
+    assert!(SHIPPED.spec_header().contains("SCALE = 0"));
+    let bad = SHIPPED.with_scale(ScaleMode::Row).validate(232_448);
+    assert!(bad.unwrap_err().to_string().contains("take no row scales"));
+}
+
+#[test]
+fn block_constants_and_output_types_reach_only_their_headers() {
+    let p = BLOCK_PIPELINED.spec_header();
+    assert!(
+        p.contains("BLOCK_ACCS = 2") && p.contains("SCALE_AHEAD = 2"),
+        "{p}"
+    );
+    assert!(p.contains("#define SPEC_BLOCK_SCALED 1"), "{p}");
+    assert!(BLOCK_BASE.spec_header().contains("BLOCK_ACCS = 1"));
+    // 16-bit, per-tensor and per-row headers carry none of block scaling's constants.
+    for s in [
+        SHIPPED,
+        SHIPPED.with_ty(Elem::E4M3),
+        BLOCK_PIPELINED.with_scale(ScaleMode::Row),
+    ] {
+        let h = s.spec_header();
+        assert!(
+            !h.contains("BLOCK_ACCS") && !h.contains("SPEC_BLOCK_SCALED"),
+            "{s}"
+        );
+    }
+    let f32_out = BLOCK_PIPELINED.with_out(Elem::F32);
+    assert_eq!(f32_out.out_ty(), Elem::F32);
+    assert!(f32_out.spec_header().contains("OUT_BYTES = 4"));
+    // An fp32 C skips the 16-bit epilogue scratch.
+    assert!(f32_out.smem_bytes() < BLOCK_PIPELINED.smem_bytes());
+    assert!(
+        f32_out.to_string().ends_with("stmatrix-epilogue")
+            && f32_out.to_string().contains("out-f32")
+    );
+    for bad in [
+        BLOCK_PIPELINED.with_out(Elem::E4M3),
+        SHIPPED.with_out(Elem::F32),
+        HopperSpec {
+            block_accs: 3,
+            ..BLOCK_PIPELINED
+        },
+        HopperSpec {
+            scale_ahead: 0,
+            ..BLOCK_PIPELINED
+        },
+    ] {
+        let e = bad.validate(232_448).unwrap_err().to_string();
+        assert!(!e.contains('\n'), "{e}");
+    }
+    for (label, s) in block_variants() {
+        s.validate(232_448)
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+    }
+}
+
+/// Block-scaled tiles wider than a scale block: the header names the offsets and blocks a tile spans, the
+/// registers decide which tiles and accumulator counts are taken, each refusal one line.
+#[test]
+fn wide_block_tiles_fit_the_registers_and_name_their_scale_blocks() {
+    let h = BLOCK_WIDE.spec_header();
+    for c in [
+        "BN = 192",
+        "B_SCALE_STEP = 64",
+        "B_SCALE_OFFSETS = 2",
+        "B_SCALE_SEGMENTS = 3",
+        "m64n192k32.f32.e4m3.e4m3",
+    ] {
+        assert!(h.contains(c), "{c}: {h}");
+    }
+    assert!(BLOCK_PIPELINED
+        .spec_header()
+        .contains("B_SCALE_SEGMENTS = 1"));
+    // Block-scaled headers add the half-width instruction (promotion in N halves), by its accumulator length.
+    let halves = HopperSpec {
+        promote_halves: true,
+        ..BLOCK_WIDE
+    };
+    let hh = halves.spec_header();
+    assert!(
+        hh.contains("PROMOTE_HALVES = 1") && hh.contains("m64n96k32") && hh.contains("m64n192k32"),
+        "{hh}"
+    );
+    assert!(h.contains("PROMOTE_HALVES = 0"));
+    assert!(!BLOCK_WIDE
+        .with_scale(gpu_kernels::fp8::ScaleMode::Row)
+        .spec_header()
+        .contains("m64n96k32"));
+    halves.validate(232_448).unwrap();
+    for bad in [
+        HopperSpec {
+            block_accs: 2,
+            bn: 128,
+            ..halves
+        },
+        HopperSpec {
+            scale_ahead: 1,
+            ..halves
+        },
+        halves.with_scale(gpu_kernels::fp8::ScaleMode::Row),
+    ] {
+        let e = bad.validate(232_448).unwrap_err().to_string();
+        assert!(e.contains("halves") && !e.contains('\n'), "{e}");
+    }
+    BLOCK_WIDE.validate(232_448).unwrap();
+    let at = |bn, block_accs| HopperSpec {
+        bn,
+        block_accs,
+        ..BLOCK_WIDE
+    };
+    for (bn, accs, ok) in [
+        (160, 1, true),
+        (192, 1, true),
+        (128, 2, true),
+        (160, 2, false),
+        (192, 2, false),
+        (224, 1, false),
+        (256, 1, false),
+    ] {
+        let r = at(bn, accs).validate(232_448);
+        assert_eq!(r.is_ok(), ok, "{bn} {accs}: {r:?}");
+        if let Err(e) = r {
+            let e = e.to_string();
+            assert!(e.contains("registers") && !e.contains('\n'), "{e}");
+        }
+    }
+    // The planner's specs take two accumulators where they fit, else one.
+    let wide = at(192, 2).with_block_promotion();
+    assert_eq!((wide.block_accs, wide.promote_halves), (1, false));
+    let narrow = at(128, 1).with_block_promotion();
+    assert_eq!((narrow.block_accs, narrow.promote_halves), (2, false));
+    // Every tile of every width: each segment's columns lie in the one B block the kernel picks for it,
+    // nb0 + (offset step + q) / offsets.
+    for bn in (32..=256).step_by(32) {
+        let (step, offsets, segments) = at(bn, 1).b_scale_segments();
+        assert_eq!((step * offsets, step * segments), (128, bn), "{bn}");
+        for x in 0..64u32 {
+            let first = x * bn;
+            let (nb0, off) = (first / 128, first % 128 / step);
+            assert_eq!(first % 128 % step, 0, "{bn} {x}");
+            for q in 0..segments {
+                let block = nb0 + (off + q) / offsets;
+                let cols = first + q * step..first + (q + 1) * step;
+                assert!(cols.clone().all(|c| c / 128 == block), "{bn} {x} {q}");
+            }
+        }
+    }
+}
+
+#[test]
+fn plans_fit_the_mode() {
+    let dev = Device::H100;
+    for mode in ScaleMode::ALL {
+        for size in [
+            Size::mnk(16, 4096, 4096),
+            Size::mnk(8192, 8192, 8192),
+            Size::mnk(3, 1000, 272),
+        ] {
+            let p = plan(size, mode, &dev).unwrap();
+            assert_eq!((p.spec.scale, p.spec.bk), (mode, 128), "{size}");
+            p.spec.validate(dev.smem_per_block as usize).unwrap();
+            if mode == ScaleMode::Block {
+                assert!(
+                    p.spec.block_regs() <= p.spec.consumer_reg_budget(),
+                    "{}",
+                    p.spec
+                );
+            }
+        }
+    }
+    let e = plan(Size::mnk(16, 16, 40), ScaleMode::Tensor, &dev).unwrap_err();
+    assert!(e.to_string().contains("multiple of 16"), "{e}");
+}
