@@ -436,6 +436,25 @@ impl Variant {
         None
     }
 
+    /// Whether the block-scaled (1x128 / 128x128 scales) kernel of this tile fits a consumer thread's registers:
+    /// the fp32 sum and one K-block accumulator (`bn / 2` each, a warpgroup's m64nBN fragment) and
+    /// [`BLOCK_REG_RESERVE`], within [`CONSUMER_REGS`] (two consumer warpgroups) or 255 (one). N tiles up to 192.
+    ///
+    /// ```
+    /// use swizzle_core::plan::Variant;
+    /// let v = |bm, bn| Variant { bm, bn, ..Variant::SHIPPED };
+    /// assert!(v(128, 192).block_scaling_fits() && v(64, 192).block_scaling_fits());
+    /// assert!(!v(128, 224).block_scaling_fits() && !v(128, 256).block_scaling_fits());
+    /// ```
+    pub const fn block_scaling_fits(&self) -> bool {
+        let budget = if self.consumers() > 1 {
+            CONSUMER_REGS
+        } else {
+            255
+        };
+        self.bn + BLOCK_REG_RESERVE <= budget
+    }
+
     /// What the Hopper kernel runs: one or two consumer warpgroups (64- or 128-row tiles), every N tile of
     /// [`BNS`], clusters of 1 or 2, split-K up to [`MAX_SPLIT`] parts (without the multicast pair), any block
     /// order. Every candidate is one ([`candidates`]); a variant built by hand may not be.
@@ -617,15 +636,34 @@ pub fn check_problem(p: &Problem) -> Result<(), PlanError> {
     Ok(())
 }
 
+/// Registers a consumer thread of the planned kernels may use after the producer warpgroup gives its own up
+/// (`setmaxnreg`, two consumer warpgroups).
+pub const CONSUMER_REGS: u32 = 232;
+
+/// Registers a block-scaled consumer thread needs beyond its fp32 sum and K-block accumulators (addresses, loop
+/// state, the scales of two K blocks): the 128x128 tile with two accumulators (192) compiles without spills in
+/// 232, and the 128x192 tile with one (192) too.
+pub const BLOCK_REG_RESERVE: u32 = 40;
+
 /// Every candidate for `p` on `dev`, each one the kernel runs ([`Variant::implemented`]): tiles x (clusters of 1
 /// or 2 unsplit, or a lone CTA split into parts of [`SPLITS`] that divide the k-tiles, at least 4 k-tiles each) x
-/// orders, each with the deepest ring that fits.
+/// orders, each with the deepest ring that fits; block-scaled e4m3 only the tiles whose registers fit
+/// ([`Variant::block_scaling_fits`]).
 pub fn candidates(p: &Problem, dev: &Device) -> Vec<Variant> {
     let bk = bk_for(p.elem);
     let k_tiles = p.size.k.div_ceil(bk);
     let mut out = Vec::new();
+    let block = is_e4m3(p.elem) && p.scale == ScaleMode::Block;
     for bm in BMS {
         for bn in BNS {
+            let tile = Variant {
+                bm,
+                bn,
+                ..Variant::SHIPPED
+            };
+            if block && !tile.block_scaling_fits() {
+                continue;
+            }
             let splits = SPLITS
                 .iter()
                 .filter(|&&s| s == 1 || (k_tiles.is_multiple_of(s) && k_tiles / s >= 4));
@@ -971,6 +1009,22 @@ mod tests {
                 err.abs() <= 0.25,
                 "{m}x{n}x{k}: predicted {t:.1} µs, measured {measured_us}"
             );
+        }
+    }
+
+    /// Block-scaled e4m3 is offered only the tiles whose registers hold the fp32 sum and a K-block accumulator
+    /// (N up to 192); the other modes keep every tile.
+    #[test]
+    fn block_scaling_offers_only_the_tiles_that_fit() {
+        for size in [Size::mnk(8192, 8192, 8192), Size::mnk(16, 4096, 4096)] {
+            let block = Problem::new(size, Elem::E4M3).with_scale(ScaleMode::Block);
+            let c = candidates(&block, &Device::H100);
+            assert!(!c.is_empty() && c.iter().all(|v| v.block_scaling_fits() && v.bn <= 192));
+            let pl = plan(&block, &Device::H100).unwrap();
+            assert!(pl.best.variant.block_scaling_fits());
+            assert!(pl.runners_up.iter().all(|e| e.variant.block_scaling_fits()));
+            let tensor = candidates(&Problem::new(size, Elem::E4M3), &Device::H100);
+            assert!(tensor.iter().any(|v| v.bn == 256));
         }
     }
 

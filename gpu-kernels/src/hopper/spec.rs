@@ -79,7 +79,7 @@ pub const BASE: HopperSpec = HopperSpec {
     raster: Raster::GroupM { group: 8 },
     inflight: 1,
     producer_regs: 40,
-    consumer_regs: 232,
+    consumer_regs: swizzle_core::plan::CONSUMER_REGS,
     cluster: 1,
     store16: true,
     smem_epilogue: false,
@@ -111,10 +111,9 @@ pub const WARPGROUP: u32 = 128;
 pub const MAX_SPLIT: u32 = 8;
 /// Registers per SM (the producer / consumer split must fit).
 const SM_REGS: u32 = 65536;
-/// Registers a block-scaled consumer thread needs beyond its fp32 sum and K-block accumulators (addresses, loop
-/// state, the scales of two K blocks): the 128x128 tile with two accumulators (192) compiles without spills in
-/// 232, and the 128x192 tile with one (192) too.
-pub const BLOCK_REG_RESERVE: u32 = 40;
+/// Registers a block-scaled consumer thread needs beyond its fp32 sum and K-block accumulators: the planner's
+/// ([`swizzle_core::plan::BLOCK_REG_RESERVE`]).
+pub const BLOCK_REG_RESERVE: u32 = swizzle_core::plan::BLOCK_REG_RESERVE;
 
 impl HopperSpec {
     /// The same spec in `ty`, with the same bytes of K per stage (64 bf16 = 128 e4m3 = one 128-byte row).

@@ -134,13 +134,19 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
         us(floor),
         100.0 * floor / b.time_s
     );
-    outln!(
-        "shipped kernel ({}): {} ({:.1} TFLOP/s), bound: {}",
-        shipped_variant,
-        us(shipped.time_s),
-        shipped.tflops(&p),
-        shipped.bound
-    );
+    if p.scale == plan::ScaleMode::Block && !shipped_variant.block_scaling_fits() {
+        outln!(
+            "shipped kernel ({shipped_variant}): runs no block scaling (its registers do not fit)"
+        );
+    } else {
+        outln!(
+            "shipped kernel ({}): {} ({:.1} TFLOP/s), bound: {}",
+            shipped_variant,
+            us(shipped.time_s),
+            shipped.tflops(&p),
+            shipped.bound
+        );
+    }
     if !pl.runners_up.is_empty() && a.top > 0 {
         outln!("runners-up:");
         // One line per kernel shape: variants that differ only in block order show their best order.
