@@ -34,7 +34,7 @@ fn flags_override_the_device() {
 }
 
 /// `--order all` ranks the study's orders (Morton included on a power-of-two grid), fewest DRAM bytes first,
-/// and identity is far behind strip 4 on 4096^3 (the seed's result).
+/// and identity is far behind strip 4 on 4096^3 (the article's result).
 #[test]
 fn order_all_ranks_every_order() {
     let v = json("l2 --gemm 4096x4096x4096 --order all --json");

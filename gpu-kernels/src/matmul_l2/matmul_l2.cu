@@ -4,8 +4,8 @@
 //   Spec::T                  the element type (float)
 //   Spec::TILE               the tile side, threads per block side and K step
 //   Spec::SmemA, Spec::SmemB the shared-memory tiles: every smem coordinate goes through offset(row, col)
-//   Spec::Order              the block order: identity is the seed's matmul_smem, strip(tile=4) its
-//                            matmul_swizzle<32, 4> (with the seed's `/ gridDim.y` bug fixed)
+//   Spec::Order              the block order: identity is the article's matmul_smem, strip(tile=4) its
+//                            matmul_swizzle<32, 4> (with the article's `/ gridDim.y` bug fixed)
 // Any M, N, K: the edges are zero-padded in shared memory. __launch_bounds__(TILE * TILE, 2): two 1024-thread
 // blocks per SM, the residency the L2 model assumes.
 #include "swz.cuh"

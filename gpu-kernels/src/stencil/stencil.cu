@@ -13,8 +13,8 @@
 // holds METHOD, K, PER, VEC, BLOCK, TILE_ELEMS, the element type T and the shared-memory tile Smem (a layout with
 // offset(row, col), the spec's swizzle included); stencil_rc.cuh holds the register cache swz::StencilRc.
 //
-// Fixed against the seed's listings: `s[...]` for `smem[...]` (did not compile); the smem allocation of
-// blockDim + k elements for a tile that needs blockDim + 2k (the seed's launches use 4104 B at k = 2 and 4116 B at
+// Fixed against the article's listings: `s[...]` for `smem[...]` (did not compile); the smem allocation of
+// blockDim + k elements for a tile that needs blockDim + 2k (the article's launches use 4104 B at k = 2 and 4116 B at
 // k = 5: halo stores and loads past the end of shared memory); `return` before `__syncthreads()` (a barrier the
 // last block's threads do not all reach); __activemask() as the shuffle mask after an early return (lanes that
 // left are read by the shuffles; on Volta and later the active mask is not even a convergence guarantee): here

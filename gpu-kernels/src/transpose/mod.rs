@@ -134,7 +134,7 @@ impl Transpose {
     pub fn header(&self, elem: Elem) -> swizzle_core::cuda::Header {
         let spec = match self {
             Transpose::Classic(..) => swizzle_core::cuda::Spec::new("Spec")
-                .doc(format!("transpose seed kernels on {elem}"))
+                .doc(format!("the transpose article's kernels on {elem}"))
                 .bits_of("T", elem),
             Transpose::Smem(spec) => spec.cuda_spec(),
         };
@@ -232,7 +232,7 @@ impl Transpose {
             .collect()
     }
 
-    /// Every shipped variant that runs on `elem`: the seeds at every block shape of [`CLASSIC_BLOCKS`], the 16-byte
+    /// Every shipped variant that runs on `elem`: the article's kernels at every block shape of [`CLASSIC_BLOCKS`], the 16-byte
     /// copy, then the shared-memory specs for `elem`.
     pub fn all_for(elem: Elem) -> Vec<Transpose> {
         let mut v: Vec<Transpose> = CLASSIC_BLOCKS
