@@ -452,7 +452,7 @@ impl Variant {
         } else {
             255
         };
-        self.bn + BLOCK_REG_RESERVE <= budget
+        block_regs(self.bn, 1) <= budget
     }
 
     /// What the Hopper kernel runs: one or two consumer warpgroups (64- or 128-row tiles), every N tile of
@@ -644,6 +644,16 @@ pub const CONSUMER_REGS: u32 = 232;
 /// state, the scales of two K blocks): the 128x128 tile with two accumulators (192) compiles without spills in
 /// 232, and the 128x192 tile with one (192) too.
 pub const BLOCK_REG_RESERVE: u32 = 40;
+
+/// Registers a block-scaled consumer thread of an N tile `bn` needs: its fp32 sum and `accs` K-block
+/// accumulators (`bn / 2` each: a warpgroup's m64nBN fragment), plus [`BLOCK_REG_RESERVE`].
+///
+/// ```
+/// assert_eq!(swizzle_core::plan::block_regs(128, 2), 3 * 64 + 40);
+/// ```
+pub const fn block_regs(bn: u32, accs: u32) -> u32 {
+    bn / 2 * (1 + accs) + BLOCK_REG_RESERVE
+}
 
 /// Every candidate for `p` on `dev`, each one the kernel runs ([`Variant::implemented`]): tiles x (clusters of 1
 /// or 2 unsplit, or a lone CTA split into parts of [`SPLITS`] that divide the k-tiles, at least 4 k-tiles each) x

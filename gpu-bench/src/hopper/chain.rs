@@ -250,12 +250,10 @@ fn half_layers<'a, T: gpu_kernels::HostElem>(
     Ok(layers)
 }
 
-/// `spec` loaded twice: launched plainly, and chained.
+/// `spec` loaded once: launched plainly, and chained.
 fn kernels(gpu: &Gpu, spec: HopperSpec) -> Result<(HopperGemm, HopperGemm)> {
-    Ok((
-        HopperGemm::new(gpu, spec)?,
-        HopperGemm::new(gpu, spec)?.chained(),
-    ))
+    let plain = HopperGemm::new(gpu, spec)?;
+    Ok((plain.clone(), plain.chained()))
 }
 
 /// Time the chain of `layers`: the peer's, ours chained, ours not chained, in interleaved rounds.

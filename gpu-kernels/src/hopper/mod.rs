@@ -191,7 +191,8 @@ fn max_active_clusters(gpu: &Gpu, func: &CudaFunction, spec: &HopperSpec) -> Res
 }
 
 /// A compiled and loaded variant: what every launch of a spec goes through (a user's call, the frame's
-/// verification and benchmarks, the tuning programs).
+/// verification and benchmarks, the tuning programs). A clone shares the loaded module.
+#[derive(Clone)]
 pub struct HopperGemm {
     pub spec: HopperSpec,
     pub compiled: Compiled,
@@ -247,7 +248,7 @@ impl HopperGemm {
     /// chain of layers in one stream or CUDA graph wants; the results are the same either way.
     pub fn chained(self) -> HopperGemm {
         HopperGemm {
-            kernel: self.kernel.clone().chained(),
+            kernel: self.kernel.chained(),
             ..self
         }
     }

@@ -111,9 +111,6 @@ pub const WARPGROUP: u32 = 128;
 pub const MAX_SPLIT: u32 = 8;
 /// Registers per SM (the producer / consumer split must fit).
 const SM_REGS: u32 = 65536;
-/// Registers a block-scaled consumer thread needs beyond its fp32 sum and K-block accumulators: the planner's
-/// ([`swizzle_core::plan::BLOCK_REG_RESERVE`]).
-pub const BLOCK_REG_RESERVE: u32 = swizzle_core::plan::BLOCK_REG_RESERVE;
 
 impl HopperSpec {
     /// The same spec in `ty`, with the same bytes of K per stage (64 bf16 = 128 e4m3 = one 128-byte row).
@@ -259,7 +256,8 @@ impl HopperSpec {
     }
 
     /// Registers a block-scaled consumer thread needs: the fp32 sum and [`block_accs`](Self::block_accs) K-block
-    /// accumulators (`bn / 2` each: a warpgroup's m64nBN fragment), plus [`BLOCK_REG_RESERVE`].
+    /// accumulators (`bn / 2` each: a warpgroup's m64nBN fragment), plus
+    /// [`BLOCK_REG_RESERVE`](swizzle_core::plan::BLOCK_REG_RESERVE): the planner's [`swizzle_core::plan::block_regs`].
     ///
     /// ```
     /// use gpu_kernels::hopper::fp8::{BLOCK_PIPELINED, BLOCK_WIDE};
@@ -267,7 +265,7 @@ impl HopperSpec {
     /// assert_eq!(BLOCK_WIDE.block_regs(), 2 * 96 + 40); // 192 wide, one
     /// ```
     pub const fn block_regs(&self) -> u32 {
-        self.bn / 2 * (1 + self.block_accs) + BLOCK_REG_RESERVE
+        swizzle_core::plan::block_regs(self.bn, self.block_accs)
     }
 
     /// Registers a consumer thread may use: [`consumer_regs`](Self::consumer_regs) after `setmaxnreg` with two
@@ -342,7 +340,7 @@ impl HopperSpec {
                  addresses and scales: {} registers, a consumer thread has {} (narrower N or one accumulator)",
                 self.block_accs,
                 self.bn / 2,
-                BLOCK_REG_RESERVE,
+                swizzle_core::plan::BLOCK_REG_RESERVE,
                 self.block_regs(),
                 self.consumer_reg_budget()
             ));

@@ -156,12 +156,7 @@ pub fn run(args: Args) -> Result<(), String> {
         }
         return Ok(());
     }
-    let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
-    let cfg = BenchConfig {
-        warmup: args.warmup,
-        iters: args.iters,
-        ..BenchConfig::default()
-    };
+    let (gpu, cfg) = open(&args)?;
     outln!("device: {}", gpu.props());
     // Every spec runs (no filter, family sizes): compile them all on every core first.
     let filtered = args.only.is_some() || !elems.is_empty();
@@ -193,6 +188,30 @@ pub fn run(args: Args) -> Result<(), String> {
     write_outputs(&report, args.json.as_ref(), args.csv.as_ref())
 }
 
+/// The GPU `--device` names and the timing `--warmup` / `--iters` ask for.
+fn open(args: &Args) -> Result<(Gpu, BenchConfig), String> {
+    let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
+    let cfg = BenchConfig {
+        warmup: args.warmup,
+        iters: args.iters,
+        ..BenchConfig::default()
+    };
+    Ok((gpu, cfg))
+}
+
+/// `flag` is for the GEMM families (gemm, hopper): any other family is refused in one line saying it does not
+/// `does` (an unknown one as unknown).
+fn gemm_only(args: &Args, flag: &str, does: &str) -> Result<(), String> {
+    if matches!(args.family.as_str(), "gemm" | "hopper") {
+        return Ok(());
+    }
+    family(&args.family)?;
+    Err(format!(
+        "{flag}: only the gemm and hopper families {does}, not {}",
+        args.family
+    ))
+}
+
 /// `swz bench gemm --dtype e4m3 --shapes ...`: the FP8 GEMM against cuBLASLt (`gpu_bench::hopper::fp8_bench`).
 /// Every argument is checked before the GPU is opened.
 fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
@@ -201,13 +220,7 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
             "--dtype: expected e4m3, got {dtype:?} (16-bit types: --elem)"
         ));
     }
-    if !matches!(args.family.as_str(), "gemm" | "hopper") {
-        family(&args.family)?;
-        return Err(format!(
-            "--dtype e4m3: only the gemm and hopper families run FP8, not {}",
-            args.family
-        ));
-    }
+    gemm_only(args, "--dtype e4m3", "run FP8")?;
     let mut shapes = args.shapes.clone();
     if args.llm {
         shapes.extend(gpu_kernels::hopper::planned::llm_shapes());
@@ -248,12 +261,7 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
         return Ok(());
     }
     check_targets(args.json.as_ref(), None)?;
-    let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
-    let cfg = BenchConfig {
-        warmup: args.warmup,
-        iters: args.iters,
-        ..BenchConfig::default()
-    };
+    let (gpu, cfg) = open(args)?;
     if args.chain {
         return chain(&gpu, &shapes, &modes, args, &cfg);
     }
@@ -301,13 +309,7 @@ fn chain(
 /// `swz bench gemm --chain --shapes ... [--elem bf16|fp16]`: the 16-bit chains (bf16 unless --elem names
 /// fp16), each problem checked before the GPU is opened.
 fn chain16(args: &Args) -> Result<(), String> {
-    if !matches!(args.family.as_str(), "gemm" | "hopper") {
-        family(&args.family)?;
-        return Err(format!(
-            "--chain: only the gemm and hopper families chain layers, not {}",
-            args.family
-        ));
-    }
+    gemm_only(args, "--chain", "chain layers")?;
     let ty = match args.elem.as_slice() {
         [] => gpu_kernels::Elem::BF16,
         [e] => crate::args::parse_elem(e)?,
@@ -328,12 +330,7 @@ fn chain16(args: &Args) -> Result<(), String> {
         return Ok(());
     }
     check_targets(args.json.as_ref(), None)?;
-    let gpu = Gpu::open(args.device).map_err(|e| e.to_string())?;
-    let cfg = BenchConfig {
-        warmup: args.warmup,
-        iters: args.iters,
-        ..BenchConfig::default()
-    };
+    let (gpu, cfg) = open(args)?;
     let rows = gpu_bench::hopper::chain::run(&gpu, &args.shapes, Kind::Half(ty), args.rounds, &cfg)
         .map_err(|e| e.to_string())?;
     print_chains(&gpu, &rows, args)
