@@ -38,6 +38,10 @@ __device__ __forceinline__ void cp_async16(u32 dst, const void* src, u32 src_byt
     }
 }
 #undef SWZ_CP_ASYNC
+// One 4-byte word (through L1); src_bytes 0 writes a zero and reads nothing.
+__device__ __forceinline__ void cp_async4(u32 dst, const void* src, u32 src_bytes) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes));
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
@@ -68,6 +72,11 @@ __device__ __forceinline__ void sts_v2_f32(u32 addr, float a, float b) {
 }
 __device__ __forceinline__ void sts_v4_f32(u32 addr, float a, float b, float c, float d) {
     asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "f"(a), "f"(b), "f"(c), "f"(d));
+}
+__device__ __forceinline__ float lds_f32(u32 addr) {
+    float a;
+    asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(a) : "r"(addr));
+    return a;
 }
 __device__ __forceinline__ void lds_v4_b32(u32 (&o)[4], u32 addr) {
     asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"

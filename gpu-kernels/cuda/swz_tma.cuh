@@ -18,6 +18,11 @@ __device__ __forceinline__ void mbar_expect_tx(unsigned int bar, unsigned int by
 __device__ __forceinline__ void mbar_arrive(unsigned int bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
+// An arrival on the barrier once every cp.async this thread issued before it has landed (without raising the
+// barrier's expected count: the arrival is one of those it was initialised with).
+__device__ __forceinline__ void mbar_arrive_cp_async(unsigned int bar) {
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+}
 // Make the barrier initialisation visible to the cluster and to the async proxy (TMA) before first use.
 __device__ __forceinline__ void mbar_init_fence() {
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");

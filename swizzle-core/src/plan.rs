@@ -389,7 +389,8 @@ impl Variant {
     }
 
     /// The shared memory the Hopper kernel lays out for this variant: its tiles in the kernel's 128-byte swizzle,
-    /// the ring, the epilogue scratch of every consumer warp (4 per consumer warpgroup), the split's partial.
+    /// the ring, the epilogue scratch of every consumer warp (4 per consumer warpgroup), the split's partial;
+    /// without block scaling's scale slots ([`Variant::stages_for_block`] fits those).
     pub const fn smem(&self, e: Elem) -> GemmSmem {
         GemmSmem {
             a: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bm, self.bk),
@@ -398,6 +399,7 @@ impl Variant {
             epilogue_warps: 4 * self.consumers(),
             epilogue_tile: epilogue_tile(out_elem(e)),
             split: self.split > 1,
+            scale_slot: 0,
         }
     }
 
@@ -419,6 +421,29 @@ impl Variant {
         elem: Elem,
         smem: u32,
     ) -> Option<u32> {
+        Variant::stages_with_slot(bm, bn, split, elem, 0, smem)
+    }
+
+    /// [`Variant::stages_for`] for the block-scaled kernel, which also keeps a scale slot per stage
+    /// ([`crate::scale::slot_bytes`]).
+    pub const fn stages_for_block(
+        bm: u32,
+        bn: u32,
+        split: u32,
+        elem: Elem,
+        smem: u32,
+    ) -> Option<u32> {
+        Variant::stages_with_slot(bm, bn, split, elem, crate::scale::slot_bytes(bm, bn), smem)
+    }
+
+    const fn stages_with_slot(
+        bm: u32,
+        bn: u32,
+        split: u32,
+        elem: Elem,
+        slot: u32,
+        smem: u32,
+    ) -> Option<u32> {
         let mut v = Variant {
             bm,
             bn,
@@ -428,7 +453,9 @@ impl Variant {
             ..Variant::SHIPPED
         };
         while v.stages >= 2 {
-            if v.smem_bytes(elem) <= smem {
+            let mut s = v.smem(elem);
+            s.scale_slot = slot;
+            if s.bytes() <= smem {
                 return Some(v.stages);
             }
             v.stages -= 1;
@@ -679,9 +706,12 @@ pub fn candidates(p: &Problem, dev: &Device) -> Vec<Variant> {
                 .filter(|&&s| s == 1 || (k_tiles.is_multiple_of(s) && k_tiles / s >= 4));
             let shapes = splits.map(|&s| (1, s)).chain([(2, 1)]);
             for (cluster, split) in shapes {
-                let Some(stages) =
+                let fit = if block {
+                    Variant::stages_for_block(bm, bn, split, p.elem, dev.smem_per_block)
+                } else {
                     Variant::stages_for_split(bm, bn, split, p.elem, dev.smem_per_block)
-                else {
+                };
+                let Some(stages) = fit else {
                     continue;
                 };
                 for order in ORDERS {

@@ -18,6 +18,35 @@
 /// The K extent of one scale block, and the N extent of one of B's blocks.
 pub const BLOCK: u32 = 128;
 
+/// How a `bn`-wide N tile meets B's 128-wide scale blocks: `(step, offsets, segments)`. Tile `x` starts at column
+/// `x * bn`, a multiple of `step` = gcd(`bn`, 128) into a B block (one of `offsets` = 128 / `step` offsets), so
+/// each of the tile's `segments` = `bn / step` runs of `step` columns lies in one B block and takes its scale.
+///
+/// ```
+/// use swizzle_core::scale::b_segments;
+/// assert_eq!(b_segments(128), (128, 1, 1));
+/// assert_eq!(b_segments(192), (64, 2, 3)); // a 192-wide tile starts 0 or 64 columns into a block
+/// assert_eq!(b_segments(160), (32, 4, 5));
+/// ```
+pub const fn b_segments(bn: u32) -> (u32, u32, u32) {
+    let (mut a, mut b) = (bn, BLOCK);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    (a, BLOCK / a, bn / a)
+}
+
+/// Bytes of the shared-memory slot a block-scaled GEMM stages one K block's scales of a `bm x bn` tile in: an
+/// fp32 scale per row of A, then one per B segment ([`b_segments`]), rounded up to 16 bytes.
+///
+/// ```
+/// assert_eq!(swizzle_core::scale::slot_bytes(128, 192), 528); // 4 * (128 + 3), rounded up
+/// assert_eq!(swizzle_core::scale::slot_bytes(64, 128), 272); // 4 * (64 + 1), rounded up
+/// ```
+pub const fn slot_bytes(bm: u32, bn: u32) -> u32 {
+    (4 * (bm + b_segments(bn).2)).div_ceil(16) * 16
+}
+
 /// Which scaling an FP8 GEMM applies (the CLI's `--scale`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScaleMode {

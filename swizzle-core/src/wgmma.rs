@@ -604,9 +604,9 @@ pub const fn epilogue_tile(elem: Elem) -> Smem {
 }
 
 /// The Hopper GEMM's dynamic shared memory as its kernel lays it out: the operand ring (`stages` x (A tile +
-/// B tile)), one full and one empty 8-byte barrier per stage, each consumer warp's epilogue scratch
-/// ([`epilogue_tile`], its start aligned to 128 bytes), the split-K fp32 partial tile with its two barriers, and
-/// slack to round the base up to the tiles' alignment. The kernel's spec and the planner's variant
+/// B tile)), one full and one empty 8-byte barrier per stage, block scaling's scale slot per stage, each consumer
+/// warp's epilogue scratch ([`epilogue_tile`], its start aligned to 128 bytes), the split-K fp32 partial tile with
+/// its two barriers, and slack to round the base up to the tiles' alignment. The kernel's spec and the planner's variant
 /// ([`crate::plan::Variant::smem`]) both describe theirs with one, so the size the planner fits into the
 /// device is the size the kernel asks for.
 ///
@@ -621,6 +621,7 @@ pub const fn epilogue_tile(elem: Elem) -> Smem {
 ///     epilogue_warps: 8,
 ///     epilogue_tile: epilogue_tile(Elem::BF16),
 ///     split: false,
+///     scale_slot: 0,
 /// };
 /// // Ring, barriers, 8 warps' 2 KiB scratch + its 128-byte alignment, the ring's 1 KiB alignment.
 /// assert_eq!(smem.bytes(), 4 * (16384 + 32768) + 64 + 8 * 2048 + 128 + 1024);
@@ -639,6 +640,9 @@ pub struct GemmSmem {
     pub epilogue_tile: Smem,
     /// Whether the K loop is split (the parts' fp32 `BM x BN` partial tile lives here).
     pub split: bool,
+    /// Bytes of each stage's scale slot (block scaling: the stage's K-block scales of A's rows and of B's column
+    /// segments, after the barriers); 0 without.
+    pub scale_slot: u32,
 }
 
 impl GemmSmem {
@@ -671,6 +675,7 @@ impl GemmSmem {
         };
         self.stages * (a.tile_bytes + b.tile_bytes)
             + 16 * self.stages
+            + self.stages * self.scale_slot
             + self.epilogue_bytes()
             + self.split_bytes()
             + align

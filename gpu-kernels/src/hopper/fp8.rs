@@ -8,7 +8,10 @@
 //! ([`Scales`]) checked before the launch: per tensor and per row they multiply the fp32 sums before the
 //! epilogue; per block each 128-wide K block is accumulated on its own and promoted into the fp32 sum with its
 //! scales, every 128 of K. An N tile may span several 128-wide B scale blocks (a 192-wide tile two): each
-//! 8-column group of the accumulator takes its own block's scale ([`HopperSpec::b_scale_segments`]). With
+//! 8-column group of the accumulator takes its own block's scale ([`HopperSpec::b_scale_segments`]). A producer
+//! warp copies each K block's scales (the tile's rows of A, its segments' blocks of B) into a slot beside the
+//! stage's tiles with `cp.async`, arriving on the stage's full barrier, so the consumers read them from shared
+//! memory and no global load is in flight at a `wgmma` fence (register loads there cost 25-30% of the speed). With
 //! [`HopperSpec::block_accs`](super::HopperSpec::block_accs) = 2 the next K block runs on the tensor core in a
 //! second accumulator while this one is promoted: three accumulators' registers, which fit up to 128-wide tiles
 //! ([`HopperSpec::block_regs`]); wider tiles promote one accumulator, waited for (or, in the sweep, in two N
@@ -68,34 +71,29 @@ pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
 }
 
 /// The block-scaling configuration the sweep ([`block_variants`]) starts from: 128x128 tile, 6 stages, clusters
-/// of two sharing B, one K-block accumulator waited for before its promotion, scales loaded one K block ahead.
+/// of two sharing B, one K-block accumulator waited for before its promotion.
 pub const BLOCK_BASE: HopperSpec = HopperSpec {
     bn: 128,
     stages: 6,
     block_accs: 1,
-    scale_ahead: 1,
     ..SHIPPED.with_ty(Elem::E4M3).with_scale(ScaleMode::Block)
 };
 
-/// [`BLOCK_BASE`] with two K-block accumulators (the next block's `wgmma`s issued before this one's promotion)
-/// and the scales loaded two K blocks ahead: the planner's block-scaled specs of 128 columns or fewer promote this
-/// way.
+/// [`BLOCK_BASE`] with two K-block accumulators (the next block's `wgmma`s issued before this one's
+/// promotion): the planner's block-scaled specs of 128 columns or fewer promote this way.
 pub const BLOCK_PIPELINED: HopperSpec = HopperSpec {
     block_accs: 2,
-    scale_ahead: 2,
     ..BLOCK_BASE
 };
 
 /// The 192-wide block-scaling tile: 128x192 (two 64-row consumer warpgroups, m64n192), one K-block accumulator
-/// (the fp32 sum and a 96-register accumulator fit where three would not), scales two K blocks ahead, the deepest
-/// ring that fits (5 stages), clusters of two sharing B. A tile starts 0 or 64 columns into a 128-wide B scale
-/// block and spans two of them. The planner's block-scaled spec at 8192³ and 4096x7168x16384 is this tile as a
-/// single CTA (the fastest of the sweep there, 1011 and 960 TFLOP/s on an H100).
+/// (the fp32 sum and a 96-register accumulator fit where three would not), the deepest ring that fits (5
+/// stages), clusters of two sharing B. A tile starts 0 or 64 columns into a 128-wide B scale block and spans two
+/// of them. The planner's block-scaled spec at 8192³ and 4096x7168x16384 is this tile as a single CTA.
 pub const BLOCK_WIDE: HopperSpec = HopperSpec {
     bn: 192,
     stages: 5,
     block_accs: 1,
-    scale_ahead: 2,
     ..BLOCK_BASE
 };
 
@@ -106,33 +104,35 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
     let w = BLOCK_WIDE;
     vec![
         (
-            "base: 128x128, 1 accumulator, wait_group 0, scales 1 ahead",
+            "base: 128x128, 1 accumulator, wait_group 0, 6 stages",
             BLOCK_BASE,
         ),
         (
-            "base + scales 2 K blocks ahead",
+            "base + 5 stages",
             HopperSpec {
-                scale_ahead: 2,
-                ..BLOCK_BASE
-            },
-        ),
-        (
-            "base + scales 2 ahead + 5 stages",
-            HopperSpec {
-                scale_ahead: 2,
                 stages: 5,
                 ..BLOCK_BASE
             },
         ),
-        ("pipelined: 2 accumulators, scales 2 ahead", p),
+        (
+            "base + single CTA (no B multicast)",
+            HopperSpec {
+                cluster: 1,
+                ..BLOCK_BASE
+            },
+        ),
+        ("pipelined: 2 accumulators", p),
         (
             "pipelined + single CTA (no B multicast)",
             HopperSpec { cluster: 1, ..p },
         ),
+        ("wide: 128x192, 1 accumulator, 5 stages (base, N 192)", w),
         (
-            "wide: 128x192, 1 accumulator, scales 2 ahead, 5 stages (base + scales 2 ahead + 5 stages, N 192)",
-            w,
+            "wide + single CTA (no B multicast)",
+            HopperSpec { cluster: 1, ..w },
         ),
+        ("wide + 4 stages", HopperSpec { stages: 4, ..w }),
+        ("wide, N 160", HopperSpec { bn: 160, ..w }),
         (
             "wide + promoted in N halves (two groups per K block)",
             HopperSpec {
@@ -148,31 +148,6 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
                 ..w
             },
         ),
-        (
-            "wide + single CTA + halves + 4 stages",
-            HopperSpec {
-                promote_halves: true,
-                cluster: 1,
-                stages: 4,
-                ..w
-            },
-        ),
-        (
-            "base + scales 2 ahead + 5 stages + promoted in N halves (128x128)",
-            HopperSpec {
-                promote_halves: true,
-                scale_ahead: 2,
-                stages: 5,
-                ..BLOCK_BASE
-            },
-        ),
-        ("wide + scales 1 ahead", HopperSpec { scale_ahead: 1, ..w }),
-        (
-            "wide + single CTA (no B multicast)",
-            HopperSpec { cluster: 1, ..w },
-        ),
-        ("wide + 4 stages", HopperSpec { stages: 4, ..w }),
-        ("wide, N 160", HopperSpec { bn: 160, ..w }),
         (
             "wide + raster group_m 16",
             w.with_raster(swizzle_core::raster::Raster::GroupM { group: 16 }),

@@ -2,8 +2,9 @@
 // 16-bit inputs, fp32 accumulation, 16-bit output; or e4m3 inputs (k32 wgmma, 128 e4m3 per 128-byte smem row)
 // with fp32 scales (SCALE 1: per tensor, 2: per row of A x per row of B, both applied to the fp32 sums before
 // the epilogue; 3: per 1x128 block of A and 128x128 block of B, each K block's partial sum accumulated on its own
-// and promoted into the fp32 sum with its scales: every 128 of K) and a bf16, fp16 or fp32 C (OUT_BYTES; the
-// pointer is the 16-bit one, cast for fp32).
+// and promoted into the fp32 sum with its scales: every 128 of K; a producer warp stages each K block's scales in
+// shared memory beside its tiles) and a bf16, fp16 or fp32 C (OUT_BYTES; the pointer is the 16-bit one, cast for
+// fp32).
 //
 // One block = one producer warpgroup (a single thread issues TMA loads into a STAGES-deep ring) and CONSUMERS
 // consumer warpgroups (each owns 64 rows of the BM x BN block tile and runs wgmma.mma_async m64nBNk16 from shared
@@ -142,8 +143,15 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     const uint32_t b_smem = a_smem + STAGES * GemmA::TILE_BYTES;
     const uint32_t full_bar = b_smem + STAGES * GemmB::TILE_BYTES;
     const uint32_t empty_bar = full_bar + 8 * STAGES;
+    // Block scaling: one scale slot per stage (A's BM row scales, then the tile's B_SCALE_SEGMENTS B scales).
+#ifdef SPEC_BLOCK_SCALED
+    constexpr uint32_t SCALE_SLOTS = STAGES * SCALE_SLOT_BYTES;
+#else
+    constexpr uint32_t SCALE_SLOTS = 0;
+#endif
+    const uint32_t scale_smem = empty_bar + 8 * STAGES;
     // SMEM_EPILOGUE: one scratch tile per consumer warp, from the next 128-byte boundary.
-    const uint32_t epi_smem = (empty_bar + 8 * STAGES + 127) & ~127u;
+    const uint32_t epi_smem = (scale_smem + SCALE_SLOTS + 127) & ~127u;
     // SPLIT > 1: the fp32 partial tile (BM x BN), then its two barriers.
     // (An fp32 C is stored from the fragments: no scratch, HopperSpec::smem.)
     constexpr uint32_t EPI_BYTES = SMEM_EPILOGUE && OUT_BYTES == 2 ? 4 * CONSUMERS * swz::EpilogueTile::BYTES : 0;
@@ -174,9 +182,11 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 
     if (threadIdx.x == 0) {
         for (uint32_t s = 0; s < STAGES; ++s) {
-            mbar_init(full_bar + 8 * s, 1);
-            // lane 0 of every consumer warp of every CTA of the cluster (they all read the multicast B half)
-            mbar_init(empty_bar + 8 * s, CONSUMERS * 4 * CLUSTER);
+            // the TMA thread, and with block scaling every lane of the scale warp (each releases its own stores)
+            mbar_init(full_bar + 8 * s, SCALE == 3 ? 33 : 1);
+            // lane 0 of every consumer warp of every CTA of the cluster (they all read the multicast B half); with
+            // block scaling every consumer thread (each read the stage's scale slot)
+            mbar_init(empty_bar + 8 * s, (SCALE == 3 ? CONSUMER_THREADS : CONSUMERS * 4) * CLUSTER);
         }
         if (SPLIT > 1) {
             // every consumer thread of every CTA of the split cluster (each releases its own accesses)
@@ -229,6 +239,44 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 }
             }
         }
+#ifdef SPEC_BLOCK_SCALED
+        else if (threadIdx.x / 32 == 1) {
+            // The scale warp: for each stage the TMA thread fills, K block kb's scales of the tile's BM rows of A
+            // (sa[kb * M + row]) and of the B block of each of its B_SCALE_SEGMENTS column segments
+            // (sb[nb * KB + kb]), 0 past M or N (never stored), copied into the stage's scale slot by cp.async; each
+            // lane's copies arrive on the stage's full barrier once they land, so the warp runs as far ahead as the
+            // ring lets it. The consumers read the slot once the stage is full; every consumer thread then arrives
+            // on the stage's empty barrier itself (it read the slot), which frees the slot with the tiles.
+            const uint32_t lane = threadIdx.x % 32;
+            const uint32_t kbn = (K + SCALE_BLOCK - 1) / SCALE_BLOCK;
+            const uint32_t nbn = (N + SCALE_BLOCK - 1) / SCALE_BLOCK;
+            uint32_t s = 0, phase = 0;
+            for (uint32_t slot = first; slot < slots; slot += step) {
+                const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
+                if (!t.active) continue;
+                const uint32_t ty = t.y * CLUSTER + rank;
+                // Lane l copies rows l, l + 32, ... of the tile (those below M) and, for l < B_SCALE_SEGMENTS,
+                // segment l's B scale (its block below N).
+                const uint32_t row0 = ty * BM + lane;
+                const uint32_t nb = t.x * BN / SCALE_BLOCK + (t.x * BN % SCALE_BLOCK / B_SCALE_STEP + lane) / B_SCALE_OFFSETS;
+                const bool b_in = lane < B_SCALE_SEGMENTS && nb < nbn;
+                const float* b_src = sb + (b_in ? nb * kbn : 0);
+                for (uint32_t kb = kb0; kb < kb1; ++kb) {
+                    const float* a_src = sa + kb * M;
+                    mbar_wait(empty_bar + 8 * s, phase ^ 1);
+                    const uint32_t dst = scale_smem + s * SCALE_SLOT_BYTES + 4 * lane;
+#pragma unroll
+                    for (uint32_t i = 0; i < BM / 32; ++i) {
+                        const bool in = row0 + 32 * i < M;
+                        cp_async4(dst + 128 * i, in ? a_src + row0 + 32 * i : sa, in ? 4 : 0);
+                    }
+                    if (lane < B_SCALE_SEGMENTS) cp_async4(dst + 4 * BM, b_src + (b_in ? kb : 0), b_in ? 4 : 0);
+                    mbar_arrive_cp_async(full_bar + 8 * s);
+                    if (++s == STAGES) { s = 0; phase ^= 1; }
+                }
+            }
+        }
+#endif
     } else {
         // ---- consumers ----
         if (CONSUMERS > 1) setmaxnreg_inc<CONSUMER_REGS>();
@@ -260,38 +308,29 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             if (SCALE == 3) {
 #ifdef SPEC_BLOCK_SCALED
                 // ---- block scaling: each K block (one stage, BK == SCALE_BLOCK) into a fresh accumulator, then
-                // promoted into d with its scales: sa[kb * M + row] (A's 1x128 block), sb[nb * KB + kb] (B's
-                // 128x128 block nb). The tile's columns start B_SCALE_STEP-aligned inside B block t.x * BN / 128;
-                // each of its B_SCALE_SEGMENTS segments of B_SCALE_STEP columns lies in one B block, whose scale
-                // it takes (promote_part). The tensor core's limited accumulation precision then spans 128 of K,
+                // promoted into d with its scales, read from the stage's scale slot (the scale warp's copy of
+                // sa[kb * M + row], A's 1x128 block, and sb[nb * KB + kb], B's 128x128 block nb) after the
+                // block's wgmmas are issued: no global load is in flight at a wgmma fence, and the read's latency
+                // hides behind the wgmmas. The tile's columns start B_SCALE_STEP-aligned inside B block
+                // t.x * BN / 128; each of its B_SCALE_SEGMENTS segments of B_SCALE_STEP columns lies in one B
+                // block, whose scale it takes (promote_part). The tensor core's limited accumulation precision then spans 128 of K,
                 // the fp32 sum the whole loop. Overlapping the promotion with the tensor core: BLOCK_ACCS == 2
                 // issues the next K block into a second accumulator first (wait_group 1); PROMOTE_HALVES issues
                 // each K block as two N halves, two groups, and promotes one half while the other runs.
                 static_assert(BK == SCALE_BLOCK, "one scale block of K per stage");
                 static_assert(BLOCK_ACCS == 1 || BLOCK_ACCS == 2, "one or two K-block accumulators");
-                static_assert(SCALE_AHEAD == 1 || SCALE_AHEAD == 2, "scales one or two K blocks ahead");
-                static_assert(!PROMOTE_HALVES || (BLOCK_ACCS == 1 && SCALE_AHEAD == 2 && BN % 32 == 0),
-                              "halves: one accumulator's registers, scales two ahead, whole 8-column groups");
+                static_assert(!PROMOTE_HALVES || (BLOCK_ACCS == 1 && BN % 32 == 0),
+                              "halves: one accumulator's registers, whole 8-column groups");
                 float acc0[ACC], acc1[ACC];
-                const uint32_t r0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
-                const uint32_t kbn = (K + SCALE_BLOCK - 1) / SCALE_BLOCK;
-                const uint32_t nbn = (N + SCALE_BLOCK - 1) / SCALE_BLOCK;
-                const uint32_t nb0 = t.x * BN / SCALE_BLOCK;                     // the tile's first B block
-                const uint32_t off_step = t.x * BN % SCALE_BLOCK / B_SCALE_STEP;  // its first column's offset in it
-                // K block kb's scales of rows r0 and r0 + 8 and of each segment's B block (0 past N: those columns
-                // are never stored), multiplied at the promotion (a load's first use is its promotion, one or two
-                // K blocks later).
+                // A stage's scales of this thread's rows (r0 and r0 + 8 of the tile) and of each segment's B block.
+                const uint32_t a_row = scale_smem + 4 * (cw * 64 + warp * 16 + lane / 4);
                 struct Scales { float a0, a1, b[B_SCALE_SEGMENTS]; };
-                auto load = [&](uint32_t kb, Scales& sc) {
-                    if (kb < kb1) {
+                auto load = [&](uint32_t stage, Scales& sc) {
+                    sc.a0 = lds_f32(a_row + stage * SCALE_SLOT_BYTES);
+                    sc.a1 = lds_f32(a_row + stage * SCALE_SLOT_BYTES + 4 * 8);
 #pragma unroll
-                        for (uint32_t q = 0; q < B_SCALE_SEGMENTS; ++q) {
-                            const uint32_t nb = nb0 + (off_step + q) / B_SCALE_OFFSETS;
-                            sc.b[q] = nb < nbn ? sb[nb * kbn + kb] : 0.f;
-                        }
-                        sc.a0 = r0 < M ? sa[kb * M + r0] : 0.f;
-                        sc.a1 = r0 + 8 < M ? sa[kb * M + r0 + 8] : 0.f;
-                    }
+                    for (uint32_t q = 0; q < B_SCALE_SEGMENTS; ++q)
+                        sc.b[q] = lds_f32(scale_smem + stage * SCALE_SLOT_BYTES + 4 * (BM + q));
                 };
                 // Each segment's scale for rows r0 (scale[0]) and r0 + 8 (scale[1]).
                 auto products = [](const Scales& sc, float (&scale)[2][B_SCALE_SEGMENTS]) {
@@ -308,19 +347,16 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 };
 #pragma unroll
                 for (uint32_t i = 0; i < ACC; ++i) d[i] = 0.f;
-                // acc's K block kb promoted into d with sc (its wgmma group complete), its stage released, and
-                // sc refilled with block kb + 2's scales (SCALE_AHEAD == 2).
-                auto promote = [&](float (&acc)[ACC], Scales& sc, uint32_t stage, uint32_t kb) {
+                // acc's K block promoted into d with sc (its wgmma group complete, its scales read), its stage
+                // released.
+                auto promote = [&](float (&acc)[ACC], const Scales& sc, uint32_t stage) {
                     fence_operands(acc);
-                    if (lane == 0) release(empty_bar + 8 * stage);
+                    release(empty_bar + 8 * stage);  // every thread: each read the scale slot
                     float scale[2][B_SCALE_SEGMENTS];
                     products(sc, scale);
                     promote_part<0>(d, acc, scale);
-                    if (SCALE_AHEAD == 2) load(kb + 2, sc);
                 };
                 Scales sc0{}, sc1{};
-                load(kb0, sc0);
-                if (SCALE_AHEAD == 2) load(kb0 + 1, sc1);
                 uint32_t kb = kb0;
                 if (PROMOTE_HALVES) {
                     // Two groups per K block, columns [0, BN/2) into h0 and [BN/2, BN) into h1 (the registers of one
@@ -352,17 +388,20 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     // Block kb's second half (waited for) promoted and its stage st released.
                     auto second_promoted = [&](uint32_t st) {
                         fence_operands(h1);
-                        if (lane == 0) release(empty_bar + 8 * st);
+                        release(empty_bar + 8 * st);  // every thread: each read the scale slot
                         promote_part<HALF>(d, h1, scale);
                     };
-                    if (kb < kb1) half(h0, 0);
+                    if (kb < kb1) {
+                        half(h0, 0);
+                        load(s, sc0);
+                    }
                     for (; kb + 1 < kb1; ++kb) {
                         const uint32_t st = first_promoted();
                         half(h0, 0);  // block kb + 1's first half
+                        load(s, sc1);
                         wgmma_wait<1>();
                         second_promoted(st);
                         sc0 = sc1;
-                        load(kb + 2, sc1);
                     }
                     // The last block.
                     if (kb < kb1) {
@@ -374,49 +413,46 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     }
                 } else if (BLOCK_ACCS == 1) {
                     // Issue, wait for the group, promote: the tensor core idles while this warpgroup promotes.
-                    for (; kb < kb1; kb += 2) {
-                        if (SCALE_AHEAD == 1) load(kb + 1, sc1);
-                        uint32_t st = s;
+                    for (; kb < kb1; ++kb) {
+                        const uint32_t st = s;
                         issue(acc0);
+                        load(st, sc0);  // while the wgmmas run
                         wgmma_wait<0>();
-                        promote(acc0, sc0, st, kb);
-                        if (kb + 1 == kb1) break;
-                        if (SCALE_AHEAD == 1) load(kb + 2, sc0);
-                        st = s;
-                        issue(acc0);
-                        wgmma_wait<0>();
-                        promote(acc0, sc1, st, kb + 1);
+                        promote(acc0, sc0, st);
                     }
                 } else {
                     // Block kb in flight in acc0 at the top of each pass; the next block is issued into the other
-                    // accumulator before the older group is waited for (wait_group 1) and promoted. The body has
-                    // no branch around a wgmma, so ptxas sees which group each accumulator belongs to.
+                    // accumulator before the older group is waited for (wait_group 1), its scales read and it
+                    // promoted (the read's latency hides behind the next block's wgmmas, and no scales stay in
+                    // registers across a block). The body has no branch around a wgmma, so ptxas sees which group
+                    // each accumulator belongs to.
+                    auto read_promote = [&](float (&acc)[ACC], uint32_t stage) {
+                        load(stage, sc0);
+                        promote(acc, sc0, stage);
+                    };
                     uint32_t st0 = s, st1 = s;
                     if (kb < kb1) issue(acc0);
                     for (; kb + 2 < kb1; kb += 2) {
-                        if (SCALE_AHEAD == 1) load(kb + 1, sc1);
                         st1 = s;
                         issue(acc1);
                         wgmma_wait<1>();
-                        promote(acc0, sc0, st0, kb);
-                        if (SCALE_AHEAD == 1) load(kb + 2, sc0);
+                        read_promote(acc0, st0);
                         st0 = s;
                         issue(acc0);
                         wgmma_wait<1>();
-                        promote(acc1, sc1, st1, kb + 1);
+                        read_promote(acc1, st1);
                     }
                     // The last one or two blocks.
                     if (kb + 1 < kb1) {
-                        if (SCALE_AHEAD == 1) load(kb + 1, sc1);
                         st1 = s;
                         issue(acc1);
                         wgmma_wait<1>();
-                        promote(acc0, sc0, st0, kb);
+                        read_promote(acc0, st0);
                         wgmma_wait<0>();
-                        promote(acc1, sc1, st1, kb + 1);
+                        read_promote(acc1, st1);
                     } else {
                         wgmma_wait<0>();
-                        if (kb < kb1) promote(acc0, sc0, st0, kb);
+                        if (kb < kb1) read_promote(acc0, st0);
                     }
                 }
 #endif

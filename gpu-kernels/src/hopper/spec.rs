@@ -57,12 +57,10 @@ pub struct HopperSpec {
     /// the other accumulator first, and the promotion waits only for the older group (`wait_group 1`), so the
     /// tensor core runs while the fp32 sum is updated.
     pub block_accs: u32,
-    /// Block scaling: how many K blocks ahead a consumer loads its scales into registers (1 or 2).
-    pub scale_ahead: u32,
     /// Block scaling with one K-block accumulator: each K block's `wgmma`s as two N halves (m64n`bn/2`), two
     /// groups, so one half is promoted while the other's (or the next K block's first half's) `wgmma`s run: the
-    /// overlap of two accumulators in the registers of one, for A's slice read twice per k step. Compiles on the
-    /// fast path (no spills, no serialised `wgmma`); not yet run on a GPU, so no planned spec takes it.
+    /// overlap of two accumulators in the registers of one, for A's slice read twice per k step. Measured slower
+    /// than one waited-for accumulator in the block-scaling sweep, so no planned spec takes it.
     pub promote_halves: bool,
 }
 
@@ -86,7 +84,6 @@ pub const BASE: HopperSpec = HopperSpec {
     split: 1,
     fp8_out: Elem::BF16,
     block_accs: 2,
-    scale_ahead: 2,
     promote_halves: false,
 };
 
@@ -247,6 +244,11 @@ impl HopperSpec {
             },
             epilogue_tile: self.epilogue_tile(),
             split: self.split > 1,
+            scale_slot: if self.scale_code() == 3 {
+                swizzle_core::scale::slot_bytes(self.bm(), self.bn)
+            } else {
+                0
+            },
         }
     }
 
@@ -279,13 +281,11 @@ impl HopperSpec {
     }
 
     /// The same block-scaled spec promoting as the planner's block-scaled specs do: two K-block accumulators where
-    /// their registers fit ([`block_regs`](Self::block_regs)), else one (waited for before each promotion; the
-    /// 128x192 tile this way ran 1011 and 960 TFLOP/s at 8192³ and 4096x7168x16384 on an H100, against 946 and
-    /// 949 for 128x128 with two); scales two K blocks ahead.
+    /// their registers fit ([`block_regs`](Self::block_regs)), else one (waited for before each promotion: the
+    /// 128x192 tile this way outran 128x128 with two by 8-15% at 8192³ and 4096x7168x16384 on an H100).
     pub const fn with_block_promotion(self) -> HopperSpec {
         let two = HopperSpec {
             block_accs: 2,
-            scale_ahead: 2,
             promote_halves: false,
             ..self
         };
@@ -299,10 +299,9 @@ impl HopperSpec {
         }
     }
 
-    /// Block scaling: the segments a tile's columns fall into by B scale block. Tile `x` starts at column
-    /// `x * bn`, a multiple of `step` = gcd(`bn`, 128) into a 128-wide B block (one of `offsets` = 128 / `step`
-    /// offsets), so each of the tile's `segments` = `bn / step` runs of `step` columns lies in one B block: the
-    /// kernel's `B_SCALE_STEP`, `B_SCALE_OFFSETS`, `B_SCALE_SEGMENTS` (a scale per segment, loaded per K block).
+    /// Block scaling: the segments this tile's columns fall into by B scale block, `(step, offsets, segments)`
+    /// ([`swizzle_core::scale::b_segments`]): the kernel's `B_SCALE_STEP`, `B_SCALE_OFFSETS`, `B_SCALE_SEGMENTS`
+    /// (a scale per segment, staged per K block).
     ///
     /// ```
     /// use gpu_kernels::hopper::fp8::{BLOCK_BASE, BLOCK_WIDE};
@@ -313,12 +312,7 @@ impl HopperSpec {
     /// assert_eq!(HopperSpec { bn: 160, ..BLOCK_WIDE }.b_scale_segments(), (32, 4, 5));
     /// ```
     pub const fn b_scale_segments(&self) -> (u32, u32, u32) {
-        let block = swizzle_core::scale::BLOCK;
-        let (mut a, mut b) = (self.bn, block);
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        (a, block / a, self.bn / a)
+        swizzle_core::scale::b_segments(self.bn)
     }
 
     /// Everything the hardware and the kernel need to hold, checked before compiling.
@@ -353,15 +347,12 @@ impl HopperSpec {
                 self.fp8_out
             ));
         }
-        if !(1..=2).contains(&self.block_accs) || !(1..=2).contains(&self.scale_ahead) {
-            return bad("block scaling keeps 1 or 2 K-block accumulators and loads scales 1 or 2 blocks ahead".into());
+        if !(1..=2).contains(&self.block_accs) {
+            return bad("block scaling keeps 1 or 2 K-block accumulators".into());
         }
-        if self.promote_halves
-            && (self.scale_code() != 3 || self.block_accs != 1 || self.scale_ahead != 2)
-        {
+        if self.promote_halves && (self.scale_code() != 3 || self.block_accs != 1) {
             return bad(
-                "promoting in N halves is block scaling's, with one K-block accumulator and scales 2 ahead"
-                    .into(),
+                "promoting in N halves is block scaling's, with one K-block accumulator".into(),
             );
         }
         if !(1..=2).contains(&self.consumers) {
@@ -470,7 +461,10 @@ impl HopperSpec {
             let (step, offsets, segments) = self.b_scale_segments();
             consts
                 .u32("BLOCK_ACCS", self.block_accs)
-                .u32("SCALE_AHEAD", self.scale_ahead)
+                .u32(
+                    "SCALE_SLOT_BYTES",
+                    swizzle_core::scale::slot_bytes(self.bm(), self.bn),
+                )
                 .u32("PROMOTE_HALVES", self.promote_halves as u32)
                 .u32("B_SCALE_STEP", step)
                 .u32("B_SCALE_OFFSETS", offsets)
@@ -600,9 +594,8 @@ impl std::fmt::Display for HopperSpec {
                 };
                 let promote = if self.scale == ScaleMode::Block {
                     format!(
-                        " accs{} ahead{}{}",
+                        " accs{}{}",
                         self.block_accs,
-                        self.scale_ahead,
                         if self.promote_halves { " halves" } else { "" }
                     )
                 } else {

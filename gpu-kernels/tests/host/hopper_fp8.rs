@@ -29,10 +29,15 @@ fn e4m3_specs_keep_the_row_bytes_and_name_their_scaling() {
 fn block_constants_and_output_types_reach_only_their_headers() {
     let p = BLOCK_PIPELINED.spec_header();
     assert!(
-        p.contains("BLOCK_ACCS = 2") && p.contains("SCALE_AHEAD = 2"),
+        p.contains("BLOCK_ACCS = 2") && p.contains("SCALE_SLOT_BYTES = 528"),
         "{p}"
     );
     assert!(p.contains("#define SPEC_BLOCK_SCALED 1"), "{p}");
+    // Each stage keeps a scale slot beside its tiles: 128 A rows and one B segment, 16-byte rounded.
+    assert_eq!(
+        BLOCK_PIPELINED.smem_bytes(),
+        BLOCK_PIPELINED.with_scale(ScaleMode::Tensor).smem_bytes() + BLOCK_PIPELINED.stages * 528
+    );
     assert!(BLOCK_BASE.spec_header().contains("BLOCK_ACCS = 1"));
     // 16-bit, per-tensor and per-row headers carry none of block scaling's constants.
     for s in [
@@ -60,10 +65,6 @@ fn block_constants_and_output_types_reach_only_their_headers() {
         SHIPPED.with_out(Elem::F32),
         HopperSpec {
             block_accs: 3,
-            ..BLOCK_PIPELINED
-        },
-        HopperSpec {
-            scale_ahead: 0,
             ..BLOCK_PIPELINED
         },
     ] {
@@ -113,10 +114,6 @@ fn wide_block_tiles_fit_the_registers_and_name_their_scale_blocks() {
         HopperSpec {
             block_accs: 2,
             bn: 128,
-            ..halves
-        },
-        HopperSpec {
-            scale_ahead: 1,
             ..halves
         },
         halves.with_scale(gpu_kernels::fp8::ScaleMode::Row),
