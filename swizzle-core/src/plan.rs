@@ -426,6 +426,16 @@ impl Variant {
 
     /// [`Variant::stages_for`] for the block-scaled kernel, which also keeps a scale slot per stage
     /// ([`crate::scale::slot_bytes`]).
+    ///
+    /// ```
+    /// use swizzle_core::plan::Variant;
+    /// use swizzle_core::Elem;
+    /// let v = Variant { bm: 128, bn: 128, bk: 128, stages: 6, ..Variant::SHIPPED };
+    /// let six = v.smem_bytes(Elem::E4M3); // six stages without the slots
+    /// assert_eq!(Variant::stages_for_split(128, 128, 1, Elem::E4M3, six), Some(6));
+    /// assert_eq!(Variant::stages_for_block(128, 128, 1, Elem::E4M3, six), Some(5));
+    /// assert_eq!(Variant::stages_for_block(128, 128, 1, Elem::E4M3, six + 6 * 528), Some(6));
+    /// ```
     pub const fn stages_for_block(
         bm: u32,
         bn: u32,
