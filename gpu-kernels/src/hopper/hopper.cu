@@ -258,7 +258,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 // Lane l copies rows l, l + 32, ... of the tile (those below M) and, for l < B_SCALE_SEGMENTS,
                 // segment l's B scale (its block below N).
                 const uint32_t row0 = ty * BM + lane;
-                const uint32_t nb = t.x * BN / SCALE_BLOCK + (t.x * BN % SCALE_BLOCK / B_SCALE_STEP + lane) / B_SCALE_OFFSETS;
+                const uint32_t off_step = t.x * BN % SCALE_BLOCK / B_SCALE_STEP;
+                const uint32_t nb = t.x * BN / SCALE_BLOCK + (off_step + lane) / B_SCALE_OFFSETS;
                 const bool b_in = lane < B_SCALE_SEGMENTS && nb < nbn;
                 const float* b_src = sb + (b_in ? nb * kbn : 0);
                 for (uint32_t kb = kb0; kb < kb1; ++kb) {
@@ -313,10 +314,11 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 // block's wgmmas are issued: no global load is in flight at a wgmma fence, and the read's latency
                 // hides behind the wgmmas. The tile's columns start B_SCALE_STEP-aligned inside B block
                 // t.x * BN / 128; each of its B_SCALE_SEGMENTS segments of B_SCALE_STEP columns lies in one B
-                // block, whose scale it takes (promote_part). The tensor core's limited accumulation precision then spans 128 of K,
-                // the fp32 sum the whole loop. Overlapping the promotion with the tensor core: BLOCK_ACCS == 2
-                // issues the next K block into a second accumulator first (wait_group 1); PROMOTE_HALVES issues
-                // each K block as two N halves, two groups, and promotes one half while the other runs.
+                // block, whose scale it takes (promote_part). The tensor core's limited accumulation precision
+                // then spans 128 of K, the fp32 sum the whole loop. Overlapping the promotion with the tensor
+                // core: BLOCK_ACCS == 2 issues the next K block into a second accumulator first (wait_group 1);
+                // PROMOTE_HALVES issues each K block as two N halves, two groups, and promotes one half while the
+                // other runs.
                 static_assert(BK == SCALE_BLOCK, "one scale block of K per stage");
                 static_assert(BLOCK_ACCS == 1 || BLOCK_ACCS == 2, "one or two K-block accumulators");
                 static_assert(!PROMOTE_HALVES || (BLOCK_ACCS == 1 && BN % 32 == 0),
