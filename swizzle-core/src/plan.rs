@@ -18,8 +18,7 @@
 //!    round trip after it was freed, and the ring holds `stages` of them: what bounds the small-M shapes,
 //!    [`Bound::Latency`]), both for the multicast pair and over [`MULTICAST_PAIR_COST`] for a lone CTA (the pair
 //!    waits for the slower of its two SMs), `t_tile` the per-tile pipeline fill and epilogue (the persistent
-//!    kernel does not overlap them with the next tile's MMAs). Block-scaled e4m3 adds each K block's promotion
-//!    to `t_k` ([`PROMOTION_SHARE`]).
+//!    kernel does not overlap them with the next tile's MMAs).
 //! 2. **L2 -> SM bytes.** Every k-tile loads `BM x 64` of X and `BN x 64` of W (half of W per CTA under
 //!    multicast), at the L2's measured read rate.
 //! 3. **HBM bytes.** DRAM reads of X and W from the L2 model ([`crate::l2`]) under the variant's block order,
@@ -307,14 +306,6 @@ pub const MAX_SPLIT: u32 = 8;
 pub const SMEM_FEED_BYTES_PER_CYCLE: f64 = 89.0;
 /// One consumer warpgroup's k-tile rate relative to two (assumed).
 const ONE_CONSUMER_EFFICIENCY: f64 = 0.85;
-/// Block scaling's promotion as a share of a k-tile's tensor time: after each 128-deep K block the consumers add
-/// its partial sum into the fp32 sum with its scales, one FFMA per accumulator element (`BM x BN` of them) on the
-/// SM's 128 fp32 lanes, where the tensor core ran `BM x BN x 128` e4m3 MACs at 4096 a cycle: 4096 / (128 x 128).
-/// Taken as not overlapped with the tensor core (each consumer waits for its K block's `wgmma`s before promoting,
-/// and the two consumers run in step). Derived, not fitted. With it the planned block-scaled specs at 8192³
-/// (128x192) and 4096x7168x16384 (128x160, which it ranks first there, as the sweep measured it) predict 7% and
-/// 11% low (H100, 2026-11-27); without it the planned 128x192 predicted 15-24% low at both.
-pub const PROMOTION_SHARE: f64 = 4096.0 / (128.0 * 128.0);
 /// A multicast pair's k-tile time over a lone CTA's. The pair runs its ring in lockstep: a stage is refilled only
 /// when both CTAs' consumers have freed it, and lands when both halves of W have arrived, so every k-tile waits
 /// for the slower SM of two. The fitted k-tile time and copy round trip are the shipped (paired) kernel's; a lone
@@ -876,12 +867,7 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     } else {
         1.0
     };
-    let promotion = if is_e4m3(p.elem) && p.scale == ScaleMode::Block {
-        1.0 + PROMOTION_SHARE
-    } else {
-        1.0
-    };
-    let t_mma = dev.k_tile_s * area / v.efficiency() * lone * promotion;
+    let t_mma = dev.k_tile_s * area / v.efficiency() * lone;
     let t_k = t_mma.max(LOAD_LATENCY_S / v.stages as f64 * lone);
     // Fill and epilogue, half each of the measured overhead; a split part's epilogue is the reduction (4.).
     let epilogue = if split > 1 {
