@@ -390,7 +390,7 @@ impl Variant {
 
     /// The shared memory the Hopper kernel lays out for this variant: its tiles in the kernel's 128-byte swizzle,
     /// the ring, the epilogue scratch of every consumer warp (4 per consumer warpgroup), the split's partial;
-    /// without block scaling's scale slots ([`Variant::stages_for_block`] fits those).
+    /// without block scaling's scale slots ([`Variant::stages_for_scaled`] fits those).
     pub const fn smem(&self, e: Elem) -> GemmSmem {
         GemmSmem {
             a: OperandTile::new(ByteMode::Sw128, e, Major::K, self.bm, self.bk),
@@ -421,39 +421,34 @@ impl Variant {
         elem: Elem,
         smem: u32,
     ) -> Option<u32> {
-        Variant::stages_with_slot(bm, bn, split, elem, 0, smem)
+        Variant::stages_for_scaled(bm, bn, split, elem, false, smem)
     }
 
-    /// [`Variant::stages_for`] for the block-scaled kernel, which also keeps a scale slot per stage
-    /// ([`crate::scale::slot_bytes`]).
+    /// [`Variant::stages_for_split`], for the block-scaled kernel when `block` (it also keeps a scale slot per
+    /// stage, [`crate::scale::slot_bytes`]).
     ///
     /// ```
     /// use swizzle_core::plan::Variant;
     /// use swizzle_core::Elem;
     /// let v = Variant { bm: 128, bn: 128, bk: 128, stages: 6, ..Variant::SHIPPED };
     /// let six = v.smem_bytes(Elem::E4M3); // six stages without the slots
-    /// assert_eq!(Variant::stages_for_split(128, 128, 1, Elem::E4M3, six), Some(6));
-    /// assert_eq!(Variant::stages_for_block(128, 128, 1, Elem::E4M3, six), Some(5));
-    /// assert_eq!(Variant::stages_for_block(128, 128, 1, Elem::E4M3, six + 6 * 528), Some(6));
+    /// assert_eq!(Variant::stages_for_scaled(128, 128, 1, Elem::E4M3, false, six), Some(6));
+    /// assert_eq!(Variant::stages_for_scaled(128, 128, 1, Elem::E4M3, true, six), Some(5));
+    /// assert_eq!(Variant::stages_for_scaled(128, 128, 1, Elem::E4M3, true, six + 6 * 528), Some(6));
     /// ```
-    pub const fn stages_for_block(
+    pub const fn stages_for_scaled(
         bm: u32,
         bn: u32,
         split: u32,
         elem: Elem,
+        block: bool,
         smem: u32,
     ) -> Option<u32> {
-        Variant::stages_with_slot(bm, bn, split, elem, crate::scale::slot_bytes(bm, bn), smem)
-    }
-
-    const fn stages_with_slot(
-        bm: u32,
-        bn: u32,
-        split: u32,
-        elem: Elem,
-        slot: u32,
-        smem: u32,
-    ) -> Option<u32> {
+        let slot = if block {
+            crate::scale::slot_bytes(bm, bn)
+        } else {
+            0
+        };
         let mut v = Variant {
             bm,
             bn,
@@ -716,12 +711,9 @@ pub fn candidates(p: &Problem, dev: &Device) -> Vec<Variant> {
                 .filter(|&&s| s == 1 || (k_tiles.is_multiple_of(s) && k_tiles / s >= 4));
             let shapes = splits.map(|&s| (1, s)).chain([(2, 1)]);
             for (cluster, split) in shapes {
-                let fit = if block {
-                    Variant::stages_for_block(bm, bn, split, p.elem, dev.smem_per_block)
-                } else {
-                    Variant::stages_for_split(bm, bn, split, p.elem, dev.smem_per_block)
-                };
-                let Some(stages) = fit else {
+                let Some(stages) =
+                    Variant::stages_for_scaled(bm, bn, split, p.elem, block, dev.smem_per_block)
+                else {
                     continue;
                 };
                 for order in ORDERS {

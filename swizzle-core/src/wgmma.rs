@@ -606,8 +606,8 @@ pub const fn epilogue_tile(elem: Elem) -> Smem {
 /// The Hopper GEMM's dynamic shared memory as its kernel lays it out: the operand ring (`stages` x (A tile +
 /// B tile)), one full and one empty 8-byte barrier per stage, block scaling's scale slot per stage, each consumer
 /// warp's epilogue scratch ([`epilogue_tile`], its start aligned to 128 bytes), the split-K fp32 partial tile with
-/// its two barriers, and slack to round the base up to the tiles' alignment. The kernel's spec and the planner's variant
-/// ([`crate::plan::Variant::smem`]) both describe theirs with one, so the size the planner fits into the
+/// its two barriers, and slack to round the base up to the tiles' alignment. The kernel's spec and the planner's
+/// variant ([`crate::plan::Variant::smem`]) both describe theirs with one, so the size the planner fits into the
 /// device is the size the kernel asks for.
 ///
 /// ```

@@ -244,11 +244,17 @@ impl HopperSpec {
             },
             epilogue_tile: self.epilogue_tile(),
             split: self.split > 1,
-            scale_slot: if self.scale_code() == 3 {
-                swizzle_core::scale::slot_bytes(self.bm(), self.bn)
-            } else {
-                0
-            },
+            scale_slot: self.scale_slot_bytes(),
+        }
+    }
+
+    /// Bytes of a stage's scale slot (the kernel's `SCALE_SLOT_BYTES`): block scaling's
+    /// [`swizzle_core::scale::slot_bytes`] for this tile, 0 in the other modes.
+    pub const fn scale_slot_bytes(&self) -> u32 {
+        if self.scale_code() == 3 {
+            swizzle_core::scale::slot_bytes(self.bm(), self.bn)
+        } else {
+            0
         }
     }
 
@@ -461,10 +467,7 @@ impl HopperSpec {
             let (step, offsets, segments) = self.b_scale_segments();
             consts
                 .u32("BLOCK_ACCS", self.block_accs)
-                .u32(
-                    "SCALE_SLOT_BYTES",
-                    swizzle_core::scale::slot_bytes(self.bm(), self.bn),
-                )
+                .u32("SCALE_SLOT_BYTES", self.scale_slot_bytes())
                 .u32("PROMOTE_HALVES", self.promote_halves as u32)
                 .u32("B_SCALE_STEP", step)
                 .u32("B_SCALE_OFFSETS", offsets)

@@ -132,22 +132,18 @@ fn layouts_are_expressible_and_fit() {
 #[test]
 fn order_per_shape_follows_the_measurement() {
     let l2 = 50 << 20;
-    assert_eq!(
-        for_problem(Size::mnk(4096, 4096, 4096), l2).name,
-        ORDER_GM16.name
-    );
-    assert_eq!(
-        for_problem(Size::mnk(8192, 8192, 8192), l2).name,
-        ORDER_GM16.name
-    );
-    assert_eq!(
-        for_problem(Size::mnk(16384, 16384, 1024), l2).name,
-        ORDER_GM16.name
-    );
-    assert_eq!(
-        for_problem(Size::mnk(4096, 4096, 1024), l2).name,
-        DEFAULT.name
-    );
+    for (m, n, k, want) in [
+        (4096, 4096, 4096, ORDER_GM16.name),
+        (8192, 8192, 8192, ORDER_GM16.name),
+        (16384, 16384, 1024, ORDER_GM16.name),
+        (4096, 4096, 1024, DEFAULT.name),
+    ] {
+        assert_eq!(
+            for_problem(Size::mnk(m, n, k), l2).name,
+            want,
+            "{m}x{n}x{k}"
+        );
+    }
     // Only the order differs from the default.
     let s = for_problem(Size::mnk(8192, 8192, 8192), l2);
     assert_eq!(s.with_raster(DEFAULT.name, DEFAULT.raster), DEFAULT);

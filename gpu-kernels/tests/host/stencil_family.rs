@@ -93,10 +93,13 @@ fn the_frame_check_fires_on_the_baseline_only() {
 
 #[test]
 fn reference_is_the_stencil() {
-    let v = VARIANTS
-        .iter()
-        .find(|v| v.k == 2 && v.value == Elem::I32)
-        .unwrap();
+    let variant = |k, value| {
+        VARIANTS
+            .iter()
+            .find(|v| v.k == k && v.value == value)
+            .unwrap()
+    };
+    let v = variant(2, Elem::I32);
     let input = HostBuf::random(Elem::I32, 100, 7);
     let out = &STENCIL.reference(v, Size::mn(1, 100), std::slice::from_ref(&input))[0];
     assert_eq!(out.len(), 96);
@@ -104,10 +107,7 @@ fn reference_is_the_stencil() {
         let sum: f64 = (i..=i + 4).map(|j| input.get(j)).sum();
         assert_eq!(out.get(i), (sum / 5.0).trunc(), "{i}");
     }
-    let f = VARIANTS
-        .iter()
-        .find(|v| v.k == 1 && v.value == Elem::F32)
-        .unwrap();
+    let f = variant(1, Elem::F32);
     let x = HostBuf::random(Elem::F32, 10, 3);
     let out = &STENCIL.reference(f, Size::mn(1, 10), std::slice::from_ref(&x))[0];
     let a: Vec<f32> = (0..3).map(|j| x.get(j) as f32).collect();
