@@ -6,15 +6,18 @@
 //!    left in L2 by the run before ([`rotation`]).
 //! 2. **Warm-up.** `warmup` untimed runs first (module load, clocks, TLBs).
 //! 3. **Timing.** Each of `iters` runs sits between its own pair of CUDA events (`CU_EVENT_DEFAULT`); all runs
-//!    are queued before one synchronize, so the GPU never idles between them and no host time is counted.
+//!    are queued before one synchronize, behind a hold ([`hold`]: one thread spinning for [`HOLD_NS_PER_RUN`]
+//!    per run) that keeps the stream busy while the host enqueues them. So the GPU never idles between them and
+//!    no host time is counted, even where a run takes less GPU time (a few µs) than its enqueue takes the host.
 //! 4. **Median.** The median of the per-run times is reported, with their range ([`Spread`]).
 //! 5. **Reference in the same process.** Bandwidth kernels are compared with a device-to-device copy of the
 //!    same byte count (`cuMemcpyDtoDAsync`) timed the same way, in the same run: `% of D2D`.
 
 pub mod rounds;
 
+use cudarc::driver::{LaunchConfig, PushKernelArg};
 use gpu_kernels::runtime::error::DriverContext;
-use gpu_kernels::runtime::{DeviceProps, Gpu, Result};
+use gpu_kernels::runtime::{DeviceProps, Gpu, Result, Source};
 use std::fmt::Write as _;
 
 /// Knobs of one measurement.
@@ -98,6 +101,35 @@ pub fn rotation(bytes_per_set: usize, l2_bytes: usize, factor: usize) -> usize {
         .clamp(1, 64)
 }
 
+/// GPU time the hold ahead of the timed runs spins per run ([`time`]): well above what the host takes to enqueue
+/// one run and its two events (a few µs for a kernel launch, more for a library call).
+pub const HOLD_NS_PER_RUN: u64 = 50_000;
+
+const HOLD_SOURCE: &str = include_str!("hold.cu");
+
+/// The hold's translation unit.
+pub fn hold_source() -> Source {
+    Source {
+        name: "hold.cu".into(),
+        text: HOLD_SOURCE.into(),
+        headers: Vec::new(),
+    }
+}
+
+/// Queue one thread spinning on the GPU's global timer for `ns` nanoseconds on `gpu`'s stream (compiled once per
+/// context, then taken from its module cache).
+pub fn hold(gpu: &Gpu, ns: u64) -> Result<()> {
+    let kernel = gpu.kernel(&hold_source(), &[], "hold")?;
+    let cfg = LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (1, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    gpu.launch(&kernel, cfg, |a| {
+        a.arg(&ns);
+    })
+}
+
 /// Time `run(i)` as described in the module docs; `run` must queue work on `gpu`'s stream and use buffer set
 /// `i % sets`.
 pub fn time(
@@ -109,6 +141,7 @@ pub fn time(
         run(i)?;
     }
     let iters = cfg.iters.max(1);
+    hold(gpu, HOLD_NS_PER_RUN * iters as u64)?;
     let mut events = Vec::with_capacity(iters);
     for i in 0..iters {
         let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
