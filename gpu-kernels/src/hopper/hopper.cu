@@ -464,8 +464,9 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             } else {
             // Per-row x per-column: this thread's rows' scales (rows r0, r0 + 8) and its columns' (j * 8 +
             // (lane % 4) * 2 + {0, 1} of the tile), 0 past M and N, read before the K loop: their latency hides
-            // behind the first stage's instead of adding to the tile's end (on an H100 that was 1.5-3% of a
-            // problem of 16-128 rows).
+            // behind the first stage's instead of adding to the tile's end (on an H100 that end cost 1.5-3% of a
+            // problem of 16-128 rows, and at 8192 rows, where each CTA runs many tiles, it made per-row 9-11%
+            // slower than per-tensor on some layers).
             float row_a[2], col_b[BN / 4];
             if (SCALE == 2) {
                 const uint32_t r0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
