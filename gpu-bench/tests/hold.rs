@@ -1,30 +1,8 @@
-//! The timing harness's stream hold (`bench::hold`): it compiles without local memory, it holds the stream for
-//! the time asked, and behind it a run's events time the GPU alone, not the host's enqueue rate.
+//! The timing harness's stream hold (`bench::hold`): it holds the stream for the time asked, and behind it a run's
+//! events time the GPU alone, not the host's enqueue rate. (It compiles without local memory: probes_compile.rs.)
 
 use gpu_bench::bench::{self, BenchConfig};
-use gpu_kernels::runtime::compile;
 use gpu_kernels::Gpu;
-
-#[test]
-#[ignore = "needs libnvrtc (CUDA 13)"]
-fn hold_compiles_for_sm90_without_local_memory() {
-    assert!(
-        gpu_kernels::nvrtc_available(),
-        "libnvrtc.so.13 not found: add its folder to LD_LIBRARY_PATH"
-    );
-    let out = compile(
-        &bench::hold_source(),
-        "sm_90",
-        &["--ptxas-options=-v".into()],
-    )
-    .unwrap_or_else(|e| panic!("hold: {e}"));
-    assert!(!out.cubin.is_empty());
-    assert!(
-        out.log.contains(" 0 bytes stack frame"),
-        "hold: {}",
-        out.log
-    );
-}
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
