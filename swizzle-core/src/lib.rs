@@ -93,6 +93,7 @@ pub mod layout;
 pub mod operand;
 pub mod random;
 pub mod scale;
+pub mod tail;
 pub mod tcgen05;
 pub mod tile;
 pub mod tma;
