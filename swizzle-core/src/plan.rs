@@ -6,7 +6,8 @@
 //! `BM x BN x BK` (64-row tiles have one consumer warpgroup, 128-row tiles two), the pipeline depth that fits the
 //! shared memory, clusters of 1 or 2 CTAs along M (the pair shares B by multicast), split-K (a cluster of
 //! `split` CTAs per tile, each over a part of the K loop; their fp32 partials meet in distributed shared memory
-//! and are added in part order, so every run gives the same bits), and the block order of the persistent grid.
+//! and are added in part order, so every run gives the same bits), the block order of the persistent grid, and
+//! for e4m3 the tail split (the last partial wave's tiles cut into parts of K on several SMs, [`crate::tail`]).
 //! The candidate set is what the Hopper kernel runs ([`Variant::implemented`], [`candidates`]): every plan can
 //! be launched.
 //!
@@ -18,7 +19,10 @@
 //!    round trip after it was freed, and the ring holds `stages` of them: what bounds the small-M shapes,
 //!    [`Bound::Latency`]), both for the multicast pair and over [`MULTICAST_PAIR_COST`] for a lone CTA (the pair
 //!    waits for the slower of its two SMs), `t_tile` the per-tile pipeline fill and epilogue (the persistent
-//!    kernel does not overlap them with the next tile's MMAs).
+//!    kernel does not overlap them with the next tile's MMAs). With the tail split ([`Variant::tail`],
+//!    [`crate::tail`]) the busiest SM's units are counted from the split's schedule: whole tiles as above, tail
+//!    parts at their share of the k-tiles plus the fill, the epilogue and the last part's reads of the other
+//!    parts' fp32 partial tiles (one part's store when there are two) at one SM's share of the L2 read rate.
 //! 2. **L2 -> SM bytes.** Every k-tile loads `BM x 64` of X and `BN x 64` of W (half of W per CTA under
 //!    multicast), at the L2's measured read rate.
 //! 3. **HBM bytes.** DRAM reads of X and W from the L2 model ([`crate::l2`]) under the variant's block order,
@@ -350,6 +354,11 @@ pub struct Variant {
     pub split: u32,
     /// The block order over the tile grid.
     pub order: Raster,
+    /// The tail split ([`crate::tail`]): the last partial wave's tiles each cut into parts of the K loop, their
+    /// fp32 partials summed through a global workspace. A lone unsplit CTA of 128 rows only (with one consumer
+    /// warpgroup the 64x256 per-row kernel's registers leave no room for it); the split itself is
+    /// [`crate::tail::split`]'s for the problem, and a candidate only where it has one ([`candidates`]).
+    pub tail: bool,
 }
 
 impl Variant {
@@ -362,6 +371,7 @@ impl Variant {
         cluster: 2,
         split: 1,
         order: Raster::GroupM { group: 8 },
+        tail: false,
     };
 
     /// [`Variant::SHIPPED`] with `elem`'s K step ([`bk_for`]: 128 e4m3 per 128-byte row).
@@ -372,10 +382,10 @@ impl Variant {
         }
     }
 
-    /// The kernel shape: the variant without its block order (tile, cluster, split). Variants of one shape run
-    /// alike, so reports list one per shape.
-    pub const fn shape(&self) -> (u32, u32, u32, u32) {
-        (self.bm, self.bn, self.cluster, self.split)
+    /// The kernel shape: the variant without its block order (tile, cluster, split, tail split). Variants of one
+    /// shape run alike, so reports list one per shape.
+    pub const fn shape(&self) -> (u32, u32, u32, u32, bool) {
+        (self.bm, self.bn, self.cluster, self.split, self.tail)
     }
 
     /// Consumer warpgroups (64 rows each).
@@ -489,7 +499,8 @@ impl Variant {
 
     /// What the Hopper kernel runs: one or two consumer warpgroups (64- or 128-row tiles), every N tile of
     /// [`BNS`], clusters of 1 or 2, split-K up to [`MAX_SPLIT`] parts (without the multicast pair), any block
-    /// order. Every candidate is one ([`candidates`]); a variant built by hand may not be.
+    /// order, the tail split on lone unsplit 128-row tiles. Every candidate is one ([`candidates`]); a variant
+    /// built by hand may not be.
     pub const fn implemented(&self) -> bool {
         (self.bm == 64 || self.bm == 128)
             && matches!(self.bn, 32 | 64 | 96 | 128 | 160 | 192 | 224 | 256)
@@ -497,6 +508,7 @@ impl Variant {
             && self.split >= 1
             && self.split <= MAX_SPLIT
             && (self.split == 1 || self.cluster == 1)
+            && (!self.tail || (self.split == 1 && self.cluster == 1 && self.bm == 128))
     }
 
     /// The k-tile rate relative to the shipped 128x256 mainloop, per output. Two effects:
@@ -515,14 +527,33 @@ impl Variant {
         let feed_cycles = (2048.0 + 32.0 * bn) / SMEM_FEED_BYTES_PER_CYCLE;
         warpgroups * (bn / 2.0 / feed_cycles).min(1.0)
     }
+
+    /// The tail split this variant's tiles take at `p` on `dev` ([`crate::tail::split`] of its tiles on the
+    /// device's SMs), or `None`: whole waves, or no split that saves work; never for a cluster or a split-K.
+    pub fn tail_split(&self, p: &Problem, dev: &Device) -> Option<crate::tail::TailSplit> {
+        if self.cluster != 1 || self.split != 1 {
+            return None;
+        }
+        let g = tile_grid(p, self);
+        let slots = self.order.launch_grid(g);
+        let slots = (slots.x as u64 * slots.y as u64).min(u32::MAX as u64) as u32;
+        crate::tail::split(slots, dev.sms, p.size.k.div_ceil(self.bk))
+    }
 }
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}x{}x{} {}st cluster{} split{} {}",
-            self.bm, self.bn, self.bk, self.stages, self.cluster, self.split, self.order,
+            "{}x{}x{} {}st cluster{} split{} {}{}",
+            self.bm,
+            self.bn,
+            self.bk,
+            self.stages,
+            self.cluster,
+            self.split,
+            self.order,
+            if self.tail { " tail" } else { "" },
         )
     }
 }
@@ -689,8 +720,9 @@ pub const fn block_regs(bn: u32, accs: u32) -> u32 {
 
 /// Every candidate for `p` on `dev`, each one the kernel runs ([`Variant::implemented`]): tiles x (clusters of 1
 /// or 2 unsplit, or a lone CTA split into parts of [`SPLITS`] that divide the k-tiles, at least 4 k-tiles each) x
-/// orders, each with the deepest ring that fits; block-scaled e4m3 only the tiles whose registers fit
-/// ([`Variant::block_scaling_fits`]).
+/// orders, each with the deepest ring that fits, and for e4m3 the lone unsplit 128-row CTA with the tail split
+/// too where the problem has one ([`Variant::tail_split`]; the 16-bit launch does not take its workspace);
+/// block-scaled e4m3 only the tiles whose registers fit ([`Variant::block_scaling_fits`]).
 pub fn candidates(p: &Problem, dev: &Device) -> Vec<Variant> {
     let bk = bk_for(p.elem);
     let k_tiles = p.size.k.div_ceil(bk);
@@ -717,7 +749,7 @@ pub fn candidates(p: &Problem, dev: &Device) -> Vec<Variant> {
                     continue;
                 };
                 for order in ORDERS {
-                    out.push(Variant {
+                    let v = Variant {
                         bm,
                         bn,
                         bk,
@@ -725,7 +757,13 @@ pub fn candidates(p: &Problem, dev: &Device) -> Vec<Variant> {
                         cluster,
                         split,
                         order,
-                    });
+                        tail: false,
+                    };
+                    out.push(v);
+                    let tail = Variant { tail: true, ..v };
+                    if is_e4m3(p.elem) && tail.implemented() && v.tail_split(p, dev).is_some() {
+                        out.push(tail);
+                    }
                 }
             }
         }
@@ -868,10 +906,34 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
         0.5 * dev.tile_overhead_s * area
     };
     let t_unit = (k_tiles / split) as f64 * t_k + 0.5 * dev.tile_overhead_s + epilogue;
-    let (tensor_s, tensor_even_s) = (
+    let (mut tensor_s, mut tensor_even_s) = (
         units.div_ceil(slots) as f64 * t_unit,
         units as f64 / slots as f64 * t_unit,
     );
+    // The tail split: the busiest SM's whole tiles and tail parts; a part runs its share of the k-tiles, the
+    // fill, the epilogue (the last part's) and the partial tiles the last part reads (or one part stores) through
+    // the L2 at one SM's share of
+    // its rate.
+    let tail = if v.tail { v.tail_split(p, dev) } else { None };
+    let mut units = units;
+    if let Some(ts) = tail {
+        let launch = v.order.launch_grid(tile_grid(p, v));
+        let order_slots = (launch.x as u64 * launch.y as u64).min(u32::MAX as u64) as u32;
+        let part_bytes = (v.bm * v.bn) as f64 * 4.0;
+        let t_part = (k_tiles as u32).div_ceil(ts.parts) as f64 * t_k
+            + 0.5 * dev.tile_overhead_s
+            + epilogue
+            + (ts.parts - 1).max(1) as f64 * part_bytes / (dev.l2_bytes_per_s / dev.sms as f64);
+        tensor_s = (0..dev.sms)
+            .map(|b| {
+                let (wholes, parts) = ts.load(order_slots, dev.sms, b);
+                wholes as f64 * t_unit + parts as f64 * t_part
+            })
+            .fold(0.0, f64::max);
+        units = ts.units(order_slots) as u64;
+        tensor_even_s = (order_slots - ts.tiles) as f64 / slots as f64 * t_unit
+            + (ts.tiles * ts.parts) as f64 / slots as f64 * t_part;
+    }
     // 2. L2 -> SM: X tile per CTA, W tile once per cluster.
     let ctas = tm.div_ceil(cluster) * cluster * tn * split;
     let l2_bytes = ctas as f64
@@ -1231,6 +1293,61 @@ mod tests {
             let shipped = estimate(&p, &d, &Variant::SHIPPED).unwrap();
             assert!(best.time_s * 1.15 < shipped.time_s, "{p:?}");
         }
+    }
+
+    /// e4m3 takes the tail split where a last partial wave would idle most SMs behind a long K loop (4096 x 7168 x
+    /// 16384 block-scaled in 128x192 tiles: 1216 tiles on 132 SMs, 9.2 waves of 128 k-tiles), and the model counts
+    /// it faster than the same tile whole; never with fewer than `tail::MIN_WAVES` waves (512 x 10240 x 8192),
+    /// never where the tiles fill whole waves, never for 16-bit inputs (their launch takes no workspace).
+    #[test]
+    fn the_tail_split_is_planned_where_a_partial_last_wave_idles_most_sms() {
+        let dev = Device::H100;
+        let p = Problem::new(Size::mnk(4096, 7168, 16384), Elem::E4M3).with_scale(ScaleMode::Block);
+        let pl = plan(&p, &dev).unwrap();
+        let v = pl.best.variant;
+        assert!(
+            v.tail && v.implemented() && (v.bm, v.bn) == (128, 192),
+            "{v}"
+        );
+        assert_eq!(
+            v.tail_split(&p, &dev),
+            Some(crate::tail::TailSplit {
+                tiles: 28,
+                parts: 4
+            })
+        );
+        let whole = estimate(&p, &dev, &Variant { tail: false, ..v }).unwrap();
+        assert!(pl.best.tensor_s < 0.95 * whole.tensor_s);
+        assert!(pl.best.units > whole.units);
+        let few = Problem::new(Size::mnk(512, 10240, 8192), Elem::E4M3).with_scale(ScaleMode::Row);
+        assert!(candidates(&few, &dev).iter().all(|c| !c.tail));
+        // 8448 rows of 128x256 tiles: 66 x 32 = 2112 tiles, 16 whole waves.
+        let full = Problem::new(Size::mnk(8448, 8192, 8192), Elem::E4M3);
+        assert!(candidates(&full, &dev)
+            .iter()
+            .all(|c| !c.tail || c.bn != 256 || c.bm != 128));
+        for elem in [Elem::BF16, Elem::F16] {
+            let q = Problem::new(Size::mnk(8192, 10240, 8192), elem);
+            assert!(candidates(&q, &dev).iter().all(|c| !c.tail));
+        }
+        assert!(!Variant {
+            tail: true,
+            cluster: 2,
+            ..v
+        }
+        .implemented());
+        assert!(!Variant {
+            tail: true,
+            split: 2,
+            ..v
+        }
+        .implemented());
+        assert!(!Variant {
+            tail: true,
+            bm: 64,
+            ..v
+        }
+        .implemented());
     }
 
     #[test]

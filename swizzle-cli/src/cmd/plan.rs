@@ -58,6 +58,7 @@ fn json_of(e: &Estimate, p: &Problem) -> serde_json::Value {
     serde_json::json!({
         "variant": v.to_string(),
         "bm": v.bm, "bn": v.bn, "bk": v.bk, "stages": v.stages, "cluster": v.cluster, "split": v.split,
+        "tail": v.tail,
         "order": v.order.to_string(),
         "time_s": e.time_s, "tflops": e.tflops(p), "bound": e.bound.name(),
         "tensor_s": e.tensor_s, "l2_s": e.l2_s, "hbm_s": e.hbm_s, "reduce_s": e.reduce_s,
@@ -129,6 +130,14 @@ fn gemm(a: GemmArgs) -> Result<(), String> {
         b.dram_write_bytes as f64 / 1e6,
         us(b.reduce_s)
     );
+    if let Some(t) = b.variant.tail_split(&p, &dev) {
+        outln!(
+            "  tail split: the last {} tiles in {} parts of K each (fp32 partials in a {:.1} MB workspace)",
+            t.tiles,
+            t.parts,
+            t.workspace_bytes(b.variant.bm, b.variant.bn) as f64 / 1e6
+        );
+    }
     outln!(
         "  HBM floor (X + W read once, C written once): {} = {:.0}% of the prediction",
         us(floor),
