@@ -372,6 +372,95 @@ fn sanitizer_small(specs: &[HopperSpec]) {
     }
 }
 
+/// The tail split's test specs: a 64x32 tile (many tiles at small sizes) in every mode, and writing f32.
+fn tail_specs() -> Vec<HopperSpec> {
+    let tile = |mode: ScaleMode| HopperSpec {
+        consumers: 1,
+        bn: 32,
+        stages: 8,
+        cluster: 1,
+        split: 1,
+        tail: true,
+        ..SHIPPED.with_ty(Elem::E4M3).with_scale(mode)
+    };
+    let mut specs: Vec<HopperSpec> = ScaleMode::ALL.into_iter().map(tile).collect();
+    specs.push(tile(ScaleMode::Tensor).with_out(Elem::F32));
+    specs
+}
+
+/// Ragged problems whose last partial wave of 64x32 tiles is split on an H100 (132 SMs): 560 tiles of 16 K
+/// blocks (the last 32 in 4 parts), 592 of 24 (64 in 2), 680 of 32 (20 in 6); M, N and K off the tile.
+const TAIL_RAGGED: &str = "1000x1100x2000 1017x1170x3008 1070x1250x4096";
+
+/// The tail split in every mode on ragged problems whose last tiles are split: every element within the bound
+/// against the fp64 reference, poisoned first, twice on one kernel (the second launch finds the arrival counters
+/// the first left at zero); and the same bits from two launches on the same inputs (the parts are summed in part
+/// order, whatever order they arrive in).
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_tail_split_every_mode() {
+    let gpu = gpu();
+    for spec in tail_specs() {
+        let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        for (i, size) in sizes(TAIL_RAGGED).into_iter().enumerate() {
+            let t = g.tail_split(size);
+            assert!(
+                t.tiles > 0 && t.parts > 1,
+                "{spec} {size}: no tail split ({t:?})"
+            );
+            for round in 0..2 {
+                let agr = fp8::check(&gpu, &g, size, 70 + 2 * i as u64 + round, 8e-3)
+                    .unwrap_or_else(|e| panic!("{spec} round {round}: {e}"));
+                eprintln!(
+                    "{spec} {size} {t:?}: worst {:.3} of the bound, normwise {:.2e}",
+                    agr.worst_of_bound, agr.normwise
+                );
+            }
+        }
+        let size = sizes(TAIL_RAGGED)[0];
+        let a = gpu.upload(&random_e4m3(size.mk_len(), 3)).unwrap();
+        let b = gpu.upload(&random_e4m3(size.nk_len(), 4)).unwrap();
+        let sc = random_scales(spec.scale, size, 5)
+            .map(|v| gpu.upload(v))
+            .unwrap();
+        let run = || -> Vec<u32> {
+            let mut c = gpu.zeros::<f32>(size.mn_len()).unwrap();
+            gpu.fill_bytes(&mut c, 0xFF).unwrap();
+            if spec.out_ty() == Elem::F32 {
+                g.launch_fp8(&gpu, &a, &b, &sc, &mut c, size).unwrap();
+                gpu.download(&c)
+                    .unwrap()
+                    .into_iter()
+                    .map(f32::to_bits)
+                    .collect()
+            } else {
+                let mut c16 = gpu.zeros::<half::bf16>(size.mn_len()).unwrap();
+                g.launch_fp8(&gpu, &a, &b, &sc, &mut c16, size).unwrap();
+                gpu.download(&c16)
+                    .unwrap()
+                    .into_iter()
+                    .map(|x| x.to_bits() as u32)
+                    .collect()
+            }
+        };
+        assert_eq!(run(), run(), "{spec}: two launches differ");
+    }
+}
+
+/// [`hopper_fp8_tail_split_every_mode`]'s specs at the first of its problems, once each (what compute-sanitizer
+/// runs: the workspace stores, the arrival counters, the last part's reads).
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn hopper_fp8_tail_split_sanitizer_small() {
+    let gpu = gpu();
+    for spec in tail_specs() {
+        let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let size = sizes(TAIL_RAGGED)[0];
+        assert!(g.tail_split(size).parts > 1, "{spec}: no tail split");
+        fp8::check(&gpu, &g, size, 80, 8e-3).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    }
+}
+
 /// The e4m3 kernel writing C in f16 and f32, in every mode, unsplit (clusters of 2) and split in K.
 fn other_outputs() -> Vec<HopperSpec> {
     let mut out = Vec::new();

@@ -44,6 +44,8 @@ impl Family for HopperFamily {
         let epilogue = if spec.smem_epilogue { "-stsm" } else { "" };
         let split = if spec.split > 1 {
             format!("-k{}", spec.split)
+        } else if spec.tail {
+            "-tail".to_string()
         } else {
             String::new()
         };

@@ -186,12 +186,12 @@ impl HopperGemm {
         scales.validate(size)?;
         super::check_lens(size, a.len(), b.len(), c.len())?;
         // The launch (grid, boxes, argument list) is the spec's one ([`HopperSpec::launch`]): buffers 0 and 1 are
-        // A and B (as tensor maps), 2 is C, 3 and 4 the scales.
+        // A and B (as tensor maps), 2 is C, 3 and 4 the scales, 5 and 6 the tail split's counters and partials.
         let launch = self.launch_at(size)?;
         if let Some(other) = launch.args.iter().find(|a| {
             !matches!(
                 a,
-                Arg::TensorMap { buf: 0 | 1, .. } | Arg::Buf(2..=4) | Arg::U32(_)
+                Arg::TensorMap { buf: 0 | 1, .. } | Arg::Buf(2..=6) | Arg::U32(_)
             )
         }) {
             return Err(Error::Invalid(format!(
@@ -208,6 +208,11 @@ impl HopperGemm {
             }
         }
         let (sa, sb) = scales.parts();
+        let (tail_count, tail_partials) = if self.spec.tail {
+            self.tail_workspace(gpu, self.spec.tail_split(size, self.max_clusters))?
+        } else {
+            (0, 0)
+        };
         let mut next_map = maps.iter();
         gpu.launch(self.kernel(), launch.config, |p| {
             for arg in &launch.args {
@@ -220,6 +225,12 @@ impl HopperGemm {
                     }
                     Arg::Buf(4) => {
                         p.arg(sb);
+                    }
+                    Arg::Buf(5) => {
+                        p.arg(&tail_count);
+                    }
+                    Arg::Buf(6) => {
+                        p.arg(&tail_partials);
                     }
                     Arg::U32(v) => {
                         p.arg(v);

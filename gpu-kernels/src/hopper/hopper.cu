@@ -10,9 +10,11 @@
 // consumer warpgroups (each owns 64 rows of the BM x BN block tile and runs wgmma.mma_async m64nBNk16 from shared
 // memory descriptors). The grid is persistent: block b takes tiles b, b + gridDim.x, ... in the order of the
 // raster TileOrder. With SPLIT > 1 a cluster of SPLIT CTAs computes each tile, CTA r over its part r of the K
-// loop, and the partial sums meet in distributed shared memory (below). Epilogue (SMEM_EPILOGUE, shipped): per consumer warp, stmatrix into its own swizzled scratch
-// (swz::EpilogueTile), 16-byte row reads, 16-byte global stores; else a register quad transpose (STORE16) or 4-byte
-// pairs.
+// loop, and the partial sums meet in distributed shared memory (below). With the tail split (SPEC_TAIL) the
+// last tail_tiles slots of the order are each cut into tail_parts parts of the K loop, dealt out after the whole
+// tiles, and meet in a global workspace (below). Epilogue (SMEM_EPILOGUE, shipped): per consumer warp, stmatrix
+// into its own swizzled scratch (swz::EpilogueTile), 16-byte row reads, 16-byte global stores; else a register
+// quad transpose (STORE16) or 4-byte pairs.
 //
 // Split-K, deterministic: each CTA of the split cluster stores its fp32 accumulators in its own shared memory
 // (fragment order: quad q of thread t at (q * consumer threads + t) * 16 bytes), arrives on every CTA's `ready`
@@ -20,6 +22,15 @@
 // 0, 1, ..., SPLIT-1 in that order (over distributed shared memory) and writes those outputs. The sum's order is
 // fixed, whatever order the CTAs finish in: the same bits every run. A `free` barrier keeps a CTA from writing
 // its next tile's partial before every CTA has read this one. No global workspace, no second kernel.
+//
+// Tail split (swizzle_core::tail): the work units are the whole tiles, then each tail tile's parts. Every part but
+// the last stores its fp32 partial in the workspace (tail_partials: a BM x BN partial per such part of each tail
+// tile, fragment order as above), and its consumers' first thread counts it in the tile's arrival counter
+// (tail_count, zero between launches). The last part, dealt out after the others (it never waits for a part
+// queued behind a waiting one; every CTA of the persistent grid is resident), waits for the count, resets it,
+// adds the others' partials to its own in part order (the same bits every run) and writes the tile. Which part
+// sums is fixed by the schedule, not by arrival: the branches depend only on the work unit (ending a unit on an
+// arrival-order branch moved the ring's stage and phase out of uniform registers).
 //
 // Every layout number comes from the generated headers:
 //   swz.cuh        GemmA / GemmB (TMA box + swizzle, wgmma descriptor, LBO/SBO, alignment, k-step offsets),
@@ -103,6 +114,14 @@ __device__ __forceinline__ void mma_group(float (&acc)[N], uint32_t full, uint32
     fence_operands(acc);
 }
 
+#ifdef SPEC_TAIL
+// The consumer warpgroups' named barrier (barrier 0 is __syncthreads').
+constexpr uint32_t CONSUMER_BARRIER = 1;
+__device__ __forceinline__ void consumers_sync(uint32_t threads) {
+    asm volatile("bar.sync %0, %1;\n" ::"n"(CONSUMER_BARRIER), "r"(threads) : "memory");
+}
+#endif
+
 #ifdef SPEC_BLOCK_SCALED
 // Block scaling's promotion of a K block's partial sum into the fp32 sum d: acc holds fragment elements FIRST ..
 // FIRST + N - 1 (the whole fragment, or one N half of it). Element i sits at row half (i / 2) % 2 (rows r0, r0 + 8)
@@ -125,7 +144,7 @@ __device__ __forceinline__ void promote_part(float (&d)[spec::ACC], const float 
 
 extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     hopper_gemm(const __grid_constant__ TmaMap a_map, const __grid_constant__ TmaMap b_map, u16* __restrict__ c,
-                uint32_t M, uint32_t N, uint32_t K, uint32_t a_rows SPEC_SCALE_PARAMS) {
+                uint32_t M, uint32_t N, uint32_t K, uint32_t a_rows SPEC_SCALE_PARAMS SPEC_TAIL_PARAMS) {
     SPEC_SCALE_LOCALS
     using swz::GemmA;
     using swz::GemmB;
@@ -176,7 +195,24 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     const uint32_t first = blockIdx.x / CTAS, step = gridDim.x / CTAS;
     // Part p runs k-blocks [kb_lo(p), kb_lo(p + 1)): balanced, empty only when there are fewer k-blocks than parts.
     auto kb_lo = [nk](uint32_t p) { return uint32_t((unsigned long long)p * nk / SPLIT); };
-    const uint32_t kb0 = kb_lo(part), kb1 = kb_lo(part + 1);
+    const uint32_t split_kb0 = kb_lo(part), split_kb1 = kb_lo(part + 1);
+    // Work unit u: its slot in the order and its k-blocks [kb0, kb1). Whole tiles (this CTA's part of the split's
+    // K loop); with the tail split, the last tail_tiles slots as tail_parts parts each, after the whole ones.
+    struct Work { uint32_t slot, kb0, kb1; };
+#ifdef SPEC_TAIL
+    static_assert(CLUSTER == 1 && SPLIT == 1, "the tail split runs on lone CTAs");
+    const uint32_t head = slots - tail_tiles;
+    const uint32_t units = head + tail_tiles * tail_parts;
+    auto work_of = [=](uint32_t u) {
+        if (u < head) return Work{u, 0, nk};
+        const uint32_t v = u - head, p = v % tail_parts;
+        return Work{head + v / tail_parts, uint32_t((unsigned long long)p * nk / tail_parts),
+                    uint32_t((unsigned long long)(p + 1) * nk / tail_parts)};
+    };
+#else
+    const uint32_t units = slots;
+    auto work_of = [=](uint32_t u) { return Work{u, split_kb0, split_kb1}; };
+#endif
     // The bytes one A box lands: a_rows rows (BM, or M rounded up to 8 when M is shorter; HopperSpec::a_box_rows).
     const uint32_t a_bytes = GemmA::BOXES * (GemmA::BOX_BYTES / GemmA::BOX_OUTER) * a_rows;
 
@@ -211,11 +247,12 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         if (CONSUMERS > 1) setmaxnreg_dec<PRODUCER_REGS>();
         if (threadIdx.x == 0) {
             uint32_t s = 0, phase = 0;
-            for (uint32_t slot = first; slot < slots; slot += step) {
-                const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
+            for (uint32_t u = first; u < units; u += step) {
+                const Work w = work_of(u);
+                const swz::Tile t = swz::TileOrder::tile_of(w.slot, gx, gyc);
                 if (!t.active) continue;
                 const uint32_t ty = t.y * CLUSTER + rank;
-                for (uint32_t kb = kb0; kb < kb1; ++kb) {
+                for (uint32_t kb = w.kb0; kb < w.kb1; ++kb) {
                     mbar_wait(empty_bar + 8 * s, phase ^ 1);
                     const uint32_t full = full_bar + 8 * s;
                     // Out-of-bounds parts of a box are zero-filled and still counted: whole boxes.
@@ -251,8 +288,9 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             const uint32_t kbn = (K + SCALE_BLOCK - 1) / SCALE_BLOCK;
             const uint32_t nbn = (N + SCALE_BLOCK - 1) / SCALE_BLOCK;
             uint32_t s = 0, phase = 0;
-            for (uint32_t slot = first; slot < slots; slot += step) {
-                const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
+            for (uint32_t u = first; u < units; u += step) {
+                const Work w = work_of(u);
+                const swz::Tile t = swz::TileOrder::tile_of(w.slot, gx, gyc);
                 if (!t.active) continue;
                 const uint32_t ty = t.y * CLUSTER + rank;
                 // Lane l copies rows l, l + 32, ... of the tile (those below M) and, for l < B_SCALE_SEGMENTS,
@@ -262,7 +300,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 const uint32_t nb = t.x * BN / SCALE_BLOCK + (off_step + lane) / B_SCALE_OFFSETS;
                 const bool b_in = lane < B_SCALE_SEGMENTS && nb < nbn;
                 const float* b_src = sb + (b_in ? nb * kbn : 0);
-                for (uint32_t kb = kb0; kb < kb1; ++kb) {
+                for (uint32_t kb = w.kb0; kb < w.kb1; ++kb) {
                     const float* a_src = sa + kb * M;
                     mbar_wait(empty_bar + 8 * s, phase ^ 1);
                     const uint32_t dst = scale_smem + s * SCALE_SLOT_BYTES + 4 * lane;
@@ -305,9 +343,21 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             mma_group(acc, full_bar + 8 * s, phase, a_smem + s * GemmA::TILE_BYTES + a_slice,
                       b_smem + s * GemmB::TILE_BYTES, accumulate);
         };
-        for (uint32_t slot = first; slot < slots; slot += step) {
-            const swz::Tile t = swz::TileOrder::tile_of(slot, gx, gyc);
-            if (!t.active) continue;
+        // One work unit: tile w.slot over k-blocks [w.kb0, w.kb1); UNIT_DONE ends it. With the tail split the whole
+        // tiles and the tail parts run in two loops over this body (a lambda, inlined into each with its own
+        // tail_part), so the whole tiles run the code of a kernel without the split (a tail-split kernel with one
+        // loop ran block scaling's whole tiles 3% slower on an H100).
+#ifdef SPEC_TAIL
+#define UNIT_DONE return
+        auto run_unit = [&](const uint32_t u, const Work w, const bool tail_part) {
+#else
+#define UNIT_DONE continue
+        for (uint32_t u = first; u < units; u += step) {
+            const Work w = work_of(u);
+#endif
+            const uint32_t kb0 = w.kb0, kb1 = w.kb1;
+            const swz::Tile t = swz::TileOrder::tile_of(w.slot, gx, gyc);
+            if (!t.active) UNIT_DONE;
             const uint32_t ty = t.y * CLUSTER + rank;
             if (SCALE == 3) {
 #ifdef SPEC_BLOCK_SCALED
@@ -517,6 +567,51 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             }
             }  // SCALE != 3
 
+#ifdef SPEC_TAIL
+            if (tail_part) {
+                // ---- tail split: parts 0 .. parts-2 store their partials and count themselves; the last part
+                // (dealt out last) waits for them and adds them to its own ----
+                const uint32_t v = u - head, tile = v / tail_parts, mine = v % tail_parts;
+                const uint32_t ctid = cw * 128 + tid;
+                constexpr uint32_t QUADS = ACC / 4;
+                // Part p's partial of this tile (p < parts - 1): quad q of thread ctid at
+                // partials[((tile * (parts - 1) + p) * QUADS + q) * CONSUMER_THREADS + ctid] (float4): each thread of
+                // the last part reads only what the same thread of each other part stored.
+                constexpr uint32_t PARTIAL = QUADS * CONSUMER_THREADS;
+                float4* tile_partials = reinterpret_cast<float4*>(tail_partials) +
+                                        (unsigned long long)tile * (tail_parts - 1) * PARTIAL + ctid;
+                uint32_t* count = tail_count + tile;
+                if (mine + 1 < tail_parts) {
+                    float4* own = tile_partials + (unsigned long long)mine * PARTIAL;
+#pragma unroll
+                    for (uint32_t q = 0; q < QUADS; ++q)
+                        __stcg(own + q * CONSUMER_THREADS,
+                               make_float4(d[4 * q], d[4 * q + 1], d[4 * q + 2], d[4 * q + 3]));
+                    __threadfence();
+                    consumers_sync(CONSUMER_THREADS);  // every consumer thread's partial stored and fenced
+                    if (ctid == 0) atomicAdd(count, 1u);
+                    UNIT_DONE;
+                }
+                // The last part: wait until the others have counted themselves (they were dealt out before it, so
+                // they run ahead of it or beside it, never behind it), reset the counter for the next launch.
+                if (ctid == 0) {
+                    while (atomicAdd(count, 0u) < tail_parts - 1) __nanosleep(256);
+                    atomicExch(count, 0u);
+                    __threadfence();
+                }
+                consumers_sync(CONSUMER_THREADS);
+                // Its own sum first, then parts 0, 1, ..., parts-2: one order, whatever the order of arrival.
+                for (uint32_t p = 0; p + 1 < tail_parts; ++p) {
+                    const float4* src = tile_partials + (unsigned long long)p * PARTIAL;
+#pragma unroll
+                    for (uint32_t q = 0; q < QUADS; ++q) {
+                        const float4 x = __ldcg(src + q * CONSUMER_THREADS);
+                        d[4 * q] += x.x; d[4 * q + 1] += x.y; d[4 * q + 2] += x.z; d[4 * q + 3] += x.w;
+                    }
+                }
+            }
+#endif
+
             // ---- epilogue: accumulator fragment -> 16-byte row segments -> global ----
             // d[i]: row = warp*16 + lane/4 + 8*((i/2)%2), col = (i/4)*8 + (lane%4)*2 + i%2 (PTX wgmma D layout).
             const uint32_t row0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
@@ -572,7 +667,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 }
                 for (uint32_t cta = 0; cta < SPLIT; ++cta) mbar_arrive_cluster_release(free_bar, cta);
                 ++tiles_done;
-                continue;
+                UNIT_DONE;
             }
             if (OUT_BYTES == 4) {
                 // ---- fp32 C (e4m3): the fragment's own pairs, 8 bytes per thread; a lane quad writes 32
@@ -588,7 +683,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                                            d[j * 4 + 2 * h], d[j * 4 + 2 * h + 1], col, N, pair_ok);
                     }
                 }
-                continue;
+                UNIT_DONE;
             }
             if (SMEM_EPILOGUE) {
                 // Through this warp's scratch (swz::EpilogueTile, 16 x 64), 64 columns at a time: stmatrix.x4 of
@@ -622,7 +717,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     }
                     __syncwarp();  // reads done before the next 64 columns overwrite the scratch
                 }
-                continue;
+                UNIT_DONE;
             }
             if (!STORE16) {
                 // The fragment's own pairs: 4 bytes per thread, a quad writes 16 contiguous bytes of a row.
@@ -645,7 +740,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         }
                     }
                 }
-                continue;
+                UNIT_DONE;
             }
             const bool vec_ok = (N % 8) == 0;  // rows start on 16 bytes
 #pragma unroll
@@ -664,7 +759,15 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     if (row < M) store_row16(c + (unsigned long long)row * N + col, o, col, N, vec_ok);
                 }
             }
+#ifdef SPEC_TAIL
+        };
+        uint32_t u = first;
+        for (; u < head; u += step) run_unit(u, Work{u, 0, nk}, false);
+        for (; u < units; u += step) run_unit(u, work_of(u), true);
+#else
         }
+#endif
+#undef UNIT_DONE
         // The last partial: every CTA has read it before this one may leave.
         if (SPLIT > 1) mbar_wait_cluster(free_bar, (tiles_done & 1) ^ 1);
     }

@@ -199,6 +199,10 @@ pub struct HopperGemm {
     kernel: Kernel,
     /// Clusters (of `spec.ctas()` CTAs) that fit on the device at once: the persistent grid's size.
     max_clusters: u32,
+    /// The tail split's workspace ([`HopperSpec::tail`]): allocated zeroed at the first launch that splits a
+    /// tail, grown when a launch needs more; its arrival counters return to zero at the end of every launch.
+    /// Clones share it: launch them on one stream.
+    tail_workspace: std::sync::Arc<std::sync::Mutex<Option<CudaSlice<u8>>>>,
 }
 
 impl HopperGemm {
@@ -232,7 +236,35 @@ impl HopperGemm {
                 chained: false,
             },
             max_clusters,
+            tail_workspace: Default::default(),
         })
+    }
+
+    /// The device addresses of the tail split's arrival counters and partials for a launch of `split`, the
+    /// workspace allocated (zeroed) or grown first when it is too small; `(0, 0)` when nothing is split.
+    pub(crate) fn tail_workspace(
+        &self,
+        gpu: &Gpu,
+        split: swizzle_core::tail::TailSplit,
+    ) -> Result<(u64, u64)> {
+        use cudarc::driver::DevicePtr;
+        let bytes = split.workspace_bytes(self.spec.bm(), self.spec.bn);
+        if bytes == 0 {
+            return Ok((0, 0));
+        }
+        let mut ws = self
+            .tail_workspace
+            .lock()
+            .map_err(|_| Error::Invalid(format!("{}: tail workspace lock poisoned", self.spec)))?;
+        if ws.as_ref().is_none_or(|w| (w.len() as u64) < bytes) {
+            let len = usize::try_from(bytes).map_err(|_| {
+                Error::Invalid(format!("{}: a tail workspace of {bytes} B", self.spec))
+            })?;
+            *ws = Some(gpu.zeros::<u8>(len)?);
+        }
+        let w = ws.as_ref().expect("allocated above");
+        let (ptr, _guard) = w.device_ptr(gpu.stream());
+        Ok((ptr, ptr + split.partials_offset()))
     }
 
     /// The planned kernel for `size` in `ty` on this GPU: [`HopperSpec::for_problem`], compiled and loaded.
@@ -256,6 +288,11 @@ impl HopperGemm {
     /// The loaded kernel.
     pub fn kernel(&self) -> &Kernel {
         &self.kernel
+    }
+
+    /// The tail split a launch at `size` takes on this device ([`HopperSpec::tail_split`]).
+    pub fn tail_split(&self, size: Size) -> swizzle_core::tail::TailSplit {
+        self.spec.tail_split(size, self.max_clusters)
     }
 
     /// The launch at `size` on this device ([`HopperSpec::launch`] with the clusters the device runs at once).

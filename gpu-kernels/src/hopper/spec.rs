@@ -62,6 +62,12 @@ pub struct HopperSpec {
     /// overlap of two accumulators in the registers of one, for A's slice read twice per k step. Measured slower
     /// than one waited-for accumulator in the block-scaling sweep, so no planned spec takes it.
     pub promote_halves: bool,
+    /// The tail split (e4m3, a lone unsplit CTA): each launch cuts the last tiles of the persistent schedule into
+    /// parts of their K loop, [`swizzle_core::tail::split`]'s for the problem on the launch's grid, whose fp32
+    /// partials meet in a global workspace the launch provides
+    /// ([`HopperGemm::launch_fp8`](super::HopperGemm::launch_fp8)); a problem without a tail to split runs as
+    /// without it.
+    pub tail: bool,
 }
 
 /// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
@@ -85,6 +91,7 @@ pub const BASE: HopperSpec = HopperSpec {
     fp8_out: Elem::BF16,
     block_accs: 2,
     promote_halves: false,
+    tail: false,
 };
 
 /// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: shipped before the stmatrix epilogue.
@@ -380,6 +387,13 @@ impl HopperSpec {
                 "split-K of 1..={MAX_SPLIT} parts (a portable cluster), and only without the multicast pair"
             ));
         }
+        if self.tail && (!self.is_fp8() || self.cluster > 1 || self.split > 1) {
+            return bad(
+                "the tail split runs in e4m3 kernels of lone CTAs without split-K (HopperGemm::launch_fp8 \
+                 provides its workspace)"
+                    .into(),
+            );
+        }
         if self.stages < 2 || self.inflight > 1 {
             return bad("stages >= 2, inflight 0 or 1".into());
         }
@@ -454,6 +468,16 @@ impl HopperSpec {
                     "const float* sa = nullptr; const float* sb = nullptr;"
                 },
             )
+            // The tail split's workspace and split (SPEC_TAIL), in tail-split kernels only.
+            .define(
+                "SPEC_TAIL_PARAMS",
+                if self.tail {
+                    ", unsigned int* __restrict__ tail_count, float* __restrict__ tail_partials, \
+                     uint32_t tail_tiles, uint32_t tail_parts"
+                } else {
+                    ""
+                },
+            )
             .define(
                 "SPEC_CLUSTER_DIMS",
                 if self.ctas() > 1 {
@@ -462,6 +486,11 @@ impl HopperSpec {
                     String::new()
                 },
             );
+        let consts = if self.tail {
+            consts.define("SPEC_TAIL", "1")
+        } else {
+            consts
+        };
         // Block scaling's own constants, in block-scaled headers only (every other header stays as it was).
         let consts = if self.scale_code() == 3 {
             let (step, offsets, segments) = self.b_scale_segments();
@@ -541,8 +570,10 @@ impl HopperSpec {
     /// spec goes through here: [`HopperGemm::launch`](super::HopperGemm::launch), the frame's verification and
     /// benchmarks): the persistent [`grid`](Self::grid), the block, the dynamic shared memory, and `hopper_gemm`'s
     /// parameters in order: the tensor maps of A (buffer 0) and B (buffer 1) in the boxes the kernel loads
-    /// ([`map_boxes_for`](Self::map_boxes_for)), C (buffer 2), `m`, `n`, `k` and A's box rows. An error for a
-    /// size the kernel cannot take ([`check_dims`](super::check_dims)).
+    /// ([`map_boxes_for`](Self::map_boxes_for)), C (buffer 2), `m`, `n`, `k` and A's box rows; e4m3: the scales
+    /// (buffers 3 and 4); the tail split: its arrival counters (buffer 5) and partials (buffer 6) in the
+    /// workspace, and [`tail_split`](Self::tail_split)'s tiles and parts. An error for a size the kernel cannot
+    /// take ([`check_dims`](super::check_dims)).
     pub fn launch(&self, size: Size, max_clusters: u32) -> Result<Launch> {
         super::check_dims(size)?;
         let Size { m, n, k } = size;
@@ -579,8 +610,39 @@ impl HopperSpec {
             } else {
                 Vec::new()
             })
+            // The tail split (SPEC_TAIL_PARAMS).
+            .chain(if self.tail {
+                let t = self.tail_split(size, max_clusters);
+                vec![
+                    Arg::Buf(5),
+                    Arg::Buf(6),
+                    Arg::U32(t.tiles),
+                    Arg::U32(t.parts),
+                ]
+            } else {
+                Vec::new()
+            })
             .collect(),
         })
+    }
+
+    /// The tail split a launch at `size` takes on a device running `max_clusters` clusters at once: with
+    /// [`tail`](Self::tail), [`swizzle_core::tail::split`] of the order's slots on the persistent grid
+    /// ([`TailSplit::NONE`](swizzle_core::tail::TailSplit::NONE) where it has none); without, none.
+    pub fn tail_split(&self, size: Size, max_clusters: u32) -> swizzle_core::tail::TailSplit {
+        use swizzle_core::tail::{split, TailSplit};
+        if !self.tail {
+            return TailSplit::NONE;
+        }
+        let Size { m, n, k } = size;
+        let tiles = swizzle_core::raster::Grid::new(
+            n.div_ceil(self.bn),
+            m.div_ceil(self.bm()).div_ceil(self.cluster),
+        );
+        let lg = self.raster.launch_grid(tiles);
+        let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
+        let grid = self.grid(m, n, max_clusters) / self.ctas();
+        split(slots, grid, k.div_ceil(self.bk)).unwrap_or(TailSplit::NONE)
     }
 }
 
@@ -631,6 +693,8 @@ impl std::fmt::Display for HopperSpec {
             },
             if self.split > 1 {
                 format!(" split{}", self.split)
+            } else if self.tail {
+                " tail".to_string()
             } else {
                 String::new()
             }
