@@ -131,6 +131,14 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
             "wide + single CTA (no B multicast)",
             HopperSpec { cluster: 1, ..w },
         ),
+        (
+            "wide + single CTA + tail split",
+            HopperSpec {
+                cluster: 1,
+                tail: true,
+                ..w
+            },
+        ),
         ("wide + 4 stages", HopperSpec { stages: 4, ..w }),
         ("wide, N 160", HopperSpec { bn: 160, ..w }),
         (
