@@ -57,6 +57,11 @@ __device__ __forceinline__ unsigned int cluster_rank() {
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
     return r;
 }
+// Named barrier `id` (1..15; 0 is __syncthreads') among `threads` threads of the block, a multiple of 32: the
+// consumer warpgroups of a warp-specialised kernel meet without the producer.
+__device__ __forceinline__ void named_barrier_sync(unsigned int id, unsigned int threads) {
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
 // Every thread of every CTA of the cluster (not .aligned: a producer warp may arrive diverged).
 __device__ __forceinline__ void cluster_sync() {
     asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");

@@ -15,7 +15,9 @@
 //! [`HopperSpec::block_accs`](super::HopperSpec::block_accs) = 2 the next K block runs on the tensor core in a
 //! second accumulator while this one is promoted: three accumulators' registers, which fit up to 128-wide tiles
 //! ([`HopperSpec::block_regs`]); wider tiles promote one accumulator, waited for (or, in the sweep, in two N
-//! halves: [`HopperSpec::promote_halves`]).
+//! halves: [`HopperSpec::promote_halves`]). A spec with [`HopperSpec::tail`](super::HopperSpec::tail) cuts the
+//! last partial wave's tiles into parts of K ([`swizzle_core::tail`]); [`HopperGemm::launch_fp8`] allocates its
+//! workspace at the first launch that needs one and reuses it.
 //!
 //! ```
 //! use gpu_kernels::hopper::{fp8, SHIPPED};

@@ -115,11 +115,8 @@ __device__ __forceinline__ void mma_group(float (&acc)[N], uint32_t full, uint32
 }
 
 #ifdef SPEC_TAIL
-// The consumer warpgroups' named barrier (barrier 0 is __syncthreads').
+// The consumer warpgroups' named barrier (named_barrier_sync; barrier 0 is __syncthreads').
 constexpr uint32_t CONSUMER_BARRIER = 1;
-__device__ __forceinline__ void consumers_sync(uint32_t threads) {
-    asm volatile("bar.sync %0, %1;\n" ::"n"(CONSUMER_BARRIER), "r"(threads) : "memory");
-}
 #endif
 
 #ifdef SPEC_BLOCK_SCALED
@@ -588,7 +585,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         __stcg(own + q * CONSUMER_THREADS,
                                make_float4(d[4 * q], d[4 * q + 1], d[4 * q + 2], d[4 * q + 3]));
                     __threadfence();
-                    consumers_sync(CONSUMER_THREADS);  // every consumer thread's partial stored and fenced
+                    // every consumer thread's partial stored and fenced
+                    named_barrier_sync(CONSUMER_BARRIER, CONSUMER_THREADS);
                     if (ctid == 0) atomicAdd(count, 1u);
                     UNIT_DONE;
                 }
@@ -599,7 +597,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     atomicExch(count, 0u);
                     __threadfence();
                 }
-                consumers_sync(CONSUMER_THREADS);
+                named_barrier_sync(CONSUMER_BARRIER, CONSUMER_THREADS);
                 // Its own sum first, then parts 0, 1, ..., parts-2: one order, whatever the order of arrival.
                 for (uint32_t p = 0; p + 1 < tail_parts; ++p) {
                     const float4* src = tile_partials + (unsigned long long)p * PARTIAL;
