@@ -190,3 +190,66 @@ fn plans_fit_the_mode() {
     let e = plan(Size::mnk(16, 16, 40), ScaleMode::Tensor, &dev).unwrap_err();
     assert!(e.to_string().contains("multiple of 16"), "{e}");
 }
+
+/// The tail split reaches only its own headers and launches: its parameters and `SPEC_TAIL` in a tail spec's
+/// header alone, the counters, partials, tiles and parts at the end of the launch's arguments when the problem
+/// has a tail to split (none otherwise), and one-line refusals for the specs that cannot take it.
+#[test]
+fn the_tail_split_reaches_only_tail_headers_and_launches() {
+    use gpu_kernels::frame::Arg;
+    let whole = HopperSpec {
+        cluster: 1,
+        ..BLOCK_WIDE
+    };
+    let tail = HopperSpec {
+        tail: true,
+        ..whole
+    };
+    let (h, w) = (tail.spec_header(), whole.spec_header());
+    assert!(
+        h.contains("#define SPEC_TAIL 1") && h.contains("tail_partials"),
+        "{h}"
+    );
+    assert!(
+        !w.contains("#define SPEC_TAIL ") && !w.contains("tail_count"),
+        "{w}"
+    );
+    assert!(tail.to_string().ends_with(" tail"), "{tail}");
+    // 4096x7168x16384 in 128x192 tiles on 132 SMs: 1216 tiles, the last 28 in 4 parts.
+    let size = Size::mnk(4096, 7168, 16384);
+    let t = tail.tail_split(size, 132);
+    assert_eq!((t.tiles, t.parts), (28, 4));
+    let args = tail.launch(size, 132).unwrap().args;
+    let n = args.len();
+    assert!(
+        matches!(
+            args[n - 4..],
+            [Arg::Buf(5), Arg::Buf(6), Arg::U32(28), Arg::U32(4)]
+        ),
+        "{args:?}"
+    );
+    assert_eq!(whole.launch(size, 132).unwrap().args.len(), n - 4);
+    // Whole waves (8 x 132 tiles): the launch passes no split.
+    let even = Size::mnk(4096, 6336, 16384);
+    assert_eq!(tail.tail_split(even, 132).parts, 1);
+    let args = tail.launch(even, 132).unwrap().args;
+    assert!(matches!(args[args.len() - 2..], [Arg::U32(0), Arg::U32(1)]));
+    assert_eq!(whole.tail_split(size, 132).parts, 1);
+    for bad in [
+        HopperSpec { cluster: 2, ..tail },
+        HopperSpec {
+            split: 2,
+            stages: 4,
+            ..tail
+        },
+        HopperSpec {
+            tail: true,
+            cluster: 1,
+            ..SHIPPED
+        },
+    ] {
+        let e = bad.validate(232_448).unwrap_err().to_string();
+        assert!(e.contains("tail split") && !e.contains('\n'), "{e}");
+    }
+    assert!(tail.validate(232_448).is_ok());
+}
