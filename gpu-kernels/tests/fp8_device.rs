@@ -388,9 +388,9 @@ fn tail_specs() -> Vec<HopperSpec> {
     specs
 }
 
-/// Ragged problems whose last partial wave of 64x32 tiles is split on an H100 (132 SMs): 560 tiles of 16 K
-/// blocks (the last 32 in 4 parts), 592 of 24 (64 in 2), 680 of 32 (20 in 6); M, N and K off the tile.
-const TAIL_RAGGED: &str = "1000x1100x2000 1017x1170x3008 1070x1250x4096";
+/// Ragged problems whose last partial wave of 64x32 tiles is split on an H100 (132 SMs): 704 tiles of 16 K
+/// blocks (the last 44 in 3 parts), 800 of 24 (8 in 6), 680 of 32 (20 in 6); M, N and K off the tile.
+const TAIL_RAGGED: &str = "1000x1400x2000 1017x1600x3008 1070x1250x4096";
 
 /// The tail split in every mode on ragged problems whose last tiles are split: every element within the bound
 /// against the fp64 reference, poisoned first, twice on one kernel (the second launch finds the arrival counters

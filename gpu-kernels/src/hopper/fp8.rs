@@ -37,11 +37,9 @@ use super::{HopperGemm, HopperSpec, SHIPPED};
 use crate::elem::{E4m3, HostElem};
 use crate::fp8::reference::{self, Agreement, Bound};
 use crate::fp8::{ScaleMode, Scales};
-use crate::frame::Arg;
-use crate::runtime::tma::TensorMap;
 use crate::runtime::{Error, Gpu, Result};
 use crate::Size;
-use cudarc::driver::{CudaSlice, DevicePtr, PushKernelArg};
+use cudarc::driver::CudaSlice;
 use swizzle_core::plan::{self, Device, Problem};
 use swizzle_core::Elem;
 
@@ -195,63 +193,7 @@ impl HopperGemm {
         }
         scales.validate(size)?;
         super::check_lens(size, a.len(), b.len(), c.len())?;
-        // The launch (grid, boxes, argument list) is the spec's one ([`HopperSpec::launch`]): buffers 0 and 1 are
-        // A and B (as tensor maps), 2 is C, 3 and 4 the scales, 5 and 6 the tail split's counters and partials.
-        let launch = self.launch_at(size)?;
-        if let Some(other) = launch.args.iter().find(|a| {
-            !matches!(
-                a,
-                Arg::TensorMap { buf: 0 | 1, .. } | Arg::Buf(2..=6) | Arg::U32(_)
-            )
-        }) {
-            return Err(Error::Invalid(format!(
-                "{}: unexpected launch argument {other:?}",
-                self.spec
-            )));
-        }
-        let mut maps = Vec::new();
-        for arg in &launch.args {
-            if let Arg::TensorMap { buf, rows, k, tile } = *arg {
-                let d = if buf == 0 { a } else { b };
-                let (ptr, _guard) = d.device_ptr(gpu.stream());
-                maps.push(TensorMap::k_major(ptr, d.len(), &tile, rows, k)?);
-            }
-        }
-        let (sa, sb) = scales.parts();
-        let (tail_count, tail_partials) = if self.spec.tail {
-            self.tail_workspace(gpu, self.spec.tail_split(size, self.max_clusters))?
-        } else {
-            (0, 0)
-        };
-        let mut next_map = maps.iter();
-        gpu.launch(self.kernel(), launch.config, |p| {
-            for arg in &launch.args {
-                match arg {
-                    Arg::TensorMap { .. } => {
-                        p.arg(next_map.next().expect("one map per TensorMap argument"));
-                    }
-                    Arg::Buf(3) => {
-                        p.arg(sa);
-                    }
-                    Arg::Buf(4) => {
-                        p.arg(sb);
-                    }
-                    Arg::Buf(5) => {
-                        p.arg(&tail_count);
-                    }
-                    Arg::Buf(6) => {
-                        p.arg(&tail_partials);
-                    }
-                    Arg::U32(v) => {
-                        p.arg(v);
-                    }
-                    // Buffer 2, C (the only other argument, checked above).
-                    _ => {
-                        p.arg(&*c);
-                    }
-                }
-            }
-        })
+        self.queue(gpu, (a, b), Some(scales.parts()), c, size)
     }
 }
 

@@ -36,10 +36,11 @@ pub const fn cublas_call(ty: Elem, size: Size) -> crate::runtime::GemmCall {
 }
 
 use crate::elem::HostElem;
-use crate::frame::{Launch, Size};
+use crate::frame::{Arg, Launch, Size};
 use crate::runtime::error::DriverContext;
+use crate::runtime::tma::TensorMap;
 use crate::runtime::{cache, compile, Compiled, DeviceProps, Error, Gpu, Kernel, Result};
-use cudarc::driver::{CudaFunction, CudaSlice};
+use cudarc::driver::{CudaFunction, CudaSlice, DeviceRepr};
 use swizzle_core::Elem;
 
 /// The kernel source; every layout number it uses comes from the generated headers.
@@ -323,9 +324,82 @@ impl HopperGemm {
                 }
             )));
         }
-        let launch = self.launch_at(size)?;
         check_lens(size, a.len(), b.len(), c.len())?;
-        crate::frame::verify::launch_refs(gpu, &self.kernel, &launch, &[a, b, c])
+        self.queue(gpu, (a, b), None, c, size)
+    }
+
+    /// Queue the spec's launch at `size` ([`HopperSpec::launch`]: buffers 0 and 1 are A and B, as tensor maps, 2
+    /// is C, 3 and 4 the e4m3 scales, 5 and 6 the tail split's counters and partials in the workspace,
+    /// [`HopperGemm::tail_workspace`]). The caller has checked the buffers.
+    pub(crate) fn queue<A: DeviceRepr, O: DeviceRepr>(
+        &self,
+        gpu: &Gpu,
+        (a, b): (&CudaSlice<A>, &CudaSlice<A>),
+        scales: Option<(&CudaSlice<f32>, &CudaSlice<f32>)>,
+        c: &mut CudaSlice<O>,
+        size: Size,
+    ) -> Result<()> {
+        use cudarc::driver::{DevicePtr, PushKernelArg};
+        let launch = self.launch_at(size)?;
+        let expected = |i: usize| {
+            i == 2
+                || (scales.is_some() && (3..=4).contains(&i))
+                || (self.spec.tail && (5..=6).contains(&i))
+        };
+        if let Some(other) = launch.args.iter().find(|arg| match arg {
+            Arg::TensorMap { buf, .. } => *buf > 1,
+            Arg::Buf(i) => !expected(*i),
+            Arg::U32(_) => false,
+            _ => true,
+        }) {
+            return Err(Error::Invalid(format!(
+                "{}: unexpected launch argument {other:?}",
+                self.spec
+            )));
+        }
+        let mut maps = Vec::new();
+        for arg in &launch.args {
+            if let Arg::TensorMap { buf, rows, k, tile } = *arg {
+                let d = if buf == 0 { a } else { b };
+                let (ptr, _guard) = d.device_ptr(gpu.stream());
+                let bytes = d.len() * std::mem::size_of::<A>();
+                maps.push(TensorMap::k_major(ptr, bytes, &tile, rows, k)?);
+            }
+        }
+        let (tail_count, tail_partials) = if self.spec.tail {
+            self.tail_workspace(gpu, self.tail_split(size))?
+        } else {
+            (0, 0)
+        };
+        let mut next_map = maps.iter();
+        gpu.launch(&self.kernel, launch.config, |p| {
+            for arg in &launch.args {
+                match (arg, scales) {
+                    (Arg::TensorMap { .. }, _) => {
+                        p.arg(next_map.next().expect("one map per TensorMap argument"));
+                    }
+                    (Arg::Buf(3), Some((sa, _))) => {
+                        p.arg(sa);
+                    }
+                    (Arg::Buf(4), Some((_, sb))) => {
+                        p.arg(sb);
+                    }
+                    (Arg::Buf(5), _) => {
+                        p.arg(&tail_count);
+                    }
+                    (Arg::Buf(6), _) => {
+                        p.arg(&tail_partials);
+                    }
+                    (Arg::U32(v), _) => {
+                        p.arg(v);
+                    }
+                    // Buffer 2, C (the only other argument, checked above).
+                    _ => {
+                        p.arg(&*c);
+                    }
+                }
+            }
+        })
     }
 }
 

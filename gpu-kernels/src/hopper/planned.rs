@@ -89,7 +89,7 @@ pub fn spec_of(v: &Variant, ty: Elem) -> Result<HopperSpec> {
 }
 
 /// One spec of every kernel shape the planner can pick on an H100: 64- and 128-row tiles x every N tile of
-/// [`plan::BNS`], each unsplit (clusters of 1 and 2; e4m3's lone 128-row CTA with and without the tail split) and split
+/// [`plan::BNS`], each unsplit (clusters of 1 and 2; the lone 128-row CTA with and without the tail split) and split
 /// into 2, 4 and [`plan::MAX_SPLIT`] parts, with the deepest ring that fits (the compile and ptxas check covers
 /// each).
 pub fn kernel_variants(ty: Elem) -> Vec<HopperSpec> {
@@ -111,8 +111,8 @@ pub fn kernel_variants(ty: Elem) -> Vec<HopperSpec> {
                     ..Variant::shipped_for(ty)
                 };
                 out.extend(spec_of(&v, ty).ok());
-                // e4m3's lone unsplit 128-row CTAs also with the tail split (plan::candidates).
-                if ty == Elem::E4M3 && cluster == 1 && split == 1 && bm == 128 {
+                // Lone unsplit 128-row CTAs also with the tail split (plan::candidates).
+                if cluster == 1 && split == 1 && bm == 128 {
                     out.extend(spec_of(&Variant { tail: true, ..v }, ty).ok());
                 }
             }

@@ -62,10 +62,10 @@ pub struct HopperSpec {
     /// overlap of two accumulators in the registers of one, for A's slice read twice per k step. Measured slower
     /// than one waited-for accumulator in the block-scaling sweep, so no planned spec takes it.
     pub promote_halves: bool,
-    /// The tail split (e4m3, a lone unsplit CTA): each launch cuts the last tiles of the persistent schedule into
-    /// parts of their K loop, [`swizzle_core::tail::split`]'s for the problem on the launch's grid, whose fp32
-    /// partials meet in a global workspace the launch provides
-    /// ([`HopperGemm::launch_fp8`](super::HopperGemm::launch_fp8)); a problem without a tail to split runs as
+    /// The tail split (a lone unsplit CTA): each launch cuts the last tiles of the persistent schedule into parts
+    /// of their K loop, [`swizzle_core::tail::split`]'s for the problem on the launch's grid, whose fp32 partials
+    /// meet in a global workspace the launch provides ([`HopperGemm::launch`](super::HopperGemm::launch),
+    /// [`HopperGemm::launch_fp8`](super::HopperGemm::launch_fp8)); a problem without a tail to split runs as
     /// without it.
     pub tail: bool,
 }
@@ -387,12 +387,8 @@ impl HopperSpec {
                 "split-K of 1..={MAX_SPLIT} parts (a portable cluster), and only without the multicast pair"
             ));
         }
-        if self.tail && (!self.is_fp8() || self.cluster > 1 || self.split > 1) {
-            return bad(
-                "the tail split runs in e4m3 kernels of lone CTAs without split-K (HopperGemm::launch_fp8 \
-                 provides its workspace)"
-                    .into(),
-            );
+        if self.tail && (self.cluster > 1 || self.split > 1) {
+            return bad("the tail split runs on lone CTAs without split-K".into());
         }
         if self.stages < 2 || self.inflight > 1 {
             return bad("stages >= 2, inflight 0 or 1".into());

@@ -193,7 +193,8 @@ fn plans_fit_the_mode() {
 
 /// The tail split reaches only its own headers and launches: its parameters and `SPEC_TAIL` in a tail spec's
 /// header alone, the counters, partials, tiles and parts at the end of the launch's arguments when the problem
-/// has a tail to split (none otherwise), and one-line refusals for the specs that cannot take it.
+/// has a tail to split (none otherwise), and one-line refusals for the specs that cannot take it (clusters,
+/// split-K).
 #[test]
 fn the_tail_split_reaches_only_tail_headers_and_launches() {
     use gpu_kernels::frame::Arg;
@@ -242,14 +243,16 @@ fn the_tail_split_reaches_only_tail_headers_and_launches() {
             stages: 4,
             ..tail
         },
-        HopperSpec {
-            tail: true,
-            cluster: 1,
-            ..SHIPPED
-        },
     ] {
         let e = bad.validate(232_448).unwrap_err().to_string();
         assert!(e.contains("tail split") && !e.contains('\n'), "{e}");
     }
     assert!(tail.validate(232_448).is_ok());
+    // The 16-bit kernel takes it too.
+    let bf16 = HopperSpec {
+        tail: true,
+        cluster: 1,
+        ..SHIPPED
+    };
+    assert!(bf16.validate(232_448).is_ok() && bf16.spec_header().contains("#define SPEC_TAIL 1"));
 }
