@@ -194,7 +194,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     auto kb_lo = [nk](uint32_t p) { return uint32_t((unsigned long long)p * nk / SPLIT); };
     const uint32_t split_kb0 = kb_lo(part), split_kb1 = kb_lo(part + 1);
     // Work unit u: its slot in the order and its k-blocks [kb0, kb1). Whole tiles (this CTA's part of the split's
-    // K loop); with the tail split, the last tail_tiles slots as tail_parts parts each, after the whole ones.
+    // K loop); with the tail split, the last tail_tiles slots as tail_parts parts each, after the whole ones (the
+    // schedule of swizzle_core::tail::TailSplit::unit and part_range, which the planner's model counts).
     struct Work { uint32_t slot, kb0, kb1; };
 #ifdef SPEC_TAIL
     static_assert(CLUSTER == 1 && SPLIT == 1, "the tail split runs on lone CTAs");
