@@ -2,7 +2,7 @@
 //! against the fp64 host reference of the dequantized inputs, in every scaling mode it accepts on this GPU.
 //! Random inputs, poisoned outputs, ragged shapes.
 
-use cudarc::driver::PushKernelArg;
+use cudarc::driver::{CudaSlice, PushKernelArg};
 use gpu_kernels::elem::e4m3::{self, E4m3};
 use gpu_kernels::fp8::reference::{compare, host_rows, random_e4m3, random_scales, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
@@ -423,28 +423,26 @@ fn hopper_fp8_tail_split_every_mode() {
         let sc = random_scales(spec.scale, size, 5)
             .map(|v| gpu.upload(v))
             .unwrap();
-        let run = || -> Vec<u32> {
-            let mut c = gpu.zeros::<f32>(size.mn_len()).unwrap();
-            gpu.fill_bytes(&mut c, 0xFF).unwrap();
-            if spec.out_ty() == Elem::F32 {
-                g.launch_fp8(&gpu, &a, &b, &sc, &mut c, size).unwrap();
-                gpu.download(&c)
-                    .unwrap()
-                    .into_iter()
-                    .map(f32::to_bits)
-                    .collect()
-            } else {
-                let mut c16 = gpu.zeros::<half::bf16>(size.mn_len()).unwrap();
-                g.launch_fp8(&gpu, &a, &b, &sc, &mut c16, size).unwrap();
-                gpu.download(&c16)
-                    .unwrap()
-                    .into_iter()
-                    .map(|x| x.to_bits() as u32)
-                    .collect()
-            }
+        let run = || match spec.out_ty() {
+            Elem::F32 => c_bits::<f32>(&gpu, &g, (&a, &b), &sc, size),
+            _ => c_bits::<half::bf16>(&gpu, &g, (&a, &b), &sc, size),
         };
         assert_eq!(run(), run(), "{spec}: two launches differ");
     }
+}
+
+/// `g` once at `size` into a poisoned C of type `O`: C's bits.
+fn c_bits<O: gpu_kernels::elem::HostElem>(
+    gpu: &gpu_kernels::Gpu,
+    g: &HopperGemm,
+    (a, b): (&CudaSlice<E4m3>, &CudaSlice<E4m3>),
+    scales: &Scales<CudaSlice<f32>>,
+    size: Size,
+) -> Vec<u32> {
+    let mut c = gpu.zeros::<O>(size.mn_len()).unwrap();
+    gpu.fill_bytes(&mut c, 0xFF).unwrap();
+    g.launch_fp8(gpu, a, b, scales, &mut c, size).unwrap();
+    gpu.download(&c).unwrap().into_iter().map(O::bits).collect()
 }
 
 /// [`hopper_fp8_tail_split_every_mode`]'s specs at the first of its problems, once each (what compute-sanitizer

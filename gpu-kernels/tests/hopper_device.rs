@@ -3,6 +3,7 @@
 //! tile, down to 1x1x16. Every variant of the tuning sweep (every swizzle mode, so every derived descriptor) is
 //! checked too. `hopper_sanitizer_small` is the one compute-sanitizer runs.
 
+use gpu_kernels::elem::HostElem;
 use gpu_kernels::hopper::{check, sweep, Cublas, HopperGemm, HopperSpec, BASE, SHIPPED, TYPES};
 use gpu_kernels::{Elem, Gpu, Size};
 
@@ -286,43 +287,25 @@ fn hopper_tail_split_ragged() {
             run(&gpu, &g, None, size, 50 + i as u64);
         }
         let size = common::sizes(TAIL_RAGGED)[0];
-        let same = |seed| -> Vec<u16> {
-            let n = size.mn_len();
-            match ty {
-                Elem::BF16 => {
-                    let a = gpu
-                        .upload(&check::random::<half::bf16>(size.mk_len(), seed))
-                        .unwrap();
-                    let b = gpu
-                        .upload(&check::random::<half::bf16>(size.nk_len(), seed + 1))
-                        .unwrap();
-                    let mut c = gpu.zeros::<half::bf16>(n).unwrap();
-                    g.launch(&gpu, &a, &b, &mut c, size).unwrap();
-                    gpu.download(&c)
-                        .unwrap()
-                        .into_iter()
-                        .map(|x| x.to_bits())
-                        .collect()
-                }
-                _ => {
-                    let a = gpu
-                        .upload(&check::random::<half::f16>(size.mk_len(), seed))
-                        .unwrap();
-                    let b = gpu
-                        .upload(&check::random::<half::f16>(size.nk_len(), seed + 1))
-                        .unwrap();
-                    let mut c = gpu.zeros::<half::f16>(n).unwrap();
-                    g.launch(&gpu, &a, &b, &mut c, size).unwrap();
-                    gpu.download(&c)
-                        .unwrap()
-                        .into_iter()
-                        .map(|x| x.to_bits())
-                        .collect()
-                }
-            }
+        let same = |seed| match ty {
+            Elem::BF16 => launch_bits::<half::bf16>(&gpu, &g, size, seed),
+            _ => launch_bits::<half::f16>(&gpu, &g, size, seed),
         };
         assert_eq!(same(7), same(7), "{}: two launches differ", g.spec);
     }
+}
+
+/// `g` once at `size` on random inputs from `seed`: C's bits.
+fn launch_bits<E: HostElem>(gpu: &Gpu, g: &HopperGemm, size: Size, seed: u64) -> Vec<u32> {
+    let a = gpu
+        .upload(&check::random::<E>(size.mk_len(), seed))
+        .unwrap();
+    let b = gpu
+        .upload(&check::random::<E>(size.nk_len(), seed + 1))
+        .unwrap();
+    let mut c = gpu.zeros::<E>(size.mn_len()).unwrap();
+    g.launch(gpu, &a, &b, &mut c, size).unwrap();
+    gpu.download(&c).unwrap().into_iter().map(E::bits).collect()
 }
 
 /// [`hopper_tail_split_ragged`]'s specs at its first problem, once each (what compute-sanitizer runs).

@@ -534,10 +534,13 @@ impl Variant {
         if self.cluster != 1 || self.split != 1 {
             return None;
         }
-        let g = tile_grid(p, self);
-        let slots = self.order.launch_grid(g);
-        let slots = (slots.x as u64 * slots.y as u64).min(u32::MAX as u64) as u32;
-        crate::tail::split(slots, dev.sms, p.size.k.div_ceil(self.bk))
+        crate::tail::split(self.order_slots(p), dev.sms, p.size.k.div_ceil(self.bk))
+    }
+
+    /// The block order's slots over the tiles of `p` (lone CTAs): what the persistent grid deals out.
+    fn order_slots(&self, p: &Problem) -> u32 {
+        let slots = self.order.launch_grid(tile_grid(p, self)).blocks();
+        slots.min(u32::MAX as u64) as u32
     }
 }
 
@@ -918,8 +921,7 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     let tail = if v.tail { v.tail_split(p, dev) } else { None };
     let mut units = units;
     if let Some(ts) = tail {
-        let launch = v.order.launch_grid(tile_grid(p, v));
-        let order_slots = (launch.x as u64 * launch.y as u64).min(u32::MAX as u64) as u32;
+        let order_slots = v.order_slots(p);
         let part_bytes = (v.bm * v.bn) as f64 * 4.0;
         let t_part = (k_tiles as u32).div_ceil(ts.parts) as f64 * t_k
             + 0.5 * dev.tile_overhead_s

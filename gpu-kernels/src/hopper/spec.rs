@@ -553,13 +553,17 @@ impl HopperSpec {
     /// With clusters the raster orders cluster slots (pairs of vertically adjacent tiles, or one tile's split
     /// parts) and `max_clusters` (the device's co-resident clusters; `sms / ctas` when unknown) bounds the grid.
     pub fn grid(&self, m: u32, n: u32, max_clusters: u32) -> u32 {
+        self.slots(m, n).min(max_clusters).max(1) * self.ctas()
+    }
+
+    /// The raster's slots for an `m x n` output: its launch grid over the tiles (cluster slots with clusters).
+    fn slots(&self, m: u32, n: u32) -> u32 {
         let tiles = swizzle_core::raster::Grid::new(
             n.div_ceil(self.bn),
             m.div_ceil(self.bm()).div_ceil(self.cluster),
         );
-        let lg = self.raster.launch_grid(tiles);
-        let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
-        slots.min(max_clusters).max(1) * self.ctas()
+        let slots = self.raster.launch_grid(tiles).blocks();
+        slots.min(u32::MAX as u64) as u32
     }
 
     /// The kernel's launch at `size` on a device that runs `max_clusters` clusters at once (every launch of the
@@ -631,14 +635,8 @@ impl HopperSpec {
             return TailSplit::NONE;
         }
         let Size { m, n, k } = size;
-        let tiles = swizzle_core::raster::Grid::new(
-            n.div_ceil(self.bn),
-            m.div_ceil(self.bm()).div_ceil(self.cluster),
-        );
-        let lg = self.raster.launch_grid(tiles);
-        let slots = (lg.x as u64 * lg.y as u64).min(u32::MAX as u64) as u32;
         let grid = self.grid(m, n, max_clusters) / self.ctas();
-        split(slots, grid, k.div_ceil(self.bk)).unwrap_or(TailSplit::NONE)
+        split(self.slots(m, n), grid, k.div_ceil(self.bk)).unwrap_or(TailSplit::NONE)
     }
 }
 
