@@ -70,3 +70,88 @@ fn source_carries_the_descriptor_constants() {
         assert!(!src.text.contains(lit), "hopper.cu types {lit}");
     }
 }
+
+#[test]
+fn pingpong_takes_whole_tiles_in_turns_where_its_registers_fit() {
+    use gpu_kernels::fp8::ScaleMode;
+    let e4m3 = HopperSpec {
+        bn: 128,
+        stages: 6,
+        pingpong: true,
+        ..SHIPPED.with_ty(Elem::E4M3)
+    };
+    // Both 16-bit and e4m3, clustered or not, N up to 160 (the accumulators of both 64-row slices: N registers
+    // a thread, beside PINGPONG_REG_RESERVE).
+    for s in [
+        e4m3,
+        HopperSpec { cluster: 1, ..e4m3 },
+        HopperSpec {
+            bn: 160,
+            stages: 5,
+            ..e4m3
+        },
+        e4m3.with_scale(ScaleMode::Row),
+        HopperSpec {
+            pingpong: true,
+            bn: 128,
+            ..SHIPPED
+        },
+    ] {
+        s.validate(232_448).unwrap_or_else(|e| panic!("{s}: {e}"));
+        assert!(s.to_string().ends_with(" pingpong"), "{s}");
+        assert!(s.spec_header().contains("#define SPEC_PINGPONG 1"), "{s}");
+        // Two more barriers after the ring's: 16 bytes beside the cooperative layout.
+        let coop = HopperSpec {
+            pingpong: false,
+            ..s
+        };
+        assert_eq!(s.smem_bytes(), coop.smem_bytes() + 16, "{s}");
+        assert!(!coop.spec_header().contains("SPEC_PINGPONG"));
+    }
+    // Refused in one line each: too wide for the registers, one consumer, split K, the tail split, block scaling.
+    for (bad, why) in [
+        (
+            HopperSpec {
+                bn: 192,
+                stages: 5,
+                ..e4m3
+            },
+            "registers",
+        ),
+        (
+            HopperSpec {
+                bn: 256,
+                stages: 4,
+                ..e4m3
+            },
+            "registers",
+        ),
+        (
+            HopperSpec {
+                consumers: 1,
+                ..e4m3
+            },
+            "two consumer warpgroups",
+        ),
+        (
+            HopperSpec {
+                split: 2,
+                cluster: 1,
+                ..e4m3
+            },
+            "no split K",
+        ),
+        (
+            HopperSpec {
+                tail: true,
+                cluster: 1,
+                ..e4m3
+            },
+            "tail split",
+        ),
+        (e4m3.with_scale(ScaleMode::Block), "no block scaling"),
+    ] {
+        let e = bad.validate(232_448).unwrap_err().to_string();
+        assert!(e.contains(why) && !e.contains('\n'), "{bad}: {e}");
+    }
+}
