@@ -410,7 +410,6 @@ impl Variant {
             epilogue_tile: epilogue_tile(out_elem(e)),
             split: self.split > 1,
             scale_slot: 0,
-            order_barriers: false,
         }
     }
 

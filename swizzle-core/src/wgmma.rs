@@ -622,7 +622,6 @@ pub const fn epilogue_tile(elem: Elem) -> Smem {
 ///     epilogue_tile: epilogue_tile(Elem::BF16),
 ///     split: false,
 ///     scale_slot: 0,
-///     order_barriers: false,
 /// };
 /// // Ring, barriers, 8 warps' 2 KiB scratch + its 128-byte alignment, the ring's 1 KiB alignment.
 /// assert_eq!(smem.bytes(), 4 * (16384 + 32768) + 64 + 8 * 2048 + 128 + 1024);
@@ -644,8 +643,6 @@ pub struct GemmSmem {
     /// Bytes of each stage's scale slot (block scaling: the stage's K-block scales of A's rows and of B's column
     /// segments, after the barriers); 0 without.
     pub scale_slot: u32,
-    /// Whether the consumer warpgroups take turns on whole tiles (pingpong): two more barriers after the ring's.
-    pub order_barriers: bool,
 }
 
 impl GemmSmem {
@@ -678,7 +675,6 @@ impl GemmSmem {
         };
         self.stages * (a.tile_bytes + b.tile_bytes)
             + 16 * self.stages
-            + if self.order_barriers { 16 } else { 0 }
             + self.stages * self.scale_slot
             + self.epilogue_bytes()
             + self.split_bytes()

@@ -52,7 +52,6 @@ namespace {
 // gemm_spec.cuh.
 __device__ __forceinline__ uint32_t pack2(float lo, float hi) { return cvt_pack2<spec::OUT_BF16>(lo, hi); }
 
-
 // 4x4 transpose of 32-bit words inside a quad of lanes: lane q holds w[g] = its two columns of 8-column block g;
 // afterwards it holds o[s] = lane s's word of block q, i.e. the 8 consecutive columns of block q (16 bytes).
 // Round r: every lane sends its word for block (q + r) & 3 and receives lane (q - r) & 3's word for block q.
@@ -115,29 +114,6 @@ __device__ __forceinline__ void mma_group(float (&acc)[N], uint32_t full, uint32
     fence_operands(acc);
 }
 
-#ifdef SPEC_PINGPONG
-// mma_group for a warpgroup that owns the whole BM = 128-row tile: both 64-row slices of A (acc0: rows 0-63, acc1:
-// rows 64-127) times the same B tile, one committed group.
-__device__ __forceinline__ void mma_group_tile(float (&acc0)[spec::ACC], float (&acc1)[spec::ACC], uint32_t full,
-                                               uint32_t phase, uint32_t a_stage, uint32_t b_stage, bool accumulate) {
-    using namespace spec;
-    mbar_wait(full, phase);
-    fence_operands(acc0);
-    fence_operands(acc1);
-    wgmma_fence();
-#pragma unroll
-    for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
-        const u64 db = swz::GemmB::desc(b_stage + swz::GemmB::k_step_bytes(j));
-        wgmma_tile(acc0, swz::GemmA::desc(a_stage + swz::GemmA::k_step_bytes(j)), db, (accumulate || j > 0) ? 1u : 0u);
-        wgmma_tile(acc1, swz::GemmA::desc(a_stage + swz::GemmA::mn_offset_bytes(64) + swz::GemmA::k_step_bytes(j)), db,
-                   (accumulate || j > 0) ? 1u : 0u);
-    }
-    wgmma_commit();
-    fence_operands(acc0);
-    fence_operands(acc1);
-}
-#endif
-
 #ifdef SPEC_TAIL
 // The consumer warpgroups' named barrier (named_barrier_sync; barrier 0 is __syncthreads').
 constexpr uint32_t CONSUMER_BARRIER = 1;
@@ -172,16 +148,6 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     using swz::GemmBSlice;
     using namespace spec;
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    // Pingpong (SPEC_PINGPONG): the consumer warpgroups take the CTA's tiles in turns, each computing a whole tile
-    // (both 64-row slices: SLICES accumulator fragments), so one's epilogue runs while the other's wgmmas keep the
-    // tensor core busy. Cooperative (else): both compute each tile, one 64-row slice each.
-#ifdef SPEC_PINGPONG
-    constexpr bool PINGPONG = true;
-    constexpr uint32_t SLICES = 2;
-#else
-    constexpr bool PINGPONG = false;
-    constexpr uint32_t SLICES = 1;
-#endif
 
     // Shared memory: STAGES A tiles, STAGES B tiles, then the barriers. Each tile starts on its swizzle period
     // (SMEM_ALIGN; 1 KiB for the 128B mode): the hardware swizzles address bits, the descriptor base offset is 0.
@@ -199,10 +165,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 #else
     constexpr uint32_t SCALE_SLOTS = 0;
 #endif
-    // Pingpong: two barriers that order the warpgroups' main loops (warpgroup w waits on order_bar + 8 w).
-    const uint32_t order_bar = empty_bar + 8 * STAGES;
-    constexpr uint32_t ORDER_BYTES = PINGPONG ? 16 : 0;
-    const uint32_t scale_smem = order_bar + ORDER_BYTES;
+    const uint32_t scale_smem = empty_bar + 8 * STAGES;
     // SMEM_EPILOGUE: one scratch tile per consumer warp, from the next 128-byte boundary.
     const uint32_t epi_smem = (scale_smem + SCALE_SLOTS + 127) & ~127u;
     // SPLIT > 1: the fp32 partial tile (BM x BN), then its two barriers.
@@ -222,8 +185,6 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     const uint32_t nk = (K + BK - 1) / BK;
     // CTAs per cluster: a multicast pair along M (CLUSTER) or the parts of a split K loop (SPLIT), never both.
     static_assert(CLUSTER == 1 || SPLIT == 1, "clusters split K or share B, not both");
-    static_assert(!PINGPONG || (CONSUMERS == 2 && SPLIT == 1 && SCALE != 3),
-                  "pingpong: two consumer warpgroups on whole tiles, no split K, no promotion");
     constexpr uint32_t CTAS = CLUSTER * SPLIT;
     const uint32_t crank = CTAS > 1 ? cluster_rank() : 0;
     const uint32_t rank = CLUSTER > 1 ? crank : 0;   // tile row in the pair
@@ -237,7 +198,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
     // schedule of swizzle_core::tail::TailSplit::unit and part_range, which the planner's model counts).
     struct Work { uint32_t slot, kb0, kb1; };
 #ifdef SPEC_TAIL
-    static_assert(CLUSTER == 1 && SPLIT == 1 && !PINGPONG, "the tail split runs on lone cooperative CTAs");
+    static_assert(CLUSTER == 1 && SPLIT == 1, "the tail split runs on lone CTAs");
     const uint32_t head = slots - tail_tiles;
     const uint32_t units = head + tail_tiles * tail_parts;
     auto work_of = [=](uint32_t u) {
@@ -259,13 +220,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             mbar_init(full_bar + 8 * s, SCALE == 3 ? 33 : 1);
             // lane 0 of every consumer warp of every CTA of the cluster (they all read the multicast B half); with
             // block scaling every consumer thread (each read the stage's scale slot)
-            // (pingpong: one consumer warpgroup reads each stage)
-            mbar_init(empty_bar + 8 * s, (SCALE == 3 ? CONSUMER_THREADS : PINGPONG ? 4 : CONSUMERS * 4) * CLUSTER);
-        }
-        if (PINGPONG) {
-            // every thread of the other consumer warpgroup, once its main loop has waited for all its stages
-            mbar_init(order_bar, 128);
-            mbar_init(order_bar + 8, 128);
+            mbar_init(empty_bar + 8 * s, (SCALE == 3 ? CONSUMER_THREADS : CONSUMERS * 4) * CLUSTER);
         }
         if (SPLIT > 1) {
             // every consumer thread of every CTA of the split cluster (each releases its own accesses)
@@ -367,11 +322,6 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         const uint32_t warp = tid / 32, lane = tid % 32;
         const uint32_t a_slice = GemmA::mn_offset_bytes(cw * 64);
         float d[ACC];
-#ifdef SPEC_PINGPONG
-        float d1[ACC];  // rows 64-127 of the tile
-        uint32_t turn = 0;  // this CTA's active tiles so far: even ones are warpgroup 0's, odd ones warpgroup 1's
-        uint32_t my_turns = 0;  // this warpgroup's tiles so far
-#endif
         // Per-tensor: the product of the two scales, read once, before the first stage lands (after the K loop
         // its latency would add to every tile's end).
         const float tensor_scale = SCALE == 1 ? sa[0] * sb[0] : 1.f;
@@ -386,13 +336,11 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 mbar_arrive(bar);
             }
         };
-#ifndef SPEC_PINGPONG  // (pingpong: whole tiles, mma_group_tile)
         // Stage s's wgmmas into acc, the whole m64nBN fragment (mma_group).
         auto mma_stage = [&](float (&acc)[ACC], bool accumulate) {
             mma_group(acc, full_bar + 8 * s, phase, a_smem + s * GemmA::TILE_BYTES + a_slice,
                       b_smem + s * GemmB::TILE_BYTES, accumulate);
         };
-#endif
         // One work unit: tile w.slot over k-blocks [w.kb0, w.kb1); UNIT_DONE ends it. With the tail split the whole
         // tiles and the tail parts run in two loops over this body (a lambda, inlined into each with its own
         // tail_part), so the whole tiles run the code of a kernel without the split (a tail-split kernel with one
@@ -409,22 +357,6 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             const swz::Tile t = swz::TileOrder::tile_of(w.slot, gx, gyc);
             if (!t.active) UNIT_DONE;
             const uint32_t ty = t.y * CLUSTER + rank;
-#ifdef SPEC_PINGPONG
-            // The other warpgroup's tile: its stages pass by in the ring.
-            if ((turn++ & 1) != cw) {
-                const uint32_t at = s + (kb1 - kb0);
-                s = at % STAGES;
-                phase ^= (at / STAGES) & 1;
-                UNIT_DONE;
-            }
-            // The main loops take turns: this one starts once the other warpgroup's last one has waited for all its
-            // stages (a full barrier is then at most one fill ahead of this one's parity, never two) and issued
-            // its wgmmas; warpgroup 0's first tile goes first.
-            if (cw == 1 || my_turns > 0) mbar_wait(order_bar + 8 * cw, (my_turns - (cw == 0 ? 1u : 0u)) & 1);
-            ++my_turns;
-#endif
-            // The first of this warpgroup's rows in the tile (pingpong: its first slice's).
-            const uint32_t slice_row = PINGPONG ? 0 : cw * 64;
             if (SCALE == 3) {
 #ifdef SPEC_BLOCK_SCALED
                 // ---- block scaling: each K block (one stage, BK == SCALE_BLOCK) into a fresh accumulator, then
@@ -584,17 +516,10 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             // problem of 16-128 rows, and at 8192 rows, where each CTA runs many tiles, it made per-row 9-11%
             // slower than per-tensor on some layers).
             float row_a[2], col_b[BN / 4];
-#ifdef SPEC_PINGPONG
-            float row_a1[2];  // the second slice's rows
-#endif
             if (SCALE == 2) {
-                const uint32_t r0 = ty * BM + slice_row + warp * 16 + lane / 4;
+                const uint32_t r0 = ty * BM + cw * 64 + warp * 16 + lane / 4;
                 row_a[0] = r0 < M ? sa[r0] : 0.f;
                 row_a[1] = r0 + 8 < M ? sa[r0 + 8] : 0.f;
-#ifdef SPEC_PINGPONG
-                row_a1[0] = r0 + 64 < M ? sa[r0 + 64] : 0.f;
-                row_a1[1] = r0 + 72 < M ? sa[r0 + 72] : 0.f;
-#endif
 #pragma unroll
                 for (uint32_t j = 0; j < BN / 8; ++j) {
                     const uint32_t col = t.x * BN + j * 8 + (lane & 3) * 2;
@@ -604,12 +529,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
             }
             uint32_t prev = 0;
             for (uint32_t kb = kb0; kb < kb1; ++kb) {
-#ifdef SPEC_PINGPONG
-                mma_group_tile(d, d1, full_bar + 8 * s, phase, a_smem + s * GemmA::TILE_BYTES,
-                               b_smem + s * GemmB::TILE_BYTES, kb > kb0);
-#else
                 mma_stage(d, kb > kb0);
-#endif
                 if (INFLIGHT == 1) {
                     // Keep this k-block's group in flight; the previous one is done: release its stage.
                     wgmma_wait<1>();
@@ -621,27 +541,17 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 prev = s;
                 if (++s == STAGES) { s = 0; phase ^= 1; }
             }
-#ifdef SPEC_PINGPONG
-            mbar_arrive(order_bar + 8 * (cw ^ 1));  // the other warpgroup's turn
-#endif
             if (INFLIGHT == 1) {
                 // Unconditional, so ptxas sees every accumulator read below after a wait (no serialised wgmma);
                 // an empty part has nothing in flight and no stage to release.
                 wgmma_wait<0>();
                 fence_operands(d);
-#ifdef SPEC_PINGPONG
-                fence_operands(d1);
-#endif
                 if (kb1 > kb0 && lane == 0) release(empty_bar + 8 * prev);
             }
             if (SCALE == 1) {
                 // ---- per-tensor scales on the fp32 sums ----
 #pragma unroll
                 for (uint32_t i = 0; i < ACC; ++i) d[i] *= tensor_scale;
-#ifdef SPEC_PINGPONG
-#pragma unroll
-                for (uint32_t i = 0; i < ACC; ++i) d1[i] *= tensor_scale;
-#endif
             } else if (SCALE == 2) {
                 // ---- per-row x per-column scales: d[4j + {0,1,2,3}] sit at (row0, c), (row0, c+1), (row0+8, c),
                 // (row0+8, c+1) with c = tile column j*8 + (lane%4)*2 (the accumulator layout below) ----
@@ -651,12 +561,6 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     d[4 * j + 1] *= row_a[0] * col_b[2 * j + 1];
                     d[4 * j + 2] *= row_a[1] * col_b[2 * j];
                     d[4 * j + 3] *= row_a[1] * col_b[2 * j + 1];
-#ifdef SPEC_PINGPONG
-                    d1[4 * j + 0] *= row_a1[0] * col_b[2 * j];
-                    d1[4 * j + 1] *= row_a1[0] * col_b[2 * j + 1];
-                    d1[4 * j + 2] *= row_a1[1] * col_b[2 * j];
-                    d1[4 * j + 3] *= row_a1[1] * col_b[2 * j + 1];
-#endif
                 }
             }
             }  // SCALE != 3
@@ -764,16 +668,6 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 ++tiles_done;
                 UNIT_DONE;
             }
-            // ---- the epilogue of each of this warpgroup's 64-row slices (cooperative: its one slice of the tile;
-            // pingpong: both) ----
-#pragma unroll
-            for (uint32_t slice = 0; slice < SLICES; ++slice) {
-#ifdef SPEC_PINGPONG
-            float (&e)[ACC] = slice == 0 ? d : d1;
-#else
-            float (&e)[ACC] = d;
-#endif
-            const uint32_t erow0 = ty * BM + slice_row + slice * 64 + warp * 16 + lane / 4;
             if (OUT_BYTES == 4) {
                 // ---- fp32 C (e4m3): the fragment's own pairs, 8 bytes per thread; a lane quad writes 32
                 // contiguous bytes of a row ----
@@ -782,13 +676,13 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 for (uint32_t j = 0; j < BN / 8; ++j) {
 #pragma unroll
                     for (uint32_t h = 0; h < 2; ++h) {
-                        const uint32_t row = erow0 + 8 * h, col = t.x * BN + j * 8 + (lane & 3) * 2;
+                        const uint32_t row = row0 + 8 * h, col = t.x * BN + j * 8 + (lane & 3) * 2;
                         if (row < M)
                             store_pair_f32(reinterpret_cast<float*>(c) + (unsigned long long)row * N + col,
-                                           e[j * 4 + 2 * h], e[j * 4 + 2 * h + 1], col, N, pair_ok);
+                                           d[j * 4 + 2 * h], d[j * 4 + 2 * h + 1], col, N, pair_ok);
                     }
                 }
-                continue;
+                UNIT_DONE;
             }
             if (SMEM_EPILOGUE) {
                 // Through this warp's scratch (swz::EpilogueTile, 16 x 64), 64 columns at a time: stmatrix.x4 of
@@ -797,7 +691,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 using Epi = swz::EpilogueTile;
                 static_assert(Epi::ROWS == 16 && Epi::COLS == 64 && Epi::ELEM_BYTES == OUT_BYTES, "scratch shape");
                 const uint32_t sc = epi_smem + (cw * 4 + warp) * Epi::BYTES;
-                const uint32_t rbase = ty * BM + slice_row + slice * 64 + warp * 16;
+                const uint32_t rbase = ty * BM + cw * 64 + warp * 16;
                 const bool vec_ok = (N % 8) == 0;
                 // BN a multiple of 32: the last chunk is 32 columns wide when BN is not a multiple of 64.
 #pragma unroll
@@ -808,8 +702,8 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     for (uint32_t jj = 0; jj < width / 16; ++jj) {
                         const uint32_t g = c64 * 8 + jj * 2;  // first of the two n8 blocks
                         stsm_x4(sc + Epi::byte_offset(lane & 15, jj * 16 + (lane >> 4) * 8),
-                                pack2(e[g * 4 + 0], e[g * 4 + 1]), pack2(e[g * 4 + 2], e[g * 4 + 3]),
-                                pack2(e[g * 4 + 4], e[g * 4 + 5]), pack2(e[g * 4 + 6], e[g * 4 + 7]));
+                                pack2(d[g * 4 + 0], d[g * 4 + 1]), pack2(d[g * 4 + 2], d[g * 4 + 3]),
+                                pack2(d[g * 4 + 4], d[g * 4 + 5]), pack2(d[g * 4 + 6], d[g * 4 + 7]));
                     }
                     __syncwarp();
 #pragma unroll
@@ -822,7 +716,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     }
                     __syncwarp();  // reads done before the next 64 columns overwrite the scratch
                 }
-                continue;
+                UNIT_DONE;
             }
             if (!STORE16) {
                 // The fragment's own pairs: 4 bytes per thread, a quad writes 16 contiguous bytes of a row.
@@ -832,11 +726,11 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 #pragma unroll
                     for (uint32_t h = 0; h < 2; ++h) {
                         const uint32_t i = j * 4 + 2 * h;
-                        const uint32_t row = erow0 + 8 * h;
+                        const uint32_t row = row0 + 8 * h;
                         const uint32_t col = t.x * BN + j * 8 + (lane & 3) * 2;
                         if (row < M) {
                             u16* dst = c + (unsigned long long)row * N + col;
-                            const uint32_t w = pack2(e[i], e[i + 1]);
+                            const uint32_t w = pack2(d[i], d[i + 1]);
                             if (pair_ok && col + 2 <= N) *reinterpret_cast<uint32_t*>(dst) = w;
                             else {
                                 if (col < N) dst[0] = u16(w);
@@ -845,7 +739,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         }
                     }
                 }
-                continue;
+                UNIT_DONE;
             }
             const bool vec_ok = (N % 8) == 0;  // rows start on 16 bytes
 #pragma unroll
@@ -856,15 +750,14 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 #pragma unroll
                     for (uint32_t g = 0; g < 4; ++g) {
                         const uint32_t i = (g4 * 4 + g) * 4 + 2 * h;
-                        w[g] = pack2(e[i], e[i + 1]);
+                        w[g] = pack2(d[i], d[i + 1]);
                     }
                     quad_transpose(w, o, lane);
-                    const uint32_t row = erow0 + 8 * h;
+                    const uint32_t row = row0 + 8 * h;
                     const uint32_t col = t.x * BN + (g4 * 4 + (lane & 3)) * 8;
                     if (row < M) store_row16(c + (unsigned long long)row * N + col, o, col, N, vec_ok);
                 }
             }
-            }  // slices
 #ifdef SPEC_TAIL
         };
         uint32_t u = first;

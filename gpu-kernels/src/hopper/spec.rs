@@ -68,12 +68,6 @@ pub struct HopperSpec {
     /// [`HopperGemm::launch_fp8`](super::HopperGemm::launch_fp8)); a problem without a tail to split runs as
     /// without it.
     pub tail: bool,
-    /// The consumer warpgroups take the CTA's tiles in turns (CUTLASS's "pingpong" schedule) instead of sharing
-    /// each tile 64 rows apiece: each computes whole 128-row tiles (two m64 fragments, `bn` accumulator registers
-    /// a thread), so one warpgroup's epilogue runs while the other's `wgmma`s keep the tensor core busy. Needs two
-    /// consumer warpgroups, no split K, no tail split and no block scaling (its promotion would stall the one
-    /// warpgroup on the tensor core).
-    pub pingpong: bool,
 }
 
 /// The single-CTA configuration every tuning variant differs from by one thing (`hopper::sweep`): 128x256x64
@@ -98,7 +92,6 @@ pub const BASE: HopperSpec = HopperSpec {
     block_accs: 2,
     promote_halves: false,
     tail: false,
-    pingpong: false,
 };
 
 /// [`BASE`] with clusters of two CTAs sharing (multicasting) the B tile: shipped before the stmatrix epilogue.
@@ -120,9 +113,6 @@ swizzle_core::assert_conflict_free!(BASE.epilogue_tile(), Pattern::STMATRIX_X4, 
 pub const WARPGROUP: u32 = 128;
 /// The most split-K parts: one portable cluster (8 CTAs) per tile.
 pub const MAX_SPLIT: u32 = 8;
-/// Registers a pingpong consumer thread needs beside its tile's accumulators (addresses, the epilogue's
-/// conversions): with 232 a thread, ptxas spilled at N = 192 on NVRTC 13.0 and not at 128.
-pub const PINGPONG_REG_RESERVE: u32 = 56;
 /// Registers per SM (the producer / consumer split must fit).
 const SM_REGS: u32 = 65536;
 
@@ -262,7 +252,6 @@ impl HopperSpec {
             epilogue_tile: self.epilogue_tile(),
             split: self.split > 1,
             scale_slot: self.scale_slot_bytes(),
-            order_barriers: self.pingpong,
         }
     }
 
@@ -398,26 +387,8 @@ impl HopperSpec {
                 "split-K of 1..={MAX_SPLIT} parts (a portable cluster), and only without the multicast pair"
             ));
         }
-        if self.tail && (self.cluster > 1 || self.split > 1 || self.pingpong) {
-            return bad("the tail split runs on lone cooperative CTAs without split-K".into());
-        }
-        if self.pingpong {
-            if self.consumers != 2 || self.split > 1 || self.scale_code() == 3 {
-                return bad(
-                    "pingpong takes two consumer warpgroups, no split K and no block scaling"
-                        .into(),
-                );
-            }
-            let regs = self.bn + PINGPONG_REG_RESERVE;
-            if regs > self.consumer_reg_budget() {
-                return bad(format!(
-                    "pingpong keeps a whole tile's accumulators in one warpgroup: {} registers a thread for N = {}, \
-                     plus {PINGPONG_REG_RESERVE} for addresses and the epilogue: {regs}, a consumer thread has {}",
-                    self.bn,
-                    self.bn,
-                    self.consumer_reg_budget()
-                ));
-            }
+        if self.tail && (self.cluster > 1 || self.split > 1) {
+            return bad("the tail split runs on lone CTAs without split-K".into());
         }
         if self.stages < 2 || self.inflight > 1 {
             return bad("stages >= 2, inflight 0 or 1".into());
@@ -513,11 +484,6 @@ impl HopperSpec {
             );
         let consts = if self.tail {
             consts.define("SPEC_TAIL", "1")
-        } else {
-            consts
-        };
-        let consts = if self.pingpong {
-            consts.define("SPEC_PINGPONG", "1")
         } else {
             consts
         };
@@ -723,8 +689,6 @@ impl std::fmt::Display for HopperSpec {
                 format!(" split{}", self.split)
             } else if self.tail {
                 " tail".to_string()
-            } else if self.pingpong {
-                " pingpong".to_string()
             } else {
                 String::new()
             }
