@@ -143,6 +143,31 @@ pub fn launch(gpu: &Gpu, kernel: &Kernel, l: &Launch, bufs: &mut [CudaSlice<u8>]
 }
 
 /// [`launch`] on typed buffers (`HopperGemm::launch`'s A, B and C).
+/// The tensor map of every [`Arg::TensorMap`] of `l`, in argument order, each over the buffer it names in
+/// `bufs` (K-major, its box the argument's tile); an error names a buffer `bufs` does not have.
+pub fn tensor_maps<T: DeviceRepr>(
+    gpu: &Gpu,
+    kernel: &Kernel,
+    l: &Launch,
+    bufs: &[&CudaSlice<T>],
+) -> Result<Vec<TensorMap>> {
+    let mut maps = Vec::new();
+    for a in &l.args {
+        if let Arg::TensorMap { buf, rows, k, tile } = *a {
+            let d = bufs.get(buf).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "{}: tensor map of missing buffer {buf}",
+                    kernel.name
+                ))
+            })?;
+            let (ptr, _guard) = d.device_ptr(gpu.stream());
+            let bytes = d.len() * std::mem::size_of::<T>();
+            maps.push(TensorMap::k_major(ptr, bytes, &tile, rows, k)?);
+        }
+    }
+    Ok(maps)
+}
+
 pub fn launch_refs<T: DeviceRepr>(
     gpu: &Gpu,
     kernel: &Kernel,
@@ -162,20 +187,7 @@ pub fn launch_refs<T: DeviceRepr>(
     }
     // Each buffer is pushed by reference; several arguments may name the same buffer (read-only views).
     // Tensor maps hold the buffers' device addresses; encode them before the launch borrows the buffers.
-    let mut maps = Vec::new();
-    for a in &l.args {
-        if let Arg::TensorMap { buf, rows, k, tile } = *a {
-            let d = bufs.get(buf).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "{}: tensor map of missing buffer {buf}",
-                    kernel.name
-                ))
-            })?;
-            let (ptr, _guard) = d.device_ptr(gpu.stream());
-            let bytes = d.len() * std::mem::size_of::<T>();
-            maps.push(TensorMap::k_major(ptr, bytes, &tile, rows, k)?);
-        }
-    }
+    let maps = tensor_maps(gpu, kernel, l, bufs)?;
     let mut next_map = maps.iter();
     gpu.launch(kernel, l.config, |b| {
         for a in &l.args {

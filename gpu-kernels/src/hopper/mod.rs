@@ -38,7 +38,6 @@ pub const fn cublas_call(ty: Elem, size: Size) -> crate::runtime::GemmCall {
 use crate::elem::HostElem;
 use crate::frame::{Arg, Launch, Size};
 use crate::runtime::error::DriverContext;
-use crate::runtime::tma::TensorMap;
 use crate::runtime::{cache, compile, Compiled, DeviceProps, Error, Gpu, Kernel, Result};
 use cudarc::driver::{CudaFunction, CudaSlice, DeviceRepr};
 use swizzle_core::Elem;
@@ -339,7 +338,7 @@ impl HopperGemm {
         c: &mut CudaSlice<O>,
         size: Size,
     ) -> Result<()> {
-        use cudarc::driver::{DevicePtr, PushKernelArg};
+        use cudarc::driver::PushKernelArg;
         let launch = self.launch_at(size)?;
         let expected = |i: usize| {
             i == 2
@@ -357,15 +356,7 @@ impl HopperGemm {
                 self.spec
             )));
         }
-        let mut maps = Vec::new();
-        for arg in &launch.args {
-            if let Arg::TensorMap { buf, rows, k, tile } = *arg {
-                let d = if buf == 0 { a } else { b };
-                let (ptr, _guard) = d.device_ptr(gpu.stream());
-                let bytes = d.len() * std::mem::size_of::<A>();
-                maps.push(TensorMap::k_major(ptr, bytes, &tile, rows, k)?);
-            }
-        }
+        let maps = crate::frame::verify::tensor_maps(gpu, &self.kernel, &launch, &[a, b])?;
         let (tail_count, tail_partials) = if self.spec.tail {
             self.tail_workspace(gpu, self.tail_split(size))?
         } else {
