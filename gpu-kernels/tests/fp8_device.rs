@@ -10,7 +10,7 @@ use gpu_kernels::runtime::{CublasLt, Fp8Call, Header, Source};
 use gpu_kernels::{Elem, Size};
 
 mod common;
-use common::{gpu, sizes};
+use common::{gpu, sizes, TAIL_RAGGED};
 
 const CODEC: &str = r#"
 #include <cuda_fp8.h>
@@ -372,25 +372,13 @@ fn sanitizer_small(specs: &[HopperSpec]) {
     }
 }
 
-/// The tail split's test specs: a 64x32 tile (many tiles at small sizes) in every mode, and writing f32.
+/// The tail split's test specs: the 64x32 tail tile in every mode, and writing f32.
 fn tail_specs() -> Vec<HopperSpec> {
-    let tile = |mode: ScaleMode| HopperSpec {
-        consumers: 1,
-        bn: 32,
-        stages: 8,
-        cluster: 1,
-        split: 1,
-        tail: true,
-        ..SHIPPED.with_ty(Elem::E4M3).with_scale(mode)
-    };
+    let tile = |mode: ScaleMode| common::tail_tile(SHIPPED.with_ty(Elem::E4M3).with_scale(mode));
     let mut specs: Vec<HopperSpec> = ScaleMode::ALL.into_iter().map(tile).collect();
     specs.push(tile(ScaleMode::Tensor).with_out(Elem::F32));
     specs
 }
-
-/// Ragged problems whose last partial wave of 64x32 tiles is split on an H100 (132 SMs): 704 tiles of 16 K
-/// blocks (the last 44 in 3 parts), 800 of 24 (8 in 6), 680 of 32 (20 in 6); M, N and K off the tile.
-const TAIL_RAGGED: &str = "1000x1400x2000 1017x1600x3008 1070x1250x4096";
 
 /// The tail split in every mode on ragged problems whose last tiles are split: every element within the bound
 /// against the fp64 reference, poisoned first, twice on one kernel (the second launch finds the arrival counters

@@ -269,9 +269,8 @@ fn hopper_chained_launch_waits_for_the_kernel_before() {
     }
 }
 
-/// The tail split in bf16 and f16 (a 64x32 tile, many tiles at small sizes) on ragged problems whose last partial
-/// wave is split on an H100 (132 SMs): 704 tiles of 32 K steps (the last 44 in 3 parts), 800 of 47 (8 in 8), 680
-/// of 64 (20 in 6); M, N and K off the tile. Each against the host reference twice on one kernel (the second
+/// The tail split in bf16 and f16 (the 64x32 tail tile) on ragged problems whose last partial wave is split
+/// ([`common::TAIL_RAGGED`]). Each against the host reference twice on one kernel (the second
 /// launch finds the arrival counters the first left at zero), and two launches on the same inputs give the same
 /// bits (the parts are summed in part order). `hopper_tail_split_small` is the one compute-sanitizer runs.
 #[test]
@@ -280,13 +279,13 @@ fn hopper_tail_split_ragged() {
     let gpu = gpu();
     for ty in TYPES {
         let g = HopperGemm::new(&gpu, tail_spec(ty)).unwrap();
-        for (i, size) in common::sizes(TAIL_RAGGED).into_iter().enumerate() {
+        for (i, size) in common::sizes(common::TAIL_RAGGED).into_iter().enumerate() {
             let t = g.tail_split(size);
             assert!(t.parts > 1, "{} {size}: no tail split ({t:?})", g.spec);
             run(&gpu, &g, None, size, 40 + i as u64);
             run(&gpu, &g, None, size, 50 + i as u64);
         }
-        let size = common::sizes(TAIL_RAGGED)[0];
+        let size = common::sizes(common::TAIL_RAGGED)[0];
         let same = |seed| match ty {
             Elem::BF16 => launch_bits::<half::bf16>(&gpu, &g, size, seed),
             _ => launch_bits::<half::f16>(&gpu, &g, size, seed),
@@ -315,23 +314,13 @@ fn hopper_tail_split_small() {
     let gpu = gpu();
     for ty in TYPES {
         let g = HopperGemm::new(&gpu, tail_spec(ty)).unwrap();
-        let size = common::sizes(TAIL_RAGGED)[0];
+        let size = common::sizes(common::TAIL_RAGGED)[0];
         assert!(g.tail_split(size).parts > 1, "{}: no tail split", g.spec);
         run(&gpu, &g, None, size, 60);
     }
 }
 
-/// Problems whose last partial wave of 64x32 tiles is split (see [`hopper_tail_split_ragged`]).
-const TAIL_RAGGED: &str = "1000x1400x2000 1017x1600x3008 1070x1250x4096";
-
-/// A 64x32 tile with the tail split in `ty`.
+/// The 64x32 tail tile in `ty`.
 fn tail_spec(ty: Elem) -> HopperSpec {
-    HopperSpec {
-        consumers: 1,
-        bn: 32,
-        stages: 8,
-        cluster: 1,
-        tail: true,
-        ..SHIPPED.with_ty(ty)
-    }
+    common::tail_tile(SHIPPED.with_ty(ty))
 }

@@ -14,6 +14,24 @@ pub fn gpu() -> Gpu {
 /// Problem sizes spelled as the CLI spells them, `MxNxK` separated by spaces: `sizes("1x1x16 17x33x48")`.
 pub use gpu_kernels::frame::sizes;
 
+/// Ragged problems (M, N and K off the tile) whose last partial wave of 64x32 tiles ([`tail_tile`]) is split on an
+/// H100 (132 SMs): 704, 800 and 680 tiles. In e4m3 (K blocks of 128) they have 16, 24 and 32 K blocks and the last
+/// 44 tiles go in 3 parts, 8 in 6, 20 in 6; in 16 bits (K steps of 64) 32, 47 and 64, and 44 in 3, 8 in 8, 20 in 6.
+pub const TAIL_RAGGED: &str = "1000x1400x2000 1017x1600x3008 1070x1250x4096";
+
+/// `base` as a lone 64x32 tile with the tail split (many tiles at small sizes, so small problems split a tail).
+pub fn tail_tile(base: gpu_kernels::hopper::HopperSpec) -> gpu_kernels::hopper::HopperSpec {
+    gpu_kernels::hopper::HopperSpec {
+        consumers: 1,
+        bn: 32,
+        stages: 8,
+        cluster: 1,
+        split: 1,
+        tail: true,
+        ..base
+    }
+}
+
 /// Fails the test unless libnvrtc can be loaded (the compile-only tests need it, not a GPU).
 pub fn assert_nvrtc() {
     assert!(
