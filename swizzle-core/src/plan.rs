@@ -15,9 +15,9 @@
 //! 1. **Tensor, with waves.** The grid is persistent: work units (tiles x splits) are dealt to SMs (pairs of SMs
 //!    for clusters of 2) in order, so the busiest SM runs `ceil(units / slots)` of them. A unit takes
 //!    `k_tiles x t_k + t_tile`: `t_k` is one `BM x BN x 64` k-tile at the device's mainloop rate (scaled by
-//!    [`Variant::efficiency`]), but no less than [`LOAD_LATENCY_S`]` / stages` (a stage comes back one copy
-//!    round trip after it was freed, and the ring holds `stages` of them: what bounds the small-M shapes,
-//!    [`Bound::Latency`]), both for the multicast pair and over [`MULTICAST_PAIR_COST`] for a lone CTA (the pair
+//!    [`Variant::efficiency`]), but no less than [`LOAD_LATENCY_S`]` / stages` ([`LOAD_LATENCY_E4M3_S`] for
+//!    e4m3: a stage comes back one copy round trip after it was freed, and the ring holds `stages` of them: what
+//!    bounds the small-M shapes, [`Bound::Latency`]), both for the multicast pair and over [`MULTICAST_PAIR_COST`] for a lone CTA (the pair
 //!    waits for the slower of its two SMs), `t_tile` the per-tile pipeline fill and epilogue (the persistent
 //!    kernel does not overlap them with the next tile's MMAs). With the tail split ([`Variant::tail`],
 //!    [`crate::tail`]) the busiest SM's units are counted from the split's schedule: whole tiles as above, tail
@@ -285,6 +285,16 @@ pub const SPLIT_PART_S: f64 = 5.4e-6;
 /// One pipeline stage's copy round trip under load, from the consumer freeing it to its next tile landing: with
 /// `stages` in the ring a k-tile takes at least `LOAD_LATENCY_S / stages` (fitted: module docs).
 pub const LOAD_LATENCY_S: f64 = 2.6e-6;
+/// [`LOAD_LATENCY_S`] for the e4m3 kernel. Fitted on one run of the planner's seven best kernel shapes at 21
+/// per-tensor problems of M = 512 to 8192 (the 18 LLM layers there, 8192³, 4096³, 4096x7168x16384; 147 (problem,
+/// variant) times, H100, 2026-11-27), each problem's times taken relative to their geometric mean (the model's
+/// absolute error there is the clock's, common to every variant). The round trip held at 2.3 µs, the least of the
+/// values whose plans lost the least against the fastest kernel measured (0.75% on average, from 2.3 to 2.45 µs;
+/// 1.29% at 2.6), against 2.15 µs by least squares alone (rms 3.7% against 7.1% at 2.6; 4.3% at 2.3). Held out,
+/// the per-row half (seven problems at M = 8192): rms 6.0% at 2.6 µs, 3.1% at 2.3. Whether the bf16 value differs
+/// for the type or for the smaller M it was fitted at is not isolated. What it moves: the 128x192 tile (five
+/// stages) stops being held by the round trip and wins where it cuts the waves (8192³).
+pub const LOAD_LATENCY_E4M3_S: f64 = 2.3e-6;
 /// The time from the launch until the DRAM stream runs at the copy rate (the launch, the first loads' latency):
 /// what a kernel bound by its HBM bytes takes beyond `bytes / rate`. Fitted: the median of measured time minus
 /// that floor for the planned spec of the six bf16 LLM layers at M = 16 (2.4 to 5.7 us, H100, 16-stage rings,
@@ -902,7 +912,12 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
         1.0
     };
     let t_mma = dev.k_tile_s * area / v.efficiency() * lone;
-    let t_k = t_mma.max(LOAD_LATENCY_S / v.stages as f64 * lone);
+    let latency = if is_e4m3(p.elem) {
+        LOAD_LATENCY_E4M3_S
+    } else {
+        LOAD_LATENCY_S
+    };
+    let t_k = t_mma.max(latency / v.stages as f64 * lone);
     // Fill and epilogue, half each of the measured overhead; a split part's epilogue is the reduction (4.).
     let epilogue = if split > 1 {
         0.0
@@ -1259,6 +1274,27 @@ mod tests {
         );
         assert!((eff(128, 128) - 0.93).abs() < 0.01);
         assert!((eff(64, 256) - ONE_CONSUMER_EFFICIENCY).abs() < 1e-12);
+    }
+
+    /// e4m3: the 128x192 tile's five stages outlast the copy round trip, so it is planned where it cuts the last
+    /// partial wave of 128x256 (8192³: 21 waves of 192 columns against 16 of 256, 1.6% less work on the
+    /// busiest SM) and not where it adds waves (4096³: 6 of 192 against 4 of 256; 4096x7168x16384).
+    #[test]
+    fn e4m3_plans_the_192_wide_tile_where_it_cuts_the_waves() {
+        let d = Device::H100;
+        let best = |m, n, k| {
+            let p = Problem::new(Size::mnk(m, n, k), Elem::E4M3);
+            plan(&p, &d).unwrap().best.variant
+        };
+        assert_eq!(best(8192, 8192, 8192).bn, 192);
+        assert_eq!(best(8192, 8192, 8192).stages, 5);
+        assert_eq!(best(4096, 4096, 4096).bn, 256);
+        assert_eq!(best(4096, 7168, 16384).bn, 256);
+        // The 16-bit planner keeps its copy round trip: bf16 8192³ stays 128x256.
+        assert_eq!(
+            plan(&bf16(8192, 8192, 8192), &d).unwrap().best.variant.bn,
+            256
+        );
     }
 
     /// The multicast pair waits for the slower of its SMs: where the pair saves no wave and the L2 traffic it
