@@ -211,7 +211,42 @@ fn e4m3_bad_input_is_one_line_and_exit_2() {
             "bench gemm --dtype e4m3 --chain --shapes 16x4096x4096,16x4096x4104",
             "K must be a multiple of 16 for e4m3",
         ),
+        (
+            "bench gemm --candidates 2 --sizes 64",
+            "--candidates goes with --dtype e4m3",
+        ),
+        (
+            "bench gemm --dtype e4m3 --shapes 16x4096x4096 --candidates 9",
+            "not in 0..=8",
+        ),
+        (
+            "bench gemm --dtype e4m3 --chain --shapes 16x4096x4096 --candidates 1",
+            "not --chain",
+        ),
     ] {
         common::refused(line, says);
     }
+}
+
+/// `--candidates N --list` names the plan and the next N kernel shapes by the model, one line each, without a
+/// GPU; at 8192³ the plan is the 128x192 tile (five stages), which cuts the last partial wave of 128x256 and
+/// ran faster than it on an H100.
+#[test]
+fn e4m3_runners_up_are_listed_after_the_plan() {
+    let out = swz("bench gemm --dtype e4m3 --shapes 8192x8192x8192 --candidates 3 --list");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(
+        lines[0].starts_with("at 8192x8192x8192 per-tensor: plan e4m3 per-tensor 128x192x128 5st"),
+        "{text}"
+    );
+    assert!(lines[1..]
+        .iter()
+        .all(|l| l.starts_with("at 8192x8192x8192 per-tensor: runner-up e4m3 per-tensor ")));
+    assert!(
+        lines[1..].iter().any(|l| l.contains(" 128x256x128 4st ")),
+        "{text}"
+    );
 }

@@ -11,6 +11,9 @@
 //! memory-bound launch can be held to. Reported: the median of the per-round ratios with its range, the plan,
 //! the planner's prediction and its error beside the measured time, and ours against the bare read.
 //!
+//! With `candidates` > 0 the planner's next kernel shapes at each problem ([`ranked`]) are contestants of the
+//! same rounds too, each checked like the plan first: what the model's ranking is tested on.
+//!
 //! Every planned spec is compiled first, on every host thread at once, before anything is timed.
 
 use crate::bench::Align::{Left, Right};
@@ -21,7 +24,7 @@ use cudarc::driver::CudaSlice;
 use gpu_kernels::elem::E4m3;
 use gpu_kernels::fp8::reference::{self, compare, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
-use gpu_kernels::hopper::fp8::{check_on, plan};
+use gpu_kernels::hopper::fp8::{check_on, ranked};
 use gpu_kernels::hopper::planned::plan_device;
 use gpu_kernels::hopper::{check_device, compile_cached, HopperGemm};
 use gpu_kernels::runtime::cublas::Fp8Plan;
@@ -59,6 +62,21 @@ pub struct Fp8Row {
     /// the rounds (1: ours as fast as the bare read).
     pub read_us: Option<f64>,
     pub read_ratio: Option<bench::Spread>,
+    /// The planner's runners-up measured in the same rounds (`candidates` of [`run`]), fastest predicted first.
+    pub candidates: Vec<Fp8Candidate>,
+}
+
+/// One of the planner's runners-up at a problem, measured beside the plan.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Fp8Candidate {
+    pub spec: String,
+    pub bound: String,
+    pub predicted_us: f64,
+    pub us: f64,
+    /// Median, min and max over rounds of cuBLASLt's time / this one's.
+    pub ratio: bench::Spread,
+    /// Median, min and max over rounds of the plan's time / this one's (> 1: the runner-up faster).
+    pub vs_plan: bench::Spread,
 }
 
 struct Set {
@@ -67,24 +85,34 @@ struct Set {
     c: CudaSlice<half::bf16>,
 }
 
-/// Measure the planned e4m3 kernel against cuBLASLt at every `shape` in every `mode`: the rows measured, and
-/// one line for each problem that failed (its check, a launch), the others measured still.
+/// Measure the planned e4m3 kernel (and its next `candidates` kernel shapes by the model) against cuBLASLt at
+/// every `shape` in every `mode`: the rows measured, and one line for each problem that failed (its check, a
+/// launch), the others measured still.
 pub fn run(
     gpu: &Gpu,
     shapes: &[Size],
     modes: &[ScaleMode],
     n_rounds: usize,
     cfg: &BenchConfig,
+    candidates: usize,
 ) -> Result<(Vec<Fp8Row>, Vec<String>)> {
     check_device(gpu.props())?;
     let dev = plan_device(gpu.props());
-    precompile(shapes, modes, &dev)?;
+    precompile(shapes, modes, &dev, candidates)?;
     let lt = CublasLt::new(gpu)?;
     let read = HbmRead::new(gpu)?;
     let (mut out, mut failed) = (Vec::new(), Vec::new());
     for (si, &size) in shapes.iter().enumerate() {
         for &mode in modes {
-            match one(gpu, (&lt, &read), &dev, size, mode, si, n_rounds, cfg) {
+            match one(
+                gpu,
+                (&lt, &read),
+                &dev,
+                (size, mode, si),
+                n_rounds,
+                cfg,
+                candidates,
+            ) {
                 Ok(row) => {
                     // Each row as it is measured (a run cut short keeps what it measured).
                     let opt = |us: Option<f64>, q: Option<bench::Spread>| match (us, q) {
@@ -117,17 +145,19 @@ pub fn run(
     Ok((out, failed))
 }
 
-/// Compile every spec planned for `shapes` x `modes`, each once, on every host thread at once (the problems'
-/// first launches then load them from the compile cache). A problem that does not plan is left to [`one`].
+/// Compile every spec planned for `shapes` x `modes` (and the `candidates` runners-up), each once, on every host
+/// thread at once (the problems' first launches then load them from the compile cache). A problem that does not
+/// plan is left to [`one`].
 fn precompile(
     shapes: &[Size],
     modes: &[ScaleMode],
     dev: &swizzle_core::plan::Device,
+    candidates: usize,
 ) -> Result<()> {
     let mut specs = Vec::new();
     for &size in shapes {
         for &mode in modes {
-            if let Ok(p) = plan(size, mode, dev) {
+            for p in ranked(size, mode, dev, 1 + candidates).unwrap_or_default() {
                 if !specs.contains(&p.spec) {
                     specs.push(p.spec);
                 }
@@ -160,14 +190,22 @@ fn one(
     gpu: &Gpu,
     (lt, probe): (&CublasLt, &HbmRead),
     dev: &swizzle_core::plan::Device,
-    size: Size,
-    mode: ScaleMode,
-    si: usize,
+    (size, mode, si): (Size, ScaleMode, usize),
     n_rounds: usize,
     cfg: &BenchConfig,
+    candidates: usize,
 ) -> Result<Fp8Row> {
-    let planned = plan(size, mode, dev)?;
+    let mut specs = ranked(size, mode, dev, 1 + candidates)?.into_iter();
+    let planned = specs.next().ok_or_else(|| {
+        gpu_kernels::runtime::Error::Invalid(format!(
+            "{}: no implemented e4m3 variant for per-{mode} scaling",
+            size.mnk_text()
+        ))
+    })?;
     let g = HopperGemm::new(gpu, planned.spec)?;
+    let runners: Vec<_> = specs
+        .map(|p| Ok((HopperGemm::new(gpu, p.spec)?, p.estimate)))
+        .collect::<Result<_>>()?;
     let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
     let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
     // 16 sampled rows (the first, the last, random ones): every column, K and tile edge of them.
@@ -176,6 +214,9 @@ fn one(
         .chain(gpu_kernels::elem::indices(14, size.m, si as u64))
         .collect();
     let agr = check_on(gpu, &g, size, (&x, &w), &rows, 7 + si as u64, 8e-3)?;
+    for (r, _) in &runners {
+        check_on(gpu, r, size, (&x, &w), &rows, 7 + si as u64, 8e-3)?;
+    }
     let call = |m: ScaleMode| Fp8Call::new(size, m);
     let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
     let (peer_mode, peer, peer_scales) =
@@ -208,15 +249,24 @@ fn one(
         None
     };
     // Contestants: 0 cuBLASLt, 1 ours (planned), then the fast-accumulation peer and the bare read where they
-    // exist.
+    // exist, then the runners-up.
     let fast_at = fast.as_ref().map(|_| 2);
     let read_at = reads.as_ref().map(|_| 2 + fast.is_some() as usize);
-    let contestants = 2 + fast.is_some() as usize + reads.is_some() as usize;
+    let first_runner = 2 + fast.is_some() as usize + reads.is_some() as usize;
+    let contestants = first_runner + runners.len();
     let times = rounds::interleaved(gpu, cfg, contestants, n_rounds, |who, i| {
         let s = &mut sets[i % count];
         match who {
             0 => lt.fp8_gemm(&peer, &s.a, &s.b, &peer_scales, &mut s.c),
             1 => g.launch_fp8(gpu, &s.a, &s.b, &ours_scales, &mut s.c, size),
+            w if w >= first_runner => runners[w - first_runner].0.launch_fp8(
+                gpu,
+                &s.a,
+                &s.b,
+                &ours_scales,
+                &mut s.c,
+                size,
+            ),
             w if Some(w) == fast_at => lt.fp8_gemm(
                 fast.as_ref().expect("fast peer"),
                 &s.a,
@@ -249,6 +299,21 @@ fn one(
         fast_ratio: fast_at.map(|w| bench::spread(&rounds::ratios(&times[w], &times[1]))),
         read_us: read_at.map(|w| med(&times[w]) * 1e3),
         read_ratio: read_at.map(|w| bench::spread(&rounds::ratios(&times[w], &times[1]))),
+        candidates: runners
+            .iter()
+            .enumerate()
+            .map(|(i, (r, e))| {
+                let t = &times[first_runner + i];
+                Fp8Candidate {
+                    spec: spec_label(&r.spec),
+                    bound: e.bound.to_string(),
+                    predicted_us: e.time_s * 1e6,
+                    us: med(t) * 1e3,
+                    ratio: bench::spread(&rounds::ratios(&times[0], t)),
+                    vs_plan: bench::spread(&rounds::ratios(&times[1], t)),
+                }
+            })
+            .collect(),
     })
 }
 
@@ -390,10 +455,81 @@ pub fn markdown(rows: &[Fp8Row], failed: &[String], device: &str) -> String {
             );
         }
     }
+    s += &runners_up(rows);
     for f in failed {
         s += &format!("failed: {f}\n");
     }
     s
+}
+
+/// The runners-up table (empty without any): each problem's plan and the candidates measured beside it, with
+/// the model's prediction, then how often the plan was the fastest measured and what it lost where not.
+fn runners_up(rows: &[Fp8Row]) -> String {
+    let with: Vec<&Fp8Row> = rows.iter().filter(|r| !r.candidates.is_empty()).collect();
+    if with.is_empty() {
+        return String::new();
+    }
+    let mut table = Markdown::new(&[
+        ("M x N x K", Left),
+        ("scaling", Left),
+        ("spec", Left),
+        ("bound", Left),
+        ("predicted µs", Right),
+        ("measured µs", Right),
+        ("cuBLASLt / it", Right),
+        ("plan / it (rounds)", Right),
+    ]);
+    let (mut fastest, mut lost) = (0, Vec::new());
+    for r in &with {
+        table.row([
+            r.size.to_string(),
+            r.mode.clone(),
+            format!("{} (plan)", r.spec),
+            r.bound.clone(),
+            format!("{:.1}", r.predicted_us),
+            format!("{:.1}", r.ours_us),
+            format!("{:.1}%", 100.0 * r.ratio.median),
+            "-".to_string(),
+        ]);
+        for c in &r.candidates {
+            table.row([
+                String::new(),
+                String::new(),
+                c.spec.clone(),
+                c.bound.clone(),
+                format!("{:.1}", c.predicted_us),
+                format!("{:.1}", c.us),
+                format!("{:.1}%", 100.0 * c.ratio.median),
+                c.vs_plan.percent_cell(),
+            ]);
+        }
+        let best = r
+            .candidates
+            .iter()
+            .map(|c| c.vs_plan.median)
+            .fold(1.0, f64::max);
+        if best > 1.0 {
+            lost.push(best - 1.0);
+        } else {
+            fastest += 1;
+        }
+    }
+    let mut s = format!(
+        "\nthe planner's runners-up, the same rounds:\n\n{}",
+        table.finish()
+    );
+    s += &format!(
+        "\nthe plan the fastest measured at {fastest} of {} problems",
+        with.len()
+    );
+    if let Some(worst) = lost.iter().copied().reduce(f64::max) {
+        s += &format!(
+            "; elsewhere a runner-up {:.1}% faster on average (at most {:.1}%)",
+            100.0 * lost.iter().sum::<f64>() / lost.len() as f64,
+            100.0 * worst
+        );
+    }
+    s + "\n"
 }
 
 #[cfg(test)]
@@ -425,7 +561,43 @@ mod tests {
             fast_ratio: None,
             read_us: None,
             read_ratio: None,
+            candidates: Vec::new(),
         }
+    }
+
+    /// The runners-up table lists each problem's plan, then its candidates against it; the summary counts the
+    /// problems where the plan was the fastest measured and what it lost elsewhere.
+    #[test]
+    fn runners_up_count_where_the_plan_was_fastest() {
+        let cand = |vs: f64| Fp8Candidate {
+            spec: "other".to_string(),
+            bound: "copy latency".to_string(),
+            predicted_us: 11.0,
+            us: 10.0 / vs,
+            ratio: bench::Spread {
+                median: vs,
+                min: vs,
+                max: vs,
+                rounds: 1,
+            },
+            vs_plan: bench::Spread {
+                median: vs,
+                min: vs,
+                max: vs,
+                rounds: 1,
+            },
+        };
+        let mut a = row(8192, "tensor", 1.0);
+        a.candidates = vec![cand(0.97), cand(0.99)];
+        let mut b = row(2048, "tensor", 1.0);
+        b.candidates = vec![cand(1.04), cand(1.02)];
+        let text = markdown(&[a, b, row(16, "tensor", 1.0)], &[], "dev");
+        assert_eq!(text.matches("(plan)").count(), 2, "{text}");
+        assert!(
+            text.contains("the plan the fastest measured at 1 of 2 problems; elsewhere a runner-up 4.0% faster"),
+            "{text}"
+        );
+        assert!(!markdown(&[row(16, "tensor", 1.0)], &[], "dev").contains("runners-up"));
     }
 
     /// The bench measures the modes problem by problem, so its rows alternate them: each mode's summary is

@@ -54,6 +54,10 @@ pub struct Args {
     /// With --dtype e4m3: interleaved rounds (each contestant --warmup + --iters launches per round).
     #[arg(long, default_value_t = 5, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     rounds: usize,
+    /// With --dtype e4m3: also the planner's next N kernel shapes at each problem, checked and measured in the
+    /// same rounds, each against the plan: how far the model's ranking holds (0 to 8).
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=8))]
+    candidates: Option<usize>,
     /// Only variants whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     only: Option<String>,
@@ -90,6 +94,9 @@ pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
 pub fn run(args: Args) -> Result<(), String> {
     if let Some(dtype) = &args.dtype {
         return fp8(&args, dtype);
+    }
+    if args.candidates.is_some() {
+        return Err("--candidates goes with --dtype e4m3 (the 16-bit GEMM: swz tune hopper shapes --candidates)".into());
     }
     if args.llm {
         return Err(
@@ -237,6 +244,9 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     if args.chain && args.llm {
         return Err("--chain takes its layers as --shapes MxNxK, not --llm".into());
     }
+    if args.chain && args.candidates.is_some() {
+        return Err("--candidates measures single problems, not --chain".into());
+    }
     let modes = args
         .scale
         .iter()
@@ -245,11 +255,19 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     let dev = swizzle_core::plan::Device::H100;
     for &size in &shapes {
         for &m in &modes {
-            let p = gpu_kernels::hopper::fp8::plan(size, m, &dev)
-                .map_err(|e| format!("--shapes: {e}"))?;
-            if args.list {
+            let planned =
+                gpu_kernels::hopper::fp8::ranked(size, m, &dev, 1 + args.candidates.unwrap_or(0))
+                    .map_err(|e| format!("--shapes: {e}"))?;
+            if planned.is_empty() {
+                return Err(format!(
+                    "--shapes: {}: no implemented e4m3 variant for per-{m} scaling",
+                    size.mnk_text()
+                ));
+            }
+            for (i, p) in planned.iter().enumerate().filter(|_| args.list) {
+                let what = if i == 0 { "plan" } else { "runner-up" };
                 outln!(
-                    "at {size} per-{m}: {} ({:.1} us predicted, bound: {})",
+                    "at {size} per-{m}: {what} {} ({:.1} us predicted, bound: {})",
                     p.spec,
                     p.estimate.time_s * 1e6,
                     p.estimate.bound
@@ -265,9 +283,15 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     if args.chain {
         return chain(&gpu, &shapes, &modes, args, &cfg);
     }
-    let (rows, failed) =
-        gpu_bench::hopper::fp8_bench::run(&gpu, &shapes, &modes, args.rounds, &cfg)
-            .map_err(|e| e.to_string())?;
+    let (rows, failed) = gpu_bench::hopper::fp8_bench::run(
+        &gpu,
+        &shapes,
+        &modes,
+        args.rounds,
+        &cfg,
+        args.candidates.unwrap_or(0),
+    )
+    .map_err(|e| e.to_string())?;
     outln!(
         "{}",
         gpu_bench::hopper::fp8_bench::markdown(&rows, &failed, &gpu.props().to_string())
