@@ -42,7 +42,8 @@
 //! rate on 128x128 vs 128x256 at 8192³ ([`SMEM_FEED_BYTES_PER_CYCLE`]); the copy round trip
 //! [`LOAD_LATENCY_S`] on the bf16 half of one run of the planner's four best kernel shapes at every LLM layer at
 //! M <= 512 (157 (shape, variant) times; the round trip held at 2.6 µs, which four stages of 128x256 hide at the
-//! fitted mainloop rate, against 2.8 µs by least squares alone; the fp16 half held out); the split's cost per part
+//! fitted mainloop rate, against 2.8 µs by least squares alone; the fp16 half held out; e4m3 has its own,
+//! [`LOAD_LATENCY_E4M3_S`]); the split's cost per part
 //! [`SPLIT_PART_S`] by least squares on the 13 bf16 split-K times of a later run (the plan, the shipped spec and
 //! the next two candidates at every LLM layer; 5.41 µs; 12 of 13 within ±25% after, 5 before), the 13 fp16 ones held out (they alone would give 5.44 µs;
 //! 12 of 13 within ±25% after, 5 before); the multicast pair's cost [`MULTICAST_PAIR_COST`] on the pair against
