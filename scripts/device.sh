@@ -29,7 +29,8 @@
 #              the first `sgl-deep-gemm` wheel of $DG_WHEELS (default .devbin-dg/*.whl, newest first; other wheels
 #              there, e.g. its dependencies, are unpacked beside it) that imports against this torch -> fp8-block-peer.md
 #   fp8-row-peer  torch's row-wise scaled FP8 GEMM (per token x per output channel) against cuBLASLt per-tensor
-#              (scripts/fp8_row_peer.py; the LLM layers at M = 16 and 128 unless FP8_ROW_SHAPES) -> fp8-row-peer.md
+#              (scripts/fp8_row_peer.py; the LLM layers at M = 16 and 128 unless FP8_ROW_SHAPES; one operand set,
+#              L2-resident where it fits, with FP8_ROW_RESIDENT=1) -> fp8-row-peer.md
 #   bank-probe nvcc + ncu over swizzle-core/tests/data/bank_probe (the bank model's ground truth) -> bank-probe.csv
 # Groups: quick = info verify-quick bench-quick tune-quick ncu-quick; full = info tests verify sanitize ncu bench
 # sass report. Exit status 1 if any step failed.
@@ -194,7 +195,7 @@ run_step() {
   fp8-row-peer)
     step fp8-row-peer
     PYTHONUNBUFFERED=1 timeout 400 python3 scripts/fp8_row_peer.py ${FP8_ROW_SHAPES:+--shapes $FP8_ROW_SHAPES} \
-      >"$OUT/fp8-row-peer.md" 2>&1
+      ${FP8_ROW_RESIDENT:+--l2-resident} >"$OUT/fp8-row-peer.md" 2>&1
     note $? "fp8 row peer"
     tail -16 "$OUT/fp8-row-peer.md"
     ;;

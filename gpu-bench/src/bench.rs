@@ -158,6 +158,31 @@ pub fn time(
     Ok(spread(&samples))
 }
 
+/// [`time`] for launches that run back to back: `cfg.warmup` untimed, then `cfg.iters` queued behind the hold
+/// between one pair of events, so the GPU starts each as the one before ends (as a CUDA graph replays a model's
+/// layers); the one sample is the span over the launches. What a launch of a few µs costs in a decode loop,
+/// where [`time`]'s event pair around each launch adds its start-up to every sample.
+pub fn time_back_to_back(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    mut run: impl FnMut(usize) -> Result<()>,
+) -> Result<Spread> {
+    for i in 0..cfg.warmup {
+        run(i)?;
+    }
+    let iters = cfg.iters.max(1);
+    hold(gpu, HOLD_NS_PER_RUN * iters as u64)?;
+    let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
+    start.record(gpu.stream()).ctx("cuEventRecord")?;
+    for i in 0..iters {
+        run(cfg.warmup + i)?;
+    }
+    end.record(gpu.stream()).ctx("cuEventRecord")?;
+    gpu.sync()?;
+    let span = f64::from(start.elapsed_ms(&end).ctx("cuEventElapsedTime")?);
+    Ok(spread(&[span / iters as f64]))
+}
+
 /// One line of a table.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Row {

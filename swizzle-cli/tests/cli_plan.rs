@@ -223,6 +223,22 @@ fn e4m3_bad_input_is_one_line_and_exit_2() {
             "bench gemm --dtype e4m3 --chain --shapes 16x4096x4096 --candidates 1",
             "not --chain",
         ),
+        (
+            "bench gemm --l2-resident --sizes 64",
+            "--l2-resident goes with --dtype e4m3",
+        ),
+        (
+            "bench gemm --dtype e4m3 --chain --shapes 16x4096x4096 --l2-resident",
+            "not --chain",
+        ),
+        (
+            "bench gemm --back-to-back --sizes 64",
+            "--back-to-back goes with --dtype e4m3",
+        ),
+        (
+            "bench gemm --dtype e4m3 --chain --shapes 16x4096x4096 --back-to-back",
+            "not --chain",
+        ),
     ] {
         common::refused(line, says);
     }

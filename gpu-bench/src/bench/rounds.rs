@@ -9,7 +9,7 @@
 //! ([`interleaved`]) and the per-round ratios ([`ratios`]); their median with its range is a
 //! [`Spread`](super::Spread).
 
-use super::{time, BenchConfig};
+use super::{time, time_back_to_back, BenchConfig};
 use gpu_kernels::runtime::{Gpu, Result};
 
 /// The order contestants `0..n` run in round `round`: `0..n` rotated left by `round % n`.
@@ -37,13 +37,50 @@ pub fn interleaved_then(
     cfg: &BenchConfig,
     n: usize,
     n_rounds: usize,
+    run: impl FnMut(usize, usize) -> Result<()>,
+    after: impl FnMut(usize) -> Result<()>,
+) -> Result<Vec<Vec<f64>>> {
+    rounds_of(gpu, cfg, n, n_rounds, Timing::EachLaunch, run, after)
+}
+
+/// How a round times a contestant's launches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// An event pair around each launch, the median ([`time`]).
+    EachLaunch,
+    /// One event pair around all of them, the span over the launches ([`time_back_to_back`]).
+    BackToBack,
+}
+
+/// [`interleaved`] with the launches timed as `timing` says.
+pub fn interleaved_timed(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    n: usize,
+    n_rounds: usize,
+    timing: Timing,
+    run: impl FnMut(usize, usize) -> Result<()>,
+) -> Result<Vec<Vec<f64>>> {
+    rounds_of(gpu, cfg, n, n_rounds, timing, run, |_| Ok(()))
+}
+
+fn rounds_of(
+    gpu: &Gpu,
+    cfg: &BenchConfig,
+    n: usize,
+    n_rounds: usize,
+    timing: Timing,
     mut run: impl FnMut(usize, usize) -> Result<()>,
     mut after: impl FnMut(usize) -> Result<()>,
 ) -> Result<Vec<Vec<f64>>> {
     let mut times = vec![Vec::with_capacity(n_rounds); n];
     for r in 0..n_rounds {
         for x in order(r, n) {
-            times[x].push(time(gpu, cfg, |i| run(x, i))?.median);
+            let t = match timing {
+                Timing::EachLaunch => time(gpu, cfg, |i| run(x, i))?,
+                Timing::BackToBack => time_back_to_back(gpu, cfg, |i| run(x, i))?,
+            };
+            times[x].push(t.median);
             after(x)?;
         }
     }

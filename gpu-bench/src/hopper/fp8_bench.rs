@@ -2,10 +2,12 @@
 //! buffers (`swz bench gemm --dtype e4m3 --shapes ...`).
 //!
 //! Per problem and mode: random e4m3 inputs and fp32 scales in enough buffer sets that together they exceed
-//! twice the L2 (so small-M problems read their weights from HBM); both contestants' outputs (poisoned first)
+//! `cfg.l2_factor` times the L2 (so small-M problems read their weights from HBM; factor 0: one set, which every
+//! launch reuses, so operands that fit stay in the L2); both contestants' outputs (poisoned first)
 //! checked against the fp64 host reference on sampled rows before any timing; then `rounds` rounds, each
-//! contestant `cfg.warmup` untimed + `cfg.iters` timed launches (CUDA events, median), the order rotated every
-//! round ([`crate::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
+//! contestant `cfg.warmup` untimed + `cfg.iters` timed launches (CUDA events, median; or, [`Timing::BackToBack`],
+//! the span of the launches run back to back over their count), the order rotated every round
+//! ([`crate::bench::rounds`]). The peer runs the same scaling mode where this GPU's cuBLASLt accepts it,
 //! else per-tensor scaling (said in the row). At M <= [`ROOFLINE_MAX_M`] a bare read of the problem's least bytes
 //! (X, W, C and the scales once: [`crate::hbm_read`]) is a contestant of the same rounds: the floor a
 //! memory-bound launch can be held to. Reported: the median of the per-round ratios with its range, the plan,
@@ -16,6 +18,7 @@
 //!
 //! Every planned spec is compiled first, on every host thread at once, before anything is timed.
 
+use crate::bench::rounds::Timing;
 use crate::bench::Align::{Left, Right};
 use crate::bench::{self, rounds, BenchConfig, Markdown};
 use crate::hbm_read::HbmRead;
@@ -95,6 +98,7 @@ pub fn run(
     n_rounds: usize,
     cfg: &BenchConfig,
     candidates: usize,
+    timing: Timing,
 ) -> Result<(Vec<Fp8Row>, Vec<String>)> {
     check_device(gpu.props())?;
     let dev = plan_device(gpu.props());
@@ -109,7 +113,7 @@ pub fn run(
                 (&lt, &read),
                 &dev,
                 (size, mode, si),
-                n_rounds,
+                (n_rounds, timing),
                 cfg,
                 candidates,
             ) {
@@ -191,7 +195,7 @@ fn one(
     (lt, probe): (&CublasLt, &HbmRead),
     dev: &swizzle_core::plan::Device,
     (size, mode, si): (Size, ScaleMode, usize),
-    n_rounds: usize,
+    (n_rounds, timing): (usize, Timing),
     cfg: &BenchConfig,
     candidates: usize,
 ) -> Result<Fp8Row> {
@@ -230,7 +234,7 @@ fn one(
         .ok();
     drop((da, db));
     let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
-    let count = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor.max(2));
+    let count = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
     let mut sets = Vec::with_capacity(count);
     for _ in 0..count {
         sets.push(Set {
@@ -244,7 +248,7 @@ fn one(
     // The bare read of the problem's least bytes (M <= ROOFLINE_MAX_M).
     let least = Problem::new(size, Elem::E4M3).with_scale(mode).min_bytes();
     let mut reads = if size.m <= ROOFLINE_MAX_M {
-        Some(probe.sets(gpu, least, cfg.l2_factor.max(2))?)
+        Some(probe.sets(gpu, least, cfg.l2_factor)?)
     } else {
         None
     };
@@ -254,7 +258,7 @@ fn one(
     let read_at = reads.as_ref().map(|_| 2 + fast.is_some() as usize);
     let first_runner = 2 + fast.is_some() as usize + reads.is_some() as usize;
     let contestants = first_runner + runners.len();
-    let times = rounds::interleaved(gpu, cfg, contestants, n_rounds, |who, i| {
+    let times = rounds::interleaved_timed(gpu, cfg, contestants, n_rounds, timing, |who, i| {
         let s = &mut sets[i % count];
         match who {
             0 => lt.fp8_gemm(&peer, &s.a, &s.b, &peer_scales, &mut s.c),

@@ -58,6 +58,15 @@ pub struct Args {
     /// same rounds, each against the plan: how far the model's ranking holds (0 to 8).
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=8))]
     candidates: Option<usize>,
+    /// With --dtype e4m3: one operand set that every launch reuses, so a problem whose operands fit stays in the
+    /// L2 (a decode layer run again right after its weights were read; the bare read reads one set too). Without
+    /// it, enough sets rotate that each launch reads its weights from HBM.
+    #[arg(long)]
+    l2_resident: bool,
+    /// With --dtype e4m3: time each contestant's --iters launches run back to back, per launch the span over
+    /// them (as a CUDA graph replay of a model's layers times them), instead of an event pair around each launch.
+    #[arg(long)]
+    back_to_back: bool,
     /// Only variants whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     only: Option<String>,
@@ -94,6 +103,16 @@ pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
 pub fn run(args: Args) -> Result<(), String> {
     if let Some(dtype) = &args.dtype {
         return fp8(&args, dtype);
+    }
+    if args.l2_resident || args.back_to_back {
+        return Err(format!(
+            "{} goes with --dtype e4m3",
+            if args.l2_resident {
+                "--l2-resident"
+            } else {
+                "--back-to-back"
+            }
+        ));
     }
     if args.candidates.is_some() {
         return Err("--candidates goes with --dtype e4m3 (the 16-bit GEMM: swz tune hopper shapes --candidates)".into());
@@ -247,6 +266,9 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     if args.chain && args.candidates.is_some() {
         return Err("--candidates measures single problems, not --chain".into());
     }
+    if args.chain && (args.l2_resident || args.back_to_back) {
+        return Err("--l2-resident and --back-to-back measure single problems, not --chain".into());
+    }
     let modes = args
         .scale
         .iter()
@@ -279,10 +301,21 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
         return Ok(());
     }
     check_targets(args.json.as_ref(), None)?;
-    let (gpu, cfg) = open(args)?;
+    let (gpu, mut cfg) = open(args)?;
     if args.chain {
         return chain(&gpu, &shapes, &modes, args, &cfg);
     }
+    if args.l2_resident {
+        // One buffer set (`bench::rotation` of factor 0), reused by every launch of both contestants.
+        cfg.l2_factor = 0;
+        outln!("operands: one set, reused by every launch (in the L2 where they fit)");
+    }
+    let timing = if args.back_to_back {
+        outln!("timing: each contestant's launches back to back, per launch the span over them");
+        gpu_bench::bench::rounds::Timing::BackToBack
+    } else {
+        gpu_bench::bench::rounds::Timing::EachLaunch
+    };
     let (rows, failed) = gpu_bench::hopper::fp8_bench::run(
         &gpu,
         &shapes,
@@ -290,6 +323,7 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
         args.rounds,
         &cfg,
         args.candidates.unwrap_or(0),
+        timing,
     )
     .map_err(|e| e.to_string())?;
     outln!(
