@@ -130,11 +130,29 @@ pub fn hold(gpu: &Gpu, ns: u64) -> Result<()> {
     })
 }
 
+/// How [`time_with`] times a contestant's launches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// An event pair around each launch; the samples are the launches' times ([`time`]).
+    EachLaunch,
+    /// One event pair around all of them, queued back to back, so the GPU starts each as the one before ends (as
+    /// a CUDA graph replays a model's layers); the one sample is the span over the launches. What a launch of a
+    /// few µs costs in a decode loop, where an event pair around each launch adds its start-up to every sample.
+    BackToBack,
+}
+
 /// Time `run(i)` as described in the module docs; `run` must queue work on `gpu`'s stream and use buffer set
 /// `i % sets`.
-pub fn time(
+pub fn time(gpu: &Gpu, cfg: &BenchConfig, run: impl FnMut(usize) -> Result<()>) -> Result<Spread> {
+    time_with(gpu, cfg, Timing::EachLaunch, run)
+}
+
+/// [`time`] with the launches timed as `timing` says: `cfg.warmup` untimed, then `cfg.iters` queued behind the
+/// hold.
+pub fn time_with(
     gpu: &Gpu,
     cfg: &BenchConfig,
+    timing: Timing,
     mut run: impl FnMut(usize) -> Result<()>,
 ) -> Result<Spread> {
     for i in 0..cfg.warmup {
@@ -142,45 +160,33 @@ pub fn time(
     }
     let iters = cfg.iters.max(1);
     hold(gpu, HOLD_NS_PER_RUN * iters as u64)?;
-    let mut events = Vec::with_capacity(iters);
-    for i in 0..iters {
+    // Each launch between its own events, or all of them between one pair.
+    let pairs = if timing == Timing::EachLaunch {
+        iters
+    } else {
+        1
+    };
+    let per_pair = iters / pairs;
+    let mut events = Vec::with_capacity(pairs);
+    for p in 0..pairs {
         let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
         start.record(gpu.stream()).ctx("cuEventRecord")?;
-        run(cfg.warmup + i)?;
+        for i in p * per_pair..(p + 1) * per_pair {
+            run(cfg.warmup + i)?;
+        }
         end.record(gpu.stream()).ctx("cuEventRecord")?;
         events.push((start, end));
     }
     gpu.sync()?;
     let samples = events
         .iter()
-        .map(|(s, e)| s.elapsed_ms(e).map(f64::from).ctx("cuEventElapsedTime"))
+        .map(|(s, e)| {
+            s.elapsed_ms(e)
+                .map(|ms| f64::from(ms) / per_pair as f64)
+                .ctx("cuEventElapsedTime")
+        })
         .collect::<Result<Vec<f64>>>()?;
     Ok(spread(&samples))
-}
-
-/// [`time`] for launches that run back to back: `cfg.warmup` untimed, then `cfg.iters` queued behind the hold
-/// between one pair of events, so the GPU starts each as the one before ends (as a CUDA graph replays a model's
-/// layers); the one sample is the span over the launches. What a launch of a few µs costs in a decode loop,
-/// where [`time`]'s event pair around each launch adds its start-up to every sample.
-pub fn time_back_to_back(
-    gpu: &Gpu,
-    cfg: &BenchConfig,
-    mut run: impl FnMut(usize) -> Result<()>,
-) -> Result<Spread> {
-    for i in 0..cfg.warmup {
-        run(i)?;
-    }
-    let iters = cfg.iters.max(1);
-    hold(gpu, HOLD_NS_PER_RUN * iters as u64)?;
-    let (start, end) = (gpu.timing_event()?, gpu.timing_event()?);
-    start.record(gpu.stream()).ctx("cuEventRecord")?;
-    for i in 0..iters {
-        run(cfg.warmup + i)?;
-    }
-    end.record(gpu.stream()).ctx("cuEventRecord")?;
-    gpu.sync()?;
-    let span = f64::from(start.elapsed_ms(&end).ctx("cuEventElapsedTime")?);
-    Ok(spread(&[span / iters as f64]))
 }
 
 /// One line of a table.

@@ -9,7 +9,7 @@
 //! ([`interleaved`]) and the per-round ratios ([`ratios`]); their median with its range is a
 //! [`Spread`](super::Spread).
 
-use super::{time, time_back_to_back, BenchConfig};
+use super::{time_with, BenchConfig, Timing};
 use gpu_kernels::runtime::{Gpu, Result};
 
 /// The order contestants `0..n` run in round `round`: `0..n` rotated left by `round % n`.
@@ -19,7 +19,7 @@ pub fn order(round: usize, n: usize) -> Vec<usize> {
 
 /// `n` contestants (`run(x, i)` queues contestant `x`'s `i`-th launch of the round, so that it can walk rotated
 /// buffers) timed in `n_rounds` rounds in the rotated [`order`]: `times[x][round]`, each the median of
-/// `cfg.iters` runs after `cfg.warmup` ([`time`]).
+/// `cfg.iters` runs after `cfg.warmup` ([`time`](super::time)).
 pub fn interleaved(
     gpu: &Gpu,
     cfg: &BenchConfig,
@@ -41,15 +41,6 @@ pub fn interleaved_then(
     after: impl FnMut(usize) -> Result<()>,
 ) -> Result<Vec<Vec<f64>>> {
     rounds_of(gpu, cfg, n, n_rounds, Timing::EachLaunch, run, after)
-}
-
-/// How a round times a contestant's launches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Timing {
-    /// An event pair around each launch, the median ([`time`]).
-    EachLaunch,
-    /// One event pair around all of them, the span over the launches ([`time_back_to_back`]).
-    BackToBack,
 }
 
 /// [`interleaved`] with the launches timed as `timing` says.
@@ -76,11 +67,7 @@ fn rounds_of(
     let mut times = vec![Vec::with_capacity(n_rounds); n];
     for r in 0..n_rounds {
         for x in order(r, n) {
-            let t = match timing {
-                Timing::EachLaunch => time(gpu, cfg, |i| run(x, i))?,
-                Timing::BackToBack => time_back_to_back(gpu, cfg, |i| run(x, i))?,
-            };
-            times[x].push(t.median);
+            times[x].push(time_with(gpu, cfg, timing, |i| run(x, i))?.median);
             after(x)?;
         }
     }

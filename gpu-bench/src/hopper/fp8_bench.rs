@@ -18,8 +18,8 @@
 //!
 //! Every planned spec is compiled first, on every host thread at once, before anything is timed.
 
-use crate::bench::rounds::Timing;
 use crate::bench::Align::{Left, Right};
+use crate::bench::Timing;
 use crate::bench::{self, rounds, BenchConfig, Markdown};
 use crate::hbm_read::HbmRead;
 use crate::hopper::shapes::{geomean, layer_name, prediction_error, spec_label, ROOFLINE_MAX_M};
@@ -199,15 +199,11 @@ fn one(
     cfg: &BenchConfig,
     candidates: usize,
 ) -> Result<Fp8Row> {
-    let mut specs = ranked(size, mode, dev, 1 + candidates)?.into_iter();
-    let planned = specs.next().ok_or_else(|| {
-        gpu_kernels::runtime::Error::Invalid(format!(
-            "{}: no implemented e4m3 variant for per-{mode} scaling",
-            size.mnk_text()
-        ))
-    })?;
+    let mut specs = ranked(size, mode, dev, 1 + candidates)?;
+    let planned = specs.remove(0); // ranked returns at least one
     let g = HopperGemm::new(gpu, planned.spec)?;
     let runners: Vec<_> = specs
+        .into_iter()
         .map(|p| Ok((HopperGemm::new(gpu, p.spec)?, p.estimate)))
         .collect::<Result<_>>()?;
     let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);

@@ -48,26 +48,21 @@ use swizzle_core::Elem;
 /// accumulators where they fit, else one: [`HopperSpec::with_block_promotion`]). One line for an empty problem
 /// or K not a multiple of 16.
 pub fn plan(size: Size, mode: ScaleMode, dev: &Device) -> Result<Planned> {
-    let mut best = ranked(size, mode, dev, 1)?;
-    best.pop().ok_or_else(|| {
-        Error::Invalid(format!(
-            "{}: no implemented e4m3 variant for per-{mode} scaling",
-            size.mnk_text()
-        ))
-    })
+    Ok(ranked(size, mode, dev, 1)?.remove(0))
 }
 
 /// The `count` fastest implemented specs by the model for `size` in e4m3 with `mode`'s scaling, at most one per
 /// kernel shape (tile, cluster, split, tail: block orders of one shape run alike), fastest first: the first is
-/// [`plan`]'s pick, the others its runners-up (what `swz bench gemm --candidates` measures beside it). Fewer
-/// than `count` where fewer kernel shapes are implemented; errors as [`plan`].
+/// [`plan()`]'s pick, the others its runners-up (what `swz bench gemm --candidates` measures beside it). At least
+/// one (`count` 0 is taken as 1), fewer than `count` where fewer kernel shapes are implemented; one line for an
+/// empty problem, K not a multiple of 16, or no implemented variant.
 pub fn ranked(size: Size, mode: ScaleMode, dev: &Device, count: usize) -> Result<Vec<Planned>> {
     let p = Problem::new(size, Elem::E4M3).with_scale(mode);
     let planned =
         plan::plan(&p, dev).map_err(|e| Error::Invalid(format!("{}: {e}", size.mnk_text())))?;
     let mut out = Vec::new();
     for e in planned.by_shape() {
-        if out.len() == count {
+        if out.len() == count.max(1) {
             break;
         }
         let mut spec = spec_of(&e.variant, Elem::E4M3)?.with_scale(mode);
@@ -81,6 +76,12 @@ pub fn ranked(size: Size, mode: ScaleMode, dev: &Device, count: usize) -> Result
                 device: dev.name,
             });
         }
+    }
+    if out.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{}: no implemented e4m3 variant for per-{mode} scaling",
+            size.mnk_text()
+        )));
     }
     Ok(out)
 }
