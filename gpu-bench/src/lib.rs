@@ -29,6 +29,7 @@ pub mod gemm {
 pub mod hopper {
     pub mod chain;
     pub mod fp8_bench;
+    pub mod fp8_sustained;
     pub mod fp8_sweep;
     pub mod operands;
     pub mod shapes;

@@ -239,6 +239,26 @@ fn e4m3_bad_input_is_one_line_and_exit_2() {
             "bench gemm --dtype e4m3 --chain --shapes 16x4096x4096 --back-to-back",
             "not --chain",
         ),
+        (
+            "bench gemm --sustained 2000 --sizes 64",
+            "--sustained goes with --dtype e4m3",
+        ),
+        (
+            "bench gemm --dtype e4m3 --shapes 8192x8192x8192 --passes 3",
+            "--passes goes with --sustained",
+        ),
+        (
+            "bench gemm --dtype e4m3 --shapes 8192x8192x8192 --sustained 2000 --back-to-back",
+            "not interleaved rounds: drop --back-to-back",
+        ),
+        (
+            "bench gemm --dtype e4m3 --shapes 8192x8192x8192 --sustained 50",
+            "not in 100..=60000",
+        ),
+        (
+            "bench gemm --dtype e4m3 --shapes 8192x8192x8192 --sustained 2000 --passes 21",
+            "not in 1..=20",
+        ),
     ] {
         common::refused(line, says);
     }

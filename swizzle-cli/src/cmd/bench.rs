@@ -67,6 +67,16 @@ pub struct Args {
     /// them (as a CUDA graph replay of a model's layers times them), instead of an event pair around each launch.
     #[arg(long)]
     back_to_back: bool,
+    /// With --dtype e4m3: sustained load instead of interleaved rounds. cuBLASLt per-tensor and the planned
+    /// kernel in each --scale mode each run back to back for MS milliseconds a burst (100 to 60000), the SM clock
+    /// and board power sampled by nvidia-smi: TFLOP/s at the clock the card holds at its power cap, and as a share
+    /// of the tensor peak at that clock.
+    #[arg(long, value_name = "MS", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(100..=60_000))]
+    sustained: Option<u64>,
+    /// With --sustained: passes over the contestants (every other one in reverse order) after one warm-up burst,
+    /// 1 to 20 (default 2).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=20))]
+    passes: Option<usize>,
     /// Only variants whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     only: Option<String>,
@@ -103,6 +113,16 @@ pub fn family(name: &str) -> Result<&'static dyn DynFamily, String> {
 pub fn run(args: Args) -> Result<(), String> {
     if let Some(dtype) = &args.dtype {
         return fp8(&args, dtype);
+    }
+    if args.sustained.is_some() || args.passes.is_some() {
+        return Err(format!(
+            "{} goes with --dtype e4m3",
+            if args.sustained.is_some() {
+                "--sustained"
+            } else {
+                "--passes"
+            }
+        ));
     }
     if args.l2_resident || args.back_to_back {
         return Err(format!(
@@ -238,6 +258,45 @@ fn gemm_only(args: &Args, flag: &str, does: &str) -> Result<(), String> {
     ))
 }
 
+/// `swz bench gemm --dtype e4m3 --sustained MS`: bursts with the clock and power sampled
+/// (`gpu_bench::hopper::fp8_sustained`).
+fn sustained(
+    gpu: &Gpu,
+    shapes: &[Size],
+    modes: &[gpu_kernels::fp8::ScaleMode],
+    ms: u64,
+    args: &Args,
+) -> Result<(), String> {
+    use gpu_bench::hopper::fp8_sustained as fs;
+    let passes = args.passes.unwrap_or(2);
+    outln!("sustained: bursts of {ms} ms, {passes} pass(es), after one warm-up burst");
+    let (bursts, failed) = fs::run(
+        gpu,
+        shapes,
+        modes,
+        std::time::Duration::from_millis(ms),
+        passes,
+    )
+    .map_err(|e| e.to_string())?;
+    outln!(
+        "{}",
+        fs::markdown(&bursts, &failed, &gpu.props().to_string())
+    );
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&bursts).map_err(|e| e.to_string())?;
+        crate::output::write_file("--json", path, &text)?;
+        outln!("wrote {}", path.display());
+    }
+    if !failed.is_empty() {
+        return Err(format!(
+            "{} problem(s) failed, first: {}",
+            failed.len(),
+            failed[0]
+        ));
+    }
+    Ok(())
+}
+
 /// `swz bench gemm --dtype e4m3 --shapes ...`: the FP8 GEMM against cuBLASLt (`gpu_bench::hopper::fp8_bench`).
 /// Every argument is checked before the GPU is opened.
 fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
@@ -269,6 +328,22 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     if args.chain && (args.l2_resident || args.back_to_back) {
         return Err("--l2-resident and --back-to-back measure single problems, not --chain".into());
     }
+    if args.passes.is_some() && args.sustained.is_none() {
+        return Err("--passes goes with --sustained".into());
+    }
+    if args.sustained.is_some() {
+        let other = [
+            (args.chain, "--chain"),
+            (args.candidates.is_some(), "--candidates"),
+            (args.l2_resident, "--l2-resident"),
+            (args.back_to_back, "--back-to-back"),
+        ];
+        if let Some((_, flag)) = other.iter().find(|(on, _)| *on) {
+            return Err(format!(
+                "--sustained measures bursts, not interleaved rounds: drop {flag}"
+            ));
+        }
+    }
     let modes = args
         .scale
         .iter()
@@ -298,6 +373,9 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
     let (gpu, mut cfg) = open(args)?;
     if args.chain {
         return chain(&gpu, &shapes, &modes, args, &cfg);
+    }
+    if let Some(ms) = args.sustained {
+        return sustained(&gpu, &shapes, &modes, ms, args);
     }
     if args.l2_resident {
         // One buffer set (`bench::rotation` of factor 0), reused by every launch of both contestants.
