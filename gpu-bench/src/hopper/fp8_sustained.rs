@@ -71,108 +71,14 @@ pub fn run(
         .ok();
     let (mut out, mut failed) = (Vec::new(), Vec::new());
     for (si, &size) in shapes.iter().enumerate() {
-        let one = || -> Result<Vec<Burst>> {
-            let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
-            let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
-            let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
-            let (peer_mode, peer, peer_scales) = checked_peer(
-                gpu,
-                &lt,
-                size,
-                ScaleMode::Tensor,
-                (&x, &w),
-                (&da, &db),
-                300 + si as u64,
-            )?;
-            let rows: Vec<u32> = [0, size.m - 1]
-                .into_iter()
-                .chain(gpu_kernels::elem::indices(6, size.m, si as u64))
-                .collect();
-            let mut ours = Vec::new();
-            for &mode in modes {
-                let g = HopperGemm::new(gpu, plan(size, mode, &dev)?.spec)?;
-                check_on(gpu, &g, size, (&x, &w), &rows, 7 + si as u64, 8e-3)?;
-                let scales =
-                    reference::random_scales(mode, size, 300 + si as u64).map(|v| gpu.upload(v))?;
-                ours.push((format!("per-{mode} {}", spec_label(&g.spec)), g, scales));
-            }
-            drop((da, db));
-            let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
-            let count = bench::rotation(set_bytes, gpu.props().l2_bytes, 2);
-            let mut sets = Vec::with_capacity(count);
-            for _ in 0..count {
-                sets.push((
-                    gpu.upload(&x)?,
-                    gpu.upload(&w)?,
-                    gpu.zeros::<half::bf16>(size.mn_len())?,
-                ));
-            }
-            let mut launch = |who: usize, i: usize| {
-                let (a, b, c) = &mut sets[i % count];
-                match who {
-                    0 => lt.fp8_gemm(&peer, a, b, &peer_scales, c),
-                    v => {
-                        let (_, g, s) = &ours[v - 1];
-                        g.launch_fp8(gpu, a, b, s, c, size)
-                    }
-                }
-            };
-            // Contestant `who` back to back for `burst` (5 launches between synchronizations): launches, start, end.
-            let mut run_for = |who: usize| -> Result<(u64, Instant, Instant)> {
-                launch(who, 0)?;
-                gpu.sync()?;
-                let t = Instant::now();
-                let mut n = 0u64;
-                while t.elapsed() < burst {
-                    for _ in 0..5 {
-                        launch(who, n as usize)?;
-                        n += 1;
-                    }
-                    gpu.sync()?;
-                }
-                Ok((n, t, Instant::now()))
-            };
-            run_for(0)?;
-            let names: Vec<String> = std::iter::once(format!("cuBLASLt per-{peer_mode}"))
-                .chain(ours.iter().map(|o| o.0.clone()))
-                .collect();
-            let mut bursts = Vec::new();
-            for pass in 0..passes {
-                let mut order: Vec<usize> = (0..names.len()).collect();
-                if pass % 2 == 1 {
-                    order.reverse();
-                }
-                for who in order {
-                    let (launches, t, end) = run_for(who)?;
-                    let tflops =
-                        size.flops() as f64 * launches as f64 / (end - t).as_secs_f64() / 1e12;
-                    let win = sampler.as_ref().and_then(|s| s.window(t + SETTLE, end));
-                    let b = Burst {
-                        size,
-                        contestant: names[who].clone(),
-                        pass,
-                        launches,
-                        tflops,
-                        clock_mhz: win.map(|w| w.clock_mhz),
-                        power_w: win.map(|w| w.power_w),
-                        efficiency: win
-                            .map(|w| efficiency(tflops, w.clock_mhz, gpu.props().sm_count)),
-                    };
-                    eprintln!(
-                        "{size} pass {pass}: {} {:.0} TFLOP/s{}",
-                        b.contestant,
-                        b.tflops,
-                        win.map_or(String::new(), |w| format!(
-                            " at {:.0} MHz, {:.0} W",
-                            w.clock_mhz, w.power_w
-                        ))
-                    );
-                    bursts.push(b);
-                }
-            }
-            Ok(bursts)
-        };
-        match one() {
+        match problem(
+            gpu,
+            (&lt, sampler.as_ref()),
+            (size, si),
+            modes,
+            &dev,
+            (burst, passes),
+        ) {
             Ok(b) => out.extend(b),
             Err(e) => {
                 eprintln!("{size}: {e}");
@@ -181,6 +87,114 @@ pub fn run(
         }
     }
     Ok((out, failed))
+}
+
+/// One problem's contestants, checked, then its bursts (see [`run`]); `si` seeds its inputs.
+fn problem(
+    gpu: &Gpu,
+    (lt, sampler): (&CublasLt, Option<&Sampler>),
+    (size, si): (Size, usize),
+    modes: &[ScaleMode],
+    dev: &swizzle_core::plan::Device,
+    (burst, passes): (Duration, usize),
+) -> Result<Vec<Burst>> {
+    let x = reference::random_e4m3(size.mk_len(), 100 + si as u64);
+    let w = reference::random_e4m3(size.nk_len(), 200 + si as u64);
+    let (da, db) = (gpu.upload(&x)?, gpu.upload(&w)?);
+    let (peer_mode, peer, peer_scales) = checked_peer(
+        gpu,
+        lt,
+        size,
+        ScaleMode::Tensor,
+        (&x, &w),
+        (&da, &db),
+        300 + si as u64,
+    )?;
+    let rows: Vec<u32> = [0, size.m - 1]
+        .into_iter()
+        .chain(gpu_kernels::elem::indices(6, size.m, si as u64))
+        .collect();
+    let mut ours = Vec::new();
+    for &mode in modes {
+        let g = HopperGemm::new(gpu, plan(size, mode, dev)?.spec)?;
+        check_on(gpu, &g, size, (&x, &w), &rows, 7 + si as u64, 8e-3)?;
+        let scales =
+            reference::random_scales(mode, size, 300 + si as u64).map(|v| gpu.upload(v))?;
+        ours.push((format!("per-{mode} {}", spec_label(&g.spec)), g, scales));
+    }
+    drop((da, db));
+    let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
+    let count = bench::rotation(set_bytes, gpu.props().l2_bytes, 2);
+    let mut sets = Vec::with_capacity(count);
+    for _ in 0..count {
+        sets.push((
+            gpu.upload(&x)?,
+            gpu.upload(&w)?,
+            gpu.zeros::<half::bf16>(size.mn_len())?,
+        ));
+    }
+    let mut launch = |who: usize, i: usize| {
+        let (a, b, c) = &mut sets[i % count];
+        match who {
+            0 => lt.fp8_gemm(&peer, a, b, &peer_scales, c),
+            v => {
+                let (_, g, s) = &ours[v - 1];
+                g.launch_fp8(gpu, a, b, s, c, size)
+            }
+        }
+    };
+    // Contestant `who` back to back for `burst` (5 launches between synchronizations): launches, start, end.
+    let mut run_for = |who: usize| -> Result<(u64, Instant, Instant)> {
+        launch(who, 0)?;
+        gpu.sync()?;
+        let t = Instant::now();
+        let mut n = 0u64;
+        while t.elapsed() < burst {
+            for _ in 0..5 {
+                launch(who, n as usize)?;
+                n += 1;
+            }
+            gpu.sync()?;
+        }
+        Ok((n, t, Instant::now()))
+    };
+    run_for(0)?;
+    let names: Vec<String> = std::iter::once(format!("cuBLASLt per-{peer_mode}"))
+        .chain(ours.iter().map(|o| o.0.clone()))
+        .collect();
+    let mut bursts = Vec::new();
+    for pass in 0..passes {
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        if pass % 2 == 1 {
+            order.reverse();
+        }
+        for who in order {
+            let (launches, t, end) = run_for(who)?;
+            let tflops = size.flops() as f64 * launches as f64 / (end - t).as_secs_f64() / 1e12;
+            let win = sampler.and_then(|s| s.window(t + SETTLE, end));
+            let b = Burst {
+                size,
+                contestant: names[who].clone(),
+                pass,
+                launches,
+                tflops,
+                clock_mhz: win.map(|w| w.clock_mhz),
+                power_w: win.map(|w| w.power_w),
+                efficiency: win.map(|w| efficiency(tflops, w.clock_mhz, gpu.props().sm_count)),
+            };
+            eprintln!(
+                "{size} pass {pass}: {} {:.0} TFLOP/s{}",
+                b.contestant,
+                b.tflops,
+                win.map_or(String::new(), |w| format!(
+                    " at {:.0} MHz, {:.0} W",
+                    w.clock_mhz, w.power_w
+                ))
+            );
+            bursts.push(b);
+        }
+    }
+    Ok(bursts)
 }
 
 /// Per problem and contestant (in the order measured): the means over passes of TFLOP/s (with the range), clock,
