@@ -70,7 +70,7 @@ pub struct Args {
     /// With --dtype e4m3: sustained load instead of interleaved rounds. cuBLASLt per-tensor and the planned
     /// kernel in each --scale mode each run back to back for MS milliseconds a burst (100 to 60000), the SM clock
     /// and board power sampled by nvidia-smi: TFLOP/s at the clock the card holds at its power cap, and as a share
-    /// of the tensor peak at that clock.
+    /// of the tensor peak at that clock (--rounds, --iters and --warmup are the rounds' and do not apply).
     #[arg(long, value_name = "MS", value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(100..=60_000))]
     sustained: Option<u64>,
     /// With --sustained: passes over the contestants (every other one in reverse order) after one warm-up burst,
