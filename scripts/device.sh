@@ -27,7 +27,8 @@
 #   peer       torch avg_pool1d against a D2D copy (the stencil's framework peer; needs torch)   -> peer.md
 #   fp8-block-peer  DeepGEMM's block-scaled FP8 GEMM against cuBLASLt per-tensor (scripts/fp8_block_peer.py), from
 #              the first `sgl-deep-gemm` wheel of $DG_WHEELS (default .devbin-dg/*.whl, newest first; other wheels
-#              there, e.g. its dependencies, are unpacked beside it) that imports against this torch -> fp8-block-peer.md
+#              there, e.g. its dependencies, are unpacked beside it) that imports against this torch, with the script's
+#              options from FP8_BLOCK_PEER_ARGS (e.g. "--sustained 2 --passes 3") -> fp8-block-peer.md
 #   fp8-row-peer  torch's row-wise scaled FP8 GEMM (per token x per output channel) against cuBLASLt per-tensor
 #              (scripts/fp8_row_peer.py; the LLM layers at M = 16 and 128 unless FP8_ROW_SHAPES; one operand set,
 #              L2-resident where it fits, with FP8_ROW_RESIDENT=1) -> fp8-row-peer.md
@@ -221,7 +222,7 @@ run_step() {
       note 1 "fp8 block peer: no DeepGEMM wheel imports"
     else
       PYTHONUNBUFFERED=1 PYTHONPATH=$dg LD_LIBRARY_PATH=$dg/tvm_ffi/lib:$LD_LIBRARY_PATH timeout 400 \
-        python3 scripts/fp8_block_peer.py >"$OUT/fp8-block-peer.md" 2>&1
+        python3 scripts/fp8_block_peer.py ${FP8_BLOCK_PEER_ARGS:-} >"$OUT/fp8-block-peer.md" 2>&1
       note $? "fp8 block peer"
       tail -9 "$OUT/fp8-block-peer.md"
     fi

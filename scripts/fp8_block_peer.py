@@ -17,6 +17,11 @@ against one torch version and JIT-compiles its kernels with nvcc at first use. U
 
     python3 scripts/fp8_block_peer.py [--shapes 4096x7168x16384,8192x8192x8192] [--rounds 8] [--iters 20]
                                       [--check 1008x1536x16384] [--compiled-dims nk,none]
+                                      [--sustained SECONDS [--passes 2]]
+
+With --sustained, instead of rounds each contestant runs back to back for SECONDS a burst, the SM clock and board
+power sampled by nvidia-smi, as `swz bench gemm --dtype e4m3 --sustained` does for ours: TFLOP/s at the clock the
+card holds at its power cap, and as a share of the tensor peak at that clock.
 """
 import argparse
 import statistics
@@ -132,6 +137,94 @@ def check(dg, m, n, k, gen):
         raise SystemExit("FAILED: cuBLASLt result check")
 
 
+# Dense e4m3 tensor-core flops per SM per clock on sm_90 (gpu_bench::hopper::fp8_sustained::E4M3_FLOPS_PER_SM_CLOCK).
+E4M3_FLOPS_PER_SM_CLOCK = 8192
+
+
+class Smi:
+    """`nvidia-smi` sampling the SM clock and board power every 50 ms beside the bursts, each sample stamped as it
+    arrives (gpu_bench::smi's method); `window(t0, t1)` is the mean (MHz, W) of the samples in it, or None."""
+
+    def __init__(self):
+        import subprocess
+        import threading
+        self.samples = []
+        props = torch.cuda.get_device_properties(0)
+        try:  # the PCI address, the same GPU whatever CUDA_VISIBLE_DEVICES renumbers; else nvidia-smi's index 0
+            gpu = f"{props.pci_domain_id:08X}:{props.pci_bus_id:02X}:{props.pci_device_id:02X}.0"
+        except AttributeError:
+            gpu = "0"
+        try:
+            self.proc = subprocess.Popen(
+                ["nvidia-smi", f"--id={gpu}",
+                 "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader,nounits", "-lms=50"],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        except OSError as err:
+            print(f"nvidia-smi: {err}; no clock or power")
+            self.proc = None
+            return
+
+        def read():
+            for line in self.proc.stdout:
+                try:
+                    clock, power = (float(v) for v in line.split(","))
+                except ValueError:
+                    continue
+                self.samples.append((time.time(), clock, power))
+
+        threading.Thread(target=read, daemon=True).start()
+
+    def window(self, t0, t1):
+        inside = [(c, w) for t, c, w in self.samples if t0 <= t <= t1]
+        if not inside:
+            return None
+        return sum(c for c, _ in inside) / len(inside), sum(w for _, w in inside) / len(inside)
+
+    def stop(self):
+        if self.proc:
+            self.proc.kill()
+
+
+def sustained(contestants, names, flop, seconds, passes, smi, sms):
+    """Each contestant back to back for `seconds` a burst (5 calls between synchronizations, operand sets rotated),
+    after one warm-up burst of the last; `passes` passes, every other one reversed. Per burst: TFLOP/s, and from
+    the samples after its first 0.5 s the mean clock, power and the share of the tensor peak at that clock."""
+    def burst(fn, sets):
+        fn(sets[0])
+        torch.cuda.synchronize()
+        t0, calls = time.time(), 0
+        while time.time() - t0 < seconds:
+            for _ in range(5):
+                fn(sets[calls % len(sets)])
+                calls += 1
+            torch.cuda.synchronize()
+        t1 = time.time()
+        return flop * calls / (t1 - t0) / 1e12, smi.window(t0 + 0.5, t1)
+
+    burst(*contestants[-1])
+    out = {name: [] for name in names}
+    for p in range(passes):
+        order = list(range(len(contestants)))
+        if p % 2:
+            order.reverse()
+        for i in order:
+            tflops, win = burst(*contestants[i])
+            out[names[i]].append((tflops, win))
+            clock = f" at {win[0]:.0f} MHz, {win[1]:.0f} W" if win else ""
+            print(f"pass {p}: {names[i]} {tflops:.0f} TFLOP/s{clock}")
+    for name in names:
+        bursts = out[name]
+        tf = [t for t, _ in bursts]
+        wins = [w for _, w in bursts if w]
+        line = f"{name}: {statistics.mean(tf):.0f} TFLOP/s ({min(tf):.0f}-{max(tf):.0f})"
+        if wins:
+            mhz = statistics.mean(w[0] for w in wins)
+            watts = statistics.mean(w[1] for w in wins)
+            share = statistics.mean(t * 1e12 / (sms * E4M3_FLOPS_PER_SM_CLOCK * w[0] * 1e6) for t, w in bursts if w)
+            line += f" at {mhz:.0f} MHz, {watts:.0f} W: {100 * share:.1f}% of the tensor peak at that clock"
+        print(line)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shapes", type=lambda t: [shape(s) for s in t.split(",")],
@@ -141,9 +234,15 @@ def main():
     ap.add_argument("--check", type=shape, default="1008x1536x16384", help="MxNxK of the result check")
     ap.add_argument("--compiled-dims", default="nk,none",
                     help="DeepGEMM calls to time, by the dims they compile in as constants (none: all at run time)")
+    ap.add_argument("--sustained", type=float, default=0, metavar="SECONDS",
+                    help="instead of rounds: each contestant back to back for SECONDS a burst, the SM clock and board "
+                         "power sampled by nvidia-smi (as swz bench gemm --sustained)")
+    ap.add_argument("--passes", type=int, default=2, help="with --sustained: passes over the contestants")
     a = ap.parse_args()
     if a.rounds < 1 or a.iters < 1:
         ap.error("--rounds and --iters must be at least 1")
+    if a.sustained < 0 or (a.sustained and not 0.1 <= a.sustained <= 60) or a.passes < 1:
+        ap.error("--sustained takes 0.1 to 60 seconds, --passes at least 1")
     dims = ["" if d == "none" else d for d in a.compiled_dims.split(",")]
     if not dims or any(set(d) - set("mnk") for d in dims):
         ap.error(f"--compiled-dims {a.compiled_dims}: expected a comma list of none or letters of mnk")
@@ -179,6 +278,16 @@ def main():
             torch.cuda.synchronize()
             print(f"{m}x{n}x{k}: {nsets} operand sets of {set_bytes / 2**20:.0f} MiB; first call of DeepGEMM "
                   f"{dg.name}: {time.time() - t0:.1f} s")
+        if a.sustained:
+            smi = Smi()
+            names = [f"DeepGEMM {dg.name}" for dg in variants] + ["cuBLASLt per-tensor"]
+            print(f"{m}x{n}x{k}: bursts of {a.sustained} s, {a.passes} passes")
+            sustained(contestants, names, 2 * m * n * k, a.sustained, a.passes, smi,
+                      torch.cuda.get_device_properties(0).multi_processor_count)
+            smi.stop()
+            del made, contestants
+            torch.cuda.empty_cache()
+            continue
         ms = [[] for _ in contestants]
         for _ in range(a.rounds):
             for times, (fn, sets) in zip(ms, contestants):
