@@ -2,7 +2,7 @@
 //! to back for MS milliseconds at a time, with the SM clock and board power sampled (`crate::smi`), so its
 //! throughput is read at the clock the card holds at its power cap and as a share of the tensor peak at that clock.
 //!
-//! An FP8 GEMM at 8192³ holds an H100 at its 700 W cap, where the clock settles between about 1.25 and 1.45 GHz:
+//! A large FP8 GEMM holds an H100 at its 700 W cap, where the clock settles between about 1.25 and 1.6 GHz:
 //! far below the 1.98 GHz the card reaches idle. Interleaved rounds of 20 launches
 //! ([`crate::hopper::fp8_bench`]) compare contestants at whatever clock each round happens to get (the rounds of
 //! one 8192³ run spread 85-107%); a burst of seconds measures each at its own settled clock, and TFLOP/s per clock
