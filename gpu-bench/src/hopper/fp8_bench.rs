@@ -82,10 +82,32 @@ pub struct Fp8Candidate {
     pub vs_plan: bench::Spread,
 }
 
-struct Set {
-    a: CudaSlice<E4m3>,
-    b: CudaSlice<E4m3>,
-    c: CudaSlice<half::bf16>,
+/// One operand set of an e4m3 problem: A, B and a bf16 C.
+pub struct Set {
+    pub a: CudaSlice<E4m3>,
+    pub b: CudaSlice<E4m3>,
+    pub c: CudaSlice<half::bf16>,
+}
+
+/// Copies of the host operands `(x, w)` of `size`, with a bf16 C each, in enough sets that together they exceed
+/// `l2_factor` times the L2 ([`bench::rotation`]; factor 0: one set).
+pub fn rotated_sets(
+    gpu: &Gpu,
+    size: Size,
+    (x, w): (&[E4m3], &[E4m3]),
+    l2_factor: usize,
+) -> Result<Vec<Set>> {
+    let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
+    let count = bench::rotation(set_bytes, gpu.props().l2_bytes, l2_factor);
+    (0..count)
+        .map(|_| {
+            Ok(Set {
+                a: gpu.upload(x)?,
+                b: gpu.upload(w)?,
+                c: gpu.zeros::<half::bf16>(size.mn_len())?,
+            })
+        })
+        .collect()
 }
 
 /// Measure the planned e4m3 kernel (and its next `candidates` kernel shapes by the model) against cuBLASLt at
@@ -229,16 +251,8 @@ fn one(
         })
         .ok();
     drop((da, db));
-    let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
-    let count = bench::rotation(set_bytes, gpu.props().l2_bytes, cfg.l2_factor);
-    let mut sets = Vec::with_capacity(count);
-    for _ in 0..count {
-        sets.push(Set {
-            a: gpu.upload(&x)?,
-            b: gpu.upload(&w)?,
-            c: gpu.zeros::<half::bf16>(size.mn_len())?,
-        });
-    }
+    let mut sets = rotated_sets(gpu, size, (&x, &w), cfg.l2_factor)?;
+    let count = sets.len();
     let scales = reference::random_scales(mode, size, 300 + si as u64);
     let ours_scales = scales.map(|v| gpu.upload(v))?;
     // The bare read of the problem's least bytes (M <= ROOFLINE_MAX_M).

@@ -16,7 +16,7 @@
 
 use crate::bench::Align::{Left, Right};
 use crate::bench::{self, Markdown};
-use crate::hopper::fp8_bench::checked_peer;
+use crate::hopper::fp8_bench::{checked_peer, rotated_sets, Set};
 use crate::hopper::shapes::spec_label;
 use crate::smi::{self, Sampler};
 use gpu_kernels::fp8::{reference, ScaleMode};
@@ -123,18 +123,10 @@ fn problem(
         ours.push((format!("per-{mode} {}", spec_label(&g.spec)), g, scales));
     }
     drop((da, db));
-    let set_bytes = size.mk_len() + size.nk_len() + 2 * size.mn_len();
-    let count = bench::rotation(set_bytes, gpu.props().l2_bytes, 2);
-    let mut sets = Vec::with_capacity(count);
-    for _ in 0..count {
-        sets.push((
-            gpu.upload(&x)?,
-            gpu.upload(&w)?,
-            gpu.zeros::<half::bf16>(size.mn_len())?,
-        ));
-    }
+    let mut sets = rotated_sets(gpu, size, (&x, &w), 2)?;
+    let count = sets.len();
     let mut launch = |who: usize, i: usize| {
-        let (a, b, c) = &mut sets[i % count];
+        let Set { a, b, c } = &mut sets[i % count];
         match who {
             0 => lt.fp8_gemm(&peer, a, b, &peer_scales, c),
             v => {

@@ -5,6 +5,7 @@
 //! fp64 host reference on sampled rows before any timing.
 
 use crate::bench::{self, rounds, BenchConfig};
+use crate::hopper::fp8_bench::{rotated_sets, Set};
 use gpu_kernels::fp8::reference::{self, compare, Bound};
 use gpu_kernels::fp8::{ScaleMode, Scales};
 use gpu_kernels::hopper::{fp8, HopperGemm};
@@ -75,22 +76,11 @@ pub fn block_sweep(
         let (la, lb) = gpu_kernels::fp8::scale::lens(peer_mode, size);
         let peer_scales =
             Scales::new(peer_mode, vec![0.5f32; la], vec![0.25f32; lb]).map(|v| gpu.upload(v))?;
-        let count = bench::rotation(
-            size.mk_len() + size.nk_len() + 2 * size.mn_len(),
-            gpu.props().l2_bytes,
-            2,
-        );
-        let mut sets = Vec::with_capacity(count);
-        for _ in 0..count {
-            sets.push((
-                gpu.upload(&x)?,
-                gpu.upload(&w)?,
-                gpu.zeros::<half::bf16>(size.mn_len())?,
-            ));
-        }
+        let mut sets = rotated_sets(gpu, size, (&x, &w), 2)?;
+        let count = sets.len();
         let mut normwise = Vec::new();
         for g in &kernels {
-            let (a, b, c) = &mut sets[0];
+            let Set { a, b, c } = &mut sets[0];
             gpu.fill_bytes(c, 0xFF)?;
             g.launch_fp8(gpu, a, b, &scales, c, size)?;
             gpu.sync()?;
@@ -118,7 +108,7 @@ pub fn block_sweep(
         }
         // Contestant 0 is cuBLASLt, 1.. the variants in order.
         let times = rounds::interleaved(gpu, cfg, 1 + kernels.len(), n_rounds, |who, i| {
-            let (a, b, c) = &mut sets[i % count];
+            let Set { a, b, c } = &mut sets[i % count];
             match who {
                 0 => lt.fp8_gemm(&peer, a, b, &peer_scales, c),
                 v => kernels[v - 1].launch_fp8(gpu, a, b, &scales, c, size),

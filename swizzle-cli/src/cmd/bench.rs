@@ -282,19 +282,7 @@ fn sustained(
         "{}",
         fs::markdown(&bursts, &failed, &gpu.props().to_string())
     );
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&bursts).map_err(|e| e.to_string())?;
-        crate::output::write_file("--json", path, &text)?;
-        outln!("wrote {}", path.display());
-    }
-    if !failed.is_empty() {
-        return Err(format!(
-            "{} problem(s) failed, first: {}",
-            failed.len(),
-            failed[0]
-        ));
-    }
-    Ok(())
+    finish(&bursts, &failed, args)
 }
 
 /// `swz bench gemm --dtype e4m3 --shapes ...`: the FP8 GEMM against cuBLASLt (`gpu_bench::hopper::fp8_bench`).
@@ -402,19 +390,7 @@ fn fp8(args: &Args, dtype: &str) -> Result<(), String> {
         "{}",
         gpu_bench::hopper::fp8_bench::markdown(&rows, &failed, &gpu.props().to_string())
     );
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
-        crate::output::write_file("--json", path, &text)?;
-        outln!("wrote {}", path.display());
-    }
-    if !failed.is_empty() {
-        return Err(format!(
-            "{} problem(s) failed, first: {}",
-            failed.len(),
-            failed[0]
-        ));
-    }
-    Ok(())
+    finish(&rows, &failed, args)
 }
 
 /// `swz bench gemm --dtype e4m3 --chain --shapes ...`: each token count's layers as one chain
@@ -476,10 +452,26 @@ fn print_chains(
         "{}",
         gpu_bench::hopper::chain::markdown(rows, &gpu.props().to_string())
     );
+    finish(rows, &[], args)
+}
+
+/// The end of an FP8 bench: everything measured to `--json` where asked, then an error naming the problems that
+/// failed (the others were measured and printed).
+fn finish<T: serde::Serialize + ?Sized>(
+    rows: &T,
+    failed: &[String],
+    args: &Args,
+) -> Result<(), String> {
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(rows).map_err(|e| e.to_string())?;
         crate::output::write_file("--json", path, &text)?;
         outln!("wrote {}", path.display());
+    }
+    if let Some(first) = failed.first() {
+        return Err(format!(
+            "{} problem(s) failed, first: {first}",
+            failed.len()
+        ));
     }
     Ok(())
 }
