@@ -481,6 +481,8 @@ impl OperandTile {
              \x20   /// The matrix descriptor with start address 0 (OR in `(addr & 0x3FFFF) >> 4`).\n\
              \x20   static constexpr unsigned long long DESC = {desc:#x}ull;\n\
              \x20   static SWZ_HD constexpr unsigned long long desc(uint32_t smem_addr) {{ return DESC | (unsigned long long)((smem_addr & 0x3FFFFu) >> 4); }}\n\
+             \x20   /// desc(a) moved `bytes` (a multiple of 16) on: desc(a + bytes) while a + bytes < 2^18 (advance_descriptor).\n\
+             \x20   static SWZ_HD constexpr unsigned long long desc_advance(unsigned long long d, uint32_t bytes) {{ return (d & 0xFFFFFFFF00000000ull) | (unsigned long long)(uint32_t)((uint32_t)d + (bytes >> 4)); }}\n\
              \x20   /// Byte offset of the j-th 32-byte K step (k16 for 16-bit types).\n\
              \x20   static SWZ_HD constexpr uint32_t k_step_bytes(uint32_t j) {{ {kstep} }}\n\
              \x20   /// Byte offset of MN index e (a multiple of 8).\n\
@@ -577,6 +579,23 @@ pub const fn encode_descriptor(
         ..Descriptor::new(Arch::Sm90, addr, lbo, sbo, layout)
     }
     .encode()
+}
+
+/// The descriptor `d` with its start address moved `bytes` (a multiple of 16) further: `bytes >> 4` added to the
+/// start-address field in the low 32 bits, the rest unchanged. While the new address stays below 2^18 (every
+/// shared-memory address) the field cannot carry into the LBO above it, so for a descriptor of address `a`,
+/// `advance_descriptor(descriptor(a), b) == descriptor(a + b)`: a kernel encodes a stage's descriptors once and
+/// reaches each K step with one 32-bit add.
+///
+/// C++ twin: `desc_advance` in [`OperandTile::cuda_struct`].
+///
+/// ```
+/// use swizzle_core::wgmma::{advance_descriptor, encode_descriptor};
+/// let d = encode_descriptor(0x400, 16, 1024, 0, 1);
+/// assert_eq!(advance_descriptor(d, 96), encode_descriptor(0x400 + 96, 16, 1024, 0, 1));
+/// ```
+pub const fn advance_descriptor(d: u64, bytes: u32) -> u64 {
+    (d & !0xFFFF_FFFF) | ((d as u32).wrapping_add(bytes >> 4) as u64)
 }
 
 /// Fields of a descriptor: (start address bytes, LBO bytes, SBO bytes, base offset, layout type).
@@ -847,6 +866,30 @@ mod tests {
             }
             for b in bad {
                 assert!(t.check(&b).is_err(), "{t}: {b:?} accepted");
+            }
+        }
+    }
+
+    #[test]
+    fn advancing_a_descriptor_is_encoding_the_later_address() {
+        // Every 16-byte start address of the shared-memory window, every K step and stage offset a kernel adds.
+        for t in specs() {
+            let p = t.params();
+            let steps: Vec<u32> = (0..t.k / (K_STEP_BYTES / t.elem.bytes()))
+                .map(|j| t.k_step_bytes(j))
+                .chain((1..8).map(|s| s * p.tile_bytes))
+                .collect();
+            for addr in (0..(1u32 << 18)).step_by(16) {
+                for &b in &steps {
+                    if addr + b >= 1 << 18 {
+                        continue;
+                    }
+                    assert_eq!(
+                        advance_descriptor(t.descriptor(addr), b),
+                        t.descriptor(addr + b),
+                        "{t}: {addr:#x} + {b}"
+                    );
+                }
             }
         }
     }

@@ -90,6 +90,7 @@ fn right_values_pass_and_each_bug_class_is_refused() {
          static_assert(GemmA::desc_ok({umma:#x}ull, true), \"tcgen05 descriptor\");\n\
          static_assert(GemmA::desc_ok(GemmA::desc(0x400u), false) && GemmA::desc_ok(GemmA::umma_desc(0x2400u), true), \"own\");\n\
          static_assert(GemmA::desc_ok(GemmA::desc(0x400u + GemmA::k_step_bytes(3)), false), \"a later K step\");\n\
+         static_assert(GemmA::desc_advance(GemmA::desc(0x400u), GemmA::k_step_bytes(3) + 2 * GemmA::TILE_BYTES) == GemmA::desc(0x400u + GemmA::k_step_bytes(3) + 2 * GemmA::TILE_BYTES), \"advanced\");\n\
          static_assert(GemmA::tma_swizzle_ok(3u) && GemmA::tma_box_ok(64u, 128u) && GemmA::smem_aligned(0x400u), \"map\");\n\
          static_assert(!GemmA::desc_sbo_in_bytes({good:#x}ull), \"units\");\n\
          static_assert(swz::Mma::idesc_ok(0x08400490u) && !swz::Mma::idesc_ok(0x08400490u | (1u << 23)), \"idesc\");\n\

@@ -15,9 +15,12 @@
 //! [`HopperSpec::block_accs`](super::HopperSpec::block_accs) = 2 the next K block runs on the tensor core in a
 //! second accumulator while this one is promoted: three accumulators' registers, which fit up to 128-wide tiles
 //! ([`HopperSpec::block_regs`]); wider tiles promote one accumulator, waited for (or, in the sweep, in two N
-//! halves: [`HopperSpec::promote_halves`]). A spec with [`HopperSpec::tail`](super::HopperSpec::tail) cuts the
-//! last partial wave's tiles into parts of K ([`swizzle_core::tail`]); [`HopperGemm::launch_fp8`] allocates its
-//! workspace at the first launch that needs one and reuses it.
+//! halves: [`HopperSpec::promote_halves`]). With one, the tensor core runs the other consumer's K block (queued
+//! behind this one's) while this consumer promotes, so each consumer waits for its next stage and reads its scales
+//! while its own `wgmma`s run: between its group's end and its next issue there is only the promotion. A spec
+//! with [`HopperSpec::tail`](super::HopperSpec::tail) cuts the last partial wave's tiles into parts of K
+//! ([`swizzle_core::tail`]); [`HopperGemm::launch_fp8`] allocates its workspace at the first launch that needs
+//! one and reuses it.
 //!
 //! ```
 //! use gpu_kernels::hopper::{fp8, SHIPPED};

@@ -93,25 +93,31 @@ __device__ __forceinline__ void store_pair_f32(float* dst, float x, float y, uin
     }
 }
 
-// Wait for the stage's full barrier, then its wgmmas into acc as one committed group: a consumer's 64 rows of the
-// A tile (a_stage) times the B tile's rows from b_stage (the whole tile, or one N half for a half-width acc), k32
-// (e4m3) or k16 (16-bit) per instruction; the first instruction reads acc only when `accumulate` (else a fresh
-// sum).
+// A landed stage's wgmmas into acc as one committed group: a consumer's 64 rows of the A tile (a_stage) times the
+// B tile's rows from b_stage (the whole tile, or one N half for a half-width acc), k32 (e4m3) or k16 (16-bit) per
+// instruction; the first instruction reads acc only when `accumulate` (else a fresh sum). The two descriptors are
+// encoded once and each K step reached by desc_advance (one add, on uniform registers: a_stage and b_stage are
+// warp-uniform), so the issue is a few instructions long.
+template <uint32_t N>
+__device__ __forceinline__ void mma_issue(float (&acc)[N], uint32_t a_stage, uint32_t b_stage, bool accumulate) {
+    using namespace spec;
+    fence_operands(acc);
+    wgmma_fence();
+    const u64 da = swz::GemmA::desc(a_stage), db = swz::GemmB::desc(b_stage);
+#pragma unroll
+    for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j)
+        wgmma_tile(acc, swz::GemmA::desc_advance(da, swz::GemmA::k_step_bytes(j)),
+                   swz::GemmB::desc_advance(db, swz::GemmB::k_step_bytes(j)), (accumulate || j > 0) ? 1u : 0u);
+    wgmma_commit();
+    fence_operands(acc);
+}
+
+// Wait for the stage's full barrier, then its wgmmas (mma_issue).
 template <uint32_t N>
 __device__ __forceinline__ void mma_group(float (&acc)[N], uint32_t full, uint32_t phase, uint32_t a_stage,
                                           uint32_t b_stage, bool accumulate) {
-    using namespace spec;
     mbar_wait(full, phase);
-    fence_operands(acc);
-    wgmma_fence();
-#pragma unroll
-    for (uint32_t j = 0; j < BK * ELEM_BYTES / 32; ++j) {
-        const u64 da = swz::GemmA::desc(a_stage + swz::GemmA::k_step_bytes(j));
-        const u64 db = swz::GemmB::desc(b_stage + swz::GemmB::k_step_bytes(j));
-        wgmma_tile(acc, da, db, (accumulate || j > 0) ? 1u : 0u);
-    }
-    wgmma_commit();
-    fence_operands(acc);
+    mma_issue(acc, a_stage, b_stage, accumulate);
 }
 
 #ifdef SPEC_TAIL
@@ -320,7 +326,9 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
         const uint32_t cw = wg - 1;                 // this consumer's 64-row slice of the block tile
         const uint32_t tid = threadIdx.x % 128;
         const uint32_t warp = tid / 32, lane = tid % 32;
-        const uint32_t a_slice = GemmA::mn_offset_bytes(cw * 64);
+        // Where the slice starts in an A stage: from lane 0's cw, so that ptxas knows it is warp-uniform and keeps
+        // the A slice's addresses and descriptors in uniform registers, as it does B's.
+        const uint32_t a_slice = GemmA::mn_offset_bytes(__shfl_sync(0xffffffffu, cw, 0) * 64);
         float d[ACC];
         // Per-tensor: the product of the two scales, read once, before the first stage lands (after the K loop
         // its latency would add to every tile's end).
@@ -361,9 +369,9 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
 #ifdef SPEC_BLOCK_SCALED
                 // ---- block scaling: each K block (one stage, BK == SCALE_BLOCK) into a fresh accumulator, then
                 // promoted into d with its scales, read from the stage's scale slot (the scale warp's copy of
-                // sa[kb * M + row], A's 1x128 block, and sb[nb * KB + kb], B's 128x128 block nb) after the
-                // block's wgmmas are issued: no global load is in flight at a wgmma fence, and the read's latency
-                // hides behind the wgmmas. The tile's columns start B_SCALE_STEP-aligned inside B block
+                // sa[kb * M + row], A's 1x128 block, and sb[nb * KB + kb], B's 128x128 block nb) while wgmmas
+                // run (this block's, or with one accumulator the block before's): no global load is in flight at
+                // a wgmma fence, and the read's latency hides behind the tensor core. The tile's columns start B_SCALE_STEP-aligned inside B block
                 // t.x * BN / 128; each of its B_SCALE_SEGMENTS segments of B_SCALE_STEP columns lies in one B
                 // block, whose scale it takes (promote_part). The tensor core's limited accumulation precision
                 // then spans 128 of K, the fp32 sum the whole loop. Overlapping the promotion with the tensor
@@ -465,13 +473,28 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         wgmma_wait<0>();
                     }
                 } else if (BLOCK_ACCS == 1) {
-                    // Issue, wait for the group, promote: the tensor core idles while this warpgroup promotes.
+                    // Issue, wait for the group, promote. The tensor core runs the two consumers' groups in the
+                    // order they were issued, so it runs the other consumer's block while this one promotes, and
+                    // idles only when this warpgroup's next group comes later than the other's ends. Hence
+                    // everything the next issue needs but the promotion (the next stage's full barrier, and its
+                    // scales, read into sc1) is waited for and read while this block's wgmmas run: from the
+                    // group's end to the next issue there are only the promotion, the release and the issue.
+                    if (kb < kb1) {
+                        mbar_wait(full_bar + 8 * s, phase);
+                        load(s, sc0);
+                    }
                     for (; kb < kb1; ++kb) {
                         const uint32_t st = s;
-                        issue(acc0);
-                        load(st, sc0);  // while the wgmmas run
+                        mma_issue(acc0, a_smem + s * GemmA::TILE_BYTES + a_slice, b_smem + s * GemmB::TILE_BYTES,
+                                  false);
+                        if (++s == STAGES) { s = 0; phase ^= 1; }
+                        if (kb + 1 < kb1) {
+                            mbar_wait(full_bar + 8 * s, phase);
+                            load(s, sc1);
+                        }
                         wgmma_wait<0>();
                         promote(acc0, sc0, st);
+                        sc0 = sc1;
                     }
                 } else {
                     // Block kb in flight in acc0 at the top of each pass; the next block is issued into the other
