@@ -1,14 +1,13 @@
 //! The sustained-load FP8 bench on a GPU: every contestant's bursts, rates and clocks a GPU can have, and a
 //! problem the kernel refuses reported as a failed line while the others are measured.
 
+mod common;
+use common::gpu;
+
 use gpu_bench::hopper::fp8_sustained::{markdown, run};
 use gpu_kernels::fp8::ScaleMode;
-use gpu_kernels::{Gpu, Size};
+use gpu_kernels::Size;
 use std::time::Duration;
-
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]

@@ -1,14 +1,12 @@
 //! The GEMM on a GPU: random inputs, poisoned output, host reference (every element up to 1000^3; a seeded sample
 //! of 4096 elements plus cuBLAS on all of C beyond), both B layouts, fp16 and bf16, 16-bit and fp32 outputs.
 
+mod common;
+use common::gpu;
+
 use gpu_bench::gemm::check;
 use gpu_kernels::gemm::{self, spec, BLayout, Cublas, Problem, Variant};
 use gpu_kernels::{Elem, Gpu, HostElem, Size};
-
-/// Device 0, or a panic that says this test needs a GPU (a GPU test never returns early without one).
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
 
 /// Every size the default spec runs at: ragged ones first (the fp32-output tests take the first three or four).
 const SIZES: &str = "1x1x16 17x33x48 127x255x64 1000x1000x1000 4096x4096x4096 16384x128x4096";

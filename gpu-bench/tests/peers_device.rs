@@ -1,13 +1,12 @@
 //! Both peers the benchmark tables measure against (D2D copy, cuBLAS gemmEx) time, at rates a GPU can reach.
 
+mod common;
+use common::gpu;
+
 use gpu_bench::bench::BenchConfig;
 use gpu_bench::tables::time_peer;
 use gpu_kernels::frame::{Peer, Size};
-use gpu_kernels::{Elem, Gpu};
-
-fn gpu() -> Gpu {
-    Gpu::open(0).unwrap_or_else(|e| panic!("this test needs an NVIDIA GPU and driver: {e}"))
-}
+use gpu_kernels::Elem;
 
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
