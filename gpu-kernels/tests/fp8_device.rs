@@ -274,8 +274,9 @@ fn fixed_specs(mode: ScaleMode) -> Vec<HopperSpec> {
 
 /// Block-scaled tiles wider than a B scale block: 128x192 (`fp8::BLOCK_WIDE`: tiles start 0 or 64 columns into
 /// a block, three segments of 64) with clusters of 2 and alone, and 128x160 (0, 32, 64 or 96 columns in, five
-/// segments of 32); each also promoted in N halves, and the 128x128 tile in halves. (A tile spanning three
-/// blocks, 224 wide, does not fit the registers.)
+/// segments of 32); each also promoted in N halves, and the 128x128 tile in halves; the tiles that fit only in
+/// halves: 128x256 (`fp8::BLOCK_HALVES`, one B block per half) with clusters of 2 and alone, and 128x224 (0, 96,
+/// 64 or 32 columns in, seven segments of 32, the halves meeting inside one).
 fn block_wide_specs() -> Vec<HopperSpec> {
     let w = fp8::BLOCK_WIDE;
     let halves = |s: HopperSpec| HopperSpec {
@@ -289,6 +290,7 @@ fn block_wide_specs() -> Vec<HopperSpec> {
         stages: 6,
         ..w
     };
+    let h = fp8::BLOCK_HALVES;
     vec![
         w,
         single,
@@ -297,6 +299,9 @@ fn block_wide_specs() -> Vec<HopperSpec> {
         halves(single),
         halves(n160),
         halves(narrow),
+        h,
+        HopperSpec { cluster: 1, ..h },
+        HopperSpec { bn: 224, ..h },
     ]
 }
 
@@ -550,6 +555,7 @@ fn hopper_fp8_error_with_and_without_promotion_at_k16384() {
                     ..fp8::BLOCK_WIDE
                 },
             ),
+            (ScaleMode::Block, fp8::BLOCK_HALVES),
         ];
         for (mode, spec) in runs {
             let (la, lb) = gpu_kernels::fp8::scale::lens(mode, size);

@@ -490,22 +490,35 @@ impl Variant {
     }
 
     /// Whether the block-scaled (1x128 / 128x128 scales) kernel of this tile fits a consumer thread's registers:
-    /// the fp32 sum and one K-block accumulator (`bn / 2` each, a warpgroup's m64nBN fragment) and
-    /// [`BLOCK_REG_RESERVE`], within [`CONSUMER_REGS`] (two consumer warpgroups) or 255 (one). N tiles up to 192.
+    /// the fp32 sum (`bn / 2`, a warpgroup's m64nBN fragment), one K-block accumulator of the whole width or,
+    /// where that does not fit, of half of it ([`block_scaling_halves`](Self::block_scaling_halves)), and
+    /// [`BLOCK_REG_RESERVE`], within [`CONSUMER_REGS`] (two consumer warpgroups) or 255 (one).
     ///
     /// ```
     /// use swizzle_core::plan::Variant;
     /// let v = |bm, bn| Variant { bm, bn, ..Variant::SHIPPED };
     /// assert!(v(128, 192).block_scaling_fits() && v(64, 192).block_scaling_fits());
-    /// assert!(!v(128, 224).block_scaling_fits() && !v(128, 256).block_scaling_fits());
+    /// assert!(v(128, 224).block_scaling_fits() && v(128, 256).block_scaling_fits());
+    /// assert!(!v(128, 192).block_scaling_halves() && v(128, 224).block_scaling_halves());
     /// ```
     pub const fn block_scaling_fits(&self) -> bool {
-        let budget = if self.consumers() > 1 {
+        block_regs(self.bn, 1, true) <= self.consumer_reg_budget()
+    }
+
+    /// Whether block scaling runs this tile's K blocks in two N halves through one half-width accumulator (its
+    /// whole-width one does not fit the registers, [`block_scaling_fits`](Self::block_scaling_fits)): each K
+    /// block's wgmmas as two m64n(`bn / 2`) groups in turn, each promoted before the next is issued.
+    pub const fn block_scaling_halves(&self) -> bool {
+        block_regs(self.bn, 1, false) > self.consumer_reg_budget()
+    }
+
+    /// Registers a consumer thread may use: [`CONSUMER_REGS`] with two consumer warpgroups, else 255.
+    const fn consumer_reg_budget(&self) -> u32 {
+        if self.consumers() > 1 {
             CONSUMER_REGS
         } else {
             255
-        };
-        block_regs(self.bn, 1) <= budget
+        }
     }
 
     /// What the Hopper kernel runs: one or two consumer warpgroups (64- or 128-row tiles), every N tile of
@@ -529,14 +542,37 @@ impl Variant {
     ///   measured 128x128 vs 128x256 ratio this rate is fitted on), 64 at 70%, 32 at 46%.
     /// - **One consumer warpgroup** (64-row tiles) runs at the private constant `ONE_CONSUMER_EFFICIENCY` times the rate of two (assumed, not measured).
     pub fn efficiency(&self) -> f64 {
+        self.fed(self.bn, 1)
+    }
+
+    /// [`efficiency`](Self::efficiency) of the block-scaled kernel: the same, except that a tile promoted in N
+    /// halves ([`block_scaling_halves`](Self::block_scaling_halves)) issues two m64n(`bn / 2`) wgmmas per K
+    /// step, each reading the warpgroup's X rows again: its feed is a `bn / 2` tile's.
+    ///
+    /// ```
+    /// use swizzle_core::plan::Variant;
+    /// let v = |bn| Variant { bm: 128, bn, ..Variant::SHIPPED };
+    /// assert_eq!(v(192).block_efficiency(), v(192).efficiency());
+    /// assert_eq!(v(256).block_efficiency(), v(128).efficiency());
+    /// ```
+    pub fn block_efficiency(&self) -> f64 {
+        if self.block_scaling_halves() {
+            self.fed(self.bn / 2, 2)
+        } else {
+            self.efficiency()
+        }
+    }
+
+    /// The rate of `wgmmas` m64n`bn` instructions per K step covering this tile's width (module docs).
+    fn fed(&self, bn: u32, wgmmas: u32) -> f64 {
         let warpgroups = if self.consumers() == 1 {
             ONE_CONSUMER_EFFICIENCY
         } else {
             1.0
         };
-        let bn = self.bn as f64;
-        let feed_cycles = (2048.0 + 32.0 * bn) / SMEM_FEED_BYTES_PER_CYCLE;
-        warpgroups * (bn / 2.0 / feed_cycles).min(1.0)
+        let (bn, n) = (bn as f64, wgmmas as f64);
+        let feed_cycles = n * (2048.0 + 32.0 * bn) / SMEM_FEED_BYTES_PER_CYCLE;
+        warpgroups * (n * bn / 2.0 / feed_cycles).min(1.0)
     }
 
     /// The tail split this variant's tiles take at `p` on `dev` ([`crate::tail::split`] of its tiles on the
@@ -722,14 +758,18 @@ pub const CONSUMER_REGS: u32 = 232;
 /// 232, and the 128x192 tile with one (192) too.
 pub const BLOCK_REG_RESERVE: u32 = 40;
 
-/// Registers a block-scaled consumer thread of an N tile `bn` needs: its fp32 sum and `accs` K-block
-/// accumulators (`bn / 2` each: a warpgroup's m64nBN fragment), plus [`BLOCK_REG_RESERVE`].
+/// Registers a block-scaled consumer thread of an N tile `bn` needs: its fp32 sum (`bn / 2`: a warpgroup's
+/// m64nBN fragment) and `accs` K-block accumulators of the whole width (`bn / 2` each) or, with `halves`, of half
+/// of it (`bn / 4`), plus [`BLOCK_REG_RESERVE`].
 ///
 /// ```
-/// assert_eq!(swizzle_core::plan::block_regs(128, 2), 3 * 64 + 40);
+/// use swizzle_core::plan::block_regs;
+/// assert_eq!(block_regs(128, 2, false), 3 * 64 + 40);
+/// assert_eq!(block_regs(256, 1, true), 128 + 64 + 40);
 /// ```
-pub const fn block_regs(bn: u32, accs: u32) -> u32 {
-    bn / 2 * (1 + accs) + BLOCK_REG_RESERVE
+pub const fn block_regs(bn: u32, accs: u32, halves: bool) -> u32 {
+    let acc = if halves { bn / 4 } else { bn / 2 };
+    bn / 2 + accs * acc + BLOCK_REG_RESERVE
 }
 
 /// Every candidate for `p` on `dev`, each one the kernel runs ([`Variant::implemented`]): tiles x (clusters of 1
@@ -912,7 +952,12 @@ pub fn estimate_with(p: &Problem, dev: &Device, v: &Variant, dram_read: u64) -> 
     } else {
         1.0
     };
-    let t_mma = dev.k_tile_s * area / v.efficiency() * lone;
+    let efficiency = if is_e4m3(p.elem) && p.scale == ScaleMode::Block {
+        v.block_efficiency()
+    } else {
+        v.efficiency()
+    };
+    let t_mma = dev.k_tile_s * area / efficiency * lone;
     let latency = if is_e4m3(p.elem) {
         LOAD_LATENCY_E4M3_S
     } else {
@@ -1135,14 +1180,22 @@ mod tests {
         }
     }
 
-    /// Block-scaled e4m3 is offered only the tiles whose registers hold the fp32 sum and a K-block accumulator
-    /// (N up to 192); the other modes keep every tile.
+    /// Block-scaled e4m3 is offered every tile whose registers fit: N up to 192 with a whole-width K-block
+    /// accumulator, the 224- and 256-wide tiles in N halves, at a half-width tile's feed.
     #[test]
-    fn block_scaling_offers_only_the_tiles_that_fit() {
+    fn block_scaling_offers_the_tiles_that_fit() {
         for size in [Size::mnk(8192, 8192, 8192), Size::mnk(16, 4096, 4096)] {
             let block = Problem::new(size, Elem::E4M3).with_scale(ScaleMode::Block);
             let c = candidates(&block, &Device::H100);
-            assert!(!c.is_empty() && c.iter().all(|v| v.block_scaling_fits() && v.bn <= 192));
+            assert!(!c.is_empty() && c.iter().all(|v| v.block_scaling_fits()));
+            assert!(c.iter().any(|v| v.bn == 256 && v.bm == 128));
+            for v in &c {
+                assert_eq!(v.block_scaling_halves(), v.bn > 192, "{v}");
+                assert!(v.block_efficiency() <= v.efficiency(), "{v}");
+                if v.block_scaling_halves() {
+                    assert!(v.block_efficiency() < v.efficiency(), "{v}");
+                }
+            }
             let pl = plan(&block, &Device::H100).unwrap();
             assert!(pl.best.variant.block_scaling_fits());
             assert!(pl.runners_up.iter().all(|e| e.variant.block_scaling_fits()));

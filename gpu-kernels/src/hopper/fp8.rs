@@ -14,10 +14,11 @@
 //! memory and no global load is in flight at a `wgmma` fence (register loads there cost 25-30% of the speed). With
 //! [`HopperSpec::block_accs`](super::HopperSpec::block_accs) = 2 the next K block runs on the tensor core in a
 //! second accumulator while this one is promoted: three accumulators' registers, which fit up to 128-wide tiles
-//! ([`HopperSpec::block_regs`]); wider tiles promote one accumulator, waited for (or, in the sweep, in two N
-//! halves: [`HopperSpec::promote_halves`]). With one, the tensor core runs the other consumer's K block (queued
-//! behind this one's) while this consumer promotes, so each consumer waits for its next stage and reads its scales
-//! while its own `wgmma`s run: between its group's end and its next issue there is only the promotion. A spec
+//! ([`HopperSpec::block_regs`]); wider tiles promote one accumulator, waited for, and tiles wider than 192 one of
+//! half the width, each K block as two N halves in turn ([`HopperSpec::promote_halves`]). With one, the tensor
+//! core runs the other consumer's K block (or half, queued behind this one's) while this consumer promotes, so
+//! each consumer waits for its next stage and reads its scales while its own `wgmma`s run: between its group's
+//! end and its next issue there is only the promotion. A spec
 //! with [`HopperSpec::tail`](super::HopperSpec::tail) cuts the last partial wave's tiles into parts of K
 //! ([`swizzle_core::tail`]); [`HopperGemm::launch_fp8`] allocates its workspace at the first launch that needs
 //! one and reuses it.
@@ -116,11 +117,24 @@ pub const BLOCK_WIDE: HopperSpec = HopperSpec {
     ..BLOCK_BASE
 };
 
-/// The block-scaling sweep: (what differs, the spec), each differing from [`BLOCK_BASE`], [`BLOCK_PIPELINED`] or
-/// [`BLOCK_WIDE`] in one thing (`swz tune hopper fp8-block` times them against cuBLASLt).
+/// The 256-wide block-scaling tile: 128x256, one K-block accumulator of half the width (the fp32 sum, 128
+/// registers, and a whole-width accumulator would need 296), so each K block runs as two m64n128 groups in turn
+/// ([`HopperSpec::promote_halves`]), 4 stages, clusters of two sharing B. A tile spans two B scale blocks, one per
+/// half. The planner's block-scaled spec at 4096x7168x16384 is this tile as a single CTA.
+pub const BLOCK_HALVES: HopperSpec = HopperSpec {
+    bn: 256,
+    stages: 4,
+    block_accs: 1,
+    promote_halves: true,
+    ..BLOCK_BASE
+};
+
+/// The block-scaling sweep: (what differs, the spec), each differing from [`BLOCK_BASE`], [`BLOCK_PIPELINED`],
+/// [`BLOCK_WIDE`] or [`BLOCK_HALVES`] in one thing (`swz tune hopper fp8-block` times them against cuBLASLt).
 pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
     let p = BLOCK_PIPELINED;
     let w = BLOCK_WIDE;
+    let h = BLOCK_HALVES;
     vec![
         (
             "base: 128x128, 1 accumulator, wait_group 0, 6 stages",
@@ -161,20 +175,27 @@ pub fn block_variants() -> Vec<(&'static str, HopperSpec)> {
         ("wide + 4 stages", HopperSpec { stages: 4, ..w }),
         ("wide, N 160", HopperSpec { bn: 160, ..w }),
         (
-            "wide + promoted in N halves (two groups per K block)",
-            HopperSpec {
-                promote_halves: true,
-                ..w
-            },
-        ),
-        (
-            "wide + single CTA + promoted in N halves",
+            "wide + single CTA + promoted in N halves (one m64n96 accumulator)",
             HopperSpec {
                 promote_halves: true,
                 cluster: 1,
                 ..w
             },
         ),
+        ("halves: 128x256, one m64n128 accumulator, 4 stages", h),
+        (
+            "halves + single CTA (no B multicast)",
+            HopperSpec { cluster: 1, ..h },
+        ),
+        (
+            "halves + single CTA + tail split",
+            HopperSpec {
+                cluster: 1,
+                tail: true,
+                ..h
+            },
+        ),
+        ("halves, N 224", HopperSpec { bn: 224, ..h }),
         (
             "wide + raster group_m 16",
             w.with_raster(swizzle_core::raster::Raster::GroupM { group: 16 }),

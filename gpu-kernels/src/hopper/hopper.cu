@@ -376,12 +376,12 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 // block, whose scale it takes (promote_part). The tensor core's limited accumulation precision
                 // then spans 128 of K, the fp32 sum the whole loop. Overlapping the promotion with the tensor
                 // core: BLOCK_ACCS == 2 issues the next K block into a second accumulator first (wait_group 1);
-                // PROMOTE_HALVES issues each K block as two N halves, two groups, and promotes one half while the
-                // other runs.
+                // PROMOTE_HALVES (tiles whose fp32 sum and a whole-width accumulator do not fit the registers)
+                // issues each K block as two N halves in turn through one half-width accumulator.
                 static_assert(BK == SCALE_BLOCK, "one scale block of K per stage");
                 static_assert(BLOCK_ACCS == 1 || BLOCK_ACCS == 2, "one or two K-block accumulators");
                 static_assert(!PROMOTE_HALVES || (BLOCK_ACCS == 1 && BN % 32 == 0),
-                              "halves: one accumulator's registers, whole 8-column groups");
+                              "halves: one half-width accumulator, whole 8-column groups");
                 float acc0[ACC], acc1[ACC];
                 // A stage's scales of this thread's rows (r0 and r0 + 8 of the tile) and of each segment's B block.
                 const uint32_t a_row = scale_smem + 4 * (cw * 64 + warp * 16 + lane / 4);
@@ -420,57 +420,41 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 Scales sc0{}, sc1{};
                 uint32_t kb = kb0;
                 if (PROMOTE_HALVES) {
-                    // Two groups per K block, columns [0, BN/2) into h0 and [BN/2, BN) into h1 (the registers of one
-                    // accumulator): issue block kb's second half, wait for its first, promote it, issue block
-                    // kb + 1's first half, wait for kb's second, promote it, release the stage. The tensor core
-                    // always holds a group while one half is promoted.
+                    // One accumulator of half the width (h): each K block as two groups in turn, columns
+                    // [0, BN/2) then [BN/2, BN) of the same stage, each waited for and promoted before the next is
+                    // issued into the same registers. The tensor core runs the other consumer's half (queued behind
+                    // this one's) while this consumer promotes; as with one whole accumulator below, the next
+                    // stage is waited for and its scales read while this block's second half runs.
                     constexpr uint32_t HALF = ACC / 2;
-                    float h0[HALF], h1[HALF];
-                    // Stage s's wgmmas for N half h into acc.
-                    auto half = [&](float (&acc)[HALF], uint32_t h) {
-                        mma_group(acc, full_bar + 8 * s, phase, a_smem + s * GemmA::TILE_BYTES + a_slice,
-                                  b_smem + s * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(h * (BN / 2)), false);
-                    };
+                    float h[HALF];
                     float scale[2][B_SCALE_SEGMENTS];
-                    // Block kb's first half in flight at the top of each pass (the shape of the two-accumulator
-                    // loop below, whose group tracking ptxas follows).
-                    // Block kb's second half issued (its first in flight), the ring advanced, the first half
-                    // waited for and promoted; returns block kb's stage.
-                    auto first_promoted = [&]() {
-                        half(h1, 1);
-                        const uint32_t st = s;
-                        if (++s == STAGES) { s = 0; phase ^= 1; }
-                        products(sc0, scale);
-                        wgmma_wait<1>();
-                        fence_operands(h0);
-                        promote_part<0>(d, h0, scale);
-                        return st;
-                    };
-                    // Block kb's second half (waited for) promoted and its stage st released.
-                    auto second_promoted = [&](uint32_t st) {
-                        fence_operands(h1);
-                        release(empty_bar + 8 * st);  // every thread: each read the scale slot
-                        promote_part<HALF>(d, h1, scale);
+                    // Stage st's wgmmas for N half hh into h (a fresh sum).
+                    auto half = [&](uint32_t st, uint32_t hh) {
+                        mma_issue(h, a_smem + st * GemmA::TILE_BYTES + a_slice,
+                                  b_smem + st * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(hh * (BN / 2)), false);
                     };
                     if (kb < kb1) {
-                        half(h0, 0);
+                        mbar_wait(full_bar + 8 * s, phase);
                         load(s, sc0);
                     }
-                    for (; kb + 1 < kb1; ++kb) {
-                        const uint32_t st = first_promoted();
-                        half(h0, 0);  // block kb + 1's first half
-                        load(s, sc1);
-                        wgmma_wait<1>();
-                        second_promoted(st);
+                    for (; kb < kb1; ++kb) {
+                        const uint32_t st = s;
+                        half(st, 0);
+                        products(sc0, scale);
+                        wgmma_wait<0>();
+                        fence_operands(h);
+                        promote_part<0>(d, h, scale);
+                        half(st, 1);
+                        if (++s == STAGES) { s = 0; phase ^= 1; }
+                        if (kb + 1 < kb1) {
+                            mbar_wait(full_bar + 8 * s, phase);
+                            load(s, sc1);
+                        }
+                        wgmma_wait<0>();
+                        fence_operands(h);
+                        release(empty_bar + 8 * st);  // every thread: each read the scale slot
+                        promote_part<HALF>(d, h, scale);
                         sc0 = sc1;
-                    }
-                    // The last block.
-                    if (kb < kb1) {
-                        const uint32_t st = first_promoted();
-                        wgmma_wait<0>();
-                        second_promoted(st);
-                    } else {
-                        wgmma_wait<0>();
                     }
                 } else if (BLOCK_ACCS == 1) {
                     // Issue, wait for the group, promote. The tensor core runs the two consumers' groups in the

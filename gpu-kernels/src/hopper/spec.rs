@@ -57,10 +57,11 @@ pub struct HopperSpec {
     /// the other accumulator first, and the promotion waits only for the older group (`wait_group 1`), so the
     /// tensor core runs while the fp32 sum is updated.
     pub block_accs: u32,
-    /// Block scaling with one K-block accumulator: each K block's `wgmma`s as two N halves (m64n`bn/2`), two
-    /// groups, so one half is promoted while the other's (or the next K block's first half's) `wgmma`s run: the
-    /// overlap of two accumulators in the registers of one, for A's slice read twice per k step. Measured slower
-    /// than one waited-for accumulator in the block-scaling sweep, so no planned spec takes it.
+    /// Block scaling with one K-block accumulator of half the tile's width: each K block's `wgmma`s as two N
+    /// halves (m64n`bn/2`) in turn, the first waited for and promoted before the second is issued into the same
+    /// registers, for A's slice read twice per k step. What lets a tile wider than 192 keep its fp32 sum and a
+    /// K-block accumulator in the registers (128x256: 128 + 64 + 40); the planner's block-scaled specs take it
+    /// where a whole-width accumulator does not fit ([`with_block_promotion`](Self::with_block_promotion)).
     pub promote_halves: bool,
     /// The tail split (a lone unsplit CTA): each launch cuts the last tiles of the persistent schedule into parts
     /// of their K loop, [`swizzle_core::tail::split`]'s for the problem on the launch's grid, whose fp32 partials
@@ -270,17 +271,19 @@ impl HopperSpec {
         self.smem().bytes()
     }
 
-    /// Registers a block-scaled consumer thread needs: the fp32 sum and [`block_accs`](Self::block_accs) K-block
-    /// accumulators (`bn / 2` each: a warpgroup's m64nBN fragment), plus
-    /// [`BLOCK_REG_RESERVE`](swizzle_core::plan::BLOCK_REG_RESERVE): the planner's [`swizzle_core::plan::block_regs`].
+    /// Registers a block-scaled consumer thread needs: the fp32 sum (`bn / 2`: a warpgroup's m64nBN fragment) and
+    /// [`block_accs`](Self::block_accs) K-block accumulators (`bn / 2` each, `bn / 4` in
+    /// [halves](Self::promote_halves)), plus [`BLOCK_REG_RESERVE`](swizzle_core::plan::BLOCK_REG_RESERVE): the
+    /// planner's [`swizzle_core::plan::block_regs`].
     ///
     /// ```
-    /// use gpu_kernels::hopper::fp8::{BLOCK_PIPELINED, BLOCK_WIDE};
+    /// use gpu_kernels::hopper::fp8::{BLOCK_HALVES, BLOCK_PIPELINED, BLOCK_WIDE};
     /// assert_eq!(BLOCK_PIPELINED.block_regs(), 3 * 64 + 40); // 128 wide, two accumulators
     /// assert_eq!(BLOCK_WIDE.block_regs(), 2 * 96 + 40); // 192 wide, one
+    /// assert_eq!(BLOCK_HALVES.block_regs(), 128 + 64 + 40); // 256 wide, one of half the width
     /// ```
     pub const fn block_regs(&self) -> u32 {
-        swizzle_core::plan::block_regs(self.bn, self.block_accs)
+        swizzle_core::plan::block_regs(self.bn, self.block_accs, self.promote_halves)
     }
 
     /// Registers a consumer thread may use: [`consumer_regs`](Self::consumer_regs) after `setmaxnreg` with two
@@ -295,19 +298,27 @@ impl HopperSpec {
 
     /// The same block-scaled spec promoting as the planner's block-scaled specs do: two K-block accumulators where
     /// their registers fit ([`block_regs`](Self::block_regs)), else one (waited for before each promotion: the
-    /// 128x192 tile this way outran 128x128 with two by 8-15% at 8192³ and 4096x7168x16384 on an H100).
+    /// 128x192 tile this way outran 128x128 with two by 8-15% at 8192³ and 4096x7168x16384 on an H100), else one
+    /// of half the width ([`promote_halves`](Self::promote_halves): the 224- and 256-wide tiles), as
+    /// [`swizzle_core::plan::Variant::block_scaling_halves`] models it.
     pub const fn with_block_promotion(self) -> HopperSpec {
         let two = HopperSpec {
             block_accs: 2,
             promote_halves: false,
             ..self
         };
+        let one = HopperSpec {
+            block_accs: 1,
+            ..two
+        };
         if two.block_regs() <= two.consumer_reg_budget() {
             two
+        } else if one.block_regs() <= one.consumer_reg_budget() {
+            one
         } else {
             HopperSpec {
-                block_accs: 1,
-                ..two
+                promote_halves: true,
+                ..one
             }
         }
     }
@@ -344,9 +355,10 @@ impl HopperSpec {
         if self.scale_code() == 3 && self.block_regs() > self.consumer_reg_budget() {
             return bad(format!(
                 "block scaling keeps the fp32 sum and {} K-block accumulator(s) of {} registers each, plus {} for \
-                 addresses and scales: {} registers, a consumer thread has {} (narrower N or one accumulator)",
+                 addresses and scales: {} registers, a consumer thread has {} (narrower N, one accumulator or \
+                 halves)",
                 self.block_accs,
-                self.bn / 2,
+                if self.promote_halves { self.bn / 4 } else { self.bn / 2 },
                 swizzle_core::plan::BLOCK_REG_RESERVE,
                 self.block_regs(),
                 self.consumer_reg_budget()

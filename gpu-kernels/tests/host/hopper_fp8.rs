@@ -143,11 +143,39 @@ fn wide_block_tiles_fit_the_registers_and_name_their_scale_blocks() {
             assert!(e.contains("registers") && !e.contains('\n'), "{e}");
         }
     }
-    // The planner's specs take two accumulators where they fit, else one.
+    // In halves an accumulator of half the width fits up to 256 columns, a second one nowhere past 128.
+    for (bn, accs, ok) in [
+        (224, 1, true),
+        (256, 1, true),
+        (160, 2, false),
+        (256, 2, false),
+    ] {
+        let r = HopperSpec {
+            promote_halves: true,
+            stages: 4,
+            ..at(bn, accs)
+        }
+        .validate(232_448);
+        assert_eq!(r.is_ok(), ok, "{bn} {accs}: {r:?}");
+    }
+    // The planner's specs take two accumulators where they fit, else one, else one of half the width.
     let wide = at(192, 2).with_block_promotion();
     assert_eq!((wide.block_accs, wide.promote_halves), (1, false));
     let narrow = at(128, 1).with_block_promotion();
     assert_eq!((narrow.block_accs, narrow.promote_halves), (2, false));
+    for bn in [224, 256] {
+        let widest = HopperSpec {
+            stages: 4,
+            ..at(bn, 2)
+        }
+        .with_block_promotion();
+        assert_eq!(
+            (widest.block_accs, widest.promote_halves),
+            (1, true),
+            "{bn}"
+        );
+        widest.validate(232_448).unwrap();
+    }
     // Every tile of every width: each segment's columns lie in the one B block the kernel picks for it,
     // nb0 + (offset step + q) / offsets.
     for bn in (32..=256).step_by(32) {
