@@ -109,7 +109,7 @@ pub const BLOCK_PIPELINED: HopperSpec = HopperSpec {
 /// The 192-wide block-scaling tile: 128x192 (two 64-row consumer warpgroups, m64n192), one K-block accumulator
 /// (the fp32 sum and a 96-register accumulator fit where three would not), the deepest ring that fits (5
 /// stages), clusters of two sharing B. A tile starts 0 or 64 columns into a 128-wide B scale block and spans two
-/// of them. The planner's block-scaled spec at 8192³ and 4096x7168x16384 is this tile as a single CTA.
+/// of them. The planner's block-scaled spec at 8192³ is this tile as a single CTA.
 pub const BLOCK_WIDE: HopperSpec = HopperSpec {
     bn: 192,
     stages: 5,
