@@ -219,6 +219,26 @@ fn plans_fit_the_mode() {
     assert!(e.to_string().contains("multiple of 16"), "{e}");
 }
 
+/// The spec the kernel runs promotes in N halves exactly where the planner's model says it does: every block-scaled
+/// candidate of a square and a decode layer, through `spec_of` and `with_block_promotion`.
+#[test]
+fn block_promotion_in_halves_is_the_planners() {
+    use swizzle_core::plan::{candidates, Problem};
+    for size in [Size::mnk(8192, 8192, 8192), Size::mnk(16, 4096, 4096)] {
+        let p = Problem::new(size, Elem::E4M3).with_scale(ScaleMode::Block);
+        let c = candidates(&p, &Device::H100);
+        assert!(c.iter().any(|v| v.block_scaling_halves()));
+        for v in c {
+            let spec = planned::spec_of(&v, Elem::E4M3)
+                .unwrap()
+                .with_scale(ScaleMode::Block)
+                .with_block_promotion();
+            assert_eq!(spec.promote_halves, v.block_scaling_halves(), "{v}");
+            assert!(spec.block_regs() <= spec.consumer_reg_budget(), "{spec}");
+        }
+    }
+}
+
 /// The tail split reaches only its own headers and launches: its parameters and `SPEC_TAIL` in a tail spec's
 /// header alone, the counters, partials, tiles and parts at the end of the launch's arguments when the problem
 /// has a tail to split (none otherwise), and one-line refusals for the specs that cannot take it (clusters,
