@@ -114,25 +114,14 @@ pub fn run(args: Args) -> Result<(), String> {
     if let Some(dtype) = &args.dtype {
         return fp8(&args, dtype);
     }
-    if args.sustained.is_some() || args.passes.is_some() {
-        return Err(format!(
-            "{} goes with --dtype e4m3",
-            if args.sustained.is_some() {
-                "--sustained"
-            } else {
-                "--passes"
-            }
-        ));
-    }
-    if args.l2_resident || args.back_to_back {
-        return Err(format!(
-            "{} goes with --dtype e4m3",
-            if args.l2_resident {
-                "--l2-resident"
-            } else {
-                "--back-to-back"
-            }
-        ));
+    let e4m3_only = [
+        (args.sustained.is_some(), "--sustained"),
+        (args.passes.is_some(), "--passes"),
+        (args.l2_resident, "--l2-resident"),
+        (args.back_to_back, "--back-to-back"),
+    ];
+    if let Some((_, flag)) = e4m3_only.iter().find(|(on, _)| *on) {
+        return Err(format!("{flag} goes with --dtype e4m3"));
     }
     if args.candidates.is_some() {
         return Err("--candidates goes with --dtype e4m3 (the 16-bit GEMM: swz tune hopper shapes --candidates)".into());
