@@ -452,24 +452,26 @@ fn hopper_fp8_tail_split_sanitizer_small() {
     }
 }
 
-/// Block scaling in N halves with the tail split, as planned at 8192x10240x8192 (128x256, a lone CTA), on a
-/// ragged problem of 5.4 waves whose last 53 tiles run in 2 parts of K: every element within the bound against
-/// the fp64 reference, poisoned first, twice on one kernel.
-fn halves_tail() -> (HopperSpec, Size) {
+/// Block scaling in N halves with the tail split, as planned at 8192x10240x8192 (128x256, a lone CTA), loaded, and
+/// a ragged problem of 5.4 waves whose last 53 tiles run in 2 parts of K.
+fn halves_tail(gpu: &gpu_kernels::Gpu) -> (HopperGemm, Size) {
     let spec = HopperSpec {
         cluster: 1,
         tail: true,
         ..fp8::BLOCK_HALVES
     };
-    (spec, Size::mnk(2900, 7700, 2048))
+    let g = HopperGemm::new(gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    (g, Size::mnk(2900, 7700, 2048))
 }
 
+/// [`halves_tail`]: every element within the bound against the fp64 reference, poisoned first, twice on one
+/// kernel.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_fp8_block_halves_tail_split() {
     let gpu = gpu();
-    let (spec, size) = halves_tail();
-    let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    let (g, size) = halves_tail(&gpu);
+    let spec = g.spec;
     let t = g.tail_split(size);
     assert!(
         t.tiles > 0 && t.parts > 1,
@@ -490,10 +492,9 @@ fn hopper_fp8_block_halves_tail_split() {
 #[ignore = "needs an NVIDIA GPU"]
 fn hopper_fp8_block_halves_tail_split_sanitizer() {
     let gpu = gpu();
-    let (spec, size) = halves_tail();
-    let g = HopperGemm::new(&gpu, spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
-    assert!(g.tail_split(size).parts > 1, "{spec}: no tail split");
-    fp8::check(&gpu, &g, size, 95, 8e-3).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    let (g, size) = halves_tail(&gpu);
+    assert!(g.tail_split(size).parts > 1, "{}: no tail split", g.spec);
+    fp8::check(&gpu, &g, size, 95, 8e-3).unwrap_or_else(|e| panic!("{}: {e}", g.spec));
 }
 
 /// The e4m3 kernel writing C in f16 and f32, in every mode, unsplit (clusters of 2) and split in K.
