@@ -371,11 +371,11 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 // promoted into d with its scales, read from the stage's scale slot (the scale warp's copy of
                 // sa[kb * M + row], A's 1x128 block, and sb[nb * KB + kb], B's 128x128 block nb) while wgmmas
                 // run (this block's, or with one accumulator the block before's): no global load is in flight at
-                // a wgmma fence, and the read's latency hides behind the tensor core. The tile's columns start B_SCALE_STEP-aligned inside B block
-                // t.x * BN / 128; each of its B_SCALE_SEGMENTS segments of B_SCALE_STEP columns lies in one B
-                // block, whose scale it takes (promote_part). The tensor core's limited accumulation precision
-                // then spans 128 of K, the fp32 sum the whole loop. Overlapping the promotion with the tensor
-                // core: BLOCK_ACCS == 2 issues the next K block into a second accumulator first (wait_group 1);
+                // a wgmma fence, and the read's latency hides behind the tensor core. The tile's columns start
+                // B_SCALE_STEP-aligned inside B block t.x * BN / 128; each of its B_SCALE_SEGMENTS segments of
+                // B_SCALE_STEP columns lies in one B block, whose scale it takes (promote_part). The tensor core's
+                // limited accumulation precision then spans 128 of K, the fp32 sum the whole loop. Overlapping the
+                // promotion with the tensor core: BLOCK_ACCS == 2 issues the next K block into a second accumulator first (wait_group 1);
                 // PROMOTE_HALVES (tiles whose fp32 sum and a whole-width accumulator do not fit the registers)
                 // issues each K block as two N halves in turn through one half-width accumulator.
                 static_assert(BK == SCALE_BLOCK, "one scale block of K per stage");
@@ -419,6 +419,22 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 };
                 Scales sc0{}, sc1{};
                 uint32_t kb = kb0;
+                // With one accumulator (whole or half width): the first stage's full barrier and scales (sc0),
+                // then, once a block's last wgmmas are issued, the ring's next stage and, if another block
+                // follows, its full barrier and scales (sc1), waited for and read while those wgmmas run.
+                auto first_landed = [&]() {
+                    if (kb < kb1) {
+                        mbar_wait(full_bar + 8 * s, phase);
+                        load(s, sc0);
+                    }
+                };
+                auto next_landed = [&]() {
+                    if (++s == STAGES) { s = 0; phase ^= 1; }
+                    if (kb + 1 < kb1) {
+                        mbar_wait(full_bar + 8 * s, phase);
+                        load(s, sc1);
+                    }
+                };
                 if (PROMOTE_HALVES) {
                     // One accumulator of half the width (h): each K block as two groups in turn, columns
                     // [0, BN/2) then [BN/2, BN) of the same stage, each waited for and promoted before the next is
@@ -433,10 +449,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         mma_issue(h, a_smem + st * GemmA::TILE_BYTES + a_slice,
                                   b_smem + st * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(hh * (BN / 2)), false);
                     };
-                    if (kb < kb1) {
-                        mbar_wait(full_bar + 8 * s, phase);
-                        load(s, sc0);
-                    }
+                    first_landed();
                     for (; kb < kb1; ++kb) {
                         const uint32_t st = s;
                         half(st, 0);
@@ -445,11 +458,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                         fence_operands(h);
                         promote_part<0>(d, h, scale);
                         half(st, 1);
-                        if (++s == STAGES) { s = 0; phase ^= 1; }
-                        if (kb + 1 < kb1) {
-                            mbar_wait(full_bar + 8 * s, phase);
-                            load(s, sc1);
-                        }
+                        next_landed();
                         wgmma_wait<0>();
                         fence_operands(h);
                         release(empty_bar + 8 * st);  // every thread: each read the scale slot
@@ -463,19 +472,12 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     // everything the next issue needs but the promotion (the next stage's full barrier, and its
                     // scales, read into sc1) is waited for and read while this block's wgmmas run: from the
                     // group's end to the next issue there are only the promotion, the release and the issue.
-                    if (kb < kb1) {
-                        mbar_wait(full_bar + 8 * s, phase);
-                        load(s, sc0);
-                    }
+                    first_landed();
                     for (; kb < kb1; ++kb) {
                         const uint32_t st = s;
                         mma_issue(acc0, a_smem + s * GemmA::TILE_BYTES + a_slice, b_smem + s * GemmB::TILE_BYTES,
                                   false);
-                        if (++s == STAGES) { s = 0; phase ^= 1; }
-                        if (kb + 1 < kb1) {
-                            mbar_wait(full_bar + 8 * s, phase);
-                            load(s, sc1);
-                        }
+                        next_landed();
                         wgmma_wait<0>();
                         promote(acc0, sc0, st);
                         sc0 = sc1;
