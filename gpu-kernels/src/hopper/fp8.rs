@@ -18,10 +18,9 @@
 //! half the width, each K block as two N halves in turn ([`HopperSpec::promote_halves`]). With one, the tensor
 //! core runs the other consumer's K block (or half, queued behind this one's) while this consumer promotes, so
 //! each consumer waits for its next stage and reads its scales while its own `wgmma`s run: between its group's
-//! end and its next issue there is only the promotion. A spec
-//! with [`HopperSpec::tail`](super::HopperSpec::tail) cuts the last partial wave's tiles into parts of K
-//! ([`swizzle_core::tail`]); [`HopperGemm::launch_fp8`] allocates its workspace at the first launch that needs
-//! one and reuses it.
+//! end and its next issue there is only the promotion. A spec with [`HopperSpec::tail`](super::HopperSpec::tail)
+//! cuts the last partial wave's tiles into parts of K ([`swizzle_core::tail`]); [`HopperGemm::launch_fp8`]
+//! allocates its workspace at the first launch that needs one and reuses it.
 //!
 //! ```
 //! use gpu_kernels::hopper::{fp8, SHIPPED};

@@ -344,10 +344,12 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 mbar_arrive(bar);
             }
         };
+        // Where stage st's A slice (this consumer's 64 rows) and B tile start.
+        auto a_at = [&](uint32_t st) { return a_smem + st * GemmA::TILE_BYTES + a_slice; };
+        auto b_at = [&](uint32_t st) { return b_smem + st * GemmB::TILE_BYTES; };
         // Stage s's wgmmas into acc, the whole m64nBN fragment (mma_group).
         auto mma_stage = [&](float (&acc)[ACC], bool accumulate) {
-            mma_group(acc, full_bar + 8 * s, phase, a_smem + s * GemmA::TILE_BYTES + a_slice,
-                      b_smem + s * GemmB::TILE_BYTES, accumulate);
+            mma_group(acc, full_bar + 8 * s, phase, a_at(s), b_at(s), accumulate);
         };
         // One work unit: tile w.slot over k-blocks [w.kb0, w.kb1); UNIT_DONE ends it. With the tail split the whole
         // tiles and the tail parts run in two loops over this body (a lambda, inlined into each with its own
@@ -375,9 +377,10 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                 // B_SCALE_STEP-aligned inside B block t.x * BN / 128; each of its B_SCALE_SEGMENTS segments of
                 // B_SCALE_STEP columns lies in one B block, whose scale it takes (promote_part). The tensor core's
                 // limited accumulation precision then spans 128 of K, the fp32 sum the whole loop. Overlapping the
-                // promotion with the tensor core: BLOCK_ACCS == 2 issues the next K block into a second accumulator first (wait_group 1);
-                // PROMOTE_HALVES (tiles whose fp32 sum and a whole-width accumulator do not fit the registers)
-                // issues each K block as two N halves in turn through one half-width accumulator.
+                // promotion with the tensor core: BLOCK_ACCS == 2 issues the next K block into a second
+                // accumulator first (wait_group 1); PROMOTE_HALVES (tiles whose fp32 sum and a whole-width
+                // accumulator do not fit the registers) issues each K block as two N halves in turn through one
+                // half-width accumulator.
                 static_assert(BK == SCALE_BLOCK, "one scale block of K per stage");
                 static_assert(BLOCK_ACCS == 1 || BLOCK_ACCS == 2, "one or two K-block accumulators");
                 static_assert(!PROMOTE_HALVES || (BLOCK_ACCS == 1 && BN % 32 == 0),
@@ -446,8 +449,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     float scale[2][B_SCALE_SEGMENTS];
                     // Stage st's wgmmas for N half hh into h (a fresh sum).
                     auto half = [&](uint32_t st, uint32_t hh) {
-                        mma_issue(h, a_smem + st * GemmA::TILE_BYTES + a_slice,
-                                  b_smem + st * GemmB::TILE_BYTES + GemmB::mn_offset_bytes(hh * (BN / 2)), false);
+                        mma_issue(h, a_at(st), b_at(st) + GemmB::mn_offset_bytes(hh * (BN / 2)), false);
                     };
                     first_landed();
                     for (; kb < kb1; ++kb) {
@@ -475,8 +477,7 @@ extern "C" __global__ void SPEC_CLUSTER_DIMS __launch_bounds__(spec::THREADS, 1)
                     first_landed();
                     for (; kb < kb1; ++kb) {
                         const uint32_t st = s;
-                        mma_issue(acc0, a_smem + s * GemmA::TILE_BYTES + a_slice, b_smem + s * GemmB::TILE_BYTES,
-                                  false);
+                        mma_issue(acc0, a_at(s), b_at(s), false);
                         next_landed();
                         wgmma_wait<0>();
                         promote(acc0, sc0, st);
